@@ -1,0 +1,125 @@
+"""The ``mkdocs-zh-translate`` console script.
+
+MkDocs has no plugin sub-commands, so everything a user does outside ``mkdocs build`` lives
+here. Each sub-command imports its machinery only when it runs: ``md --backend pseudo`` must
+start without the model runtime.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+EXIT_USAGE = 2
+
+
+class CliError(Exception):
+    """A failure to report as one line on stderr with exit code 2, never a traceback."""
+
+
+def _read_text(path: Path) -> str:
+    """Read a UTF-8 text file or raise a CliError that names it."""
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise CliError(f"{path}: is a directory, not a Markdown file") from None
+    except FileNotFoundError:
+        raise CliError(f"{path}: no such file") from None
+    except OSError as exc:
+        raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    if b"\x00" in data:
+        raise CliError(f"{path}: looks like a binary file, not Markdown")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise CliError(f"{path}:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
+
+
+def _cmd_md(args: argparse.Namespace) -> int:
+    from .backends import BackendError, load_translator
+    from .segment import translate_markdown
+
+    source = _read_text(Path(args.input))
+    try:
+        translator = load_translator(args.backend, args.model, beams=args.beams, threads=args.threads)
+    except BackendError as exc:
+        raise CliError(str(exc)) from None
+    result = translate_markdown(source, translator)
+    if args.output:
+        out = Path(args.output)
+        try:
+            out.write_text(result, encoding="utf-8")
+        except OSError as exc:
+            raise CliError(f"{out}: cannot write: {exc.strerror or exc}") from None
+    else:
+        sys.stdout.write(result)
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    from .export import ExportError, export_model
+
+    try:
+        export_model(args.model, Path(args.out), quantize=args.quantize)
+    except ExportError as exc:
+        raise CliError(str(exc)) from None
+    return 0
+
+
+def _cmd_translate(args: argparse.Namespace) -> int:
+    from .engine.cli import run_translate
+
+    return run_translate(args)
+
+
+def _build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mkdocs-zh-translate",
+        description="Translate MkDocs Markdown into Simplified Chinese with a local model.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    md = sub.add_parser("md", help="translate one Markdown file")
+    md.add_argument("input", metavar="INPUT.md")
+    md.add_argument("-o", "--output", metavar="OUT.md", help="write here instead of stdout")
+    md.add_argument("--backend", choices=("pseudo", "onnx"), default="onnx")
+    md.add_argument("--model", metavar="DIR", help="exported model directory (onnx backend)")
+    md.add_argument("--beams", type=int, default=None)
+    md.add_argument("--threads", type=int, default=None)
+    md.set_defaults(func=_cmd_md)
+
+    ex = sub.add_parser("export", help="export a MarianMT model to ONNX for the engine")
+    ex.add_argument("model", metavar="MODEL", help="Hugging Face id or save_pretrained directory")
+    ex.add_argument("--out", required=True, metavar="DIR")
+    ex.add_argument("--quantize", choices=("int8", "none"), default="int8")
+    ex.set_defaults(func=_cmd_export)
+
+    tr = sub.add_parser("translate", help="translate plain-text lines from stdin")
+    tr.add_argument("--model", required=True, metavar="DIR")
+    tr.add_argument("--beams", type=int, default=None)
+    tr.add_argument("--max-new-tokens", type=int, default=None)
+    tr.add_argument("--min-new-tokens", type=int, default=None)
+    tr.add_argument("--batch-tokens", type=int, default=None)
+    tr.add_argument("--threads", type=int, default=None)
+    tr.set_defaults(func=_cmd_translate)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except CliError as exc:
+        print(f"mkdocs-zh-translate: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("mkdocs-zh-translate: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
