@@ -81,6 +81,12 @@ def container(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     token.info = "tab" if tab else "admonition"
     token.map = [start_line, end]
     token.block = True
+    if m["title"] is None and not tab:
+        # Python-Markdown shows the first type, capitalised; a translation must say it in
+        # Chinese, so the segmenter offers it as a title to insert.
+        default = state.push("zh_default_title", "", 0)
+        default.content = m["types"].split()[0].capitalize()
+        default.meta = {"zh_offset": line_start + m.end("types")}
     if m["title"]:
         title = state.push("zh_container_title_open", "p", 1)
         title.map = [start_line, start_line + 1]

@@ -33,7 +33,7 @@ class Lines:
         return bisect.bisect_right(self.starts, offset) - 1
 
 
-def _lines_map(lines: Lines, first: int, content: str) -> list[int] | None:
+def lines_map(lines: Lines, first: int, content: str) -> list[int] | None:
     out: list[int] = []
     parts = content.split("\n")
     for j, part in enumerate(parts):
@@ -110,12 +110,12 @@ class Locator:
             result, end_col = found
             self._row = (index, end_col)
         else:
-            result = _lines_map(self.lines, tok.map[0], content)
-        if result is None or not self._verify(content, result, how):
+            result = lines_map(self.lines, tok.map[0], content)
+        if result is None or not self.verify(content, result, how):
             return None
         return result
 
-    def _verify(self, content: str, cmap: list[int], how: str) -> bool:
+    def verify(self, content: str, cmap: list[int], how: str) -> bool:
         text = self.lines.text
         if len(cmap) != len(content) + 1 or cmap[-1] > len(text):
             return False

@@ -39,6 +39,7 @@ class Restore:
     after: str = ""  # page character just after it
     slug: str | None = None  # heading id to pin when the heading is translated
     pin_at: int | None = None  # page offset to insert "#slug " into an existing attr_list
+    insert_title: bool = False  # the segment is a default admonition title, absent from the page
 
 
 @dataclass(frozen=True)

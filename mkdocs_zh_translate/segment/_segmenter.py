@@ -8,13 +8,15 @@ from collections.abc import Sequence
 from markdown_it.token import Token
 
 from ._frontmatter import front_matter_segments
+from ._html import html_text_runs
 from ._inline import inline_pieces
-from ._locate import Lines, Locator
+from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment
 from ._slug import attr_id, heading_text, slugify, unique
 
 _LEAD_MARKER_RE = re.compile(r"(?:\[[ xX]\]|\[![A-Za-z]+\][+-]?)(?=[ \t]|$)[ \t]*")
 _CLOSING_HASHES_RE = re.compile(r"[ \t]+#+[ \t]*$")
+_ABBR_DEF_RE = re.compile(r"^[ \t]*\*\[([^\]\n]+)\]:", re.MULTILINE)
 _CONTAINER_KINDS = {
     "list_item_open": "list_item",
     "dd_open": "definition",
@@ -70,6 +72,9 @@ class _Builder:
         self.locator = Locator(self.page.lines)
         self.used_ids: set[str] = set()
         self.segments: list[Segment] = []
+        # Abbreviations are matched by their exact spelling: translating the word loses them.
+        keys = sorted({m.group(1) for m in _ABBR_DEF_RE.finditer(self.page.norm)}, key=len, reverse=True)
+        self.abbr_re = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, keys)) + r")(?!\w)") if keys else None
 
     # -- pieces ------------------------------------------------------------------------------
     def _to_page(self, pieces: list[Piece], cmap: list[int]) -> list[Piece]:
@@ -125,7 +130,26 @@ class _Builder:
         return pieces, trailing_attr
 
     # -- segments ----------------------------------------------------------------------------
+    def _split_abbreviations(self, pieces: list[Piece]) -> list[Piece]:
+        if self.abbr_re is None:
+            return pieces
+        out: list[Piece] = []
+        for p in pieces:
+            if p.kind != "text":
+                out.append(p)
+                continue
+            pos = p.start
+            for m in self.abbr_re.finditer(self.page.text, p.start, p.end):
+                if m.start() > pos:
+                    out.append(Piece("text", pos, m.start()))
+                out.append(Piece("atom", m.start(), m.end(), "abbr"))
+                pos = m.end()
+            if p.end > pos:
+                out.append(Piece("text", pos, p.end))
+        return out
+
     def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
+        pieces = self._split_abbreviations(pieces)
         if not pieces:
             return None
         text = self.page.text
@@ -186,7 +210,7 @@ class _Builder:
             return
         page_pieces = self._to_page(pieces, cmap)  # type: ignore[arg-type]
         page_pieces, trailing_attr = self._trim(page_pieces, lead_marker=lead_marker, atx=how == "atx")
-        single = how != "lines" or heading
+        single = how != "lines"
         restore = self._emit(page_pieces, kind, single_line=single, block_start=not single)
         if heading:
             explicit = attr_id(self._raw(trailing_attr)) if trailing_attr else None
@@ -197,6 +221,22 @@ class _Builder:
                     if trailing_attr is not None:
                         raw = self._raw(trailing_attr)
                         restore.pin_at = trailing_attr.start + (2 if raw.startswith("{:") else 1)
+
+    def default_title(self, tok: Token) -> None:
+        start = self.page.orig(tok.meta["zh_offset"])
+        restore = Restore(single_line=True, insert_title=True, text_chars=tok.content)
+        self.segments.append(Segment(tok.content, start, start, self.page.line_number(start), "admonition_title", restore))
+
+    def html_block(self, tok: Token) -> None:
+        if tok.map is None:
+            return
+        content = tok.content[:-1] if tok.content.endswith("\n") else tok.content
+        cmap = lines_map(self.page.lines, tok.map[0], content)
+        if cmap is None or not self.locator.verify(content, cmap, "lines"):
+            return
+        for run in html_text_runs(content):
+            pieces = self._to_page(run, cmap)
+            self._emit(pieces, "html_text", single_line=False, block_start=False)
 
     def _explicit_id_in(self, content: str) -> bool:
         m = re.search(r"\{[^{}]*\}\s*#*\s*$", content)
@@ -220,6 +260,12 @@ class _Builder:
                 stack.pop()
             if tok.type == "front_matter":
                 self.segments.extend(front_matter_segments(self.page.text, self.page.norm, tok, self.page.orig, self.page.line_number))
+                continue
+            if tok.type == "zh_default_title":
+                self.default_title(tok)
+                continue
+            if tok.type == "html_block":
+                self.html_block(tok)
                 continue
             if tok.type != "inline":
                 continue

@@ -108,28 +108,60 @@ class _Chunks:
 
 
 def _fix_flanking(chunks: _Chunks) -> None:
-    """Make every emphasis delimiter open/close under CommonMark's flanking rules."""
+    """Make every run of emphasis delimiters open/close under CommonMark's flanking rules.
+
+    ``**注意：**请`` does not render: the closing run follows punctuation and precedes a letter.
+    A space after it (or before an opening run) fixes that; so does moving whitespace from the
+    inside of a pair to its outside.
+    """
+    parts = chunks.parts
     i = 0
-    while i < len(chunks.parts):
-        kind, role, text = chunks.parts[i]
-        if role in _EMPHASIS and kind in ("open", "close"):
-            if kind == "open":
-                nxt = chunks.next_char(i)
-                if _is_ws(nxt) and nxt and i + 1 < len(chunks.parts) and chunks.parts[i + 1][0] == "text":
-                    chunks.parts[i + 1][2] = chunks.parts[i + 1][2].lstrip()
-                    chunks.parts.insert(i, ["text", "", " "])
-                    i += 1
-                elif _is_punct(nxt) and not (_is_ws(chunks.prev_char(i)) or _is_punct(chunks.prev_char(i))):
-                    chunks.parts.insert(i, ["text", "", " "])
-                    i += 1
-            else:
-                prev = chunks.prev_char(i)
-                if _is_ws(prev) and prev and i > 0 and chunks.parts[i - 1][0] == "text":
-                    chunks.parts[i - 1][2] = chunks.parts[i - 1][2].rstrip()
-                    chunks.parts.insert(i + 1, ["text", "", " "])
-                elif _is_punct(prev) and not (_is_ws(chunks.next_char(i)) or _is_punct(chunks.next_char(i))):
-                    chunks.parts.insert(i + 1, ["text", "", " "])
-        i += 1
+    while i < len(parts):
+        if not (parts[i][1] in _EMPHASIS and parts[i][0] in ("open", "close")):
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(parts) and parts[j + 1][1] in _EMPHASIS and parts[j + 1][0] in ("open", "close"):
+            j += 1
+        kinds = {parts[k][0] for k in range(i, j + 1)}
+        prev, nxt = chunks.prev_char(i), chunks.next_char(j)
+        space_before = space_after = False
+        if "open" in kinds and not (not _is_ws(nxt) and (not _is_punct(nxt) or _is_ws(prev) or _is_punct(prev))):
+            if _is_ws(nxt) and nxt and j + 1 < len(parts) and parts[j + 1][0] == "text":
+                parts[j + 1][2] = parts[j + 1][2].lstrip()
+            space_before = not _is_ws(prev)
+        if "close" in kinds and not (not _is_ws(prev) and (not _is_punct(prev) or _is_ws(nxt) or _is_punct(nxt))):
+            if _is_ws(prev) and prev and i > 0 and parts[i - 1][0] == "text":
+                parts[i - 1][2] = parts[i - 1][2].rstrip()
+            space_after = not _is_ws(nxt)
+        if space_after:
+            parts.insert(j + 1, ["text", "", " "])
+        if space_before:
+            parts.insert(i, ["text", "", " "])
+            j += 1
+        i = j + 1
+
+
+def _needs_star(prev: str, nxt: str) -> bool:
+    """``_`` emphasis next to a CJK letter never renders (it counts as intraword): use ``*``."""
+    return any(ch and not ch.isascii() and not ch.isspace() and not _is_punct(ch) for ch in (prev, nxt))
+
+
+def _underscores_to_stars(chunks: _Chunks) -> None:
+    """Write a ``_``/``__`` pair as ``*``/``**`` when any side of it touches a CJK letter."""
+    parts = chunks.parts
+    opens: list[int] = []
+    for index, (kind, role, text) in enumerate(parts):
+        if role not in _EMPHASIS or "_" not in text:
+            continue
+        if kind == "open":
+            opens.append(index)
+        elif kind == "close" and opens:
+            first = opens.pop()
+            sides = (chunks.prev_char(first), chunks.next_char(first), chunks.prev_char(index), chunks.next_char(index))
+            if _needs_star(*sides[:2]) or _needs_star(*sides[2:]):
+                parts[first][2] = parts[first][2].replace("_", "*")
+                parts[index][2] = text.replace("_", "*")
 
 
 def _space_urls(chunks: _Chunks) -> None:
@@ -165,6 +197,9 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
         if not dropped or validate(without_pairs(segment.text, dropped), translation):
             return None
     changed = translation != segment.text
+    if r.insert_title:
+        title = " ".join(_escape_specials(translation, _introduced(r.text_chars, translation), False).split())
+        return f' "{title}"' if changed else ""
     if r.yaml_quote is not None:
         return _yaml_value(translation, r.yaml_quote) if changed else translation
     parts = tokenize(translation)
@@ -180,21 +215,18 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
             chunks.add("atom", role, raw)
         elif kind == "open":
             raw, _close, piece = r.pairs[int(value)]
-            if changed and piece.role in _EMPHASIS:
-                raw = raw.replace("_", "*")
             open_at[int(value)] = len(parts[: index + 1])
             chunks.add("open", piece.role, raw)
         else:
             pid = int(value)
             _open, raw, piece = r.pairs[pid]
-            if changed and piece.role in _EMPHASIS:
-                raw = raw.replace("_", "*")
-            elif piece.ref_style and changed:
+            if piece.ref_style and changed:
                 inner = "".join(_piece_source(p) for p in parts[open_at[pid] : index])
                 if inner != r.inner[pid]:
                     raw = f"][{piece.label}]"
             chunks.add("close", piece.role, raw)
     if changed:
+        _underscores_to_stars(chunks)
         _fix_flanking(chunks)
         _space_urls(chunks)
     out = chunks.text()
@@ -224,6 +256,8 @@ def _text(value: str, r: Restore, specials: set[str], changed: bool, *, first: b
     value = _escape_specials(value, specials, r.table)
     if r.single_line:
         return re.sub(r"[ \t]*\n[ \t]*", " ", value) if "\n" in value else value
+    if changed:
+        value = re.sub(r"\n[ \t]*(?:\n[ \t]*)+", "\n", value)  # a blank line would end the block
     lines = value.split("\n")
     if changed:
         lines = [

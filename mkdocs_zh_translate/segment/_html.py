@@ -1,0 +1,66 @@
+"""Text inside raw HTML blocks: the words between tags are segments, the tags stay as they are.
+
+Python-Markdown passes raw HTML through untouched, so a ``<p align="center">Intro</p>`` block
+would stay English. We translate only the text between tags; tags, comments and the content
+of ``<pre>``, ``<code>``, ``<script>``, ``<style>``... are never touched.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._model import Piece
+
+_TOKEN_RE = re.compile(
+    r"<!--.*?-->|<\?.*?\?>|<!\[CDATA\[.*?\]\]>|<![A-Za-z][^>]*>"
+    r"|</?([A-Za-z][A-Za-z0-9-]*)(?:\s(?:[^>\"']|\"[^\"]*\"|'[^']*')*)?/?>",
+    re.DOTALL,
+)
+_ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_RAW_TAGS = frozenset({"script", "style", "pre", "code", "textarea", "kbd", "samp", "math", "svg", "template"})
+
+
+def _text_pieces(content: str, start: int, end: int) -> list[Piece]:
+    """Text, entity atoms and line breaks of ``content[start:end]`` (content coordinates)."""
+    pieces: list[Piece] = []
+    pos = start
+    for m in re.finditer(r"\n[ \t]*|" + _ENTITY_RE.pattern, content[:end]):
+        if m.start() < start:
+            continue
+        if m.start() > pos:
+            pieces.append(Piece("text", pos, m.start()))
+        kind = "break" if m.group(0).startswith("\n") else "atom"
+        pieces.append(Piece(kind, m.start(), m.end(), "" if kind == "break" else "entity"))
+        pos = m.end()
+    if end > pos:
+        pieces.append(Piece("text", pos, end))
+    return pieces
+
+
+def html_text_runs(content: str) -> list[list[Piece]]:
+    """Pieces of every run of words between tags of an HTML block, in content coordinates."""
+    runs: list[list[Piece]] = []
+    pos = 0
+    raw_until: str | None = None
+    for m in _TOKEN_RE.finditer(content):
+        tag = (m.group(1) or "").lower()
+        closing = m.group(0).startswith("</")
+        if raw_until is None:
+            _add_run(runs, content, pos, m.start())
+            if tag in _RAW_TAGS and not closing and not m.group(0).endswith("/>"):
+                raw_until = tag
+        elif closing and tag == raw_until:
+            raw_until = None
+        pos = m.end()
+    if raw_until is None and "<!--" not in content[pos:] and "<" not in content[pos:]:
+        _add_run(runs, content, pos, len(content))
+    return runs
+
+
+def _add_run(runs: list[list[Piece]], content: str, start: int, end: int) -> None:
+    chunk = content[start:end]
+    if "<" in chunk or not any(ch.isalpha() for ch in chunk):
+        return  # an unparsed "<" means we misread the markup: leave the run alone
+    lead = len(chunk) - len(chunk.lstrip())
+    trail = len(chunk) - len(chunk.rstrip())
+    runs.append(_text_pieces(content, start + lead, end - trail))
