@@ -59,7 +59,9 @@ class WordTranslator:
                 words = re.sub(r"[A-Za-z][A-Za-z'-]*", "词", part)
                 words = re.sub(r"(?<=[词，。])\s+(?=[词])", "", words)
                 out.append(words.replace(". ", "。").replace(", ", "，"))
-        return "".join(out)
+        joined = "".join(out).replace("\n", " ")
+        # Chinese has no spaces between words, nor around the formatting inside a sentence.
+        return re.sub(r"(?<=[词。，>:])[ ]+(?=[词<])|(?<=[词。，])[ ]+(?=[<:])", "", joined)
 
 
 class _Structure(HTMLParser):

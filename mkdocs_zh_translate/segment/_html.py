@@ -37,8 +37,40 @@ def _text_pieces(content: str, start: int, end: int) -> list[Piece]:
     return pieces
 
 
+def _code_like_lines(content: str) -> list[int]:
+    """Start offsets of lines a CommonMark reader would take for indented code.
+
+    Python-Markdown keeps a raw HTML block going across blank lines; CommonMark ends it there
+    and reads a following line indented four columns as code. Text there is left alone.
+    """
+    starts = []
+    offset = 0
+    after_blank = False
+    for line in content.split("\n"):
+        blank = not line.strip()
+        indented = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip()) >= 4
+        if not blank and indented and after_blank:
+            starts.append(offset)
+        else:
+            after_blank = blank or (after_blank and indented)
+        offset += len(line) + 1
+    return starts
+
+
 def html_text_runs(content: str) -> list[list[Piece]]:
     """Pieces of every run of words between tags of an HTML block, in content coordinates."""
+    code_lines = _code_like_lines(content)
+    runs = _runs(content)
+    return [run for run in runs if not any(_overlaps_line(content, start, run) for start in code_lines)]
+
+
+def _overlaps_line(content: str, line_start: int, run: list[Piece]) -> bool:
+    line_end = content.find("\n", line_start)
+    line_end = len(content) if line_end < 0 else line_end
+    return run[0].start <= line_end and run[-1].end >= line_start
+
+
+def _runs(content: str) -> list[list[Piece]]:
     runs: list[list[Piece]] = []
     pos = 0
     raw_until: str | None = None

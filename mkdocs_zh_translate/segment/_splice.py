@@ -164,16 +164,28 @@ def _underscores_to_stars(chunks: _Chunks) -> None:
                 parts[index][2] = text.replace("_", "*")
 
 
-def _space_urls(chunks: _Chunks) -> None:
-    """A bare URL followed (or preceded) by CJK text or a pseudo mark gets a space in between."""
+def _touches(role: str, ch: str) -> bool:
+    """Would ``ch`` right next to this atom change how it renders?
+
+    A bare URL swallows any non-ASCII character after it (and a pseudo mark before it);
+    an abbreviation is only found between word boundaries, and CJK letters are word characters.
+    """
+    if _is_ws(ch):
+        return False
+    if role == "url":
+        return not ch.isascii()
+    return ch.isalnum() and not ch.isascii()
+
+
+def _space_atoms(chunks: _Chunks) -> None:
+    """Keep bare URLs and abbreviations apart from CJK text with a space."""
     i = 0
     while i < len(chunks.parts):
         kind, role, _text = chunks.parts[i]
-        if kind == "atom" and role == "url":
-            if not _is_ws(chunks.next_char(i)) and not chunks.next_char(i).isascii():
+        if kind == "atom" and role in ("url", "abbr"):
+            if _touches(role, chunks.next_char(i)):
                 chunks.parts.insert(i + 1, ["text", "", " "])
-            prev = chunks.prev_char(i)
-            if not _is_ws(prev) and not prev.isascii():
+            if _touches(role, chunks.prev_char(i)):
                 chunks.parts.insert(i, ["text", "", " "])
                 i += 1
         i += 1
@@ -228,7 +240,7 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
     if changed:
         _underscores_to_stars(chunks)
         _fix_flanking(chunks)
-        _space_urls(chunks)
+        _space_atoms(chunks)
     out = chunks.text()
     if changed and heading_ids and r.slug is not None and r.pin_at is None:
         out += f" {{ #{r.slug} }}"
