@@ -90,6 +90,11 @@ def _runs(content: str) -> list[list[Piece]]:
 
 
 def _add_run(runs: list[list[Piece]], content: str, start: int, end: int) -> None:
+    blank = re.search(r"\n[ \t]*\n", content[start:end])
+    if blank:  # a blank line separates two paragraphs of text: two segments
+        _add_run(runs, content, start, start + blank.start())
+        _add_run(runs, content, start + blank.end() - 1, end)
+        return
     chunk = content[start:end]
     if "<" in chunk or not any(ch.isalpha() for ch in chunk):
         return  # an unparsed "<" means we misread the markup: leave the run alone
