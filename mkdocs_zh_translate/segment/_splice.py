@@ -49,11 +49,10 @@ def _is_punct(ch: str) -> bool:
 
 
 def _escape_specials(text: str, chars: set[str], table: bool) -> str:
-    for ch in chars:
-        if ch == "&":
-            text = _ENTITY_LIKE_RE.sub("&amp;", text)
-        else:
-            text = text.replace(ch, _ENTITIES[ch])
+    if "&" in chars:  # first, so the entities written below are not escaped again
+        text = _ENTITY_LIKE_RE.sub("&amp;", text)
+    for ch in sorted(chars - {"&"}):
+        text = text.replace(ch, _ENTITIES[ch])
     if table:
         text = re.sub(r"(?<!\\)\|", r"\\|", text)
     return text
