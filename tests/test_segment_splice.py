@@ -168,3 +168,8 @@ def test_crlf_page_keeps_its_line_endings() -> None:
     page = segment_markdown(source)
     assert page.splice([s.text for s in page.segments]) == source
     assert page.splice(["标题", "第一行\n第二行"]) == "# 标题 { #title }\r\n\r\n第一行\r\n第二行\r\n"
+
+
+def test_site_slugify_function_is_used_for_pinned_ids() -> None:
+    page = segment_markdown("# Hello World\n", slugify=lambda value, sep: value.lower().replace(" ", sep * 2))
+    assert page.splice(["你好"]) == "# 你好 { #hello--world }\n"

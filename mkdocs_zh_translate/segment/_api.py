@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..translator import Translator
 from ._model import Segment
 from ._segmenter import build_segments
 from ._splice import droppable_pairs, restore_segment
@@ -46,14 +47,24 @@ class SegmentedPage:
         return text
 
 
-def segment_markdown(text: str) -> SegmentedPage:
-    """Split a Markdown page into translatable segments with exact source offsets."""
-    return SegmentedPage(text, build_segments(text))
+def segment_markdown(text: str, *, slugify: Callable[[str, str], str] | None = None) -> SegmentedPage:
+    """Split a Markdown page into translatable segments with exact source offsets.
+
+    ``slugify(text, separator)`` is the site's heading-id function (the ``toc`` extension's
+    ``slugify`` option); the default is Python-Markdown's.
+    """
+    return SegmentedPage(text, build_segments(text, slugify))
 
 
-def translate_markdown(text: str, translator: object, *, heading_ids: bool = True) -> str:
+def translate_markdown(
+    text: str,
+    translator: Translator,
+    *,
+    heading_ids: bool = True,
+    slugify: Callable[[str, str], str] | None = None,
+) -> str:
     """Segment ``text``, translate each distinct segment once, and splice the results back."""
-    page = segment_markdown(text)
+    page = segment_markdown(text, slugify=slugify)
     unique: dict[str, set[int]] = {}
     for segment in page.segments:
         unique.setdefault(segment.text, droppable_pairs(segment))

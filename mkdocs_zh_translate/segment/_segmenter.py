@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from markdown_it.token import Token
 
@@ -12,7 +12,8 @@ from ._html import html_text_runs
 from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment
-from ._slug import attr_id, heading_text, slugify, unique
+from ._slug import attr_id, heading_text, unique
+from ._slug import slugify as default_slugify
 
 _LEAD_MARKER_RE = re.compile(r"(?:\[[ xX]\]|\[![A-Za-z]+\][+-]?)(?=[ \t]|$)[ \t]*")
 _CLOSING_HASHES_RE = re.compile(r"[ \t]+#+[ \t]*$")
@@ -66,8 +67,12 @@ def _has_words(text: str) -> bool:
     return any(ch.isalpha() for ch in bare)
 
 
+Slugify = Callable[[str, str], str]
+
+
 class _Builder:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, slugify: Slugify) -> None:
+        self.slugify = slugify
         self.page = _Page(text)
         self.locator = Locator(self.page.lines)
         self.used_ids: set[str] = set()
@@ -203,7 +208,7 @@ class _Builder:
         pieces = inline_pieces(tok.children or [], tok.content) if cmap is not None else None
         slug = None
         if heading:
-            slug = slugify(heading_text(tok.children or []))
+            slug = self.slugify(heading_text(tok.children or []), "-")
         if pieces is None:
             if heading and not self._explicit_id_in(tok.content):
                 unique(slug or "", self.used_ids)
@@ -289,11 +294,11 @@ class _Builder:
                 self.inline(tok, kind, "lines", lead_marker=first_in)
 
 
-def build_segments(text: str) -> list[Segment]:
-    """All segments of ``text`` in page order."""
+def build_segments(text: str, slugify: Slugify | None = None) -> list[Segment]:
+    """All segments of ``text`` in page order; ``slugify(text, separator)`` makes heading ids."""
     from ._parse import parse
 
-    builder = _Builder(text)
+    builder = _Builder(text, slugify or default_slugify)
     tokens, _env = parse(builder.page.norm)
     builder.collect_ids(tokens)
     builder.walk(tokens)

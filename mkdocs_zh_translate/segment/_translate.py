@@ -16,6 +16,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from ..translator import NBestTranslator, Translator
 from ._placeholders import TAG_RE, apply_ids, renumber, strip_tags, validate
 from ._sentences import split_sentences
 
@@ -60,11 +61,11 @@ def _units(text: str, droppable: Collection[int], max_chars: int) -> list[_Unit]
     return units
 
 
-def _batch(translator: object, texts: list[str]) -> dict[str, str]:
+def _batch(translator: Translator, texts: list[str]) -> dict[str, str]:
     unique = [t for t in dict.fromkeys(texts) if t]
     if not unique:
         return {}
-    outputs = translator.translate(unique)  # type: ignore[attr-defined]
+    outputs = translator.translate(unique)
     if len(outputs) != len(unique):
         raise ValueError(f"translator returned {len(outputs)} texts for {len(unique)}")
     return dict(zip(unique, outputs))
@@ -113,7 +114,7 @@ def _join(units: list[_Unit]) -> str:
 
 def translate_segments(
     texts: Sequence[str],
-    translator: object,
+    translator: Translator,
     *,
     droppable: Sequence[Collection[int]] | None = None,
     max_sentence_chars: int = MAX_SENTENCE_CHARS,
@@ -139,9 +140,9 @@ def translate_segments(
             u.result = out
     todo = [u for u in todo if u.result is None]
 
-    if todo and hasattr(translator, "translate_nbest"):
+    if todo and isinstance(translator, NBestTranslator):
         keys = list(dict.fromkeys(u.text for u in todo))
-        hyps = dict(zip(keys, translator.translate_nbest(keys, NBEST)))  # type: ignore[attr-defined]
+        hyps = dict(zip(keys, translator.translate_nbest(keys, NBEST)))
         for u in todo:
             for candidate in hyps.get(u.text, [])[1:]:
                 if not validate(u.text, candidate):
