@@ -46,3 +46,19 @@ def test_translating_random_markdown_never_crashes(text: str) -> None:
     for translator in (PseudoTranslator(), WordTranslator()):
         out = translate_markdown(text, translator)
         assert isinstance(out, str)
+
+
+@SETTINGS
+@given(markdown_text)
+def test_bytes_outside_segments_are_never_touched(text: str) -> None:
+    page = segment_markdown(text)
+    out = page.splice(WordTranslator().translate([s.text for s in page.segments]), heading_ids=False)
+    cursor = 0
+    previous_end = 0
+    for segment in [*page.segments, None]:
+        gap = text[previous_end : segment.start if segment else len(text)]
+        found = out.find(gap, cursor)
+        assert found >= 0 and (segment is not None or out.endswith(gap))
+        cursor = found + len(gap)
+        if segment is not None:
+            previous_end = segment.end
