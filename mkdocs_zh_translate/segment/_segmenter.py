@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Sequence
 
@@ -12,6 +13,7 @@ from ._html import html_text_runs
 from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment
+from ._placeholders import strip_tags
 from ._slug import attr_id, heading_text, unique
 from ._slug import slugify as default_slugify
 
@@ -46,25 +48,26 @@ class _Page:
             mapping.append(len(text))
             self._to_orig = mapping
         self.lines = Lines(norm)
-        self.orig_lines = Lines(text) if self._to_orig is not None else self.lines
 
     def orig(self, offset: int) -> int:
         return offset if self._to_orig is None else self._to_orig[offset]
 
     def line_number(self, orig_offset: int) -> int:
-        return self.text.count("\n", 0, orig_offset) + 1 if self._to_orig is not None else self.lines.line_of(orig_offset) + 1
+        norm_offset = orig_offset if self._to_orig is None else bisect.bisect_left(self._to_orig, orig_offset)
+        return self.lines.line_of(norm_offset) + 1
 
 
 def _continuation(text: str, start: int) -> str:
-    """Prefix for a new line inside the block that starts at ``start``: ``>`` kept, rest spaces."""
+    """Line break for a new line inside the block that starts at ``start``: the page's newline,
+    then the line's prefix with ``>`` kept and everything else (list markers) as spaces."""
     line_start = text.rfind("\n", 0, start) + 1
+    newline = "\r\n" if "\r\n" in text else "\n"
     prefix = text[line_start:start]
-    return "\n" + "".join(ch if ch in "> \t" else " " for ch in prefix)
+    return newline + "".join(ch if ch in "> \t" else " " for ch in prefix)
 
 
 def _has_words(text: str) -> bool:
-    bare = re.sub(r"</?g\d+>|<x\d+/>", "", text)
-    return any(ch.isalpha() for ch in bare)
+    return any(ch.isalpha() for ch in strip_tags(text))
 
 
 Slugify = Callable[[str, str], str]
