@@ -41,10 +41,15 @@ class SegmentedPage:
             if heading_ids and r.slug is not None and r.pin_at is not None and translation != segment.text:
                 gap = "" if self.source[r.pin_at : r.pin_at + 1].isspace() else " "
                 edits.append((r.pin_at, r.pin_at, f" #{r.slug}{gap}"))
-        text = self.source
-        for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-            text = text[:start] + replacement + text[end:]
-        return text
+        # Applied as if in reverse order (so earlier offsets stay valid), built in one pass.
+        parts: list[str] = []
+        cursor = 0
+        for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1])):
+            parts.append(self.source[cursor:start])
+            parts.append(replacement)
+            cursor = end
+        parts.append(self.source[cursor:])
+        return "".join(parts)
 
 
 def segment_markdown(text: str, *, slugify: Callable[[str, str], str] | None = None) -> SegmentedPage:

@@ -133,11 +133,11 @@ def verbatim_lines(state: StateBlock, start_line: int, end_line: int, silent: bo
     return True
 
 
-def _matching_close(src: str, tag: str, pos: int) -> int:
+def _matching_close(src: str, tag: str, pos: int, limit: int) -> int:
     """Offset just past the ``</tag>`` that balances the tag opened before ``pos``, or -1."""
     depth = 1
-    pattern = re.compile(rf"<(/?){tag}(?=[\s/>])[^>]*>", re.IGNORECASE)
-    for m in pattern.finditer(src, pos):
+    pattern = re.compile(rf"<(/?){re.escape(tag)}(?=[\s/>])[^>]*>", re.IGNORECASE)
+    for m in pattern.finditer(src, pos, limit):
         if m.group(0).endswith("/>") and not m.group(1):
             continue
         depth += -1 if m.group(1) else 1
@@ -163,7 +163,7 @@ def html_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
         return False
     tag = m.group(1).lower()
     limit = state.eMarks[end_line - 1] if end_line > start_line else state.eMarks[start_line]
-    close_end = _matching_close(state.src[:limit], tag, m.end())
+    close_end = _matching_close(state.src, tag, m.end(), limit)
     if close_end < 0:
         return False
     last = _line_of(state, close_end, start_line, end_line - 1)

@@ -48,6 +48,7 @@ class _Page:
             mapping.append(len(text))
             self._to_orig = mapping
         self.lines = Lines(norm)
+        self.newline = "\r\n" if "\r\n" in text else "\n"
 
     def orig(self, offset: int) -> int:
         return offset if self._to_orig is None else self._to_orig[offset]
@@ -57,11 +58,10 @@ class _Page:
         return self.lines.line_of(norm_offset) + 1
 
 
-def _continuation(text: str, start: int) -> str:
+def _continuation(text: str, start: int, newline: str) -> str:
     """Line break for a new line inside the block that starts at ``start``: the page's newline,
     then the line's prefix with ``>`` kept and everything else (list markers) as spaces."""
     line_start = text.rfind("\n", 0, start) + 1
-    newline = "\r\n" if "\r\n" in text else "\n"
     prefix = text[line_start:start]
     return newline + "".join(ch if ch in "> \t" else " " for ch in prefix)
 
@@ -163,7 +163,7 @@ class _Builder:
         text = self.page.text
         restore = Restore(single_line=single_line, block_start=block_start, table=kind == "table_cell")
         breaks = [p for p in pieces if p.kind == "break"]
-        restore.line_break = self._raw(breaks[0]) if breaks else _continuation(text, pieces[0].start)
+        restore.line_break = self._raw(breaks[0]) if breaks else _continuation(text, pieces[0].start, self.page.newline)
         out: list[str] = []
         stack: list[tuple[int, int]] = []  # (id, index in out after the open tag)
         text_runs: list[str] = []
