@@ -162,10 +162,24 @@ def html_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if not m or m.group(1).lower() not in _BLOCK_TAGS or m.group(0).endswith("/>"):
         return False
     tag = m.group(1).lower()
-    limit = state.eMarks[end_line - 1] if end_line > start_line else state.eMarks[start_line]
+    # The enclosing container (list item, admonition) ends at the first line indented less.
+    stop = start_line + 1
+    while stop < end_line and (_is_blank(state, stop) or state.sCount[stop] >= state.blkIndent):
+        stop += 1
+    end_line = stop
+    limit = state.eMarks[end_line - 1]
     close_end = _matching_close(state.src, tag, m.end(), limit)
     if close_end < 0:
-        return False
+        # Python-Markdown never closes it: the rest of the document (or container) is raw HTML.
+        if silent:
+            return True
+        if _MD_ATTR_RE.search(m.group(0)) and not state.src[m.end() : state.eMarks[start_line]].strip():
+            _push_html(state, start_line, start_line + 1)  # md_in_html: still Markdown inside
+            state.md.block.tokenize(state, start_line + 1, end_line)
+        else:
+            _push_html(state, start_line, end_line)
+        state.line = end_line
+        return True
     last = _line_of(state, close_end, start_line, end_line - 1)
     if state.src[close_end : state.eMarks[last]].strip():
         return False  # text after the closing tag: leave it to the CommonMark rule

@@ -33,6 +33,7 @@ class Restore:
     single_line: bool = False  # headings, cells, titles: a "\n" from the model becomes a space
     block_start: bool = False  # the segment opens a block line: a leading "# " would make a heading
     table: bool = False
+    raw_html: bool = False  # text inside a raw HTML block: only "<" and "&" mean anything there
     yaml_quote: str | None = None  # front matter values: '"', "'" or "" (plain)
     text_chars: str = ""  # all source text runs, to tell which special characters the model added
     before: str = ""  # page character just before the segment

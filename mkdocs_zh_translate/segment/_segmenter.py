@@ -161,7 +161,9 @@ class _Builder:
         if not pieces:
             return None
         text = self.page.text
-        restore = Restore(single_line=single_line, block_start=block_start, table=kind == "table_cell")
+        restore = Restore(
+            single_line=single_line, block_start=block_start, table=kind == "table_cell", raw_html=kind == "html_text"
+        )
         breaks = [p for p in pieces if p.kind == "break"]
         restore.line_break = self._raw(breaks[0]) if breaks else _continuation(text, pieces[0].start, self.page.newline)
         out: list[str] = []

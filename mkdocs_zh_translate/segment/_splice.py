@@ -216,6 +216,8 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
     parts = tokenize(translation)
     text_out = "".join(str(v) for k, v in parts if k == "text")
     specials = _introduced(r.text_chars, text_out)
+    if r.raw_html:
+        specials &= {"<", "&"}
     chunks = _Chunks(r.before, r.after)
     open_at: dict[int, int] = {}
     for index, (kind, value) in enumerate(parts):
@@ -270,7 +272,7 @@ def _text(value: str, r: Restore, specials: set[str], changed: bool, *, first: b
     if changed:
         value = re.sub(r"\n[ \t]*(?:\n[ \t]*)+", "\n", value)  # a blank line would end the block
     lines = value.split("\n")
-    if changed:
+    if changed and not r.raw_html:
         lines = [
             _escape_line_start(line) if (i > 0 or (first and r.block_start)) else line
             for i, line in enumerate(lines)
