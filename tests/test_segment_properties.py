@@ -62,3 +62,33 @@ def test_bytes_outside_segments_are_never_touched(text: str) -> None:
         cursor = found + len(gap)
         if segment is not None:
             previous_end = segment.end
+
+
+def _page_blocks() -> list[str]:
+    """Top-level blocks of the test pages (HTML blocks cut in half by a blank line left out)."""
+    import re
+
+    from pymd import PAGES
+
+    blocks = []
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        body = text.split("---\n", 2)[-1] if text.startswith("---\n") else text
+        for block in re.split(r"\n\n(?=\S)", body):
+            if block.strip() and block.count("<div") == block.count("</div") and block.count("<details") == block.count("</details"):
+                blocks.append(block.strip("\n"))
+    return blocks
+
+
+BLOCKS = _page_blocks()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(BLOCKS), min_size=1, max_size=6))
+def test_shuffled_page_blocks_keep_both_invariants_under_python_markdown(blocks: list[str]) -> None:
+    from pymd import render
+    from seghelp import pseudo, structure, unmark
+
+    page = "\n\n".join(blocks) + "\n"
+    assert unmark(render(pseudo(page))) == render(page)
+    assert structure(render(translate_markdown(page, WordTranslator()))) == structure(render(page))
