@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from ..translator import Translator
 from ._model import Segment
 from ._segmenter import build_segments
-from ._splice import droppable_pairs, restore_segment
+from ._splice import restore_segment
 from ._translate import SegmentTranslation, translate_segments
 
 
@@ -72,7 +72,7 @@ def translate_markdown(
     page = segment_markdown(text, slugify=slugify)
     unique: dict[str, set[int]] = {}
     for segment in page.segments:
-        unique.setdefault(segment.text, droppable_pairs(segment))
+        unique.setdefault(segment.text, set(segment.droppable_pairs))
     texts = list(unique)
     results = translate_segments(texts, translator, droppable=[unique[t] for t in texts])
     by_text = {t: r.text for t, r in zip(texts, results)}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+EMPHASIS_ROLES = frozenset({"em", "strong", "s"})
+
 
 @dataclass(frozen=True)
 class Piece:
@@ -58,3 +60,9 @@ class Segment:
     line: int
     kind: str
     restore: Restore = field(repr=False, compare=False, default_factory=Restore)
+
+    @property
+    def droppable_pairs(self) -> frozenset[int]:
+        """Pair ids whose loss only loses formatting (emphasis, strong, strikethrough), never a
+        link: what the ``drop_pairs`` fallback may remove."""
+        return frozenset(pid for pid, (_o, _c, piece) in self.restore.pairs.items() if piece.role in EMPHASIS_ROLES)

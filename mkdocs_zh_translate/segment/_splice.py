@@ -14,8 +14,8 @@ import re
 import unicodedata
 from collections import Counter
 
-from ._model import Restore, Segment
-from ._placeholders import tokenize, validate
+from ._model import EMPHASIS_ROLES, Restore, Segment
+from ._placeholders import tokenize, validate, without_pairs
 
 # Characters Markdown may read as syntax, and how to write them as plain text. Python-Markdown
 # has no backslash escape for some of them, so entities it is.
@@ -36,7 +36,7 @@ _ENTITY_LIKE_RE = re.compile(r"&(?=#?\w+;)")
 _LINE_START_RE = re.compile(
     r"^([ \t]*)(?:(#{1,6})(?=[ \t]|$)|(>)|([-+*])(?=[ \t]|$)|(\d{1,9})([.)])(?=[ \t]|$)|(!!!|\?\?\?|===)|(:)(?=[ \t]))"
 )
-_EMPHASIS = {"em", "strong", "s"}
+_EMPHASIS = EMPHASIS_ROLES
 _YAML_PLAIN_BAD = re.compile(r"^[\s\-?:,\[\]{}#&*!|>'\"%@`]|: | #|:$|\s$")
 
 
@@ -204,7 +204,7 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
     """The Markdown that replaces ``segment``'s span, or None when ``translation`` is unusable."""
     r: Restore = segment.restore
     if validate(segment.text, translation):
-        dropped = {pid for pid in droppable_pairs(segment) if f"<g{pid}>" not in translation}
+        dropped = {pid for pid in segment.droppable_pairs if f"<g{pid}>" not in translation}
         if not dropped or validate(without_pairs(segment.text, dropped), translation):
             return None
     changed = translation != segment.text
@@ -246,16 +246,6 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
     if changed and heading_ids and r.slug is not None and r.pin_at is None:
         out += f" {{ #{r.slug} }}"
     return out
-
-
-def droppable_pairs(segment: Segment) -> set[int]:
-    """Pair ids whose loss only loses formatting (emphasis, strong, strikethrough), not a link."""
-    return {pid for pid, (_o, _c, piece) in segment.restore.pairs.items() if piece.role in _EMPHASIS}
-
-
-def without_pairs(text: str, pairs: set[int]) -> str:
-    """``text`` with the tags of ``pairs`` removed (their content stays)."""
-    return re.sub(r"</?g(\d+)>", lambda m: "" if int(m.group(1)) in pairs else m.group(0), text)
 
 
 def _piece_source(part: tuple[str, str | int]) -> str:

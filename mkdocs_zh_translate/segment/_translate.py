@@ -17,7 +17,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ..translator import NBestTranslator, Translator
-from ._placeholders import TAG_RE, apply_ids, renumber, strip_tags, validate
+from ._placeholders import TAG_RE, apply_ids, renumber, strip_tags, validate, without_pairs
 from ._sentences import split_sentences
 
 LADDER = ("nbest", "runs", "drop_pairs", "english")
@@ -93,10 +93,6 @@ def _run_texts(unit: _Unit) -> list[str]:
     return [p.strip() for p in _SPLIT_RE.split(unit.text) if not TAG_RE.fullmatch(p) and _has_words(p)]
 
 
-def _without_pairs(text: str, pairs: set[int]) -> str:
-    return re.sub(r"</?g(\d+)>", lambda m: "" if int(m.group(1)) in pairs else m.group(0), text)
-
-
 def _join(units: list[_Unit]) -> str:
     out = ""
     for i, unit in enumerate(units):
@@ -160,7 +156,7 @@ def translate_segments(
 
     droppers = [u for u in todo if u.droppable]
     if droppers:
-        reduced = {id(u): _without_pairs(u.text, u.droppable) for u in droppers}
+        reduced = {id(u): without_pairs(u.text, u.droppable) for u in droppers}
         outs = _batch(translator, list(reduced.values()))
         for u in droppers:
             out = outs.get(reduced[id(u)], "")
