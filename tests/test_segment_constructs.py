@@ -282,3 +282,19 @@ def test_unclosed_block_html_swallows_the_rest_like_python_markdown() -> None:
 
 def test_unclosed_markdown_in_html_block_is_still_markdown() -> None:
     check('<div markdown="1">\n\n## Inside\n\nText inside.\n', [("heading", "Inside"), ("paragraph", "Text inside.")])
+
+
+def test_nested_containers_in_lists_and_tabs() -> None:
+    source = (
+        "1.  A step.\n\n    !!! warning \"Careful\"\n        Inside the list.\n\n"
+        "=== \"Tab\"\n\n    !!!note\n        Inside a tab.\n\n        ```\n        code in tab\n        ```\n"
+    )
+    out = check(source, [
+        ("list_item", "A step."),
+        ("admonition_title", "Careful"),
+        ("paragraph", "Inside the list."),
+        ("tab_title", "Tab"),
+        ("admonition_title", "Note"),
+        ("paragraph", "Inside a tab."),
+    ])
+    assert "        code in tab\n" in out

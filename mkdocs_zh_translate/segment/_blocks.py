@@ -18,7 +18,7 @@ from markdown_it.rules_block import StateBlock
 # `!!! note "Title"`, `??? note`, `???+ tip ""`, `=== "Tab"`, `===+ "Tab"`, `===! "Tab"`
 _CONTAINER_RE = re.compile(
     r"(?P<marker>!!!|\?\?\?\+?|===[+!]?)"
-    r"(?:[ \t]+(?P<types>[\w-]+(?:[ \t]+[\w-]+)*))?"
+    r"(?:[ \t]*(?P<types>[\w-]+(?:[ \t]+[\w-]+)*))?"
     r"(?:[ \t]*\"(?P<title>.*)\")?[ \t]*$"
 )
 # A line that must stay alone and untouched: snippets, abbreviations, [TOC].
