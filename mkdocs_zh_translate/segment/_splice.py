@@ -228,7 +228,7 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
             chunks.add("atom", role, raw)
         elif kind == "open":
             raw, _close, piece = r.pairs[int(value)]
-            open_at[int(value)] = len(parts[: index + 1])
+            open_at[int(value)] = index + 1
             chunks.add("open", piece.role, raw)
         else:
             pid = int(value)
