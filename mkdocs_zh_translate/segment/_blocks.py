@@ -23,6 +23,10 @@ _CONTAINER_RE = re.compile(
 )
 # A line that must stay alone and untouched: snippets, abbreviations, [TOC].
 _VERBATIM_LINE_RE = re.compile(r"(?:-{1,}8<-{1,}(?:[ \t].*)?|\*\[[^\]\n]+\]:.*|\[TOC\])[ \t]*$")
+_ATX_RE = re.compile(r"(#{1,6})(.*)$")
+_CLOSING_RE = re.compile(r"(?<![\\#])#+$")
+_CM_ATX_RE = re.compile(r"(#{1,6})((?:[ \t].*)?)$")
+_CM_CLOSING_RE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _SNIPPET_FENCE_RE = re.compile(r"-{1,}8<-{1,}[ \t]*$")
 
 # Python-Markdown's block-level tags (markdown.util / md.block_level_elements).
@@ -210,7 +214,44 @@ def _push_html(state: StateBlock, first: int, end: int) -> None:
     token.content = state.getLines(first, end, state.blkIndent, True)
 
 
+def atx_heading(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """``#`` headings the way Python-Markdown reads them, where that differs from CommonMark.
+
+    No space is needed after the hashes (``#5 bolt`` is a heading) and closing hashes count
+    only at the very end of the line (``# C#`` is the heading "C"). A heading indented one to
+    three spaces is a CommonMark heading but Python-Markdown paragraph text: it is segmented as
+    a heading that gets no id pinned (the pin would show up as text).
+    """
+    indent = state.sCount[start_line] - state.blkIndent
+    if indent < 0 or indent >= 4:
+        return False
+    text = _line(state, start_line)
+    m = (_ATX_RE if indent == 0 else _CM_ATX_RE).match(text)
+    if not m:
+        return False
+    if silent:
+        return True
+    level = len(m.group(1))
+    body = m.group(2)
+    closing = (_CLOSING_RE if indent == 0 else _CM_CLOSING_RE).search(body)
+    if closing:
+        body = body[: closing.start()]
+    state.line = start_line + 1
+    token = state.push("heading_open", f"h{level}", 1)
+    token.markup = "#" * level
+    token.map = [start_line, state.line]
+    if indent:
+        token.meta["zh_no_id"] = True
+    inline = state.push("inline", "", 0)
+    inline.content = body.strip()
+    inline.map = [start_line, state.line]
+    inline.children = []
+    state.push("heading_close", f"h{level}", -1).markup = "#" * level
+    return True
+
+
 def install(md: MarkdownIt) -> None:
+    md.block.ruler.at("heading", atx_heading)
     alt = ["paragraph", "reference", "blockquote", "list"]
     md.block.ruler.before("fence", "zh_container", container, {"alt": alt})
     md.block.ruler.before("fence", "zh_verbatim", verbatim_lines, {"alt": alt})

@@ -13,7 +13,7 @@ import re
 
 from markdown_it.token import Token
 
-_ATX_OPEN_RE = re.compile(r"#{1,6}(?=[ \t]|$)")
+_ATX_OPEN_RE = re.compile(r"#{1,6}")
 
 
 class Lines:

@@ -14,6 +14,7 @@ from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment
 from ._placeholders import strip_tags
+from ._splice import line_start_markers
 from ._slug import attr_id, heading_text, unique
 from ._slug import slugify as default_slugify
 
@@ -201,6 +202,7 @@ class _Builder:
             return None
         start, end = pieces[0].start, pieces[-1].end
         restore.text_chars = "".join(text_runs)
+        restore.line_starts = line_start_markers(seg_text)
         restore.before = text[start - 1 : start]
         restore.after = text[end : end + 1]
         if len(restore.pairs) == 1 and len(pieces) == 3 and pieces[0].role == "image" and kind != "table_cell":
@@ -282,7 +284,7 @@ class _Builder:
             parent = stack[-1] if stack else ""
             if parent == "heading_open":
                 how = "atx" if tokens[i - 1].markup.startswith("#") else "lines"
-                self.inline(tok, "heading", how, heading=True)
+                self.inline(tok, "heading", how, heading=not tokens[i - 1].meta.get("zh_no_id"))
             elif parent in ("th_open", "td_open"):
                 self.inline(tok, "table_cell", "cell")
             elif parent == "dt_open":

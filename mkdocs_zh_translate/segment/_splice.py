@@ -58,9 +58,20 @@ def _escape_specials(text: str, chars: set[str], table: bool) -> str:
     return text
 
 
-def _escape_line_start(line: str) -> str:
+def line_start_markers(text: str) -> frozenset[str]:
+    """Block markers that already start a line of the source text (they were not block syntax
+    there, so they are not in the translation either)."""
+    found = set()
+    for line in text.split("\n"):
+        m = _LINE_START_RE.match(line)
+        if m:
+            found.add(m.group(0).strip())
+    return frozenset(found)
+
+
+def _escape_line_start(line: str, keep: frozenset[str] = frozenset()) -> str:
     m = _LINE_START_RE.match(line)
-    if not m:
+    if not m or m.group(0).strip() in keep:
         return line
     indent = m.group(1)
     rest = line[len(indent) :]
@@ -264,7 +275,7 @@ def _text(value: str, r: Restore, specials: set[str], changed: bool, *, first: b
     lines = value.split("\n")
     if changed and not r.raw_html:
         lines = [
-            _escape_line_start(line) if (i > 0 or (first and r.block_start)) else line
+            _escape_line_start(line, r.line_starts) if (i > 0 or (first and r.block_start)) else line
             for i, line in enumerate(lines)
         ]
         lines = [line.rstrip(" \t") if i < len(lines) - 1 else line for i, line in enumerate(lines)]
