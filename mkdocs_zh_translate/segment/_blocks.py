@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Callable
+
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
@@ -27,6 +29,7 @@ _ATX_RE = re.compile(r"(#{1,6})(.*)$")
 _CLOSING_RE = re.compile(r"(?<![\\#])#+$")
 _CM_ATX_RE = re.compile(r"(#{1,6})((?:[ \t].*)?)$")
 _CM_CLOSING_RE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+_SETEXT_RE = re.compile(r"(?:=+|-+) *$")
 _SNIPPET_FENCE_RE = re.compile(r"-{1,}8<-{1,}[ \t]*$")
 
 # Python-Markdown's block-level tags (markdown.util / md.block_level_elements).
@@ -38,6 +41,9 @@ _BLOCK_TAGS = frozenset(
 )
 _OPEN_TAG_RE = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])[^>]*>")
 _MD_ATTR_RE = re.compile(r"""\smarkdown(?:\s*=\s*(?:"(?:1|block)"|'(?:1|block)'|1|block))?(?=[\s/>])""")
+
+
+BlockRule = Callable[[StateBlock, int, int, bool], bool]
 
 
 def _line(state: StateBlock, line: int) -> str:
@@ -250,8 +256,25 @@ def atx_heading(state: StateBlock, start_line: int, end_line: int, silent: bool)
     return True
 
 
+def _python_markdown_setext(lheading: BlockRule) -> BlockRule:
+    """Setext headings only where Python-Markdown sees one: one line of text, then an
+    unindented ``===``/``---`` line. ``Foo\nBar\n---`` is a paragraph and a rule there."""
+
+    def rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        underline = start_line + 1
+        if underline >= end_line or state.sCount[underline] != state.blkIndent:
+            return False
+        if not _SETEXT_RE.match(_line(state, underline)):
+            return False
+        return lheading(state, start_line, end_line, silent)
+
+    return rule
+
+
 def install(md: MarkdownIt) -> None:
     md.block.ruler.at("heading", atx_heading)
+    lheading = next(r.fn for r in md.block.ruler.__rules__ if r.name == "lheading")
+    md.block.ruler.at("lheading", _python_markdown_setext(lheading))
     alt = ["paragraph", "reference", "blockquote", "list"]
     md.block.ruler.before("fence", "zh_container", container, {"alt": alt})
     md.block.ruler.before("fence", "zh_verbatim", verbatim_lines, {"alt": alt})

@@ -19,6 +19,7 @@ from ._slug import attr_id, heading_text, unique
 from ._slug import slugify as default_slugify
 
 _LEAD_MARKER_RE = re.compile(r"(?:\[[ xX]\]|\[![A-Za-z]+\][+-]?)(?=[ \t]|$)[ \t]*")
+_UNDERLINE_RE = re.compile(r"(?:=+|-+)[ \t]*$")
 _CLOSING_HASHES_RE = re.compile(r"[ \t]+#+[ \t]*$")
 _ABBR_DEF_RE = re.compile(r"^[ \t]*\*\[([^\]\n]+)\]:", re.MULTILINE)
 _CONTAINER_KINDS = {
@@ -115,6 +116,8 @@ class _Builder:
             last = pieces[-1]
             if last.kind == "break" or (last.kind == "text" and not self._raw(last).strip()):
                 pieces.pop()
+            elif last.kind == "text" and len(pieces) > 1 and pieces[-2].kind == "break" and _UNDERLINE_RE.match(self._raw(last)):
+                pieces.pop()  # "===" ending a paragraph: CommonMark reads a setext underline there
             elif (
                 last.kind == "atom"
                 and last.role == "attr"
