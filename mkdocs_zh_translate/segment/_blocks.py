@@ -26,7 +26,6 @@ _CONTAINER_RE = re.compile(
 # A line that must stay alone and untouched: snippets, abbreviations, [TOC].
 _VERBATIM_LINE_RE = re.compile(r"(?:-{1,}8<-{1,}(?:[ \t].*)?|\*\[[^\]\n]+\]:.*|\[TOC\])[ \t]*$")
 _ATX_RE = re.compile(r"(#{1,6})(.*)$")
-_CLOSING_RE = re.compile(r"(?<![\\#])#+$")
 _CM_ATX_RE = re.compile(r"(#{1,6})((?:[ \t].*)?)$")
 _CM_CLOSING_RE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _SETEXT_RE = re.compile(r"(?:=+|-+) *$")
@@ -220,6 +219,16 @@ def _push_html(state: StateBlock, first: int, end: int) -> None:
     token.content = state.getLines(first, end, state.blkIndent, True)
 
 
+def _strip_closing_hashes(body: str) -> str:
+    """Python-Markdown drops the ``#`` run ending the line, except one escaped by a backslash."""
+    run = len(body) - len(body.rstrip("#"))
+    if not run:
+        return body
+    start = len(body) - run
+    backslashes = len(body[:start]) - len(body[:start].rstrip("\\"))
+    return body[: start + (1 if backslashes % 2 else 0)]
+
+
 def atx_heading(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     """``#`` headings the way Python-Markdown reads them, where that differs from CommonMark.
 
@@ -239,9 +248,11 @@ def atx_heading(state: StateBlock, start_line: int, end_line: int, silent: bool)
         return True
     level = len(m.group(1))
     body = m.group(2)
-    closing = (_CLOSING_RE if indent == 0 else _CM_CLOSING_RE).search(body)
-    if closing:
-        body = body[: closing.start()]
+    if indent == 0:
+        body = _strip_closing_hashes(body)
+    else:
+        closing = _CM_CLOSING_RE.search(body)
+        body = body[: closing.start()] if closing else body
     state.line = start_line + 1
     token = state.push("heading_open", f"h{level}", 1)
     token.markup = "#" * level
