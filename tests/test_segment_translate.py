@@ -168,3 +168,14 @@ def test_each_ladder_step_is_one_batch_and_odd_outputs_do_not_crash() -> None:
     results = translate_segments(texts, translator)
     assert [r.fallback for r in results] == ["runs"] * 3
     assert len(translator.calls) == 2  # the first pass, then every run of every text at once
+
+
+def test_runs_keep_the_english_of_a_run_the_model_returned_empty() -> None:
+    def rule(text: str) -> str:
+        if "<" in text:
+            return drop_tags(text)  # the whole segment loses its placeholders
+        return "" if text == "Click" else zh_words(text)
+
+    result = translate_segments([SOURCE], Scripted(rule))[0]
+    assert result.fallback == "runs"
+    assert result.text == "Click <g1>中 中</g1> 中 中 <x2/> 中."

@@ -76,17 +76,26 @@ def _has_words(text: str) -> bool:
 
 
 def _try_runs(unit: _Unit, translated: dict[str, str]) -> str | None:
+    """Rebuild the unit from separately translated runs.
+
+    A run the model returned empty (small models do this for a lone "The") keeps its English
+    words: one untranslated word beats sending the whole segment down to English. The step
+    fails only when no run at all was translated.
+    """
     out = []
+    any_translated = False
     for part in _SPLIT_RE.split(unit.text):
         if TAG_RE.fullmatch(part) or not _has_words(part):
             out.append(part)
             continue
         core = part.strip()
         result = strip_tags(translated.get(core, "")).strip()
-        if not result:
-            return None
+        if result:
+            any_translated = True
+        else:
+            result = core
         out.append(part[: len(part) - len(part.lstrip())] + result + part[len(part.rstrip()) :])
-    return "".join(out)
+    return "".join(out) if any_translated else None
 
 
 def _run_texts(unit: _Unit) -> list[str]:
