@@ -58,6 +58,12 @@ class LazyTranslator:
     def get(self, spec: TranslatorSpec) -> Translator:
         if self._translator is not None and self._spec == spec:
             return self._translator
+        if spec.backend == "onnx" and spec.model and not Path(spec.model).exists():
+            raise TranslationFailed(
+                "some segments are not in the translation cache, but the "
+                f"model directory {spec.model} does not exist; create it with "
+                f"`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out {spec.model}`"
+            )
         factory = self._factory or load_translator
         try:
             translator = factory(
@@ -69,6 +75,8 @@ class LazyTranslator:
             )
         except BackendError as exc:
             raise TranslationFailed(str(exc)) from None
+        except ImportError as exc:
+            raise TranslationFailed(f"the {spec.backend} backend cannot be imported: {exc}") from None
         self._translator, self._spec = translator, spec
         self.loads += 1
         return translator
