@@ -178,3 +178,16 @@ def test_summary_line_and_no_progress_bar_without_a_tty(tmp_path: Path) -> None:
     assert len(lines) == 1
     assert "from memory" in lines[0] and "translated" in lines[0] and " s, " in lines[0]
     assert "\r" not in proc.stderr
+
+
+def test_model_fingerprint_prefers_the_export_manifest(tmp_path: Path) -> None:
+    model = tmp_path / "m"
+    model.mkdir()
+    (model / "weights.onnx").write_bytes(b"a" * 100)
+    plain = batch.model_fingerprint(model)
+    (model / "weights.onnx").write_bytes(b"b" * 100)
+    assert batch.model_fingerprint(model) != plain  # same size, other content
+    (model / "manifest.json").write_text('{"fingerprint": "abc123"}')
+    assert batch.model_fingerprint(model) == "manifest:abc123"
+    (model / "weights.onnx").write_bytes(b"c" * 100)
+    assert batch.model_fingerprint(model) == "manifest:abc123"
