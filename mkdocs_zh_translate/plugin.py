@@ -161,7 +161,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             return output
         current = "zh" if self._zh else site.SOURCE_LANG
         hrefs = site.language_hrefs(self._build.langs, page.url, current)
-        return site.inject_language_links(output, config, hrefs, current)
+        output = site.inject_language_links(output, config, hrefs, current)
+        return site.fix_html_lang(output) if self._zh else output
 
     def on_post_template(self, output_content: str, template_name: str, config: MkDocsConfig) -> str | None:
         # 404.html and friends are not pages: send their language links to each site's root.
@@ -222,6 +223,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         from mkdocs.commands.build import build as mkdocs_build
 
         zh_dir = Path(config.site_dir) / build.langs.prefix
+        options = self.config
         self._zh = True
         try:
             zh_config = load_config(
@@ -231,7 +233,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
                 strict=config.strict,
                 use_directory_urls=config.use_directory_urls,
             )
-            # load_config handed us our own instance again, with a fresh self.config.
+            # load_config handed us our own instance again (MkDocs caches instances that define
+            # on_startup) with options re-read from mkdocs.yml: keep the ones this build runs with.
+            self.config = options
             site.prepare_zh_config(zh_config, build.langs, build.strings.get(build.site_name, build.site_name))
             if build.site_description:
                 zh_config.site_description = build.strings.get(build.site_description, build.site_description)

@@ -109,6 +109,11 @@ def inject_language_links(output: str, config: MkDocsConfig, hrefs: dict[str, st
     return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + bar, output, count=1)
 
 
+def fix_html_lang(output: str) -> str:
+    """Built-in themes write the locale (``zh_CN``) where HTML wants a language tag (``zh-CN``)."""
+    return output.replace('<html lang="zh_CN"', '<html lang="zh-CN"', 1)
+
+
 def banner_html(text: bool | str, *, segments: int, reviewed: int, model: str, translated: bool) -> str:
     """The notice put at the top of each Chinese page; empty when disabled."""
     if text is False:
@@ -134,9 +139,15 @@ def prepare_zh_config(config: MkDocsConfig, langs: Languages, site_name: str) ->
     """Turn a freshly loaded copy of mkdocs.yml into the Chinese site's config."""
     from mkdocs.localization import parse_locale
 
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)  # both search plugins segment with it; keep the log clean
     config.site_name = site_name
-    config.theme["language"] = "zh"
-    config.theme["locale"] = parse_locale("zh")
+    config.theme["language"] = "zh"  # Material's setting
+    # The built-in themes translate their own strings by locale and ship zh_CN; a theme without
+    # those strings would only warn (and fail --strict), so it keeps its locale.
+    if any((Path(d) / "locales" / "zh_CN").is_dir() for d in config.theme.dirs):
+        config.theme["locale"] = parse_locale("zh_CN")
     if langs.site_url:
         config.site_url = langs.zh_site_url()
     # The segmenter pins each heading's English slug with `{ #slug }`: anchors stay identical.
