@@ -31,6 +31,7 @@ site: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/engine.py
+	$(PY) benchmarks/site.py
 
 clean:
 	rm -rf $(VENV) .cache example_site/site
