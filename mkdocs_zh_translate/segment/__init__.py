@@ -1,0 +1,26 @@
+"""Markdown in, translatable segments out, translations spliced back byte-exactly.
+
+Pure: no MkDocs, no models, no IO. See ``_api`` for the entry points.
+"""
+
+from __future__ import annotations
+
+from ._api import SegmentedPage, segment_markdown, translate_markdown
+from ._model import Segment
+from ._placeholders import validate
+from ._sentences import split_sentences
+from ._slug import slugify
+from ._translate import LADDER, SegmentTranslation, translate_segments
+
+__all__ = [
+    "LADDER",
+    "Segment",
+    "SegmentTranslation",
+    "SegmentedPage",
+    "segment_markdown",
+    "slugify",
+    "split_sentences",
+    "translate_markdown",
+    "translate_segments",
+    "validate",
+]

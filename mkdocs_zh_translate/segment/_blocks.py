@@ -1,0 +1,203 @@
+"""Block rules for MkDocs syntax that markdown-it does not know.
+
+Without them an admonition body is an indented code block (never translated) or, with no blank
+line, part of the paragraph above (so its code would be translated); a snippet line would be
+joined to its paragraph (Python-Markdown needs it alone on its line). The rules follow
+Python-Markdown's behaviour: bodies are indented four columns past the marker and end at the
+first non-blank line indented less; raw HTML blocks run to the matching closing tag, blank lines
+included, and ``markdown="1"`` blocks have their inside parsed as Markdown.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+
+# `!!! note "Title"`, `??? note`, `???+ tip ""`, `=== "Tab"`, `===+ "Tab"`, `===! "Tab"`
+_CONTAINER_RE = re.compile(
+    r"(?P<marker>!!!|\?\?\?\+?|===[+!]?)"
+    r"(?:[ \t]+(?P<types>[\w-]+(?:[ \t]+[\w-]+)*))?"
+    r"(?:[ \t]*\"(?P<title>.*)\")?[ \t]*$"
+)
+# A line that must stay alone and untouched: snippets, abbreviations, [TOC].
+_VERBATIM_LINE_RE = re.compile(r"(?:-{1,}8<-{1,}(?:[ \t].*)?|\*\[[^\]\n]+\]:.*|\[TOC\])[ \t]*$")
+_SNIPPET_FENCE_RE = re.compile(r"-{1,}8<-{1,}[ \t]*$")
+
+# Python-Markdown's block-level tags (markdown.util / md.block_level_elements).
+_BLOCK_TAGS = frozenset(
+    "address article aside blockquote body canvas center colgroup dd details dialog dir div dl dt "
+    "embed fieldset figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr "
+    "html iframe legend li main map menu nav noscript object ol output p pre progress section "
+    "summary table tbody td tfoot th thead tr ul video audio math script style".split()
+)
+_OPEN_TAG_RE = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])[^>]*>")
+_MD_ATTR_RE = re.compile(r"""\smarkdown(?:\s*=\s*(?:"(?:1|block)"|'(?:1|block)'|1|block))?(?=[\s/>])""")
+
+
+def _line(state: StateBlock, line: int) -> str:
+    return state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]]
+
+
+def _is_blank(state: StateBlock, line: int) -> bool:
+    return state.bMarks[line] + state.tShift[line] >= state.eMarks[line]
+
+
+def container(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Admonitions, collapsible details and content tabs with their indented bodies."""
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    text = _line(state, start_line)
+    if not text or text[0] not in "!?=":
+        return False
+    m = _CONTAINER_RE.match(text)
+    if not m:
+        return False
+    tab = m["marker"].startswith("=")
+    if tab and m["title"] is None:
+        return False  # a tab needs a quoted title; `===` alone is a setext underline
+    if not tab and not m["types"]:
+        return False
+    if silent:
+        return True
+
+    body_indent = state.sCount[start_line] + 4
+    last = start_line  # last non-blank body line
+    line = start_line + 1
+    while line < end_line:
+        if _is_blank(state, line):
+            line += 1
+            continue
+        if state.sCount[line] < body_indent:
+            break
+        last = line
+        line += 1
+    end = last + 1
+
+    line_start = state.bMarks[start_line] + state.tShift[start_line]
+    token = state.push("zh_container_open", "div", 1)
+    token.markup = m["marker"]
+    token.info = "tab" if tab else "admonition"
+    token.map = [start_line, end]
+    token.block = True
+    if m["title"] is None and not tab:
+        # Python-Markdown shows the first type, capitalised; a translation must say it in
+        # Chinese, so the segmenter offers it as a title to insert.
+        default = state.push("zh_default_title", "", 0)
+        default.content = m["types"].split()[0].capitalize()
+        default.meta = {"zh_offset": line_start + m.end("types")}
+    if m["title"]:
+        title = state.push("zh_container_title_open", "p", 1)
+        title.map = [start_line, start_line + 1]
+        inline = state.push("inline", "", 0)
+        inline.content = m["title"]
+        inline.map = [start_line, start_line + 1]
+        inline.children = []
+        inline.meta = {"zh_offset": line_start + m.start("title"), "zh_kind": "tab_title" if tab else "admonition_title"}
+        state.push("zh_container_title_close", "p", -1)
+
+    old = (state.parentType, state.lineMax, state.blkIndent)
+    state.parentType = "zh_container"  # type: ignore[assignment]
+    state.lineMax = end
+    state.blkIndent = body_indent
+    state.md.block.tokenize(state, start_line + 1, end)
+    state.parentType, state.lineMax, state.blkIndent = old
+    close = state.push("zh_container_close", "div", -1)
+    close.block = True
+    state.line = end
+    return True
+
+
+def verbatim_lines(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Snippet includes, abbreviation definitions and ``[TOC]``: kept byte for byte."""
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    text = _line(state, start_line)
+    if not text or text[0] not in "-*[" or not _VERBATIM_LINE_RE.match(text):
+        return False
+    if silent:
+        return True
+    end = start_line + 1
+    if _SNIPPET_FENCE_RE.match(text):  # block form: --8<-- / file lines / --8<--
+        probe = end
+        while probe < end_line and not _is_blank(state, probe):
+            if _SNIPPET_FENCE_RE.match(_line(state, probe)):
+                end = probe + 1
+                break
+            probe += 1
+    token = state.push("zh_verbatim", "", 0)
+    token.map = [start_line, end]
+    token.content = state.getLines(start_line, end, state.blkIndent, True)
+    state.line = end
+    return True
+
+
+def _matching_close(src: str, tag: str, pos: int) -> int:
+    """Offset just past the ``</tag>`` that balances the tag opened before ``pos``, or -1."""
+    depth = 1
+    pattern = re.compile(rf"<(/?){tag}(?=[\s/>])[^>]*>", re.IGNORECASE)
+    for m in pattern.finditer(src, pos):
+        if m.group(0).endswith("/>") and not m.group(1):
+            continue
+        depth += -1 if m.group(1) else 1
+        if depth == 0:
+            return m.end()
+    return -1
+
+
+def _line_of(state: StateBlock, offset: int, first: int, last: int) -> int:
+    line = first
+    while line < last and state.eMarks[line] < offset:
+        line += 1
+    return line
+
+
+def html_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """A raw HTML block the way Python-Markdown reads it: up to the matching closing tag."""
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    m = _OPEN_TAG_RE.match(state.src, begin, state.eMarks[start_line])
+    if not m or m.group(1).lower() not in _BLOCK_TAGS or m.group(0).endswith("/>"):
+        return False
+    tag = m.group(1).lower()
+    limit = state.eMarks[end_line - 1] if end_line > start_line else state.eMarks[start_line]
+    close_end = _matching_close(state.src[:limit], tag, m.end())
+    if close_end < 0:
+        return False
+    last = _line_of(state, close_end, start_line, end_line - 1)
+    if state.src[close_end : state.eMarks[last]].strip():
+        return False  # text after the closing tag: leave it to the CommonMark rule
+    if silent:
+        return True
+    nested = (
+        _MD_ATTR_RE.search(m.group(0)) is not None
+        and not state.src[m.end() : state.eMarks[start_line]].strip()
+        and last > start_line
+        and re.fullmatch(rf"</{tag}\s*>", _line(state, last).strip(), re.IGNORECASE) is not None
+    )
+    if nested:
+        _push_html(state, start_line, start_line + 1)
+        old_max = state.lineMax
+        state.lineMax = last
+        state.md.block.tokenize(state, start_line + 1, last)
+        state.lineMax = old_max
+        _push_html(state, last, last + 1)
+    else:
+        _push_html(state, start_line, last + 1)
+    state.line = last + 1
+    return True
+
+
+def _push_html(state: StateBlock, first: int, end: int) -> None:
+    token = state.push("html_block", "", 0)
+    token.map = [first, end]
+    token.content = state.getLines(first, end, state.blkIndent, True)
+
+
+def install(md: MarkdownIt) -> None:
+    alt = ["paragraph", "reference", "blockquote", "list"]
+    md.block.ruler.before("fence", "zh_container", container, {"alt": alt})
+    md.block.ruler.before("fence", "zh_verbatim", verbatim_lines, {"alt": alt})
+    md.block.ruler.before("html_block", "zh_html_block", html_block, {"alt": alt})

@@ -1,0 +1,95 @@
+"""Inline rules that turn MkDocs-only syntax into tokens the segmenter keeps as atoms.
+
+Each rule only recognises its construct and pushes one ``zh_atom`` token (``info`` says which):
+Jinja ``{{ … }}``/``{% … %}``, attr_list ``{ #id .cls }``, emoji ``:smile:``, keys
+``++ctrl+c++``, bracket math ``\\(…\\)``/``\\[…\\]`` and bare URLs. Rendering is never asked of
+this parser, so the tokens need no renderer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
+
+_JINJA_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
+_ATTR_RE = re.compile(
+    r"""\{:?[ \t]*(?:(?:[#.][\w:-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}]+))[ \t]*)+\}"""
+)
+_EMOJI_RE = re.compile(r":[a-z0-9_+-]+:")
+_KEYS_RE = re.compile(r"\+\+[\w-]+(?:\+[\w-]+)*\+\+")
+_MATH_RE = re.compile(r"\\\((?:.|\n)+?\\\)|\\\[(?:.|\n)+?\\\]")
+_SCHEMES = ("https", "http", "ftp")
+_URL_TAIL_RE = re.compile(r"://[^\s<>`\u3000-\u303f\uff00-\uffef]+")
+_URL_TRAILING = ".,:;!?'\"*_~"
+
+
+def _push_atom(state: StateInline, kind: str, start: int, end: int) -> None:
+    token = state.push("zh_atom", "", 0)
+    token.info = kind
+    token.content = state.src[start:end]
+    token.meta["pos"] = (start, end)
+    state.pos = end
+
+
+def _regex_rule(kind: str, first: str, pattern: re.Pattern[str]):  # type: ignore[no-untyped-def]
+    def rule(state: StateInline, silent: bool) -> bool:
+        if state.src[state.pos] not in first:
+            return False
+        m = pattern.match(state.src, state.pos, state.posMax)
+        if not m:
+            return False
+        if not silent:
+            _push_atom(state, kind, state.pos, m.end())
+        else:
+            state.pos = m.end()
+        return True
+
+    rule.__name__ = f"zh_{kind}"
+    return rule
+
+
+def _url_end(text: str, start: int, end: int) -> int:
+    """Trim trailing punctuation the way linkifiers do, keeping balanced parentheses."""
+    while end > start:
+        ch = text[end - 1]
+        if ch in _URL_TRAILING:
+            end -= 1
+        elif ch == ")" and text.count("(", start, end) < text.count(")", start, end):
+            end -= 1
+        else:
+            break
+    return end
+
+
+def bare_url(state: StateInline, silent: bool) -> bool:
+    """``https://…`` in running text: the scheme is already in ``pending``; take it back."""
+    if state.src[state.pos] != ":" or not state.pending:
+        return False
+    tail = state.pending[-6:].lower()
+    size = next((len(s) for s in _SCHEMES if tail.endswith(s)), 0)
+    before = state.pending[-size - 1 : -size] if len(state.pending) > size else ""
+    if not size or before.isalnum() or before == "_":
+        return False
+    m = _URL_TAIL_RE.match(state.src, state.pos, state.posMax)
+    if not m:
+        return False
+    end = _url_end(state.src, state.pos, m.end())
+    if end - state.pos <= 3:
+        return False
+    if silent:
+        return False  # the scheme lives in pending, which a silent probe must not touch
+    state.pending = state.pending[:-size]
+    _push_atom(state, "url", state.pos - size, end)
+    return True
+
+
+def install(md: MarkdownIt) -> None:
+    ruler = md.inline.ruler
+    ruler.before("escape", "zh_math", _regex_rule("math", "\\", _MATH_RE))
+    ruler.before("escape", "zh_jinja", _regex_rule("jinja", "{", _JINJA_RE))
+    ruler.before("escape", "zh_attr", _regex_rule("attr", "{", _ATTR_RE))
+    ruler.before("escape", "zh_keys", _regex_rule("keys", "+", _KEYS_RE))
+    ruler.before("escape", "zh_url", bare_url)
+    ruler.before("escape", "zh_emoji", _regex_rule("emoji", ":", _EMOJI_RE))

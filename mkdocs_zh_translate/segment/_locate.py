@@ -1,0 +1,128 @@
+"""Find where an inline token's ``content`` sits in the page, character by character.
+
+markdown-it builds ``content`` by cutting container prefixes (``> ``, list indentation),
+trimming, and for table cells unescaping ``\\|``. We rebuild the mapping from the line range in
+``Token.map`` and check every character; a block whose content cannot be matched exactly (tabs
+expanded to spaces, say) is simply not segmented, which keeps the page intact.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+
+from markdown_it.token import Token
+
+_ATX_OPEN_RE = re.compile(r"#{1,6}(?=[ \t]|$)")
+
+
+class Lines:
+    """Line starts and ends of a newline-normalised page."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0]
+        for m in re.finditer("\n", text):
+            self.starts.append(m.end())
+        self.ends = [s - 1 for s in self.starts[1:]] + [len(text)]
+
+    def line(self, index: int) -> str:
+        return self.text[self.starts[index] : self.ends[index]]
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset) - 1
+
+
+def lines_map(lines: Lines, first: int, content: str) -> list[int] | None:
+    out: list[int] = []
+    parts = content.split("\n")
+    for j, part in enumerate(parts):
+        index = first + j
+        if index >= len(lines.starts):
+            return None
+        text = lines.line(index)
+        col = len(text) - len(part)
+        if not text.endswith(part):
+            stripped = text.rstrip()
+            col = len(stripped) - len(part)
+            if j != len(parts) - 1 or not stripped.endswith(part):
+                return None
+        base = lines.starts[index] + col
+        out.extend(range(base, base + len(part)))
+        out.append(base + len(part))  # the "\n" after this line (or the end sentinel)
+    return out
+
+
+def _find_map(lines: Lines, index: int, content: str, start_col: int) -> tuple[list[int], int] | None:
+    text = lines.line(index)
+    col = text.find(content, start_col)
+    if col < 0:
+        return None
+    base = lines.starts[index] + col
+    return list(range(base, base + len(content) + 1)), col + len(content)
+
+
+def _cell_map(lines: Lines, index: int, content: str, start_col: int) -> tuple[list[int], int] | None:
+    """Table cells: markdown-it unescaped ``\\|`` to ``|``, so allow the backslash back in."""
+    text = lines.line(index)
+    pattern = "".join(r"\\\|" if ch == "|" else re.escape(ch) for ch in content)
+    m = re.compile(pattern).search(text, start_col)
+    if not m:
+        return None
+    out: list[int] = []
+    pos = m.start()
+    for ch in content:
+        if ch == "|":
+            pos += 1  # skip the backslash
+        out.append(lines.starts[index] + pos)
+        pos += 1
+    out.append(lines.starts[index] + pos)
+    return out, m.end()
+
+
+class Locator:
+    """Maps inline tokens of one page to page offsets; keeps the per-row cursor for cells."""
+
+    def __init__(self, lines: Lines) -> None:
+        self.lines = lines
+        self._row: tuple[int, int] = (-1, 0)  # (line, column after the last located cell)
+
+    def locate(self, tok: Token, how: str) -> list[int] | None:
+        """Page offset of each character of ``tok.content`` plus an end sentinel, or None."""
+        content = tok.content
+        if not content or tok.map is None and how != "explicit":
+            return None
+        result: list[int] | None
+        if how == "explicit":
+            base = tok.meta["zh_offset"]
+            result = list(range(base, base + len(content) + 1))
+        elif how == "atx":
+            index = tok.map[0]
+            m = _ATX_OPEN_RE.search(self.lines.line(index))
+            found = _find_map(self.lines, index, content, m.end() if m else 0)
+            result = found[0] if found else None
+        elif how == "cell":
+            index = tok.map[0]
+            start_col = self._row[1] if self._row[0] == index else 0
+            found = _cell_map(self.lines, index, content, start_col)
+            if found is None:
+                return None
+            result, end_col = found
+            self._row = (index, end_col)
+        else:
+            result = lines_map(self.lines, tok.map[0], content)
+        if result is None or not self.verify(content, result, how):
+            return None
+        return result
+
+    def verify(self, content: str, cmap: list[int], how: str) -> bool:
+        text = self.lines.text
+        if len(cmap) != len(content) + 1 or cmap[-1] > len(text):
+            return False
+        for ch, pos in zip(content, cmap):
+            if ch == "\n":
+                if pos >= len(text) or text[pos] != "\n":
+                    return False
+            elif pos >= len(text) or text[pos] != ch:
+                return False
+        return True

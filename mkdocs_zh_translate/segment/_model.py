@@ -1,0 +1,59 @@
+"""The data the segmenter hands out: segments, and what each needs to be put back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One run of a segment's source: ``text`` (translated), ``atom`` (kept verbatim),
+    ``open``/``close`` (a pair's delimiters, content translated) or ``break`` (a soft line break).
+
+    ``start``/``end`` are offsets into the original page; ``role`` says which construct it is
+    (``code``, ``url``, ``attr``, ``em``, ``link``, ...).
+    """
+
+    kind: str
+    start: int
+    end: int
+    role: str = ""
+    label: str = ""  # shortcut/collapsed reference links: the label that keys the link
+    ref_style: str = ""  # "", "shortcut" or "collapsed"
+
+
+@dataclass
+class Restore:
+    """Everything the splice needs besides the translation itself."""
+
+    atoms: dict[int, tuple[str, str]] = field(default_factory=dict)  # id -> (bytes, role)
+    pairs: dict[int, tuple[str, str, Piece]] = field(default_factory=dict)  # id -> (open, close, open piece)
+    inner: dict[int, str] = field(default_factory=dict)  # id -> source text between the pair's tags
+    line_break: str = "\n"  # what a "\n" in the segment text stands for in the page
+    single_line: bool = False  # headings, cells, titles: a "\n" from the model becomes a space
+    block_start: bool = False  # the segment opens a block line: a leading "# " would make a heading
+    table: bool = False
+    yaml_quote: str | None = None  # front matter values: '"', "'" or "" (plain)
+    text_chars: str = ""  # all source text runs, to tell which special characters the model added
+    before: str = ""  # page character just before the segment
+    after: str = ""  # page character just after it
+    slug: str | None = None  # heading id to pin when the heading is translated
+    pin_at: int | None = None  # page offset to insert "#slug " into an existing attr_list
+    insert_title: bool = False  # the segment is a default admonition title, absent from the page
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A translatable run of a page.
+
+    ``text`` carries ``<xN/>`` atoms for what must not be translated and ``<gN>…</gN>`` pairs
+    for formatting whose content is translated, numbered from 1 within the segment.
+    ``start``/``end`` are character offsets into the page, ``line`` is 1-based.
+    """
+
+    text: str
+    start: int
+    end: int
+    line: int
+    kind: str
+    restore: Restore = field(repr=False, compare=False, default_factory=Restore)

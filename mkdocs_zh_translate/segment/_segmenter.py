@@ -1,0 +1,300 @@
+"""Page text -> segments with exact page offsets (the read half of the segmenter)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from markdown_it.token import Token
+
+from ._frontmatter import front_matter_segments
+from ._html import html_text_runs
+from ._inline import inline_pieces
+from ._locate import Lines, Locator, lines_map
+from ._model import Piece, Restore, Segment
+from ._slug import attr_id, heading_text, slugify, unique
+
+_LEAD_MARKER_RE = re.compile(r"(?:\[[ xX]\]|\[![A-Za-z]+\][+-]?)(?=[ \t]|$)[ \t]*")
+_CLOSING_HASHES_RE = re.compile(r"[ \t]+#+[ \t]*$")
+_ABBR_DEF_RE = re.compile(r"^[ \t]*\*\[([^\]\n]+)\]:", re.MULTILINE)
+_CONTAINER_KINDS = {
+    "list_item_open": "list_item",
+    "dd_open": "definition",
+    "footnote_open": "footnote",
+    "footnote_reference_open": "footnote",
+    "blockquote_open": "blockquote",
+    "zh_container_open": "paragraph",
+}
+_MARKER_CONTAINERS = {"list_item_open", "blockquote_open"}
+
+
+class _Page:
+    """The page in both spellings: as given, and newline-normalised as markdown-it sees it."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        norm = text.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "\ufffd")
+        self.norm = norm
+        self._to_orig: list[int] | None = None
+        if len(norm) != len(text):
+            mapping: list[int] = []
+            i = 0
+            while i < len(text):
+                mapping.append(i)
+                i += 2 if text.startswith("\r\n", i) else 1
+            mapping.append(len(text))
+            self._to_orig = mapping
+        self.lines = Lines(norm)
+        self.orig_lines = Lines(text) if self._to_orig is not None else self.lines
+
+    def orig(self, offset: int) -> int:
+        return offset if self._to_orig is None else self._to_orig[offset]
+
+    def line_number(self, orig_offset: int) -> int:
+        return self.text.count("\n", 0, orig_offset) + 1 if self._to_orig is not None else self.lines.line_of(orig_offset) + 1
+
+
+def _continuation(text: str, start: int) -> str:
+    """Prefix for a new line inside the block that starts at ``start``: ``>`` kept, rest spaces."""
+    line_start = text.rfind("\n", 0, start) + 1
+    prefix = text[line_start:start]
+    return "\n" + "".join(ch if ch in "> \t" else " " for ch in prefix)
+
+
+def _has_words(text: str) -> bool:
+    bare = re.sub(r"</?g\d+>|<x\d+/>", "", text)
+    return any(ch.isalpha() for ch in bare)
+
+
+class _Builder:
+    def __init__(self, text: str) -> None:
+        self.page = _Page(text)
+        self.locator = Locator(self.page.lines)
+        self.used_ids: set[str] = set()
+        self.segments: list[Segment] = []
+        # Abbreviations are matched by their exact spelling: translating the word loses them.
+        keys = sorted({m.group(1) for m in _ABBR_DEF_RE.finditer(self.page.norm)}, key=len, reverse=True)
+        self.abbr_re = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, keys)) + r")(?!\w)") if keys else None
+
+    # -- pieces ------------------------------------------------------------------------------
+    def _to_page(self, pieces: list[Piece], cmap: list[int]) -> list[Piece]:
+        out = []
+        for p in pieces:
+            # Ends are the next piece's start, so the pieces tile the span: the "> " of a
+            # continuation line belongs to the line break before it.
+            start = self.page.orig(cmap[p.start])
+            end = self.page.orig(cmap[p.end])
+            out.append(Piece(p.kind, start, end, p.role, p.label, p.ref_style))
+        return out
+
+    def _raw(self, p: Piece) -> str:
+        return self.page.text[p.start : p.end]
+
+    def _trim(self, pieces: list[Piece], *, lead_marker: bool, atx: bool) -> tuple[list[Piece], Piece | None]:
+        """Cut what must stay outside the translation: task/callout markers, trailing attr_lists,
+        closing heading hashes, edge whitespace."""
+        trailing_attr = None
+        if lead_marker and pieces and pieces[0].kind == "text":
+            m = _LEAD_MARKER_RE.match(self._raw(pieces[0]))
+            if m:
+                first = pieces.pop(0)
+                if first.start + m.end() < first.end:
+                    pieces.insert(0, Piece("text", first.start + m.end(), first.end))
+                elif pieces and pieces[0].kind == "break":
+                    pieces.pop(0)
+        while pieces:
+            last = pieces[-1]
+            if last.kind == "break" or (last.kind == "text" and not self._raw(last).strip()):
+                pieces.pop()
+            elif (
+                last.kind == "atom"
+                and last.role == "attr"
+                and (len(pieces) == 1 or pieces[-2].kind == "break" or (pieces[-2].kind == "text" and self._raw(pieces[-2])[-1:].isspace()))
+            ):
+                trailing_attr = trailing_attr or pieces.pop()
+                if trailing_attr is not last:
+                    pieces.pop()
+            else:
+                break
+        if atx and pieces and pieces[-1].kind == "text":
+            last = pieces.pop()
+            raw = _CLOSING_HASHES_RE.sub("", self._raw(last)) if trailing_attr else self._raw(last)
+            raw = raw.rstrip()
+            if raw:
+                pieces.append(Piece("text", last.start, last.start + len(raw)))
+        if pieces and pieces[-1].kind == "text":
+            last = pieces.pop()
+            raw = self._raw(last).rstrip()
+            if raw:
+                pieces.append(Piece("text", last.start, last.start + len(raw)))
+        return pieces, trailing_attr
+
+    # -- segments ----------------------------------------------------------------------------
+    def _split_abbreviations(self, pieces: list[Piece]) -> list[Piece]:
+        if self.abbr_re is None:
+            return pieces
+        out: list[Piece] = []
+        for p in pieces:
+            if p.kind != "text":
+                out.append(p)
+                continue
+            pos = p.start
+            for m in self.abbr_re.finditer(self.page.text, p.start, p.end):
+                if m.start() > pos:
+                    out.append(Piece("text", pos, m.start()))
+                out.append(Piece("atom", m.start(), m.end(), "abbr"))
+                pos = m.end()
+            if p.end > pos:
+                out.append(Piece("text", pos, p.end))
+        return out
+
+    def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
+        pieces = self._split_abbreviations(pieces)
+        if not pieces:
+            return None
+        text = self.page.text
+        restore = Restore(single_line=single_line, block_start=block_start, table=kind == "table_cell")
+        breaks = [p for p in pieces if p.kind == "break"]
+        restore.line_break = self._raw(breaks[0]) if breaks else _continuation(text, pieces[0].start)
+        out: list[str] = []
+        stack: list[tuple[int, int]] = []  # (id, index in out after the open tag)
+        text_runs: list[str] = []
+        next_id = 1
+        for p in pieces:
+            raw = self._raw(p)
+            if p.kind == "text":
+                out.append(raw)
+                text_runs.append(raw)
+            elif p.kind == "break" and raw == restore.line_break:
+                out.append("\n")
+            elif p.kind in ("atom", "break"):
+                restore.atoms[next_id] = (raw, p.role or "break")
+                out.append(f"<x{next_id}/>")
+                next_id += 1
+            elif p.kind == "open":
+                restore.pairs[next_id] = (raw, "", p)
+                out.append(f"<g{next_id}>")
+                stack.append((next_id, len(out)))
+                next_id += 1
+            else:  # close
+                if not stack:
+                    return None
+                pid, at = stack.pop()
+                open_raw, _, open_piece = restore.pairs[pid]
+                restore.pairs[pid] = (open_raw, raw, open_piece)
+                restore.inner[pid] = "".join(out[at:])
+                out.append(f"</g{pid}>")
+        if stack:
+            return None
+        seg_text = "".join(out)
+        if not _has_words(seg_text):
+            return None
+        start, end = pieces[0].start, pieces[-1].end
+        restore.text_chars = "".join(text_runs)
+        restore.before = text[start - 1 : start]
+        restore.after = text[end : end + 1]
+        if len(restore.pairs) == 1 and len(pieces) == 3 and pieces[0].role == "image" and kind != "table_cell":
+            kind = "image_alt"
+        self.segments.append(Segment(seg_text, start, end, self.page.line_number(start), kind, restore))
+        return restore
+
+    def inline(self, tok: Token, kind: str, how: str, *, lead_marker: bool = False, heading: bool = False) -> None:
+        cmap = self.locator.locate(tok, how)
+        pieces = inline_pieces(tok.children or [], tok.content) if cmap is not None else None
+        slug = None
+        if heading:
+            slug = slugify(heading_text(tok.children or []))
+        if pieces is None:
+            if heading and not self._explicit_id_in(tok.content):
+                unique(slug or "", self.used_ids)
+            return
+        page_pieces = self._to_page(pieces, cmap)  # type: ignore[arg-type]
+        page_pieces, trailing_attr = self._trim(page_pieces, lead_marker=lead_marker, atx=how == "atx")
+        single = how != "lines"
+        restore = self._emit(page_pieces, kind, single_line=single, block_start=not single)
+        if heading:
+            explicit = attr_id(self._raw(trailing_attr)) if trailing_attr else None
+            if explicit is None:
+                pinned = unique(slug or "", self.used_ids)
+                if restore is not None:
+                    restore.slug = pinned
+                    if trailing_attr is not None:
+                        raw = self._raw(trailing_attr)
+                        restore.pin_at = trailing_attr.start + (2 if raw.startswith("{:") else 1)
+
+    def default_title(self, tok: Token) -> None:
+        start = self.page.orig(tok.meta["zh_offset"])
+        restore = Restore(single_line=True, insert_title=True, text_chars=tok.content)
+        self.segments.append(Segment(tok.content, start, start, self.page.line_number(start), "admonition_title", restore))
+
+    def html_block(self, tok: Token) -> None:
+        if tok.map is None:
+            return
+        content = tok.content[:-1] if tok.content.endswith("\n") else tok.content
+        cmap = lines_map(self.page.lines, tok.map[0], content)
+        if cmap is None or not self.locator.verify(content, cmap, "lines"):
+            return
+        for run in html_text_runs(content):
+            pieces = self._to_page(run, cmap)
+            self._emit(pieces, "html_text", single_line=False, block_start=False)
+
+    def _explicit_id_in(self, content: str) -> bool:
+        m = re.search(r"\{[^{}]*\}\s*#*\s*$", content)
+        return bool(m and attr_id(m.group(0)))
+
+    def collect_ids(self, tokens: Sequence[Token]) -> None:
+        """Ids set by attr_lists anywhere in the page are taken before headings get theirs."""
+        for tok in tokens:
+            for child in tok.children or []:
+                if child.type == "zh_atom" and child.info == "attr":
+                    found = attr_id(child.content)
+                    if found:
+                        self.used_ids.add(found)
+
+    def walk(self, tokens: Sequence[Token]) -> None:
+        stack: list[str] = []
+        for i, tok in enumerate(tokens):
+            if tok.nesting == 1:
+                stack.append(tok.type)
+            elif tok.nesting == -1 and stack:
+                stack.pop()
+            if tok.type == "front_matter":
+                self.segments.extend(front_matter_segments(self.page.text, self.page.norm, tok, self.page.orig, self.page.line_number))
+                continue
+            if tok.type == "zh_default_title":
+                self.default_title(tok)
+                continue
+            if tok.type == "html_block":
+                self.html_block(tok)
+                continue
+            if tok.type != "inline":
+                continue
+            parent = stack[-1] if stack else ""
+            if parent == "heading_open":
+                how = "atx" if tokens[i - 1].markup.startswith("#") else "lines"
+                self.inline(tok, "heading", how, heading=True)
+            elif parent in ("th_open", "td_open"):
+                self.inline(tok, "table_cell", "cell")
+            elif parent == "dt_open":
+                self.inline(tok, "definition_term", "lines")
+            elif parent == "zh_container_title_open":
+                self.inline(tok, tok.meta.get("zh_kind", "title"), "explicit")
+            else:
+                kind = "paragraph"
+                for outer in reversed(stack[:-1]):
+                    if outer in _CONTAINER_KINDS:
+                        kind = _CONTAINER_KINDS[outer]
+                        break
+                first_in = i >= 2 and tokens[i - 2].type in _MARKER_CONTAINERS
+                self.inline(tok, kind, "lines", lead_marker=first_in)
+
+
+def build_segments(text: str) -> list[Segment]:
+    """All segments of ``text`` in page order."""
+    from ._parse import parse
+
+    builder = _Builder(text)
+    tokens, _env = parse(builder.page.norm)
+    builder.collect_ids(tokens)
+    builder.walk(tokens)
+    return sorted(builder.segments, key=lambda s: s.start)

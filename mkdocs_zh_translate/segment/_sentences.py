@@ -1,0 +1,54 @@
+"""Split long segments into sentences so the model sees one sentence at a time.
+
+syntok is pure Python and works offline. A boundary is dropped when it would fall inside a
+placeholder or inside a ``<gN>…</gN>`` pair: each piece must validate on its own.
+"""
+
+from __future__ import annotations
+
+from syntok import segmenter, tokenizer
+
+from ._placeholders import TAG_RE
+
+_TOKENIZER = tokenizer.Tokenizer()
+
+
+def _allowed(text: str) -> list[bool]:
+    """allowed[i]: a sentence may start at offset i (outside tags and pairs)."""
+    allowed = [True] * (len(text) + 1)
+    depth = 0
+    pos = 0
+    for m in TAG_RE.finditer(text):
+        for i in range(pos, m.start() + 1):
+            allowed[i] = depth == 0
+        for i in range(m.start() + 1, m.end()):
+            allowed[i] = False
+        if m.group(2):
+            depth += 1
+        elif m.group(3):
+            depth = max(0, depth - 1)
+        pos = m.end()
+    for i in range(pos, len(text) + 1):
+        allowed[i] = depth == 0
+    return allowed
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of ``text``; joined they give ``text`` back exactly (whitespace stays with the
+    sentence before it)."""
+    if not text.strip():
+        return [text]
+    allowed = _allowed(text)
+    starts = []
+    for sentence in segmenter.split(_TOKENIZER.tokenize(text)):
+        if sentence:
+            starts.append(sentence[0].offset)
+    cuts = [s for s in starts[1:] if 0 < s < len(text) and allowed[s]]
+    pieces = []
+    prev = 0
+    for cut in cuts:
+        if cut > prev:
+            pieces.append(text[prev:cut])
+            prev = cut
+    pieces.append(text[prev:])
+    return pieces

@@ -1,0 +1,56 @@
+"""Heading ids as MkDocs would give the English page, so translated pages keep every anchor.
+
+MkDocs' default ``toc`` extension derives an id from the heading's rendered text
+(``slugify``: ASCII-fold, drop punctuation, lower-case, join words with ``-``) and makes it
+unique within the page with ``_1``, ``_2``, ... suffixes. A translated heading would get a new
+id (``# 安装`` becomes ``_1``), breaking every ``#anchor`` link; pinning the English id keeps them.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections.abc import Iterable, MutableSet
+
+from markdown_it.token import Token
+
+_COUNTED_RE = re.compile(r"^(.*)_([0-9]+)$")
+_ID_IN_ATTR_RE = re.compile(r"(?:^|[\s{:])#([^\s}]+)")
+# Rendered text of each inline token type as the toc extension sees it (tags stripped).
+_TEXT_TYPES = {"text", "text_special", "code_inline", "math_inline", "math_inline_double"}
+
+
+def slugify(value: str, separator: str = "-") -> str:
+    """Python-Markdown's default ``toc`` slug of ``value`` (ASCII only)."""
+    folded = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode("ascii")
+    cleaned = re.sub(r"[^\w\s-]", "", folded).strip().lower()
+    return re.sub(rf"[{re.escape(separator)}\s]+", separator, cleaned)
+
+
+def unique(candidate: str, used: MutableSet[str]) -> str:
+    """The first of ``candidate``, ``candidate_1``, ``candidate_2``... not yet in ``used``."""
+    while candidate in used or not candidate:
+        m = _COUNTED_RE.match(candidate)
+        candidate = f"{m.group(1)}_{int(m.group(2)) + 1}" if m else f"{candidate}_1"
+    used.add(candidate)
+    return candidate
+
+
+def heading_text(children: Iterable[Token]) -> str:
+    """The heading's visible text, roughly what ``toc`` reads from the rendered element."""
+    parts: list[str] = []
+    for tok in children:
+        if tok.type in _TEXT_TYPES:
+            parts.append(tok.content)
+        elif tok.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif tok.type == "zh_atom" and tok.info in ("math", "jinja"):
+            parts.append(tok.content)
+    return " ".join(html.unescape("".join(parts)).split())
+
+
+def attr_id(attr: str) -> str | None:
+    """The ``#id`` of an attr_list like ``{: #id .cls }``, if it sets one."""
+    m = _ID_IN_ATTR_RE.search(attr)
+    return m.group(1) if m else None

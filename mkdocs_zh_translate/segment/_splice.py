@@ -1,0 +1,280 @@
+"""Translation text -> Markdown for one segment (the write half of the segmenter).
+
+Placeholders become the exact source bytes again. Where the text changed, the splice also
+repairs what Chinese text breaks in Markdown: ``_`` emphasis is written ``*``, a delimiter that
+would fail CommonMark's flanking rules next to CJK punctuation gets a space, characters the
+model introduced that Markdown would read as syntax become entities, a bare URL never touches
+non-ASCII text (the autolinker would swallow it), and a new line starts with the block's prefix.
+An unchanged translation gives back the source bytes exactly.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+
+from ._model import Restore, Segment
+from ._placeholders import tokenize, validate
+
+# Characters Markdown may read as syntax, and how to write them as plain text. Python-Markdown
+# has no backslash escape for some of them, so entities it is.
+_ENTITIES = {
+    "<": "&lt;",
+    "[": "&#91;",
+    "]": "&#93;",
+    "*": "&#42;",
+    "_": "&#95;",
+    "`": "&#96;",
+    "\\": "&#92;",
+    "$": "&#36;",
+    "{": "&#123;",
+    "}": "&#125;",
+    "~": "&#126;",
+}
+_ENTITY_LIKE_RE = re.compile(r"&(?=#?\w+;)")
+_LINE_START_RE = re.compile(
+    r"^([ \t]*)(?:(#{1,6})(?=[ \t]|$)|(>)|([-+*])(?=[ \t]|$)|(\d{1,9})([.)])(?=[ \t]|$)|(!!!|\?\?\?|===)|(:)(?=[ \t]))"
+)
+_EMPHASIS = {"em", "strong", "s"}
+_YAML_PLAIN_BAD = re.compile(r"^[\s\-?:,\[\]{}#&*!|>'\"%@`]|: | #|:$|\s$")
+
+
+def _is_ws(ch: str) -> bool:
+    return not ch or ch.isspace()
+
+
+def _is_punct(ch: str) -> bool:
+    return bool(ch) and unicodedata.category(ch)[0] in "PS"
+
+
+def _escape_specials(text: str, chars: set[str], table: bool) -> str:
+    for ch in chars:
+        if ch == "&":
+            text = _ENTITY_LIKE_RE.sub("&amp;", text)
+        else:
+            text = text.replace(ch, _ENTITIES[ch])
+    if table:
+        text = re.sub(r"(?<!\\)\|", r"\\|", text)
+    return text
+
+
+def _escape_line_start(line: str) -> str:
+    m = _LINE_START_RE.match(line)
+    if not m:
+        return line
+    indent = m.group(1)
+    rest = line[len(indent) :]
+    if m.group(5):  # "1. " -> "1&#46; "
+        digits = m.group(5)
+        return indent + digits + f"&#{ord(m.group(6))};" + rest[len(digits) + 1 :]
+    return indent + f"&#{ord(rest[0])};" + rest[1:]
+
+
+def _introduced(source_text: str, translated_text: str) -> set[str]:
+    """Special characters the translation has more of than the source: the model wrote them."""
+    src, out = Counter(source_text), Counter(translated_text)
+    found = {ch for ch in _ENTITIES if out[ch] > src[ch]}
+    if len(_ENTITY_LIKE_RE.findall(translated_text)) > len(_ENTITY_LIKE_RE.findall(source_text)):
+        found.add("&")
+    return found
+
+
+class _Chunks:
+    """Output pieces with their kind, so repairs can look at their neighbours."""
+
+    def __init__(self, before: str, after: str) -> None:
+        self.parts: list[list[str]] = []  # [kind, role, text]
+        self.before = before
+        self.after = after
+
+    def add(self, kind: str, role: str, text: str) -> None:
+        self.parts.append([kind, role, text])
+
+    def prev_char(self, index: int) -> str:
+        for kind, _role, text in reversed(self.parts[:index]):
+            if text:
+                return text[-1]
+        return self.before
+
+    def next_char(self, index: int) -> str:
+        for kind, _role, text in self.parts[index + 1 :]:
+            if text:
+                return text[0]
+        return self.after
+
+    def text(self) -> str:
+        return "".join(part[2] for part in self.parts)
+
+
+def _fix_flanking(chunks: _Chunks) -> None:
+    """Make every run of emphasis delimiters open/close under CommonMark's flanking rules.
+
+    ``**注意：**请`` does not render: the closing run follows punctuation and precedes a letter.
+    A space after it (or before an opening run) fixes that; so does moving whitespace from the
+    inside of a pair to its outside.
+    """
+    parts = chunks.parts
+    i = 0
+    while i < len(parts):
+        if not (parts[i][1] in _EMPHASIS and parts[i][0] in ("open", "close")):
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(parts) and parts[j + 1][1] in _EMPHASIS and parts[j + 1][0] in ("open", "close"):
+            j += 1
+        kinds = {parts[k][0] for k in range(i, j + 1)}
+        prev, nxt = chunks.prev_char(i), chunks.next_char(j)
+        space_before = space_after = False
+        if "open" in kinds and not (not _is_ws(nxt) and (not _is_punct(nxt) or _is_ws(prev) or _is_punct(prev))):
+            if _is_ws(nxt) and nxt and j + 1 < len(parts) and parts[j + 1][0] == "text":
+                parts[j + 1][2] = parts[j + 1][2].lstrip()
+            space_before = not _is_ws(prev)
+        if "close" in kinds and not (not _is_ws(prev) and (not _is_punct(prev) or _is_ws(nxt) or _is_punct(nxt))):
+            if _is_ws(prev) and prev and i > 0 and parts[i - 1][0] == "text":
+                parts[i - 1][2] = parts[i - 1][2].rstrip()
+            space_after = not _is_ws(nxt)
+        if space_after:
+            parts.insert(j + 1, ["text", "", " "])
+        if space_before:
+            parts.insert(i, ["text", "", " "])
+            j += 1
+        i = j + 1
+
+
+def _needs_star(prev: str, nxt: str) -> bool:
+    """``_`` emphasis next to a CJK letter never renders (it counts as intraword): use ``*``."""
+    return any(ch and not ch.isascii() and not ch.isspace() and not _is_punct(ch) for ch in (prev, nxt))
+
+
+def _underscores_to_stars(chunks: _Chunks) -> None:
+    """Write a ``_``/``__`` pair as ``*``/``**`` when any side of it touches a CJK letter."""
+    parts = chunks.parts
+    opens: list[int] = []
+    for index, (kind, role, text) in enumerate(parts):
+        if role not in _EMPHASIS or "_" not in text:
+            continue
+        if kind == "open":
+            opens.append(index)
+        elif kind == "close" and opens:
+            first = opens.pop()
+            sides = (chunks.prev_char(first), chunks.next_char(first), chunks.prev_char(index), chunks.next_char(index))
+            if _needs_star(*sides[:2]) or _needs_star(*sides[2:]):
+                parts[first][2] = parts[first][2].replace("_", "*")
+                parts[index][2] = text.replace("_", "*")
+
+
+def _touches(role: str, ch: str) -> bool:
+    """Would ``ch`` right next to this atom change how it renders?
+
+    A bare URL swallows any non-ASCII character after it (and a pseudo mark before it);
+    an abbreviation is only found between word boundaries, and CJK letters are word characters.
+    """
+    if _is_ws(ch):
+        return False
+    if role == "url":
+        return not ch.isascii()
+    return ch.isalnum() and not ch.isascii()
+
+
+def _space_atoms(chunks: _Chunks) -> None:
+    """Keep bare URLs and abbreviations apart from CJK text with a space."""
+    i = 0
+    while i < len(chunks.parts):
+        kind, role, _text = chunks.parts[i]
+        if kind == "atom" and role in ("url", "abbr"):
+            if _touches(role, chunks.next_char(i)):
+                chunks.parts.insert(i + 1, ["text", "", " "])
+            if _touches(role, chunks.prev_char(i)):
+                chunks.parts.insert(i, ["text", "", " "])
+                i += 1
+        i += 1
+
+
+def _yaml_value(text: str, quote: str) -> str:
+    text = " ".join(text.split())
+    if quote == "'":
+        return text.replace("'", "''")
+    if quote == '"' or _YAML_PLAIN_BAD.search(text):
+        escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+        return escaped if quote == '"' else f'"{escaped}"'
+    return text
+
+
+def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = True) -> str | None:
+    """The Markdown that replaces ``segment``'s span, or None when ``translation`` is unusable."""
+    r: Restore = segment.restore
+    if validate(segment.text, translation):
+        dropped = {pid for pid in droppable_pairs(segment) if f"<g{pid}>" not in translation}
+        if not dropped or validate(without_pairs(segment.text, dropped), translation):
+            return None
+    changed = translation != segment.text
+    if r.insert_title:
+        title = " ".join(_escape_specials(translation, _introduced(r.text_chars, translation), False).split())
+        return f' "{title}"' if changed else ""
+    if r.yaml_quote is not None:
+        return _yaml_value(translation, r.yaml_quote) if changed else translation
+    parts = tokenize(translation)
+    text_out = "".join(str(v) for k, v in parts if k == "text")
+    specials = _introduced(r.text_chars, text_out)
+    chunks = _Chunks(r.before, r.after)
+    open_at: dict[int, int] = {}
+    for index, (kind, value) in enumerate(parts):
+        if kind == "text":
+            chunks.add("text", "", _text(str(value), r, specials, changed, first=index == 0))
+        elif kind == "atom":
+            raw, role = r.atoms[int(value)]
+            chunks.add("atom", role, raw)
+        elif kind == "open":
+            raw, _close, piece = r.pairs[int(value)]
+            open_at[int(value)] = len(parts[: index + 1])
+            chunks.add("open", piece.role, raw)
+        else:
+            pid = int(value)
+            _open, raw, piece = r.pairs[pid]
+            if piece.ref_style and changed:
+                inner = "".join(_piece_source(p) for p in parts[open_at[pid] : index])
+                if inner != r.inner[pid]:
+                    raw = f"][{piece.label}]"
+            chunks.add("close", piece.role, raw)
+    if changed:
+        _underscores_to_stars(chunks)
+        _fix_flanking(chunks)
+        _space_atoms(chunks)
+    out = chunks.text()
+    if changed and heading_ids and r.slug is not None and r.pin_at is None:
+        out += f" {{ #{r.slug} }}"
+    return out
+
+
+def droppable_pairs(segment: Segment) -> set[int]:
+    """Pair ids whose loss only loses formatting (emphasis, strong, strikethrough), not a link."""
+    return {pid for pid, (_o, _c, piece) in segment.restore.pairs.items() if piece.role in _EMPHASIS}
+
+
+def without_pairs(text: str, pairs: set[int]) -> str:
+    """``text`` with the tags of ``pairs`` removed (their content stays)."""
+    return re.sub(r"</?g(\d+)>", lambda m: "" if int(m.group(1)) in pairs else m.group(0), text)
+
+
+def _piece_source(part: tuple[str, str | int]) -> str:
+    kind, value = part
+    if kind == "text":
+        return str(value)
+    return {"atom": f"<x{value}/>", "open": f"<g{value}>", "close": f"</g{value}>"}[kind]
+
+
+def _text(value: str, r: Restore, specials: set[str], changed: bool, *, first: bool) -> str:
+    value = _escape_specials(value, specials, r.table)
+    if r.single_line:
+        return re.sub(r"[ \t]*\n[ \t]*", " ", value) if "\n" in value else value
+    if changed:
+        value = re.sub(r"\n[ \t]*(?:\n[ \t]*)+", "\n", value)  # a blank line would end the block
+    lines = value.split("\n")
+    if changed:
+        lines = [
+            _escape_line_start(line) if (i > 0 or (first and r.block_start)) else line
+            for i, line in enumerate(lines)
+        ]
+        lines = [line.rstrip(" \t") if i < len(lines) - 1 else line for i, line in enumerate(lines)]
+    return r.line_break.join(lines)

@@ -1,0 +1,178 @@
+"""Translate segment texts safely: sentence pieces, validation, and the fallback ladder.
+
+A model may drop, repeat or reorder placeholders. Each piece is checked with ``validate`` and,
+when broken, retried down a ladder that ends in the English text, so a page never loses markup
+and a bad output never crashes a build:
+
+1. ``nbest``      another beam hypothesis (only for translators with ``translate_nbest``)
+2. ``runs``       translate the text between placeholders separately, placeholders kept in place
+3. ``drop_pairs`` translate without the emphasis pairs the caller allows to drop
+4. ``english``    keep the source text
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from ._placeholders import TAG_RE, apply_ids, renumber, strip_tags, validate
+from ._sentences import split_sentences
+
+LADDER = ("nbest", "runs", "drop_pairs", "english")
+NBEST = 4
+MAX_SENTENCE_CHARS = 200
+_SPLIT_RE = re.compile(r"(<x\d+/>|</?g\d+>)")
+_CJK_END_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3002\uff01\uff1f\uff1b\uff1a\uff0c\u3001\u2026]$")
+
+
+@dataclass(frozen=True)
+class SegmentTranslation:
+    """A validated translation. ``fallback`` is None, or the ladder step that produced it."""
+
+    text: str
+    fallback: str | None = None
+
+
+@dataclass
+class _Unit:
+    """One sentence piece, renumbered so its placeholders start at 1 again."""
+
+    text: str  # what the model sees (stripped, renumbered)
+    ids: dict[int, int]  # new -> old placeholder ids
+    lead: str  # whitespace around it in the segment
+    trail: str
+    droppable: set[int]  # (new ids) pairs that step 3 may drop
+    result: str | None = None
+    step: str | None = None
+
+
+def _units(text: str, droppable: Collection[int], max_chars: int) -> list[_Unit]:
+    pieces = split_sentences(text) if len(text) > max_chars else [text]
+    units = []
+    for piece in pieces:
+        core = piece.strip()
+        lead = piece[: len(piece) - len(piece.lstrip())]
+        trail = piece[len(piece.rstrip()) :] if core else ""
+        new_text, ids = renumber(core)
+        back = {old: new for new, old in ids.items()}
+        units.append(_Unit(new_text, ids, lead, trail, {back[d] for d in droppable if d in back}))
+    return units
+
+
+def _batch(translator: object, texts: list[str]) -> dict[str, str]:
+    unique = [t for t in dict.fromkeys(texts) if t]
+    if not unique:
+        return {}
+    outputs = translator.translate(unique)  # type: ignore[attr-defined]
+    if len(outputs) != len(unique):
+        raise ValueError(f"translator returned {len(outputs)} texts for {len(unique)}")
+    return dict(zip(unique, outputs))
+
+
+def _has_words(text: str) -> bool:
+    return any(ch.isalpha() for ch in strip_tags(text))
+
+
+def _try_runs(unit: _Unit, translated: dict[str, str]) -> str | None:
+    out = []
+    for part in _SPLIT_RE.split(unit.text):
+        if TAG_RE.fullmatch(part) or not _has_words(part):
+            out.append(part)
+            continue
+        core = part.strip()
+        result = strip_tags(translated.get(core, "")).strip()
+        if not result:
+            return None
+        out.append(part[: len(part) - len(part.lstrip())] + result + part[len(part.rstrip()) :])
+    return "".join(out)
+
+
+def _run_texts(unit: _Unit) -> list[str]:
+    return [p.strip() for p in _SPLIT_RE.split(unit.text) if not TAG_RE.fullmatch(p) and _has_words(p)]
+
+
+def _without_pairs(text: str, pairs: set[int]) -> str:
+    return re.sub(r"</?g(\d+)>", lambda m: "" if int(m.group(1)) in pairs else m.group(0), text)
+
+
+def _join(units: list[_Unit]) -> str:
+    out = ""
+    for i, unit in enumerate(units):
+        body = apply_ids(unit.result or "", unit.ids)
+        out += unit.lead + body
+        if i + 1 < len(units):
+            nxt = units[i + 1].result or ""
+            if unit.trail and "\n" not in unit.trail and _CJK_END_RE.search(body) and nxt[:1] and not nxt[:1].isascii():
+                continue  # Chinese sentences are not separated by spaces
+            out += unit.trail
+        else:
+            out += unit.trail
+    return out
+
+
+def translate_segments(
+    texts: Sequence[str],
+    translator: object,
+    *,
+    droppable: Sequence[Collection[int]] | None = None,
+    max_sentence_chars: int = MAX_SENTENCE_CHARS,
+) -> list[SegmentTranslation]:
+    """Translate segment texts (placeholders included) with validation and fallbacks.
+
+    ``droppable[i]`` names the pair ids of ``texts[i]`` that step ``drop_pairs`` may remove
+    (emphasis-like pairs; never links). Without it that step is skipped.
+    """
+    all_units = [
+        _units(text, droppable[i] if droppable is not None else (), max_sentence_chars) for i, text in enumerate(texts)
+    ]
+    flat = [u for units in all_units for u in units]
+    todo = [u for u in flat if _has_words(u.text)]
+    for u in flat:
+        if u not in todo:
+            u.result, u.step = u.text, None
+
+    first = _batch(translator, [u.text for u in todo])
+    for u in todo:
+        out = first.get(u.text, "")
+        if not validate(u.text, out):
+            u.result = out
+    todo = [u for u in todo if u.result is None]
+
+    if todo and hasattr(translator, "translate_nbest"):
+        keys = list(dict.fromkeys(u.text for u in todo))
+        hyps = dict(zip(keys, translator.translate_nbest(keys, NBEST)))  # type: ignore[attr-defined]
+        for u in todo:
+            for candidate in hyps.get(u.text, [])[1:]:
+                if not validate(u.text, candidate):
+                    u.result, u.step = candidate, "nbest"
+                    break
+        todo = [u for u in todo if u.result is None]
+
+    if todo:
+        runs = _batch(translator, [r for u in todo for r in _run_texts(u)])
+        for u in todo:
+            out = _try_runs(u, runs)
+            if out is not None and not validate(u.text, out):
+                u.result, u.step = out, "runs"
+        todo = [u for u in todo if u.result is None]
+
+    droppers = [u for u in todo if u.droppable]
+    if droppers:
+        reduced = {id(u): _without_pairs(u.text, u.droppable) for u in droppers}
+        outs = _batch(translator, list(reduced.values()))
+        for u in droppers:
+            out = outs.get(reduced[id(u)], "")
+            if not validate(reduced[id(u)], out):
+                u.result, u.step = out, "drop_pairs"
+
+    for u in flat:
+        if u.result is None:
+            u.result, u.step = u.text, "english"
+
+    results = []
+    for text, units in zip(texts, all_units):
+        steps = [u.step for u in units if u.step]
+        worst = max(steps, key=LADDER.index) if steps else None
+        results.append(SegmentTranslation(_join(units) if worst != "english" or len(units) > 1 else text, worst))
+    return results

@@ -1,0 +1,57 @@
+"""The CommonMark spec examples, read from the markdown-it-py sdist (never copied into the repo).
+
+The sdist is fetched once with ``pip download`` into ``$ZH_TRANSLATE_TEST_CACHE`` (default
+``<repo>/.cache``); tests that need it are skipped when neither the cache nor a package
+registry is available.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tarfile
+from functools import lru_cache
+from pathlib import Path
+
+import markdown_it
+
+REPO = Path(__file__).resolve().parent.parent
+SPEC_VERSION = "0.31.2"
+SPEC_EXAMPLES = 652
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("ZH_TRANSLATE_TEST_CACHE", REPO / ".cache"))
+
+
+@lru_cache(maxsize=1)
+def spec_examples() -> list[dict[str, object]] | None:
+    """The spec examples (``markdown``, ``html``, ``example``), or None when unavailable."""
+    version = markdown_it.__version__
+    target = cache_dir() / "sdist" / f"markdown-it-py-{version}"
+    sdists = sorted(target.glob("markdown_it_py-*.tar.gz"))
+    if not sdists:
+        target.mkdir(parents=True, exist_ok=True)
+        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+               f"markdown-it-py=={version}", "-d", str(target), "-q"]
+        if subprocess.run(cmd, capture_output=True, timeout=300).returncode != 0:
+            return None
+        sdists = sorted(target.glob("markdown_it_py-*.tar.gz"))
+        if not sdists:
+            return None
+    with tarfile.open(sdists[0]) as tar:
+        members = {Path(m.name).name: m for m in tar.getmembers() if "/tests/test_cmark_spec/" in m.name}
+        for name in ("spec.json", "commonmark.json"):
+            if name in members:
+                data = tar.extractfile(members[name])
+                assert data is not None
+                examples = json.loads(data.read().decode("utf-8"))
+                break
+        else:
+            return None
+        header = tar.extractfile(members["spec.md"]).read(400).decode("utf-8") if "spec.md" in members else ""
+    if f"version: '{SPEC_VERSION}'" not in header and len(examples) != SPEC_EXAMPLES:
+        return None
+    return examples
