@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import threading
@@ -17,7 +18,7 @@ from plugin_sites import build_in_process, run_mkdocs, write_site
 
 
 class CountingTranslator:
-    """Upper-cases text; counts segments; optionally dies after ``fail_after`` calls."""
+    """Upper-cases text outside placeholders; counts segments; dies after ``fail_after`` calls."""
 
     def __init__(self, fail_after: int | None = None) -> None:
         self.calls = 0
@@ -29,7 +30,7 @@ class CountingTranslator:
             raise KeyboardInterrupt
         self.calls += 1
         self.segments += len(texts)
-        return [t.upper() for t in texts]
+        return [re.sub(r"(<[^>]*>)|([^<]+)", lambda m: m.group(1) or m.group(2).upper(), t) for t in texts]
 
 
 @pytest.fixture
