@@ -188,3 +188,51 @@ def html_pages(site: Path, *, skip: str | None = None) -> Iterator[Path]:
         if skip and rel.parts[0] == skip:
             continue
         yield path
+
+
+def page_pairs(site: Path, prefix: str = "zh") -> list[tuple[Path, Path]]:
+    """(English page, Chinese page) for every built page except 404.html."""
+    pairs = []
+    for en in html_pages(site, skip=prefix):
+        rel = en.relative_to(site)
+        if rel.name != "404.html":
+            pairs.append((en, site / prefix / rel))
+    return pairs
+
+
+def check_twin(en: Path, zh: Path, site: Path, site_url: str | None = None) -> list[str]:
+    """Everything that must hold between a page and its Chinese twin; returns the failures."""
+    problems: list[str] = []
+    if not zh.is_file():
+        return [f"{zh}: missing"]
+    en_doc, zh_doc = Html(en), Html(zh)
+    if not zh_doc.lang.startswith("zh"):
+        problems.append(f"{zh}: lang={zh_doc.lang}")
+    if zh_doc.pre_blocks() != en_doc.pre_blocks():
+        problems.append(f"{zh}: <pre> blocks differ")
+    if zh_doc.heading_ids() != en_doc.heading_ids():
+        problems.append(f"{zh}: heading ids {zh_doc.heading_ids()} != {en_doc.heading_ids()}")
+    zh_links = zh_doc.content_links()
+    for href in set(en_doc.content_links()):
+        if site_url and href.startswith(site_url):  # canonical links point into their own site
+            href = site_url + "zh/" + href[len(site_url) :]
+        if href not in zh_links:
+            problems.append(f"{zh}: lost {href}")
+            continue
+        target = resolve(zh, href, site / "zh")
+        if target is None:
+            continue
+        if not target.exists():
+            problems.append(f"{zh}: {href} -> {target} missing")
+            continue
+        fragment = href.partition("#")[2]
+        if fragment and target.suffix == ".html" and unquote(fragment) not in Html(target).ids():
+            problems.append(f"{zh}: anchor {href} missing")
+    for want_lang, page, want in (("zh", en, zh), ("en", zh, en)):
+        links = [a["href"] for _, a in Html(page).tags if a.get("hreflang") == want_lang and "href" in a]
+        if not links:
+            problems.append(f"{page}: no link to {want_lang}")
+        for href in links:
+            if resolve(page, href, site) != want.resolve():
+                problems.append(f"{page}: switcher {href} does not lead to {want}")
+    return problems
