@@ -79,6 +79,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if self._zh:
             return config
+        site.quiet_jieba()
         try:
             cache_dir = resolve_cache_dir(self.config.cache_dir, config.config_file_path, config.docs_dir)
         except ValidationError as exc:

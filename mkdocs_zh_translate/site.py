@@ -135,13 +135,18 @@ def banner_html(text: bool | str, *, segments: int, reviewed: int, model: str, t
     )
 
 
+def quiet_jieba() -> None:
+    """jieba prints its dictionary loading to stderr at DEBUG level; both sites' search
+    segmentation (Material's and ours) would put those lines into every build log."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+
+
 def prepare_zh_config(config: MkDocsConfig, langs: Languages, site_name: str) -> None:
     """Turn a freshly loaded copy of mkdocs.yml into the Chinese site's config."""
     from mkdocs.localization import parse_locale
 
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)  # both search plugins segment with it; keep the log clean
     config.site_name = site_name
     config.theme["language"] = "zh"  # Material's setting
     # The built-in themes translate their own strings by locale and ship zh_CN; a theme without
