@@ -119,7 +119,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
                 item.title = self._build.strings.get(title, title)
         return nav
 
-    @event_priority(-100)  # after macros, snippets and any other Markdown-changing plugin
+    @event_priority(-100)  # after macros and any other plugin that changes the Markdown
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
         build = self._build
         if build is None:
@@ -128,20 +128,17 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         if not self._zh:
             if not self._excluded(key):
                 build.jobs[key] = PageJob(key, _label(page), markdown, _front_matter_lines(page))
-                build.metas[key] = {k: v for k in _FRONT_MATTER_KEYS if isinstance(v := page.meta.get(k), str)}
+                build.metas[key] = _translatable_meta(page)
             return markdown
         if self._excluded(key):
             return markdown
         result = build.results.get(key)
         if result is None:  # not seen by the English build (--dirty): translate it now
             job = PageJob(key, _label(page), markdown, _front_matter_lines(page))
-            metas = {k: v for k in _FRONT_MATTER_KEYS if isinstance(v := page.meta.get(k), str)}
-            self._translate({key: job}, list(metas.values()))
+            self._translate({key: job}, list(_translatable_meta(page).values()))
             result = build.results[key]
-        for name in _FRONT_MATTER_KEYS:
-            value = page.meta.get(name)
-            if isinstance(value, str):
-                page.meta[name] = build.strings.get(value, value)
+        for name, value in _translatable_meta(page).items():
+            page.meta[name] = build.strings.get(value, value)
         return result.markdown
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
@@ -270,6 +267,11 @@ def _explicit_title(item: Any) -> str | None:
     else:
         title = getattr(item, "title", None)
     return title if isinstance(title, str) and title.strip() else None
+
+
+def _translatable_meta(page: Page) -> dict[str, str]:
+    """Front-matter values shown to readers (MkDocs strips front matter before our event)."""
+    return {k: v for k in _FRONT_MATTER_KEYS if isinstance(v := page.meta.get(k), str)}
 
 
 def _label(page: Page) -> str:
