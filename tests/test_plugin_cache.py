@@ -13,7 +13,7 @@ import pytest
 from mkdocs_zh_translate import batch
 from mkdocs_zh_translate.backends import BackendError
 
-from plugin_sites import build_in_process, run_mkdocs, write_site
+from tests.plugin_sites import build_in_process, run_mkdocs, write_site
 
 
 class CountingTranslator:

@@ -11,7 +11,7 @@ from pathlib import Path
 from mkdocs_zh_translate import demo
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
 
-from plugin_sites import Html, check_twin, page_pairs
+from tests.plugin_sites import Html, check_twin, page_pairs
 
 SITE_URL = "https://example.com/mkdocs-zh-translate/"
 

@@ -9,7 +9,7 @@ import pytest
 from mkdocs_zh_translate import segment
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
 
-from plugin_sites import Html, build_in_process, run_mkdocs, write_site
+from tests.plugin_sites import Html, build_in_process, run_mkdocs, write_site
 
 
 @pytest.mark.parametrize(
