@@ -138,7 +138,7 @@ def greedy_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
             keep = np.flatnonzero(~finished)
             active = active[keep]
             if active.size and state is not None:
-                state = state.take(keep, cross=True)
+                state = state.take(keep, keep)
     return results
 
 
@@ -262,11 +262,11 @@ def beam_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
         # 6. gather caches: rows follow their source beam; skip when nothing moved.
         assert state is not None
         if state.rows == n:  # after the first step: one row per sentence -> one per beam
-            state = state.take(np.repeat(keep, beams), cross=True)
+            state = state.take(np.repeat(keep, beams), keep if keep.size != n else None)
         else:
             rows_src = (keep[:, None] * beams + src_beam).reshape(-1)
             if keep.size != n:
-                state = state.take(rows_src, cross=True)
+                state = state.take(rows_src, keep)
             elif not np.array_equal(rows_src, np.arange(rows_src.size)):
-                state = state.take(rows_src, cross=False)
+                state = state.take(rows_src)
     return results

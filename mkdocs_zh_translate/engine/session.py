@@ -46,10 +46,12 @@ def make_session(path: Path, threads: int, providers: Sequence[str] | None, hint
 
 @dataclass
 class DecoderState:
-    """KV caches for the rows currently decoded.
+    """KV caches for the rows (sentence-major: sentence × beam) currently decoded.
 
-    ``self_kv`` grows by one position per step; ``cross_kv`` (encoder keys/values) is computed
-    once by the first step and only ever subset when sentences leave the batch.
+    ``self_kv`` has one row per beam and grows by one position per step. ``cross_kv`` (encoder
+    keys/values, computed once by the first step) and ``encoder_mask`` have one row per
+    *sentence*: the exported graph shares them across a sentence's beams, so moving beams
+    never touches them and they are only subset when sentences leave.
     """
 
     self_kv: list[np.ndarray]
@@ -58,14 +60,18 @@ class DecoderState:
 
     @property
     def rows(self) -> int:
+        return int(self.self_kv[0].shape[0])
+
+    @property
+    def sentences(self) -> int:
         return int(self.encoder_mask.shape[0])
 
-    def take(self, rows: np.ndarray, *, cross: bool) -> "DecoderState":
-        """Keep/reorder rows; the cross cache is only touched when ``cross`` (sentences left)."""
+    def take(self, rows: np.ndarray, sentences: np.ndarray | None = None) -> "DecoderState":
+        """Keep/reorder beam rows; ``sentences`` (when some left) subsets the per-sentence caches."""
         self_kv = [t[rows] for t in self.self_kv]
-        if cross:
-            return DecoderState(self_kv, [t[rows] for t in self.cross_kv], self.encoder_mask[rows])
-        return DecoderState(self_kv, self.cross_kv, self.encoder_mask)
+        if sentences is None:
+            return DecoderState(self_kv, self.cross_kv, self.encoder_mask)
+        return DecoderState(self_kv, [t[sentences] for t in self.cross_kv], self.encoder_mask[sentences])
 
 
 class MarianSessions:
