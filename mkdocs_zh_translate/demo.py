@@ -41,7 +41,7 @@ def ensure_demo_model(target: Path = DEMO_MODEL) -> Path:
         raise DemoError(
             f"building the demo model needs the export extra (pip install -e '.[export]'): {exc}"
         ) from None
-    print("demo: training the tiny demo model (once; a few minutes on a laptop) ...", flush=True)
+    print("demo: training the tiny demo model (once, kept in .cache/; 10-40 minutes on one CPU core) ...", flush=True)
     started = time.perf_counter()
     hf_dir = build_tiny_marian(CACHE / "demo-hf", preset="demo")
     try:
@@ -80,6 +80,7 @@ def _show_mkdocs_log() -> None:
     logger = logging.getLogger("mkdocs")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
+    logger.propagate = False  # the model builder configures the root logger: print once
 
 
 def main(argv: Sequence[str] | None = None) -> int:
