@@ -113,24 +113,20 @@ def test_switch_language_then_find_a_page_by_a_chinese_word(browser: object, ser
     assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang").startswith("zh")
     assert "用法" in driver.find_element(By.TAG_NAME, "h1").text
 
-    # switch to English: the same page, in English
-    if theme == "material":
-        link = driver.find_element(By.CSS_SELECTOR, 'a.md-select__link[hreflang="en"]')
-    else:
-        link = driver.find_element(By.CSS_SELECTOR, "a.zh-translate-switch")
-    driver.execute_script("arguments[0].click()", link)
+    def switch_to(lang: str) -> None:
+        """Click the theme's language switcher (Material's selector, or our navbar link)."""
+        selector = f'a.md-select__link[hreflang="{lang}"]' if theme == "material" else "a.zh-translate-switch"
+        driver.execute_script("arguments[0].click()", driver.find_element(By.CSS_SELECTOR, selector))
+
+    # switch to English: the same page, in English; and back
+    switch_to("en")
     _wait(driver, lambda d: d.current_url == url + "guide/usage/")
     assert driver.find_element(By.TAG_NAME, "h1").text.strip().startswith("Usage")
-    # and back to Chinese
-    if theme == "material":
-        back = driver.find_element(By.CSS_SELECTOR, 'a.md-select__link[hreflang="zh"]')
-    else:
-        back = driver.find_element(By.CSS_SELECTOR, "a.zh-translate-switch")
-    driver.execute_script("arguments[0].click()", back)
+    switch_to("zh")
     _wait(driver, lambda d: d.current_url == url + "zh/guide/usage/")
 
-    # search the Chinese site for a Chinese word that only the install page contains
-    # two words that are not next to each other on the page: the query must be cut into words
+    # search the Chinese site for two words that only the install page contains, and not next
+    # to each other: the query must be cut into words like the index was
     query = "要求软件包"
     if theme == "material":
         driver.execute_script("document.querySelector('label[for=__search]').click()")
