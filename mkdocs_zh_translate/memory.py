@@ -156,9 +156,6 @@ class MachineCache:
         except _CACHE_ERRORS as exc:
             self._guard("writing", exc)
 
-    def __len__(self) -> int:
-        return len(self._cache)
-
     def close(self) -> None:
         self._cache.close()
 
