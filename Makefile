@@ -7,7 +7,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 
-.PHONY: site test install clean bench
+.PHONY: site test install clean bench browser
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -17,7 +17,13 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
-test: $(STAMP)
+# The browser test drives Debian's headless Chromium; install it when missing and we may.
+browser:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver \
+		|| echo "could not install chromium: the browser test will be skipped"; fi
+
+test: $(STAMP) browser
 	$(PY) -m pytest -q
 
 site: $(STAMP)
@@ -25,6 +31,7 @@ site: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/engine.py
+	$(PY) benchmarks/site.py
 
 clean:
 	rm -rf $(VENV) .cache example_site/site

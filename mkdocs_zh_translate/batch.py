@@ -1,0 +1,301 @@
+"""Whole-site translation: segment every page, dedupe, ask the memory, translate only misses.
+
+This module is the one place that decides *what* gets translated and *when the model is
+loaded*: never for a rebuild whose segments are all remembered, and at most once per process
+(``mkdocs serve`` keeps the plugin, hence the :class:`LazyTranslator`, across rebuilds). It knows
+nothing of MkDocs events or HTML; the plugin hands it page texts and gets page texts back.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import __version__
+from .backends import BackendError, load_translator
+from .memory import MACHINE, REVIEWED, Hit, TranslationMemory
+from .translator import Translator
+
+log = logging.getLogger("mkdocs.plugins.zh_translate")
+
+# One engine call gets at most this many characters of source: big enough for the engine's
+# own length bucketing to batch well, small enough that Ctrl-C loses little finished work.
+CHUNK_CHARS = 12_000
+
+
+class TranslationFailed(Exception):
+    """The translator could not be loaded or failed; the message is for the user as is."""
+
+
+@dataclass(frozen=True)
+class TranslatorSpec:
+    """Everything needed to build the translator, and to fingerprint it without building it."""
+
+    backend: str
+    model: str | None
+    beams: int | None = None
+    threads: int | None = None
+    max_batch_tokens: int | None = None
+
+    def decode_options(self) -> str:
+        """What besides the model can change a stored result: decoding options (threads
+        cannot) and our own version (validation and the fallback ladder live in it)."""
+        return f"beams={self.beams};max_batch_tokens={self.max_batch_tokens};v={__version__}"
+
+
+class LazyTranslator:
+    """Builds the translator on first use only, and keeps it for later builds with the same spec."""
+
+    def __init__(self, factory: Callable[..., Translator] | None = None) -> None:
+        self._factory = factory
+        self._spec: TranslatorSpec | None = None
+        self._translator: Translator | None = None
+        self.loads = 0
+
+    def get(self, spec: TranslatorSpec) -> Translator:
+        if self._translator is not None and self._spec == spec:
+            return self._translator
+        if spec.backend == "onnx" and spec.model and not Path(spec.model).exists():
+            raise TranslationFailed(
+                "some segments are not in the translation cache, but the "
+                f"model directory {spec.model} does not exist; create it with "
+                f"`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out {spec.model}`"
+            )
+        factory = self._factory or load_translator
+        try:
+            translator = factory(
+                spec.backend,
+                spec.model,
+                beams=spec.beams,
+                threads=spec.threads,
+                max_batch_tokens=spec.max_batch_tokens,
+            )
+        except BackendError as exc:
+            raise TranslationFailed(str(exc)) from None
+        except ImportError as exc:
+            raise TranslationFailed(f"the {spec.backend} backend cannot be imported: {exc}") from None
+        self._translator, self._spec = translator, spec
+        self.loads += 1
+        return translator
+
+    @property
+    def loaded(self) -> bool:
+        return self._translator is not None
+
+
+def model_fingerprint(model_dir: Path) -> str:
+    """A content fingerprint of an exported model directory, in milliseconds.
+
+    ``mkdocs-zh-translate export`` writes a manifest with a hash of every file; without one,
+    hash names and sizes of all files, whole small files (configs, vocabularies) and the first
+    and last MiB of large ones, rather than read 300 MB of weights on every build."""
+    try:
+        manifest = json.loads((model_dir / "manifest.json").read_text(encoding="utf-8"))
+        if isinstance(manifest, dict) and isinstance(manifest.get("fingerprint"), str):
+            return "manifest:" + manifest["fingerprint"]
+    except (OSError, ValueError):
+        pass
+    digest = hashlib.sha256()
+    for path in sorted(p for p in model_dir.rglob("*") if p.is_file()):
+        size = path.stat().st_size
+        digest.update(f"{path.relative_to(model_dir).as_posix()}\x00{size}\x00".encode())
+        with path.open("rb") as fh:
+            if size <= 4 << 20:
+                digest.update(fh.read())
+            else:
+                digest.update(fh.read(1 << 20))
+                fh.seek(-(1 << 20), 2)
+                digest.update(fh.read())
+    return digest.hexdigest()[:24]
+
+
+def translator_fingerprint(spec: TranslatorSpec, memory: TranslationMemory) -> str:
+    """The cache-key fingerprint of ``spec``, computed without loading the model.
+
+    When the model directory has been deleted, the fingerprint last computed for that path is
+    taken from the cache's metadata, so a fully cached site still rebuilds."""
+    if spec.backend == "pseudo":
+        from .translator import PseudoTranslator
+
+        return f"{PseudoTranslator.fingerprint}|{spec.decode_options()}"
+    model_dir = Path(spec.model or "")
+    meta_name = f"model:{model_dir}"
+    if model_dir.is_dir():
+        content = model_fingerprint(model_dir)
+        memory.machine.set_meta(meta_name, content)
+    else:
+        content = memory.machine.get_meta(meta_name) or f"missing:{model_dir}"
+    return f"{spec.backend}:{content}|{spec.decode_options()}"
+
+
+@dataclass
+class Stats:
+    """What one build did, for the one-line summary, the tests and the benchmark."""
+
+    segments: int = 0
+    unique: int = 0
+    cached: int = 0
+    translated: int = 0
+    fallbacks: int = 0
+    seconds: float = 0.0
+    model: str = "model not loaded"  # or "model loaded", "model already loaded"
+
+    def summary(self) -> str:
+        return (
+            f"zh-translate: {self.segments} segments ({self.unique} unique), {self.cached} from "
+            f"memory, {self.translated} translated, {self.fallbacks} fallbacks, "
+            f"{self.seconds:.1f} s, {self.model}"
+        )
+
+
+@dataclass
+class PageJob:
+    """One page to translate: ``key`` identifies it (src_uri), ``label`` names it to the user."""
+
+    key: str
+    label: str
+    markdown: str
+    line_offset: int = 0  # lines of front matter MkDocs removed before the Markdown we get
+
+
+@dataclass
+class PageResult:
+    """A page's Chinese Markdown (or its English one when it could not be segmented)."""
+
+    markdown: str
+    segments: int = 0
+    reviewed: int = 0
+    # "file:line: message": pages kept in English (warnings), segments that fell back (notes)
+    warnings: list[str] = field(default_factory=list)
+    fallbacks: list[str] = field(default_factory=list)
+    translated: bool = True
+
+
+class SiteTranslator:
+    """Translate many pages and short strings in one deduplicated pass over the memory."""
+
+    def __init__(
+        self,
+        memory: TranslationMemory,
+        lazy: LazyTranslator,
+        spec: TranslatorSpec,
+        *,
+        progress: bool | None = None,
+    ) -> None:
+        self.memory = memory
+        self.lazy = lazy
+        self.spec = spec
+        self.fingerprint = translator_fingerprint(spec, memory)
+        self.progress = sys.stderr.isatty() if progress is None else progress
+
+    def translate_pages(
+        self, jobs: Sequence[PageJob], strings: Sequence[str] = ()
+    ) -> tuple[dict[str, PageResult], dict[str, str], Stats]:
+        """Chinese Markdown for each job and Chinese text for each short string (nav titles,
+        site_name), with the statistics of the pass."""
+        from .segment import segment_markdown
+
+        started = time.perf_counter()
+        stats = Stats()
+        results: dict[str, PageResult] = {}
+        segmented = {}
+        for job in jobs:
+            try:
+                segmented[job.key] = segment_markdown(job.markdown)
+            except Exception as exc:  # the segmenter's error types are its own business
+                line = getattr(exc, "line", None) or 1
+                results[job.key] = PageResult(
+                    job.markdown,
+                    warnings=[f"{job.label}:{line + job.line_offset}: cannot segment this page, kept in English: {exc}"],
+                    translated=False,
+                )
+        texts = [s.text for page in segmented.values() for s in page.segments]
+        texts.extend(s for s in strings if s.strip())
+        stats.segments = len(texts)
+        hits = self._translate_unique(list(dict.fromkeys(texts)), stats)
+
+        for job in jobs:
+            page = segmented.get(job.key)
+            if page is None:
+                continue
+            result = PageResult(job.markdown, segments=len(page.segments))
+            for segment in page.segments:
+                hit = hits[segment.text]
+                if hit.origin == REVIEWED:
+                    result.reviewed += 1
+                if hit.fallback:
+                    result.fallbacks.append(
+                        f"{job.label}:{segment.line + job.line_offset}: translation fell back to '{hit.fallback}'"
+                    )
+            try:
+                result.markdown = page.splice([hits[s.text].text for s in page.segments])
+            except Exception as exc:
+                result = PageResult(
+                    job.markdown,
+                    warnings=[f"{job.label}:{1 + job.line_offset}: cannot splice the translation, kept in English: {exc}"],
+                    translated=False,
+                )
+            results[job.key] = result
+        stats.fallbacks = sum(1 for s in set(texts) if hits[s].fallback)
+        stats.seconds = time.perf_counter() - started
+        translated_strings = {s: hits[s].text if s in hits else s for s in strings}
+        return results, translated_strings, stats
+
+    def _translate_unique(self, unique: list[str], stats: Stats) -> dict[str, Hit]:
+        stats.unique = len(unique)
+        hits = self.memory.lookup(unique, self.fingerprint)
+        stats.cached = len(hits)
+        misses = sorted((s for s in unique if s not in hits), key=len)
+        if not misses:
+            return hits
+        from .segment import translate_segments
+
+        loads = self.lazy.loads
+        translator = self.lazy.get(self.spec)
+        stats.model = "model loaded" if self.lazy.loads > loads else "model already loaded"
+        done = 0
+        for chunk in _chunks(misses, CHUNK_CHARS):
+            try:
+                outputs = translate_segments(chunk, translator)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except Exception as exc:
+                raise TranslationFailed(f"the translator failed: {exc}") from exc
+            batch = {src: Hit(out.text, out.fallback, MACHINE) for src, out in zip(chunk, outputs)}
+            self.memory.store(batch, self.fingerprint)
+            hits.update(batch)
+            done += len(chunk)
+            stats.translated = done
+            if self.progress:
+                _draw_progress(done, len(misses))
+        if self.progress:
+            sys.stderr.write("\n")
+        return hits
+
+
+def _chunks(texts: list[str], budget: int) -> list[list[str]]:
+    chunks: list[list[str]] = []
+    current: list[str] = []
+    size = 0
+    for text in texts:
+        if current and size + len(text) > budget:
+            chunks.append(current)
+            current, size = [], 0
+        current.append(text)
+        size += len(text)
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _draw_progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // max(total, 1)
+    sys.stderr.write(f"\rzh-translate [{'#' * filled}{'.' * (width - filled)}] {done}/{total} segments")
+    sys.stderr.flush()

@@ -1,0 +1,140 @@
+"""The typed ``zh-translate`` plugin configuration and its validation.
+
+Every bad value must surface as MkDocs' usual ``Config value 'plugins': Plugin 'zh-translate'
+option 'x': ...`` error, so all checks that need only the plugin's own options live here as
+config options or in :meth:`PluginConfig.validate`; the one check that needs the main config
+(``cache_dir`` outside ``docs_dir``) is :func:`resolve_cache_dir`, called from ``on_config``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from mkdocs.config import base
+from mkdocs.config import config_options as c
+
+from .backends import BACKENDS
+
+DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
+
+_LANGUAGE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
+
+
+class PositiveInt(c.Type[int]):
+    """An ``int`` option that must be at least 1 (``True``/``False`` are not numbers here)."""
+
+    def __init__(self) -> None:
+        super().__init__(int)
+
+    def run_validation(self, value: object) -> int:
+        if isinstance(value, bool):
+            raise base.ValidationError(f"Expected a positive integer, got {value!r}")
+        number = super().run_validation(value)
+        if number < 1:
+            raise base.ValidationError(f"Expected a positive integer, got {number}")
+        return number
+
+
+class UrlSegment(c.Type[str]):
+    """A single URL path segment such as ``zh``: it becomes the directory ``site/<segment>``."""
+
+    def __init__(self, default: str) -> None:
+        super().__init__(str, default=default)
+
+    def run_validation(self, value: object) -> str:
+        text = super().run_validation(value)
+        if not _LANGUAGE_RE.match(text):
+            raise base.ValidationError(
+                f"{text!r} is not a usable URL prefix: use letters, digits, '-' or '_' "
+                "(for example 'zh' or 'zh-hans')"
+            )
+        return text
+
+
+class PluginConfig(base.Config):
+    """Options of the ``zh-translate`` plugin, as written under ``plugins:`` in mkdocs.yml."""
+
+    backend = c.Choice(BACKENDS, default="onnx")
+    """``onnx`` runs the exported MarianMT model; ``pseudo`` wraps each segment in 「…」 and
+    needs no model (layout checks, CI without models)."""
+
+    model = c.Optional(c.Type(str))
+    """Exported model directory (``mkdocs-zh-translate export ... --out DIR``), relative to
+    mkdocs.yml. Required by the ``onnx`` backend. Loaded only when a segment misses the cache."""
+
+    beams = c.Optional(PositiveInt())
+    """Beam width; unset uses the engine's default. Part of the cache key."""
+
+    max_batch_tokens = c.Optional(PositiveInt())
+    """Upper bound of source tokens per engine batch (memory vs speed); part of the cache key
+    because int8 results can depend on batch composition."""
+
+    threads = c.Optional(PositiveInt())
+    """ONNX Runtime intra-op threads; unset lets the engine choose. Not part of the cache key."""
+
+    cache_dir = c.Optional(c.Type(str))
+    """Translation cache directory, relative to mkdocs.yml. Default ``.zh-translate-cache``
+    beside mkdocs.yml. Never inside ``docs_dir`` (that would make ``mkdocs serve`` rebuild
+    forever)."""
+
+    language = UrlSegment(default="zh")
+    """URL prefix and directory of the translated site (``site/zh/``)."""
+
+    translate_nav = c.Type(bool, default=True)
+    """Translate the titles written in ``nav`` and ``site_name``; page titles taken from the
+    page itself are always translated with the page."""
+
+    banner = c.Type((bool, str), default=True)
+    """Show a notice at the top of each translated page saying that it was machine-translated
+    and how much of it was reviewed. ``false`` hides it; a string replaces the first sentence."""
+
+    exclude = c.ListOfItems(c.Type(str), default=[])
+    """Page globs (matched against the path inside docs_dir, e.g. ``changelog.md`` or
+    ``api/*``) that stay in English in the translated site."""
+
+    strict = c.Type(bool, default=False)
+    """Treat every translation fallback (placeholder mismatch, page that cannot be segmented)
+    as an error instead of a warning."""
+
+    def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
+        failed, warnings = super().validate()
+        if not failed and self.backend == "onnx" and not self.model:
+            failed.append(
+                (
+                    "model",
+                    base.ValidationError(
+                        "the onnx backend needs a model directory; export one with "
+                        "`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR` "
+                        "or set `backend: pseudo`"
+                    ),
+                )
+            )
+        return failed, warnings
+
+
+def config_dir(config_file_path: str | None) -> Path:
+    """The directory relative paths in the plugin options are resolved against."""
+    return Path(config_file_path).resolve().parent if config_file_path else Path.cwd()
+
+
+def resolve_cache_dir(option: str | None, config_file_path: str | None, docs_dir: str) -> Path:
+    """Absolute cache directory; raise ``ValidationError`` if it would sit inside docs_dir."""
+    root = config_dir(config_file_path)
+    cache = (root / (option or DEFAULT_CACHE_DIRNAME)).resolve()
+    docs = Path(docs_dir).resolve()
+    if cache == docs or docs in cache.parents:
+        raise base.ValidationError(
+            f"cache_dir {cache} is inside docs_dir {docs}: MkDocs would copy it into the site "
+            "and `mkdocs serve` would rebuild forever; put it beside mkdocs.yml"
+        )
+    return cache
+
+
+def resolve_model(option: str | None, config_file_path: str | None) -> str | None:
+    """The model directory as an absolute path (relative values are read from mkdocs.yml's
+    directory, like every other path in mkdocs.yml)."""
+    if option is None:
+        return None
+    return str((config_dir(config_file_path) / os.path.expanduser(option)).resolve())

@@ -1,0 +1,135 @@
+"""``python -m mkdocs_zh_translate.demo site``: build the example site on a machine with no internet.
+
+The real opus-mt-en-zh cannot be downloaded everywhere, so by default the demo trains and
+exports the project's own tiny MarianMT model (minutes, once, cached in ``.cache/``) and builds
+``example_site/`` with it. Its "Chinese" is not a translation; the output and every page's
+banner say so, and the command that exports the real model is printed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE_SITE = REPO / "example_site"
+CACHE = REPO / ".cache"
+DEMO_MODEL = CACHE / "demo-model"
+REAL_MODEL_COMMAND = (
+    "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out models/opus-mt-en-zh && "
+    "python -m mkdocs_zh_translate.demo site --model models/opus-mt-en-zh"
+)
+DEMO_BANNER = "本页由演示模型机器翻译：演示模型是本项目自己训练的微型模型，译文不是真正的中文（DEMO model, not a real translation）。"
+
+
+class DemoError(Exception):
+    """A failure to report as one line."""
+
+
+def ensure_demo_model(target: Path = DEMO_MODEL) -> Path:
+    """The exported demo model, trained and exported first if it is not there yet."""
+    if (target / "manifest.json").is_file():
+        return target
+    try:
+        from .export import ExportError, export_model
+        from .export_tiny import build_tiny_marian
+    except ImportError as exc:
+        raise DemoError(
+            f"building the demo model needs the export extra (pip install -e '.[export]'): {exc}"
+        ) from None
+    print("demo: training the tiny demo model (once, kept in .cache/; 10-40 minutes on one CPU core) ...", flush=True)
+    started = time.perf_counter()
+    hf_dir = build_tiny_marian(CACHE / "demo-hf", preset="demo")
+    try:
+        export_model(str(hf_dir), target, quantize="int8")
+    except ExportError as exc:
+        raise DemoError(str(exc)) from None
+    print(f"demo: demo model ready in {target} ({time.perf_counter() - started:.0f} s)", flush=True)
+    return target
+
+
+def build_site(*, backend: str, model: Path | None, banner: str | bool, site_dir: Path | None = None) -> Path:
+    """Build example_site in this process with the given translator; return the site dir."""
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    overrides = {"site_dir": str(site_dir)} if site_dir else {}
+    config = load_config(config_file=str(EXAMPLE_SITE / "mkdocs.yml"), **overrides)
+    plugin = config.plugins["zh-translate"]
+    plugin.config.backend = backend
+    plugin.config.model = str(model) if model else plugin.config.model
+    plugin.config.banner = banner
+    config.plugins.on_startup(command="build", dirty=False)
+    try:
+        build(config)
+    finally:
+        config.plugins.on_shutdown()
+    return Path(config.site_dir)
+
+
+def _show_mkdocs_log() -> None:
+    """Print MkDocs' INFO lines (the translation summary among them) as `mkdocs build` does."""
+    import logging
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)-7s -  %(message)s"))
+    logger = logging.getLogger("mkdocs")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False  # the model builder configures the root logger: print once
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m mkdocs_zh_translate.demo")
+    sub = parser.add_subparsers(dest="command", required=True)
+    site = sub.add_parser("site", help="build example_site in English and Chinese")
+    group = site.add_mutually_exclusive_group()
+    group.add_argument("--pseudo", action="store_true", help="use the pseudo backend (no model at all)")
+    group.add_argument("--model", metavar="DIR", help="an exported model, e.g. the real opus-mt-en-zh")
+    site.add_argument("--site-dir", metavar="DIR", help="build here instead of example_site/site")
+    args = parser.parse_args(argv)
+    _show_mkdocs_log()
+    site_dir_arg = Path(args.site_dir).resolve() if args.site_dir else None
+    model_arg = Path(args.model).resolve() if args.model else None
+    os.chdir(REPO)  # example_site/mkdocs.yml names its snippets relative to the repository
+
+    try:
+        if args.pseudo:
+            backend, model, banner, label = "pseudo", None, True, "the pseudo backend (「」 marks, no model)"
+        elif model_arg:
+            backend, model, banner, label = "onnx", model_arg, True, f"the model in {args.model}"
+            if not model.is_dir():
+                raise DemoError(f"{args.model}: no such model directory; create it with {REAL_MODEL_COMMAND.split(' && ')[0]}")
+        else:
+            backend, model, banner = "onnx", ensure_demo_model(), DEMO_BANNER
+            label = "the self-built DEMO model (tiny, trained here: its Chinese is not a real translation)"
+        site_dir = build_site(
+            backend=backend, model=model, banner=banner, site_dir=site_dir_arg
+        )
+    except DemoError as exc:
+        print(f"demo: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("demo: interrupted (finished translations are cached)", file=sys.stderr)
+        return 130
+    except Exception as exc:  # MkDocs' own errors (Abort, ConfigurationError) are one line too
+        if type(exc).__module__.startswith("mkdocs"):
+            print(f"demo: error: {exc}", file=sys.stderr)
+            return 1
+        raise
+
+    print(f"demo: built with {label}")
+    print(f"demo: English site: {site_dir / 'index.html'}")
+    print(f"demo: Chinese site: {site_dir / 'zh' / 'index.html'}")
+    if backend == "onnx" and not args.model:
+        print("demo: for real Chinese, where the internet is available, run once:")
+        print(f"      {REAL_MODEL_COMMAND}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,271 @@
+"""Batched beam search (and greedy search) in numpy with transformers ``generate()`` semantics.
+
+The ONNX decoder already returns each row's top-k processed log-probabilities, so this
+module only does bookkeeping: combine running scores, pick 2·beams candidates per sentence,
+split them into finished and running hypotheses, and decide when a sentence is done. The
+rules and the float32 arithmetic follow transformers 4.57's vectorised ``_beam_search`` step
+by step, because the goal is identical token ids, not merely similar translations. A sentence
+whose result can no longer change leaves the batch at once, so its rows stop costing decoder
+time (transformers keeps computing them until the whole batch is done).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from .session import DecoderState
+
+NEG = np.float32(-1.0e9)  # transformers' "impossible" score offset
+NEG_INF = np.float32(-np.inf)
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    """Decoding settings with transformers' meaning (lengths count the decoder start token)."""
+
+    num_beams: int
+    max_length: int
+    min_length: int
+    length_penalty: float
+    early_stopping: bool | str
+    decoder_start_id: int
+    eos_id: int
+    pad_id: int
+    vocab_size: int
+    forced_eos_id: int | None = None
+    bad_words_ids: tuple[tuple[int, ...], ...] = ()
+    num_return: int = 1
+
+
+@dataclass
+class Hypothesis:
+    """One finished output: generated ids (EOS included when produced) and its final score."""
+
+    ids: list[int]
+    score: float
+
+
+class Decoder(Protocol):
+    def first_step(self, hidden: np.ndarray, mask: np.ndarray, start_id: int, bias: np.ndarray,
+                   k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]: ...
+
+    def step(self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray,
+             k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]: ...
+
+
+@dataclass
+class _Biases:
+    """The per-step ``logit_bias``: -inf for bad words always and for EOS below the min length.
+
+    One ``[1, vocab]`` row broadcast over all rows, except for multi-token bad words, whose
+    ban depends on each row's last tokens.
+    """
+
+    base: np.ndarray
+    no_eos: np.ndarray
+    multi: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def build(cls, opts: SearchOptions) -> "_Biases":
+        base = np.zeros((1, opts.vocab_size), dtype=np.float32)
+        multi = []
+        for seq in opts.bad_words_ids:
+            if list(seq) == [opts.eos_id]:
+                continue  # transformers drops a bad word that is just EOS
+            if len(seq) == 1:
+                base[0, seq[0]] = NEG_INF
+            elif seq:
+                multi.append(tuple(seq))
+        no_eos = base.copy()
+        no_eos[0, opts.eos_id] = NEG_INF
+        return cls(base, no_eos, tuple(multi))
+
+    def for_step(self, cur_len: int, opts: SearchOptions, seqs: np.ndarray) -> np.ndarray:
+        """Bias at sequence length ``cur_len`` (``seqs``: each row's ids so far)."""
+        bias = self.no_eos if cur_len < opts.min_length else self.base
+        if not self.multi:
+            return bias
+        rows = np.repeat(bias, seqs.shape[0], axis=0)
+        for seq in self.multi:
+            prefix = np.asarray(seq[:-1], dtype=seqs.dtype)
+            if cur_len < len(prefix):
+                continue
+            hit = np.all(seqs[:, cur_len - len(prefix) : cur_len] == prefix, axis=1)
+            rows[hit, seq[-1]] = NEG_INF
+        return rows
+
+
+def _desc_order(x: np.ndarray) -> np.ndarray:
+    """Indices sorting each row by descending value; ties keep the lower index first."""
+    return np.argsort(-x, axis=-1, kind="stable")
+
+
+def _is_forced_step(cur_len: int, opts: SearchOptions) -> bool:
+    return opts.forced_eos_id is not None and cur_len == opts.max_length - 1
+
+
+def greedy_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
+                  opts: SearchOptions) -> list[list[Hypothesis]]:
+    """transformers' greedy decoding (num_beams=1): argmax of the processed scores."""
+    n = hidden.shape[0]
+    biases = _Biases.build(opts)
+    seqs = np.full((n, opts.max_length), opts.pad_id, dtype=np.int64)
+    seqs[:, 0] = opts.decoder_start_id
+    results: list[list[Hypothesis]] = [[] for _ in range(n)]
+    active = np.arange(n)
+    cur_len = 1
+    state: DecoderState | None = None
+    while active.size:
+        if _is_forced_step(cur_len, opts):
+            tokens = np.full(active.size, opts.forced_eos_id, dtype=np.int64)
+        else:
+            bias = biases.for_step(cur_len, opts, seqs[active, :cur_len])
+            if state is None:
+                _, ids, state = decoder.first_step(hidden, mask, opts.decoder_start_id, bias, 1)
+            else:
+                _, ids, state = decoder.step(seqs[active, cur_len - 1], state, bias, 1)
+            tokens = ids[:, 0]
+        seqs[active, cur_len] = tokens
+        cur_len += 1
+        finished = (tokens == opts.eos_id) | (cur_len >= opts.max_length)
+        for row in np.flatnonzero(finished):
+            sent = int(active[row])
+            results[sent] = [Hypothesis(seqs[sent, 1:cur_len].tolist(), 0.0)]
+        if finished.any():
+            keep = np.flatnonzero(~finished)
+            active = active[keep]
+            if active.size and state is not None:
+                state = state.take(keep, keep)
+    return results
+
+
+def beam_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
+                opts: SearchOptions) -> list[list[Hypothesis]]:
+    """Batched beam search; returns the ``num_return`` best finished hypotheses per sentence."""
+    n_sent = hidden.shape[0]
+    beams = opts.num_beams
+    keep_k = 2 * beams  # transformers: max(2, 1 + n_eos) * num_beams with one EOS id
+    length = opts.max_length
+    lp = opts.length_penalty
+    biases = _Biases.build(opts)
+
+    # Per active sentence (axis 0) and beam (axis 1).
+    run_scores = np.zeros((n_sent, beams), dtype=np.float32)
+    run_scores[:, 1:] = NEG
+    run_seqs = np.full((n_sent, beams, length), opts.pad_id, dtype=np.int64)
+    run_seqs[:, :, 0] = opts.decoder_start_id
+    fin_scores = np.full((n_sent, beams), NEG, dtype=np.float32)
+    fin_seqs = np.full((n_sent, beams, length), opts.pad_id, dtype=np.int64)
+    fin_lens = np.zeros((n_sent, beams), dtype=np.int64)
+    fin_done = np.zeros((n_sent, beams), dtype=bool)
+    unsatisfied = np.ones(n_sent, dtype=bool)
+    active = np.arange(n_sent)
+    results: list[list[Hypothesis]] = [[] for _ in range(n_sent)]
+    top_mask = np.arange(keep_k) < beams
+
+    state: DecoderState | None = None
+    cur_len = 1
+    while active.size:
+        n = active.size
+        # 1. top-k log-probs per row, from the graph (or the forced EOS step, without it).
+        if _is_forced_step(cur_len, opts):
+            k = keep_k
+            step_scores = np.full((n, beams, k), NEG_INF, dtype=np.float32)
+            step_scores[:, :, 0] = 0.0
+            step_ids = np.full((n, beams, k), opts.pad_id, dtype=np.int64)
+            step_ids[:, :, 0] = opts.forced_eos_id
+        else:
+            k = min(keep_k, opts.vocab_size)
+            if state is None:
+                bias = biases.for_step(cur_len, opts, run_seqs[:, 0, :cur_len])
+                s, i, state = decoder.first_step(hidden, mask, opts.decoder_start_id, bias, k)
+                # Every beam starts identical; beams 1.. carry the -1e9 start score.
+                step_scores = np.broadcast_to(s[:, None, :], (n, beams, k))
+                step_ids = np.broadcast_to(i[:, None, :], (n, beams, k))
+            else:
+                flat = run_seqs.reshape(n * beams, length)
+                bias = biases.for_step(cur_len, opts, flat[:, :cur_len])
+                s, i, state = decoder.step(flat[:, cur_len - 1], state, bias, k)
+                step_scores = s.reshape(n, beams, k)
+                step_ids = i.reshape(n, beams, k)
+
+        # 2. best 2·beams continuations per sentence over all its beams.
+        cand_all = (run_scores[:, :, None] + step_scores).reshape(n, beams * k)
+        order = _desc_order(cand_all)[:, :keep_k]
+        cand_scores = np.take_along_axis(cand_all, order, axis=1)
+        cand_beam = order // k
+        cand_tok = np.take_along_axis(step_ids.reshape(n, beams * k), order, axis=1)
+        hits = (cand_tok == opts.eos_id) | (cur_len + 1 >= length)
+
+        # 3. running beams for the next step: best non-finished candidates.
+        running = cand_scores + hits.astype(np.float32) * NEG
+        pick = _desc_order(running)[:, :beams]
+        src_beam = np.take_along_axis(cand_beam, pick, axis=1)
+        new_tok = np.take_along_axis(cand_tok, pick, axis=1)
+        sent_idx = np.arange(n)[:, None]
+        did = hits & top_mask[None, :]
+
+        # 4. finished hypotheses (only when a top-beams candidate just finished).
+        if did.any():
+            scored = cand_scores / np.float32(float(cur_len) ** lp)
+            full = fin_done.all(axis=1) & (opts.early_stopping is True)
+            scored = scored + full[:, None].astype(np.float32) * NEG
+            scored = scored + (~unsatisfied)[:, None].astype(np.float32) * NEG
+            scored = scored + (~did).astype(np.float32) * NEG
+            cand_seqs = run_seqs[sent_idx, cand_beam]
+            cand_seqs[:, :, cur_len] = cand_tok
+            merged_scores = np.concatenate([fin_scores, scored], axis=1)
+            best = _desc_order(merged_scores)[:, :beams]
+            fin_scores = np.take_along_axis(merged_scores, best, axis=1)
+            fin_seqs = np.take_along_axis(np.concatenate([fin_seqs, cand_seqs], axis=1), best[:, :, None], axis=1)
+            merged_lens = np.concatenate([fin_lens, np.full((n, keep_k), cur_len + 1)], axis=1)
+            fin_lens = np.take_along_axis(merged_lens, best, axis=1)
+            fin_done = np.take_along_axis(np.concatenate([fin_done, did], axis=1), best, axis=1)
+
+        run_scores = np.take_along_axis(running, pick, axis=1)
+        run_seqs = run_seqs[sent_idx, src_beam]
+        run_seqs[:, :, cur_len] = new_tok
+        cur_len += 1
+
+        # 5. which sentences can no longer change (transformers' stopping rules, per sentence).
+        if opts.early_stopping == "never" and lp > 0.0:
+            best_len = length - 1
+        else:
+            best_len = cur_len - 1
+        best_possible = run_scores[:, :1] / np.float32(float(best_len) ** lp)
+        worst = np.where(fin_done, fin_scores.min(axis=1, keepdims=True), NEG)
+        unsatisfied = unsatisfied & np.any(best_possible > worst, axis=1)
+        done = ~unsatisfied | hits.all(axis=1)
+        if opts.early_stopping is True:
+            done |= fin_done.all(axis=1)
+
+        for a in np.flatnonzero(done):
+            sent = int(active[a])
+            results[sent] = [
+                Hypothesis(fin_seqs[a, j, 1 : fin_lens[a, j]].tolist(), float(fin_scores[a, j]))
+                for j in range(min(opts.num_return, beams))
+                if fin_done[a, j]
+            ]
+        keep = np.flatnonzero(~done)
+        if keep.size == 0:
+            break
+        if keep.size != n:
+            active = active[keep]
+            run_scores, run_seqs = run_scores[keep], run_seqs[keep]
+            fin_scores, fin_seqs, fin_lens, fin_done = fin_scores[keep], fin_seqs[keep], fin_lens[keep], fin_done[keep]
+            unsatisfied = unsatisfied[keep]
+            src_beam = src_beam[keep]
+        # 6. gather caches: rows follow their source beam; skip when nothing moved.
+        assert state is not None
+        if state.rows == n:  # after the first step: one row per sentence -> one per beam
+            state = state.take(np.repeat(keep, beams), keep if keep.size != n else None)
+        else:
+            rows_src = (keep[:, None] * beams + src_beam).reshape(-1)
+            if keep.size != n:
+                state = state.take(rows_src, keep)
+            elif not np.array_equal(rows_src, np.arange(rows_src.size)):
+                state = state.take(rows_src)
+    return results

@@ -1,0 +1,163 @@
+"""MarianTokenizer's exact behaviour, rebuilt on sentencepiece + vocab.json alone.
+
+transformers is not available at run time, yet the ids fed to the ONNX graphs must equal the
+ids the model was trained and exported with, token for token. So this module repeats the slow
+tokenizer's algorithm step by step: split out added (special) tokens, strip a leading
+``>>lang<<`` code, encode with the *source* SentencePiece model, map pieces through
+``vocab.json`` with ``<unk>`` fallback, append EOS; and for decoding skip special ids and join
+pieces with the *target* SentencePiece model the way ``decode(skip_special_tokens=True)`` does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sentencepiece
+
+from .errors import EngineError
+
+SPIECE_UNDERLINE = "\u2581"
+
+
+@dataclass(frozen=True)
+class _AddedToken:
+    content: str
+    lstrip: bool
+    rstrip: bool
+    single_word: bool
+
+
+class MarianSpmTokenizer:
+    """Encode source text to model ids and decode target ids to text, as MarianTokenizer does."""
+
+    def __init__(self, model_dir: Path, settings: dict[str, Any]) -> None:
+        self.model_dir = Path(model_dir)
+        try:
+            self._src = sentencepiece.SentencePieceProcessor(model_file=str(model_dir / "source.spm"))
+            self._tgt = sentencepiece.SentencePieceProcessor(model_file=str(model_dir / "target.spm"))
+        except (OSError, RuntimeError) as exc:
+            raise EngineError(f"{model_dir}: cannot load the SentencePiece models: {exc}") from None
+        self.encoder: dict[str, int] = _load_json(model_dir / "vocab.json")
+        if settings.get("separate_vocabs"):
+            target_vocab = _load_json(model_dir / "target_vocab.json")
+        else:
+            target_vocab = self.encoder
+        self.decoder: dict[int, str] = {v: k for k, v in target_vocab.items()}
+        self.unk_token: str = settings["unk_token"]
+        self.eos_token: str = settings["eos_token"]
+        self.pad_token: str = settings["pad_token"]
+        if self.unk_token not in self.encoder:
+            raise EngineError(f"{model_dir / 'vocab.json'}: has no {self.unk_token!r} entry")
+        self.unk_id = self.encoder[self.unk_token]
+        self.eos_id = self.encoder[self.eos_token]
+        self.all_special_tokens: frozenset[str] = frozenset(settings["all_special_tokens"])
+        self.clean_up_spaces: bool = bool(settings.get("clean_up_tokenization_spaces", False))
+        added = settings.get("added_tokens", {})
+        self._added: dict[str, _AddedToken] = {
+            meta["content"]: _AddedToken(meta["content"], meta["lstrip"], meta["rstrip"], meta["single_word"])
+            for meta in added.values()
+        }
+        self._added_ids: dict[str, int] = {meta["content"]: int(i) for i, meta in added.items()}
+        # Longest first, so a token that is a prefix of another never wins (HF's trie does the same).
+        contents = sorted(self._added, key=len, reverse=True)
+        self._split_re = re.compile("(" + "|".join(map(re.escape, contents)) + ")") if contents else None
+        self.special_ids: frozenset[int] = frozenset(
+            tid for tok, tid in self._added_ids.items() if tok in self.all_special_tokens
+        ) | frozenset(self.encoder[t] for t in self.all_special_tokens if t in self.encoder)
+
+    # --- encoding -------------------------------------------------------------------------
+    def _split_added(self, text: str) -> list[str]:
+        """Split ``text`` around added tokens, applying their lstrip/rstrip/single_word flags."""
+        if self._split_re is None:
+            return [text]
+        # re.split with one group alternates text, token, text, ...: odd indexes are tokens.
+        tokens = self._split_re.split(text)
+        is_added = [i % 2 == 1 for i in range(len(tokens))]
+        for i, tok in enumerate(tokens):
+            if not is_added[i]:
+                continue
+            meta = self._added[tok]
+            left = tokens[i - 1] if i > 0 else None
+            right = tokens[i + 1] if i < len(tokens) - 1 else None
+            if meta.rstrip and right:
+                tokens[i + 1] = right.lstrip()
+            if meta.lstrip and left:
+                tokens[i - 1] = left.rstrip()
+            if meta.single_word and left and left[-1] != " ":
+                tokens[i - 1] += tok
+                tokens[i] = ""
+            elif meta.single_word and right and right[0] != " ":
+                tokens[i + 1] = tok + tokens[i + 1]
+                tokens[i] = ""
+        out = []
+        for i, tok in enumerate(tokens):
+            if tok:
+                out.append(("\x00" if is_added[i] else "") + tok)
+        return out
+
+    def tokenize(self, text: str) -> list[str]:
+        """The pieces MarianTokenizer.tokenize(text) returns."""
+        pieces: list[str] = []
+        for chunk in self._split_added(text):
+            if chunk.startswith("\x00"):
+                pieces.append(chunk[1:])
+                continue
+            code: list[str] = []
+            if chunk.startswith(">>"):
+                end = chunk.find("<<")
+                if end != -1:
+                    code = [chunk[: end + 2]]
+                    chunk = chunk[end + 2 :]
+            pieces.extend(code)
+            pieces.extend(self._src.encode(chunk, out_type=str))
+        return pieces
+
+    def encode(self, text: str) -> list[int]:
+        """Model input ids: pieces through vocab.json (unknown -> <unk>), then EOS."""
+        ids = []
+        for piece in self.tokenize(text):
+            if piece in self._added_ids:
+                ids.append(self._added_ids[piece])
+            else:
+                ids.append(self.encoder.get(piece, self.unk_id))
+        ids.append(self.eos_id)
+        return ids
+
+    # --- decoding -------------------------------------------------------------------------
+    def decode(self, ids: Sequence[int]) -> str:
+        """MarianTokenizer.decode(ids, skip_special_tokens=True)."""
+        tokens = []
+        for i in ids:
+            i = int(i)
+            if i in self.special_ids:
+                continue
+            tok = self.decoder.get(i, self.unk_token)
+            if tok in self.all_special_tokens:
+                continue
+            tokens.append(tok)
+        text = self._tgt.decode_pieces(tokens).replace(SPIECE_UNDERLINE, " ").strip() if tokens else ""
+        if self.clean_up_spaces:
+            text = _clean_up_tokenization(text)
+        return text
+
+
+def _clean_up_tokenization(text: str) -> str:
+    """transformers' clean_up_tokenization (only used when the tokenizer config asks for it)."""
+    for a, b in ((" .", "."), (" ?", "?"), (" !", "!"), (" ,", ","), (" ' ", "'"), (" n't", "n't"),
+                 (" 'm", "'m"), (" 's", "'s"), (" 've", "'ve"), (" 're", "'re")):
+        text = text.replace(a, b)
+    return text
+
+
+def _load_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise EngineError(f"{path}: missing") from None
+    except (OSError, ValueError) as exc:
+        raise EngineError(f"{path}: unreadable: {exc}") from None

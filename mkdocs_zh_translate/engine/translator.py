@@ -1,0 +1,237 @@
+"""``OnnxTranslator``: text in, text out, over an exported model directory.
+
+It glues the pieces: tokenizer -> length buckets -> encoder -> beam/greedy search -> decode,
+with identical inputs translated once and inputs longer than the model's positions split
+into chunks (never truncated).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .batching import dedupe, plan_batches
+from .beam import Hypothesis, SearchOptions, beam_search, greedy_search
+from .errors import EngineError
+from .session import MarianSessions, default_threads
+from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
+
+EXPORT_HINT = "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR"
+FORMAT_VERSION = 4
+REQUIRED_FILES = ("manifest.json", "generation.json", "encoder.onnx", "decoder.onnx", "source.spm",
+                  "target.spm", "vocab.json")
+SENTENCE_END = (".", "!", "?", ";", ":", "。", "！", "？", "；")
+
+
+def _read_json(path: Path, model_dir: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise EngineError(f"{path}: unreadable ({exc}); re-create {model_dir} with `{EXPORT_HINT}`") from None
+
+
+def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Validate an exported directory cheaply (names and sizes, no hashing) and read its JSON."""
+    if not model_dir.exists():
+        raise EngineError(f"{model_dir}: no such model directory; create it with `{EXPORT_HINT.replace('DIR', str(model_dir))}`")
+    if not model_dir.is_dir():
+        raise EngineError(f"{model_dir}: not a directory; create a model directory with `{EXPORT_HINT}`")
+    missing = [name for name in REQUIRED_FILES if not (model_dir / name).is_file()]
+    if missing:
+        raise EngineError(
+            f"{model_dir}: not a complete exported model (missing {', '.join(missing)}); "
+            f"create it with `{EXPORT_HINT.replace('DIR', str(model_dir))}`"
+        )
+    manifest = _read_json(model_dir / "manifest.json", model_dir)
+    settings = _read_json(model_dir / "generation.json", model_dir)
+    if manifest.get("format") != FORMAT_VERSION or settings.get("format") != FORMAT_VERSION:
+        raise EngineError(f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`")
+    for name, meta in manifest.get("files", {}).items():
+        path = model_dir / name
+        if not path.is_file() or path.stat().st_size != meta.get("size"):
+            raise EngineError(f"{path}: missing or changed since export (size differs from manifest.json); "
+                              f"re-create {model_dir} with `{EXPORT_HINT}`")
+    return manifest, settings
+
+
+class OnnxTranslator:
+    """Translate with our ONNX Runtime engine; satisfies the Translator/NBestTranslator protocols."""
+
+    name = "onnx"
+
+    def __init__(
+        self,
+        model_dir: Path,
+        *,
+        num_beams: int | None = None,
+        threads: int | None = None,
+        max_batch_tokens: int | None = None,
+        max_new_tokens: int | None = None,
+        min_new_tokens: int | None = None,
+        providers: list[str] | None = None,
+        max_batch_sentences: int | None = None,
+        length_penalty: float | None = None,
+        early_stopping: bool | str | None = None,
+        renormalize_logits: bool | None = None,
+    ) -> None:
+        self.model_dir = Path(model_dir)
+        manifest, settings = check_model_dir(self.model_dir)
+        self.settings = settings
+        for label, value in (("num_beams", num_beams), ("threads", threads), ("max_batch_tokens", max_batch_tokens),
+                             ("max_new_tokens", max_new_tokens), ("max_batch_sentences", max_batch_sentences)):
+            if value is not None and value < 1:
+                raise EngineError(f"{label} must be at least 1, got {value}")
+        if min_new_tokens is not None and min_new_tokens < 0:
+            raise EngineError(f"min_new_tokens must be >= 0, got {min_new_tokens}")
+        self.num_beams = int(num_beams or settings.get("num_beams") or 1)
+        self.max_batch_tokens = int(max_batch_tokens or 2048)
+        self.max_batch_sentences = int(max_batch_sentences or 64)
+        self.max_positions = int(settings["max_position_embeddings"])
+        max_length = int(settings.get("max_length") or self.max_positions)
+        if max_new_tokens is not None:
+            max_length = max_new_tokens + 1  # lengths count the decoder start token
+        self.max_length = min(max_length, self.max_positions)
+        min_length = int(settings.get("min_length") or 0)
+        if min_new_tokens is not None:
+            min_length = min_new_tokens + 1
+        self.min_length = min_length
+        self.tokenizer = MarianSpmTokenizer(self.model_dir, settings["tokenizer"])
+        self.target_prefix: str | None = settings["tokenizer"].get("target_prefix")
+        renormalize = bool(settings.get("renormalize_logits", False) if renormalize_logits is None else renormalize_logits)
+        self.sessions = MarianSessions(self.model_dir, settings, threads=threads or default_threads(),
+                                       providers=providers, hint=EXPORT_HINT, renormalize=renormalize)
+        early = settings.get("early_stopping", False) if early_stopping is None else early_stopping
+        self._base_options = dict(
+            length_penalty=float(settings.get("length_penalty", 1.0) if length_penalty is None else length_penalty),
+            early_stopping=early if early in (True, False, "never") else bool(early),
+            decoder_start_id=int(settings["decoder_start_token_id"]),
+            eos_id=int(settings["eos_token_id"]),
+            pad_id=int(settings["pad_token_id"]),
+            vocab_size=int(settings["vocab_size"]),
+            forced_eos_id=settings.get("forced_eos_token_id"),
+            bad_words_ids=tuple(tuple(int(t) for t in seq) for seq in settings.get("bad_words_ids") or ()),
+        )
+        self.fingerprint = (
+            f"onnx:{manifest['fingerprint']}:beams={self.num_beams}:max={self.max_length}:min={self.min_length}"
+            f":lp={self._base_options['length_penalty']}:es={self._base_options['early_stopping']}"
+            f":prefix={self.target_prefix or ''}:renorm={int(renormalize)}"
+        )
+
+    # --- public API ---------------------------------------------------------------------
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        """One translation per text, same order."""
+        return [alts[0] for alts in self.translate_nbest(texts, 1)]
+
+    def translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
+        """Up to ``n`` distinct translations per text, best first (beams widen to at least ``n``).
+
+        Blank texts come back unchanged. A text longer than the model's positions is split and
+        gets only its best translation.
+        """
+        if n < 1:
+            raise ValueError("n must be at least 1")
+        unique, where = dedupe(list(texts))
+        out = self._translate_unique(unique, n)
+        return [list(out[i]) for i in where]
+
+    def token_ids(self, texts: Sequence[str], n: int = 1) -> list[list[Hypothesis]]:
+        """Raw generated ids per text (no splitting): what parity tests compare with transformers."""
+        encoded = [self.tokenizer.encode(self._with_prefix(t)) for t in texts]
+        return self._generate(encoded, n)
+
+    def generate_ids(self, encoded: Sequence[Sequence[int]], n: int = 1) -> list[list[Hypothesis]]:
+        """Decode already-tokenised sources (ids ending in EOS); benchmarks feed ids directly."""
+        return self._generate([list(ids) for ids in encoded], n)
+
+    # --- internals ----------------------------------------------------------------------
+    def _with_prefix(self, text: str) -> str:
+        return f"{self.target_prefix} {text}" if self.target_prefix else text
+
+    def _options(self, n: int) -> SearchOptions:
+        beams = max(self.num_beams, n)
+        return SearchOptions(num_beams=beams, max_length=self.max_length, min_length=self.min_length,
+                             num_return=n, **self._base_options)
+
+    def _chunks(self, text: str) -> list[list[int]]:
+        """Source ids for ``text``, split so that no chunk exceeds the encoder's positions."""
+        ids = self.tokenizer.encode(self._with_prefix(text))
+        if len(ids) <= self.max_positions:
+            return [ids]
+        pieces = self.tokenizer.tokenize(self._with_prefix(text))
+        head = 1 if self.target_prefix and pieces and pieces[0] == self.target_prefix else 0
+        prefix_ids, body = ids[:head], ids[head:-1]
+        body_pieces = pieces[head:]
+        room = self.max_positions - head - 1
+        chunks = []
+        start = 0
+        while start < len(body):
+            end = min(start + room, len(body))
+            if end < len(body):
+                end = _split_point(body_pieces, start, end)
+            chunks.append(prefix_ids + body[start:end] + [ids[-1]])
+            start = end
+        return chunks
+
+    def _translate_unique(self, texts: list[str], n: int) -> list[list[str]]:
+        results: list[list[str]] = [[] for _ in texts]
+        jobs: list[list[int]] = []
+        owners: list[tuple[int, int]] = []  # (text index, chunk number)
+        for i, text in enumerate(texts):
+            if not text.strip():
+                results[i] = [text]
+                continue
+            for c, chunk in enumerate(self._chunks(text)):
+                jobs.append(chunk)
+                owners.append((i, c))
+        hyps = self._generate(jobs, n)
+        pieces: dict[int, list[list[Hypothesis]]] = {}
+        for (i, _c), h in zip(owners, hyps):
+            pieces.setdefault(i, []).append(h)
+        for i, parts in pieces.items():
+            if len(parts) == 1:
+                seen: list[str] = []
+                for h in parts[0]:
+                    text = self.tokenizer.decode(h.ids)
+                    if text not in seen:
+                        seen.append(text)
+                results[i] = seen or [""]
+            else:
+                joined = [tok for part in parts if part for tok in part[0].ids if tok != self._base_options["eos_id"]]
+                results[i] = [self.tokenizer.decode(joined)]
+        return results
+
+    def _generate(self, encoded: list[list[int]], n: int) -> list[list[Hypothesis]]:
+        opts = self._options(n)
+        out: list[list[Hypothesis]] = [[] for _ in encoded]
+        lengths = [len(ids) for ids in encoded]
+        for batch in plan_batches(lengths, self.max_batch_tokens, self.max_batch_sentences):
+            width = max(lengths[i] for i in batch)
+            input_ids = np.full((len(batch), width), opts.pad_id, dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            for row, i in enumerate(batch):
+                input_ids[row, : lengths[i]] = encoded[i]
+                mask[row, : lengths[i]] = 1
+            hidden = self.sessions.encode(input_ids, mask)
+            if opts.num_beams == 1:
+                hyps = greedy_search(self.sessions, hidden, mask, opts)
+            else:
+                hyps = beam_search(self.sessions, hidden, mask, opts)
+            for row, i in enumerate(batch):
+                out[i] = hyps[row]
+        return out
+
+
+def _split_point(pieces: list[str], start: int, end: int) -> int:
+    """Where to cut ``pieces[start:end]``: after a sentence end, else before a word, else ``end``."""
+    floor = start + max(1, (end - start) // 2)
+    for j in range(end, floor, -1):
+        if pieces[j - 1].endswith(SENTENCE_END):
+            return j
+    for j in range(end, floor, -1):
+        if pieces[j].startswith(SPIECE_UNDERLINE):
+            return j
+    return end

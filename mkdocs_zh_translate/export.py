@@ -1,0 +1,459 @@
+"""Turn a Hugging Face MarianMT model into the directory our ONNX Runtime engine runs.
+
+This is the only place that touches torch / transformers / optimum (the ``export`` extra); the
+engine itself needs onnxruntime, sentencepiece and numpy only, so everything the engine must
+know about the model (special ids, generation defaults, tokenizer quirks) is written to
+``generation.json`` here, once.
+
+The decoder graph is extended after optimum's export: log-softmax, the logits processors'
+bias and top-k are computed inside the graph, so only ``[rows, k]`` scores leave ONNX
+Runtime each step. Moving that work out of numpy made beam search about 3x faster (see
+BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+#: Bump when the directory layout or graph contract changes; the engine refuses other formats.
+FORMAT_VERSION = 4
+
+ENCODER_FILE = "encoder.onnx"
+DECODER_FILE = "decoder.onnx"
+GENERATION_FILE = "generation.json"
+MANIFEST_FILE = "manifest.json"
+EXPORT_HINT = "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR"
+
+_INSTALL_HINT = "install the export extra: pip install 'mkdocs-zh-translate[export]'"
+
+
+class ExportError(Exception):
+    """An export failed for a reason the user can act on; the message is one line."""
+
+
+def _require_export_deps() -> None:
+    """Fail early, with the install command, when the export extra is missing."""
+    missing = []
+    for module in ("torch", "transformers", "optimum.exporters.onnx", "onnx", "onnxruntime.quantization"):
+        try:
+            __import__(module)
+        except ImportError:
+            missing.append(module.split(".")[0])
+    if missing:
+        raise ExportError(f"exporting needs {', '.join(sorted(set(missing)))}: {_INSTALL_HINT}")
+
+
+def _resolve_source(model: str) -> Path:
+    """Return a local directory holding the model, downloading a Hub id if needed.
+
+    Downloading first (instead of letting optimum do it) lets us tell apart "no such model",
+    "no network" and "offline mode" and say which one it was.
+    """
+    local = Path(model).expanduser()
+    if local.is_dir():
+        if not (local / "config.json").is_file():
+            raise ExportError(f"{local}: not a Hugging Face model directory (no config.json)")
+        return local
+    if model.startswith((".", "/", "~")) or os.sep in model.strip("/").replace("/", "", 1):
+        raise ExportError(f"{model}: no such model directory")
+    from huggingface_hub import snapshot_download
+    from huggingface_hub import errors as hf_errors
+
+    offline = os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}
+    try:
+        path = snapshot_download(
+            model,
+            allow_patterns=["*.json", "*.spm", "*.model", "*.safetensors", "pytorch_model.bin", "*.txt"],
+        )
+    except hf_errors.HFValidationError:
+        raise ExportError(f"{model}: neither a local directory nor a valid Hugging Face model id") from None
+    except (hf_errors.RepositoryNotFoundError, hf_errors.GatedRepoError):
+        raise ExportError(f"{model}: unknown model id on the Hugging Face Hub (or it is private)") from None
+    except hf_errors.LocalEntryNotFoundError:
+        if offline:
+            raise ExportError(
+                f"{model}: not in the local Hugging Face cache and HF_HUB_OFFLINE is set; "
+                "unset it or pass a local save_pretrained directory"
+            ) from None
+        raise ExportError(
+            f"{model}: cannot download (no network?) and not in the local Hugging Face cache; "
+            "pass a local save_pretrained directory instead"
+        ) from None
+    except OSError as exc:  # requests' ConnectionError is an OSError
+        raise ExportError(f"{model}: cannot download: {exc.__class__.__name__}: {exc}".splitlines()[0]) from None
+    return Path(path)
+
+
+def _add_topk_head(decoder: Any) -> None:
+    """Replace the decoder's ``logits`` output by in-graph processed top-k log-probabilities.
+
+    ``TopK(renormalize?(LogSoftmax(logits) + logit_bias))``, which is transformers' beam
+    scoring: log-softmax, then the logits processors (``logit_bias`` carries their -inf for
+    bad words and for EOS below the minimum length), then, when the generation config says
+    ``renormalize_logits``, a second log-softmax (an If on the ``renormalize`` input, so one
+    export serves both). Only ``[rows, k]`` values leave the graph. New inputs
+    ``logit_bias`` float32 ``[1 or rows, vocab]``, ``renormalize`` bool ``[1]``, ``topk``
+    int64 ``[1]``; new outputs ``topk_scores`` float32 and ``topk_ids`` int64 ``[rows, k]``.
+    The decoder is always fed one position, so the logits are squeezed (a free reshape).
+    """
+    from onnx import TensorProto, helper, numpy_helper
+    import numpy as np
+
+    graph = decoder.graph
+    outputs = [o for o in graph.output if o.name != "logits"]
+    if len(outputs) == len(graph.output):
+        raise ExportError("the exported decoder has no 'logits' output; unsupported optimum version")
+    graph.initializer.append(numpy_helper.from_array(np.array([1], dtype=np.int64), "zh_axis_1"))
+    renorm = helper.make_graph(
+        [helper.make_node("LogSoftmax", ["zh_scores"], ["zh_renormalized"], axis=-1)], "zh_renormalize", [],
+        [helper.make_tensor_value_info("zh_renormalized", TensorProto.FLOAT, None)])
+    keep = helper.make_graph(
+        [helper.make_node("Identity", ["zh_scores"], ["zh_kept"])], "zh_keep", [],
+        [helper.make_tensor_value_info("zh_kept", TensorProto.FLOAT, None)])
+    graph.node.extend(
+        [
+            helper.make_node("Squeeze", ["logits", "zh_axis_1"], ["zh_last_logits"]),
+            helper.make_node("LogSoftmax", ["zh_last_logits"], ["zh_log_probs"], axis=-1),
+            helper.make_node("Add", ["zh_log_probs", "logit_bias"], ["zh_scores"]),
+            helper.make_node("If", ["renormalize"], ["zh_processed"], then_branch=renorm, else_branch=keep),
+            helper.make_node("TopK", ["zh_processed", "topk"], ["topk_scores", "topk_ids"], axis=-1, largest=1, sorted=1),
+        ]
+    )
+    graph.input.extend(
+        [
+            helper.make_tensor_value_info("logit_bias", TensorProto.FLOAT, ["bias_rows", "vocab_size"]),
+            helper.make_tensor_value_info("renormalize", TensorProto.BOOL, [1]),
+            helper.make_tensor_value_info("topk", TensorProto.INT64, [1]),
+        ]
+    )
+    del graph.output[:]
+    graph.output.extend(
+        [
+            helper.make_tensor_value_info("topk_scores", TensorProto.FLOAT, ["batch_size", "k"]),
+            helper.make_tensor_value_info("topk_ids", TensorProto.INT64, ["batch_size", "k"]),
+        ]
+        + outputs
+    )
+
+
+def _flatten_logits_bias(decoder: Any) -> bool:
+    """Store ``final_logits_bias`` as ``[vocab]`` instead of ``[1, vocab]``.
+
+    Same broadcast result, but ORT only fuses a 1-D bias into the preceding (int8) MatMul
+    kernel; the 2-D one costs a separate Add and another ``[rows, vocab]`` buffer per step.
+    """
+    for init in decoder.graph.initializer:
+        if init.name.startswith("final_logits_bias") and len(init.dims) == 2 and init.dims[0] == 1:
+            vocab = init.dims[1]
+            del init.dims[:]
+            init.dims.append(vocab)
+            return True
+    return False
+
+
+def _share_cross_cache_across_beams(decoder: Any, heads: int, head_dim: int) -> int:
+    """Let the cached-step branch read encoder keys/values with one row per *sentence*.
+
+    optimum's graph wants the cross-attention cache with one row per beam, i.e. ``beams``
+    identical copies of each sentence's encoder keys/values (110 MB at batch 16, beam 4, 70
+    source tokens, for opus-mt's shape) that must be re-gathered whenever sentences leave.
+    Here each cross-attention query ``[rows, heads, 1, d]`` is reshaped to
+    ``[sentences, heads, beams, d]`` before its MatMul with the cache ``[sentences, heads, d,
+    src]``; the rest of the attention (mask add, softmax, value MatMul, transpose, reshape back
+    to ``[rows, 1, d_model]``) already broadcasts or keeps the element order, because rows are
+    laid out sentence-major. The encoder attention mask is then fed per sentence too. Returns
+    the number of layers rewritten.
+    """
+    from onnx import helper, numpy_helper
+    import numpy as np
+
+    ifs = [n for n in decoder.graph.node if n.op_type == "If" and n.input[0] == "use_cache_branch"]
+    if len(ifs) != 1:
+        raise ExportError("the merged decoder has no single If node; unsupported optimum version")
+    rewritten = 0
+    for attr in ifs[0].attribute:
+        graph = attr.g
+        producer = {out: node for node in graph.node for out in node.output}
+        plans = []
+        for index, node in enumerate(graph.node):
+            if node.op_type != "MatMul" or len(node.input) != 2:
+                continue
+            mul = producer.get(node.input[1])
+            trans = producer.get(mul.input[0]) if mul is not None and mul.op_type == "Mul" else None
+            if trans is None or trans.op_type != "Transpose":
+                continue
+            cache = trans.input[0]
+            if not (cache.startswith("past_key_values.") and cache.endswith(".encoder.key")):
+                continue
+            plans.append((index, node, cache))
+        for offset, (index, node, cache) in enumerate(sorted(plans, key=lambda p: p[0])):
+            tag = f"zh_cross_{cache.split('.')[1]}_"
+
+            def const(name: str, values: list[int]) -> Any:
+                return helper.make_node("Constant", [], [tag + name],
+                                        value=numpy_helper.from_array(np.array(values, dtype=np.int64), tag + name + "_v"))
+
+            new_nodes = [
+                const("zero", [0]),
+                const("one", [1]),
+                const("tail", [-1, heads, head_dim]),
+                helper.make_node("Shape", [cache], [tag + "shape"]),
+                helper.make_node("Slice", [tag + "shape", tag + "zero", tag + "one"], [tag + "sentences"]),
+                helper.make_node("Concat", [tag + "sentences", tag + "tail"], [tag + "target"], axis=0),
+                helper.make_node("Reshape", [node.input[0], tag + "target"], [tag + "q_beams"]),
+                helper.make_node("Transpose", [tag + "q_beams"], [tag + "q"], perm=[0, 2, 1, 3]),
+            ]
+            node.input[0] = tag + "q"
+            position = index + offset * len(new_nodes)
+            for j, extra in enumerate(new_nodes):
+                graph.node.insert(position + j, extra)
+            rewritten += 1
+    return rewritten
+
+
+def _language_codes(vocab: dict[str, int]) -> list[str]:
+    return [tok for tok in vocab if tok.startswith(">>") and tok.endswith("<<")]
+
+
+def _pick_target_prefix(codes: list[str]) -> str | None:
+    """Multi-target models need a ``>>lang<<`` prefix; choose Simplified Chinese when offered."""
+    if not codes:
+        return None
+    for preferred in (">>cmn_Hans<<", ">>zho_Hans<<", ">>cmn<<", ">>zho<<", ">>zh<<"):
+        if preferred in codes:
+            return preferred
+    return None
+
+
+def tokenizer_settings(tokenizer: Any) -> dict[str, Any]:
+    """What the engine's tokenizer needs to behave exactly like this MarianTokenizer."""
+    added = {
+        str(tok_id): {
+            "content": tok.content,
+            "lstrip": bool(tok.lstrip),
+            "rstrip": bool(tok.rstrip),
+            "single_word": bool(tok.single_word),
+            "special": bool(tok.special),
+        }
+        for tok_id, tok in tokenizer.added_tokens_decoder.items()
+    }
+    codes = list(getattr(tokenizer, "supported_language_codes", []) or [])
+    return {
+        "unk_token": str(tokenizer.unk_token),
+        "eos_token": str(tokenizer.eos_token),
+        "pad_token": str(tokenizer.pad_token),
+        "all_special_tokens": [str(t) for t in tokenizer.all_special_tokens],
+        "added_tokens": added,
+        "separate_vocabs": bool(getattr(tokenizer, "separate_vocabs", False)),
+        "clean_up_tokenization_spaces": bool(tokenizer.clean_up_tokenization_spaces),
+        "language_codes": codes,
+        "target_prefix": _pick_target_prefix(codes),
+    }
+
+
+def _generation_settings(src: Path, config: Any, tokenizer: Any) -> dict[str, Any]:
+    """Collect everything decoding and tokenising need, so the engine never reads HF configs."""
+    from transformers import GenerationConfig
+
+    try:
+        gen = GenerationConfig.from_pretrained(src)
+    except OSError:
+        gen = GenerationConfig.from_model_config(config)
+
+    def pick(name: str, default: Any = None) -> Any:
+        value = getattr(gen, name, None)
+        if value is None:
+            value = getattr(config, name, None)
+        return default if value is None else value
+
+    eos = pick("eos_token_id")
+    eos_ids = eos if isinstance(eos, list) else [eos]
+    if len(eos_ids) != 1:
+        raise ExportError(f"{src}: models with several EOS ids {eos_ids} are not supported")
+    defaults = {"no_repeat_ngram_size": 0, "repetition_penalty": 1.0, "encoder_no_repeat_ngram_size": 0,
+                "do_sample": False, "num_beam_groups": 1, "diversity_penalty": 0.0, "forced_bos_token_id": None,
+                "suppress_tokens": None, "begin_suppress_tokens": None, "sequence_bias": None,
+                "exponential_decay_length_penalty": None}
+    unsupported = {
+        name: getattr(gen, name)
+        for name, default in defaults.items()
+        if getattr(gen, name, None) not in (None, default)
+    }
+    if unsupported:
+        raise ExportError(f"{src}: generation settings the engine does not implement: {unsupported}")
+    d_model = int(config.d_model)
+    heads = int(config.decoder_attention_heads)
+    return {
+        "format": FORMAT_VERSION,
+        "model_type": config.model_type,
+        "vocab_size": int(config.vocab_size),
+        "max_position_embeddings": int(config.max_position_embeddings),
+        "d_model": d_model,
+        "decoder_layers": int(config.decoder_layers),
+        "decoder_attention_heads": heads,
+        "head_dim": d_model // heads,
+        "decoder_start_token_id": int(pick("decoder_start_token_id")),
+        "eos_token_id": int(eos_ids[0]),
+        "pad_token_id": int(pick("pad_token_id")),
+        "forced_eos_token_id": pick("forced_eos_token_id"),
+        "bad_words_ids": pick("bad_words_ids", []) or [],
+        "max_length": int(pick("max_length", 512)),
+        "min_length": int(pick("min_length", 0) or 0),
+        "num_beams": int(pick("num_beams", 1)),
+        "length_penalty": float(pick("length_penalty", 1.0)),
+        "early_stopping": pick("early_stopping", False),
+        "renormalize_logits": bool(pick("renormalize_logits", False)),
+        "tokenizer": tokenizer_settings(tokenizer),
+    }
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _versions() -> dict[str, str]:
+    from importlib import metadata
+
+    out = {}
+    for dist in ("mkdocs-zh-translate", "onnx", "onnxruntime", "optimum", "optimum-onnx", "transformers", "torch"):
+        try:
+            out[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+    return out
+
+
+def write_manifest(out: Path, *, source: str, quantize: str) -> dict[str, Any]:
+    """Hash every file so caches keyed on the fingerprint change when any weight changes."""
+    files = {
+        p.name: {"sha256": _sha256(p), "size": p.stat().st_size}
+        for p in sorted(out.iterdir())
+        if p.is_file() and p.name != MANIFEST_FILE
+    }
+    joined = "\n".join(f"{name} {meta['sha256']}" for name, meta in files.items())
+    manifest = {
+        "format": FORMAT_VERSION,
+        "fingerprint": hashlib.sha256(joined.encode()).hexdigest()[:32],
+        "source": source,
+        "quantize": quantize,
+        "files": files,
+        "versions": _versions(),
+    }
+    (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+def _quantize_int8(src: Path, dst: Path) -> None:
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+
+    # EnableSubgraph: optimum's merged decoder keeps its layers inside an If node's branches;
+    # without it the quantiser silently leaves the whole decoder in fp32.
+    quantize_dynamic(
+        src,
+        dst,
+        weight_type=QuantType.QInt8,
+        per_channel=False,
+        extra_options={"EnableSubgraph": True},
+    )
+
+
+def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
+    """Export ``model`` (Hub id or local directory) into ``out``; return ``out``.
+
+    Files are built in a temporary directory and moved in at the end, manifest last, so an
+    interrupted export never leaves a directory the engine would accept.
+    """
+    if quantize not in ("int8", "none"):
+        raise ExportError(f"unknown quantisation {quantize!r}; choose int8 or none")
+    _require_export_deps()
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ExportError(f"{out}: exists and is not a directory")
+    src = _resolve_source(model)
+
+    import onnx
+    from transformers import AutoConfig, MarianTokenizer
+
+    try:
+        config = AutoConfig.from_pretrained(src)
+    except (OSError, ValueError) as exc:
+        raise ExportError(f"{src}: cannot read the model config: {exc}".splitlines()[0]) from None
+    if config.model_type != "marian":
+        raise ExportError(f"{model}: a {config.model_type!r} model; only MarianMT models are supported")
+    try:
+        tokenizer = MarianTokenizer.from_pretrained(src)
+    except (OSError, ValueError, KeyError, AssertionError) as exc:
+        raise ExportError(f"{src}: cannot load the Marian tokenizer: {exc}".splitlines()[0]) from None
+    settings = _generation_settings(src, config, tokenizer)
+
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=".export-", dir=out) as tmp_name:
+        tmp = Path(tmp_name)
+        raw = tmp / "raw"
+        _run_optimum(src, raw)
+        final = tmp / "final"
+        final.mkdir()
+
+        decoder = onnx.load(raw / "decoder_model_merged.onnx")
+        _add_topk_head(decoder)
+        _flatten_logits_bias(decoder)
+        layers = _share_cross_cache_across_beams(decoder, settings["decoder_attention_heads"], settings["head_dim"])
+        if layers != settings["decoder_layers"]:
+            raise ExportError(f"{src}: found {layers} cross-attention blocks to rewrite, expected "
+                              f"{settings['decoder_layers']}; unsupported transformers/optimum version")
+        encoder_fp32 = raw / "encoder_model.onnx"
+        decoder_fp32 = tmp / "decoder_fp32.onnx"
+        onnx.save(decoder, decoder_fp32)
+        del decoder
+        if quantize == "int8":
+            _quantize_int8(encoder_fp32, final / ENCODER_FILE)
+            _quantize_int8(decoder_fp32, final / DECODER_FILE)
+        else:
+            shutil.copyfile(encoder_fp32, final / ENCODER_FILE)
+            shutil.copyfile(decoder_fp32, final / DECODER_FILE)
+
+        for name in ("source.spm", "target.spm", "vocab.json", "target_vocab.json", "tokenizer_config.json"):
+            if (src / name).is_file():
+                shutil.copyfile(src / name, final / name)
+        settings["quantize"] = quantize
+        (final / GENERATION_FILE).write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+
+        stale = out / MANIFEST_FILE
+        if stale.exists():
+            stale.unlink()
+        for item in final.iterdir():
+            os.replace(item, out / item.name)
+    write_manifest(out, source=model, quantize=quantize)
+    return out
+
+
+def _run_optimum(src: Path, raw: Path) -> None:
+    """optimum's exporter: encoder, decoder and decoder-with-past merged into one If graph."""
+    import warnings
+
+    from optimum.exporters.onnx import main_export
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            main_export(
+                str(src),
+                raw,
+                task="text2text-generation-with-past",
+                do_validation=False,
+                library_name="transformers",
+            )
+        except Exception as exc:  # optimum raises many types; the user needs the cause in one line
+            raise ExportError(f"{src}: ONNX export failed: {exc.__class__.__name__}: {exc}".splitlines()[0]) from None
+    if not (raw / "decoder_model_merged.onnx").is_file():
+        raise ExportError(f"{src}: optimum produced no merged decoder; unsupported optimum version")

@@ -1,0 +1,148 @@
+"""A real browser (Debian's headless Chromium) on the built sites: switch language, search Chinese.
+
+The translator here is a tiny English->Chinese glossary, so the Chinese site holds real Chinese
+words for the search to find; everything else is the real plugin, theme and search code.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import shutil
+import threading
+from collections.abc import Iterator, Sequence
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from mkdocs_zh_translate import batch
+
+from tests.plugin_sites import build_in_process, write_site
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e .[test])")
+if not (CHROMIUM and CHROMEDRIVER):
+    pytest.skip(
+        "Debian's chromium and chromium-driver are not installed (apt-get install -y chromium "
+        "chromium-driver; `make test` does this when run as root)",
+        allow_module_level=True,
+    )
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+GLOSSARY = {
+    "install": "安装",
+    "package": "软件包",
+    "cache": "缓存",
+    "translation": "翻译",
+    "build": "构建",
+    "usage": "用法",
+    "welcome": "欢迎",
+    "requirements": "要求",
+}
+
+
+class GlossaryTranslator:
+    """Replaces known English words by Chinese words; enough for a searchable Chinese site."""
+
+    fingerprint = "glossary-test"
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        pattern = re.compile(r"\b(" + "|".join(GLOSSARY) + r")\b", re.IGNORECASE)
+        return [pattern.sub(lambda m: GLOSSARY[m.group(1).lower()], t) for t in texts]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    from selenium.webdriver.chrome.options import Options
+    from selenium.webdriver.chrome.service import Service
+
+    options = Options()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(arg)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(60)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def _serve(directory: Path) -> tuple[ThreadingHTTPServer, str]:
+    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(directory))
+
+    class Quiet(handler.func):  # type: ignore[misc,name-defined]
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(directory)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+@pytest.fixture(params=["mkdocs", "material"])
+def served(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, str]]:
+    monkeypatch.setattr(batch, "load_translator", lambda *a, **k: GlossaryTranslator())
+    (tmp_path / "model").mkdir()
+    config = write_site(
+        tmp_path,
+        theme=request.param,
+        plugin={"backend": "onnx", "model": "model"},
+        extra_config={"site_url": None},
+    )
+    build_in_process(config)
+    server, url = _serve(tmp_path / "site")
+    try:
+        yield request.param, url
+    finally:
+        server.shutdown()
+
+
+def _wait(driver: object, condition: object, timeout: float = 20) -> object:
+    return WebDriverWait(driver, timeout).until(condition)
+
+
+def test_switch_language_then_find_a_page_by_a_chinese_word(browser: object, served: tuple[str, str]) -> None:
+    theme, url = served
+    driver = browser
+    driver.get(url + "zh/guide/usage/")
+    assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang").startswith("zh")
+    assert "用法" in driver.find_element(By.TAG_NAME, "h1").text
+
+    def switch_to(lang: str) -> None:
+        """Click the theme's language switcher (Material's selector, or our navbar link)."""
+        selector = f'a.md-select__link[hreflang="{lang}"]' if theme == "material" else "a.zh-translate-switch"
+        driver.execute_script("arguments[0].click()", driver.find_element(By.CSS_SELECTOR, selector))
+
+    # switch to English: the same page, in English; and back
+    switch_to("en")
+    _wait(driver, lambda d: d.current_url == url + "guide/usage/")
+    assert driver.find_element(By.TAG_NAME, "h1").text.strip().startswith("Usage")
+    switch_to("zh")
+    _wait(driver, lambda d: d.current_url == url + "zh/guide/usage/")
+
+    # search the Chinese site for two words that only the install page contains, and not next
+    # to each other: the query must be cut into words like the index was
+    query = "要求软件包"
+    if theme == "material":
+        driver.execute_script("document.querySelector('label[for=__search]').click()")
+        box = _wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input.md-search__input"))
+        box.send_keys(query)
+        selector = "a.md-search-result__link"
+    else:
+        driver.execute_script("document.querySelector('[data-bs-target=\"#mkdocs_search_modal\"]').click()")
+        box = _wait(driver, lambda d: d.find_element(By.ID, "mkdocs-search-query"))
+        _wait(driver, lambda d: box.is_displayed())
+        box.send_keys(query)
+        selector = "#mkdocs-search-results a"
+    results = _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, selector) or False)
+    hrefs = [r.get_attribute("href") for r in results]
+    assert any("zh/guide/install/" in h for h in hrefs), hrefs
+    target = next(r for r in results if "zh/guide/install/" in r.get_attribute("href"))
+    driver.execute_script("arguments[0].click()", target)
+    _wait(driver, lambda d: "/zh/guide/install/" in d.current_url)
+    _wait(driver, lambda d: "安装" in d.find_element(By.TAG_NAME, "h1").text)
