@@ -1,0 +1,158 @@
+"""Placeholder text <-> readable Markdown for one segment (what a human reviewer edits).
+
+Reviewers see ``Run `mkdocs build` to [build](build.md)``, not ``Run <x1/> to <g2>build</g2>``.
+Going back, the reviewer's Markdown is matched against the *source's own* protected parts: every
+code span, URL or link target must come back byte for byte, and nothing that looks like markup
+may appear that the source did not have. That is the trust boundary for PO files written by
+outside contributors: they may change words, never markup.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ._model import Segment
+from ._placeholders import TAG_RE, tokenize, validate
+from ._splice import droppable_pairs, without_pairs
+
+# Markup a translator could add in plain text runs, with the words used to report it.
+_MARKUP: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("a script", re.compile(r"<\s*script|javascript\s*:|\bon[a-z]+\s*=", re.I)),
+    ("raw HTML", re.compile(r"<\s*/?\s*[A-Za-z!?][^>]*>|&#?\w+;")),
+    ("a link", re.compile(r"\]\s*[(\[]|\bhttps?://|\bwww\.|\bmailto:|<https?:", re.I)),
+    ("an image", re.compile(r"!\[")),
+    ("a code span", re.compile(r"`")),
+    ("a template expression", re.compile(r"\{\{|\{%|\{\s*[#.:]")),
+)
+
+
+@dataclass
+class Parsed:
+    """A reviewer's Markdown turned back into the segment's placeholder form."""
+
+    text: str  # placeholder form (valid only when ``problems`` is empty)
+    problems: list[str] = field(default_factory=list)
+
+
+def to_readable(segment: Segment, text: str | None = None) -> str:
+    """``text`` (placeholder form; default the segment's source) with every placeholder
+    written as the source bytes it stands for."""
+    r = segment.restore
+    out: list[str] = []
+    for kind, value in tokenize(segment.text if text is None else text):
+        if kind == "text":
+            out.append(str(value))
+        elif kind == "atom":
+            out.append(r.atoms[int(value)][0] if int(value) in r.atoms else f"<x{value}/>")
+        elif kind == "open":
+            out.append(r.pairs[int(value)][0] if int(value) in r.pairs else f"<g{value}>")
+        else:
+            out.append(r.pairs[int(value)][1] if int(value) in r.pairs else f"</g{value}>")
+    return "".join(out)
+
+
+def _describe(segment: Segment, tag: str) -> str:
+    m = TAG_RE.fullmatch(tag)
+    if not m:
+        return tag
+    r = segment.restore
+    if m.group(1):
+        raw, role = r.atoms.get(int(m.group(1)), (tag, ""))
+        return f"{role or 'protected part'} {raw}"
+    pid = int(m.group(2) or m.group(3))
+    if pid in r.pairs:
+        opening, closing, piece = r.pairs[pid]
+        return f"{piece.role or 'markup'} {opening}…{closing}"
+    return tag
+
+
+def from_readable(segment: Segment, markdown: str) -> Parsed:
+    """The reviewer's ``markdown`` in placeholder form, or the reasons it cannot be used.
+
+    Each protected part of the source (atom, pair delimiter) is found in ``markdown`` by its
+    exact bytes, scanning left to right and preferring the longest match, with a closing
+    delimiter preferred while its pair is open. Whatever is left is text and must not contain
+    markup the source's own text did not contain."""
+    r = segment.restore
+    marks: list[tuple[str, str, int]] = []  # (raw, kind, id)
+    for aid, (raw, _role) in r.atoms.items():
+        if raw:
+            marks.append((raw, "atom", aid))
+    for pid, (opening, closing, _piece) in r.pairs.items():
+        if opening:
+            marks.append((opening, "open", pid))
+        if closing:
+            marks.append((closing, "close", pid))
+    marks.sort(key=lambda m: -len(m[0]))
+    used: set[tuple[str, int]] = set()
+    open_pairs: list[int] = []
+    out: list[str] = []
+    text_runs: list[str] = []
+    run: list[str] = []
+    pos = 0
+    while pos < len(markdown):
+        choice = None
+        for raw, kind, mid in marks:
+            if (kind, mid) in used or not markdown.startswith(raw, pos):
+                continue
+            if kind == "close" and mid not in open_pairs:
+                continue
+            if choice is None or len(raw) > len(choice[0]):
+                choice = (raw, kind, mid)
+            elif len(raw) == len(choice[0]) and kind == "close" and choice[1] == "open":
+                choice = (raw, kind, mid)  # "**" closes the open pair before it opens another
+        if choice is None:
+            run.append(markdown[pos])
+            pos += 1
+            continue
+        raw, kind, mid = choice
+        if run:
+            text_runs.append("".join(run))
+            out.append("".join(run))
+            run = []
+        used.add((kind, mid))
+        if kind == "atom":
+            out.append(f"<x{mid}/>")
+        elif kind == "open":
+            open_pairs.append(mid)
+            out.append(f"<g{mid}>")
+        else:
+            open_pairs.remove(mid)
+            out.append(f"</g{mid}>")
+        pos += len(raw)
+    if run:
+        text_runs.append("".join(run))
+        out.append("".join(run))
+    text = "".join(out)
+    problems: list[str] = []
+    source_text = "".join(str(v) for k, v in tokenize(segment.text) if k == "text")
+    added = "".join(text_runs)
+    for name, pattern in _MARKUP:
+        if len(pattern.findall(added)) > len(pattern.findall(source_text)):
+            problems.append(f"adds {name} the source does not have")
+    if TAG_RE.search(added):
+        problems.append("contains placeholder tags")
+    # Dropping bold or italics loses formatting only; the splice accepts that (as for the model).
+    dropped = {pid for pid in droppable_pairs(segment) if f"<g{pid}>" not in text and f"</g{pid}>" not in text}
+    for problem in validate(without_pairs(segment.text, dropped), text):
+        tag = problem.split(" ", 1)[0]
+        if problem.endswith("missing"):
+            problems.append(f"lost the {_describe(segment, tag)}")
+        elif problem == "empty translation":
+            problems.append("is empty")
+        elif "appears" in problem or "not in the source" in problem:
+            problems.append(f"repeats the {_describe(segment, tag)}")
+        else:
+            problems.append(f"misplaces the {_describe(segment, tag)} ({problem})")
+    if segment.restore.single_line and "\n\n" in markdown.strip():
+        problems.append("splits a one-line text into paragraphs")
+    elif re.search(r"\n[ \t]*\n", markdown.strip()):
+        problems.append("adds a blank line (a new paragraph)")
+    return Parsed(text, list(dict.fromkeys(problems)))
+
+
+def markup_counts(text: str) -> Counter[str]:
+    """How many of each kind of markup ``text`` holds (for reports and tests)."""
+    return Counter({name: len(p.findall(text)) for name, p in _MARKUP})
