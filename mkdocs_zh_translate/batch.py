@@ -246,14 +246,14 @@ class SiteTranslator:
         reviewed_strings: dict[str, str] = {}
         string_warnings: list[str] = []
         if self.reviewer is not None:
+            from .review.store import ReviewError
+
             try:
                 for job in jobs:
                     if job.key in segmented:
                         reviewed[job.key] = self.reviewer.page(job.key, segmented[job.key], job.label, job.line_offset)
                 reviewed_strings, string_warnings = self.reviewer.strings([s for s in strings if s.strip()])
-            except Exception as exc:
-                if type(exc).__name__ != "ReviewError":
-                    raise
+            except ReviewError as exc:
                 raise TranslationFailed(str(exc)) from None
         texts = [s.text for page in segmented.values() for s in page.segments]
         texts.extend(s for s in strings if s.strip())
