@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from . import __version__
 from .backends import BackendError, load_translator
 from .memory import MACHINE, REVIEWED, Hit, TranslationMemory
 from .translator import Translator
@@ -44,8 +45,9 @@ class TranslatorSpec:
     max_batch_tokens: int | None = None
 
     def decode_options(self) -> str:
-        """The options that can change the output (threads cannot)."""
-        return f"beams={self.beams};max_batch_tokens={self.max_batch_tokens}"
+        """What besides the model can change a stored result: decoding options (threads
+        cannot) and our own version (validation and the fallback ladder live in it)."""
+        return f"beams={self.beams};max_batch_tokens={self.max_batch_tokens};v={__version__}"
 
 
 class LazyTranslator:

@@ -18,7 +18,7 @@ import pytest
 
 from mkdocs_zh_translate import batch
 
-from plugin_sites import build_in_process, write_site
+from tests.plugin_sites import build_in_process, write_site
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")

@@ -9,7 +9,7 @@ import pytest
 
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
 
-from plugin_sites import Html, check_twin, page_pairs, run_mkdocs, write_site
+from tests.plugin_sites import Html, check_twin, page_pairs, run_mkdocs, write_site
 
 THEMES = ["mkdocs", "material"]
 SITE_URL = "https://example.com/docs/"

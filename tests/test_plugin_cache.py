@@ -13,7 +13,7 @@ import pytest
 from mkdocs_zh_translate import batch
 from mkdocs_zh_translate.backends import BackendError
 
-from plugin_sites import build_in_process, run_mkdocs, write_site
+from tests.plugin_sites import build_in_process, run_mkdocs, write_site
 
 
 class CountingTranslator:
@@ -191,3 +191,51 @@ def test_model_fingerprint_prefers_the_export_manifest(tmp_path: Path) -> None:
     assert batch.model_fingerprint(model) == "manifest:abc123"
     (model / "weights.onnx").write_bytes(b"c" * 100)
     assert batch.model_fingerprint(model) == "manifest:abc123"
+
+
+_SLOW_BUILD = """
+import sys, time
+from pathlib import Path
+from mkdocs_zh_translate import batch
+from tests.plugin_sites import build_in_process
+
+class Slow:
+    def translate(self, texts):
+        time.sleep(0.3)
+        with open(sys.argv[2], "a") as log:
+            log.write("call\\n")
+        return list(texts)
+
+batch.CHUNK_CHARS = 40
+batch.load_translator = lambda *a, **k: Slow()
+build_in_process(Path(sys.argv[1]))
+"""
+
+
+def test_killed_build_keeps_finished_batches_and_a_readable_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import signal
+    import time
+
+    config = _onnx_site(tmp_path)
+    calls = tmp_path / "calls.log"
+    child = subprocess.Popen(
+        [sys.executable, "-c", _SLOW_BUILD, str(config), str(calls)],
+        cwd=Path(__file__).resolve().parent.parent,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not calls.exists() or calls.read_text().count("call") < 4):
+        time.sleep(0.1)
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait(timeout=30)
+    assert child.returncode == -signal.SIGKILL
+
+    healthy = CountingTranslator()
+    monkeypatch.setattr(batch, "load_translator", lambda *a, **k: healthy)
+    plugin = build_in_process(config)
+    assert plugin.stats.cached >= 2  # at least the batches finished before the kill
+    assert plugin.stats.translated == plugin.stats.unique - plugin.stats.cached
+    assert not list(tmp_path.glob(".zh-translate-cache.broken-*"))

@@ -11,7 +11,7 @@ from pathlib import Path
 from mkdocs_zh_translate import demo
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
 
-from plugin_sites import Html, check_twin, page_pairs
+from tests.plugin_sites import Html, check_twin, page_pairs
 
 SITE_URL = "https://example.com/mkdocs-zh-translate/"
 
@@ -30,3 +30,35 @@ def test_example_site_has_at_least_eight_pages_and_every_twin_checks_out(tmp_pat
     assert "The snippet line comes from a shared file." in showcase.text
     changelog = Html(site / "zh" / "changelog" / "index.html")
     assert "本页未翻译" in changelog.text and f"{PSEUDO_OPEN}First release" not in changelog.text
+
+
+def test_demo_command_builds_and_names_the_translator(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs_zh_translate.demo", "site", "--pseudo", "--site-dir", str(tmp_path / "out")],
+        cwd=demo.REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "demo: built with the pseudo backend" in proc.stdout
+    assert "zh-translate:" in proc.stderr and "segments" in proc.stderr
+    assert (tmp_path / "out" / "zh" / "index.html").is_file()
+
+
+def test_demo_command_reports_a_missing_model_in_one_line(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs_zh_translate.demo", "site", "--model", str(tmp_path / "nope")],
+        cwd=demo.REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "mkdocs-zh-translate export" in proc.stderr

@@ -9,7 +9,7 @@ import pytest
 from mkdocs_zh_translate import segment
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
 
-from plugin_sites import Html, build_in_process, run_mkdocs, write_site
+from tests.plugin_sites import Html, build_in_process, run_mkdocs, write_site
 
 
 @pytest.mark.parametrize(
@@ -128,3 +128,15 @@ def test_unsegmentable_page_is_an_error_under_strict(tmp_path: Path, fragile_seg
     with pytest.raises(Abort):
         build_in_process(config)
     assert not (tmp_path / "site" / "zh" / "index.html").exists()
+
+
+def test_file_urls_without_directory_urls_still_link_both_languages(tmp_path: Path) -> None:
+    from tests.plugin_sites import check_twin, page_pairs
+
+    write_site(tmp_path, extra_config={"use_directory_urls": False, "site_url": None})
+    proc = run_mkdocs(tmp_path, "--strict")
+    assert proc.returncode == 0, proc.stderr
+    site = tmp_path / "site"
+    pairs = page_pairs(site)
+    assert (site / "zh" / "guide" / "install.html").is_file() and len(pairs) == 3
+    assert [p for en, zh in pairs for p in check_twin(en, zh, site)] == []

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
 
-from plugin_sites import write_site
+from tests.plugin_sites import write_site
 
 
 def _free_port() -> int:
