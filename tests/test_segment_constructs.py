@@ -270,3 +270,31 @@ def test_bare_url_never_touches_chinese_or_pseudo_marks() -> None:
     for text in (out, zh):  # with an autolinker (magiclink), the link is exactly the URL
         html = markdown.markdown(text, extensions=["pymdownx.magiclink"])
         assert 'href="https://example.com/page"' in html
+
+
+def test_unclosed_block_html_swallows_the_rest_like_python_markdown() -> None:
+    source = "Before.\n\n<div class=\"x\">\n<p>Raw words.</p>\n\n## Not a heading here\n"
+    out = check(source, [("paragraph", "Before."), ("html_text", "Raw words."), ("html_text", "## Not a heading here")])
+    assert "{ #" not in out  # no id pinned onto text Python-Markdown shows raw
+    inside_list = "- <div>\n- foo\n"
+    assert kinds_texts(inside_list) == [("list_item", "foo")]  # the list item ends the swallow
+
+
+def test_unclosed_markdown_in_html_block_is_still_markdown() -> None:
+    check('<div markdown="1">\n\n## Inside\n\nText inside.\n', [("heading", "Inside"), ("paragraph", "Text inside.")])
+
+
+def test_nested_containers_in_lists_and_tabs() -> None:
+    source = (
+        "1.  A step.\n\n    !!! warning \"Careful\"\n        Inside the list.\n\n"
+        "=== \"Tab\"\n\n    !!!note\n        Inside a tab.\n\n        ```\n        code in tab\n        ```\n"
+    )
+    out = check(source, [
+        ("list_item", "A step."),
+        ("admonition_title", "Careful"),
+        ("paragraph", "Inside the list."),
+        ("tab_title", "Tab"),
+        ("admonition_title", "Note"),
+        ("paragraph", "Inside a tab."),
+    ])
+    assert "        code in tab\n" in out

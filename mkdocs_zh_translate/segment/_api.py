@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..translator import Translator
 from ._model import Segment
 from ._segmenter import build_segments
-from ._splice import droppable_pairs, restore_segment
+from ._splice import restore_segment
 from ._translate import SegmentTranslation, translate_segments
 
 
@@ -40,23 +41,38 @@ class SegmentedPage:
             if heading_ids and r.slug is not None and r.pin_at is not None and translation != segment.text:
                 gap = "" if self.source[r.pin_at : r.pin_at + 1].isspace() else " "
                 edits.append((r.pin_at, r.pin_at, f" #{r.slug}{gap}"))
-        text = self.source
-        for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1]), reverse=True):
-            text = text[:start] + replacement + text[end:]
-        return text
+        # Applied as if in reverse order (so earlier offsets stay valid), built in one pass.
+        parts: list[str] = []
+        cursor = 0
+        for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1])):
+            parts.append(self.source[cursor:start])
+            parts.append(replacement)
+            cursor = end
+        parts.append(self.source[cursor:])
+        return "".join(parts)
 
 
-def segment_markdown(text: str) -> SegmentedPage:
-    """Split a Markdown page into translatable segments with exact source offsets."""
-    return SegmentedPage(text, build_segments(text))
+def segment_markdown(text: str, *, slugify: Callable[[str, str], str] | None = None) -> SegmentedPage:
+    """Split a Markdown page into translatable segments with exact source offsets.
+
+    ``slugify(text, separator)`` is the site's heading-id function (the ``toc`` extension's
+    ``slugify`` option); the default is Python-Markdown's.
+    """
+    return SegmentedPage(text, build_segments(text, slugify))
 
 
-def translate_markdown(text: str, translator: object, *, heading_ids: bool = True) -> str:
+def translate_markdown(
+    text: str,
+    translator: Translator,
+    *,
+    heading_ids: bool = True,
+    slugify: Callable[[str, str], str] | None = None,
+) -> str:
     """Segment ``text``, translate each distinct segment once, and splice the results back."""
-    page = segment_markdown(text)
+    page = segment_markdown(text, slugify=slugify)
     unique: dict[str, set[int]] = {}
     for segment in page.segments:
-        unique.setdefault(segment.text, droppable_pairs(segment))
+        unique.setdefault(segment.text, set(segment.droppable_pairs))
     texts = list(unique)
     results = translate_segments(texts, translator, droppable=[unique[t] for t in texts])
     by_text = {t: r.text for t, r in zip(texts, results)}

@@ -12,17 +12,23 @@ from __future__ import annotations
 
 import re
 
+from collections.abc import Callable
+
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
 # `!!! note "Title"`, `??? note`, `???+ tip ""`, `=== "Tab"`, `===+ "Tab"`, `===! "Tab"`
 _CONTAINER_RE = re.compile(
     r"(?P<marker>!!!|\?\?\?\+?|===[+!]?)"
-    r"(?:[ \t]+(?P<types>[\w-]+(?:[ \t]+[\w-]+)*))?"
+    r"(?:[ \t]*(?P<types>[\w-]+(?:[ \t]+[\w-]+)*))?"
     r"(?:[ \t]*\"(?P<title>.*)\")?[ \t]*$"
 )
 # A line that must stay alone and untouched: snippets, abbreviations, [TOC].
 _VERBATIM_LINE_RE = re.compile(r"(?:-{1,}8<-{1,}(?:[ \t].*)?|\*\[[^\]\n]+\]:.*|\[TOC\])[ \t]*$")
+_ATX_RE = re.compile(r"(#{1,6})(.*)$")
+_CM_ATX_RE = re.compile(r"(#{1,6})((?:[ \t].*)?)$")
+_CM_CLOSING_RE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
+_SETEXT_RE = re.compile(r"(?:=+|-+) *$")
 _SNIPPET_FENCE_RE = re.compile(r"-{1,}8<-{1,}[ \t]*$")
 
 # Python-Markdown's block-level tags (markdown.util / md.block_level_elements).
@@ -34,6 +40,9 @@ _BLOCK_TAGS = frozenset(
 )
 _OPEN_TAG_RE = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])[^>]*>")
 _MD_ATTR_RE = re.compile(r"""\smarkdown(?:\s*=\s*(?:"(?:1|block)"|'(?:1|block)'|1|block))?(?=[\s/>])""")
+
+
+BlockRule = Callable[[StateBlock, int, int, bool], bool]
 
 
 def _line(state: StateBlock, line: int) -> str:
@@ -133,11 +142,11 @@ def verbatim_lines(state: StateBlock, start_line: int, end_line: int, silent: bo
     return True
 
 
-def _matching_close(src: str, tag: str, pos: int) -> int:
+def _matching_close(src: str, tag: str, pos: int, limit: int) -> int:
     """Offset just past the ``</tag>`` that balances the tag opened before ``pos``, or -1."""
     depth = 1
-    pattern = re.compile(rf"<(/?){tag}(?=[\s/>])[^>]*>", re.IGNORECASE)
-    for m in pattern.finditer(src, pos):
+    pattern = re.compile(rf"<(/?){re.escape(tag)}(?=[\s/>])[^>]*>", re.IGNORECASE)
+    for m in pattern.finditer(src, pos, limit):
         if m.group(0).endswith("/>") and not m.group(1):
             continue
         depth += -1 if m.group(1) else 1
@@ -162,10 +171,24 @@ def html_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if not m or m.group(1).lower() not in _BLOCK_TAGS or m.group(0).endswith("/>"):
         return False
     tag = m.group(1).lower()
-    limit = state.eMarks[end_line - 1] if end_line > start_line else state.eMarks[start_line]
-    close_end = _matching_close(state.src[:limit], tag, m.end())
+    # The enclosing container (list item, admonition) ends at the first line indented less.
+    stop = start_line + 1
+    while stop < end_line and (_is_blank(state, stop) or state.sCount[stop] >= state.blkIndent):
+        stop += 1
+    end_line = stop
+    limit = state.eMarks[end_line - 1]
+    close_end = _matching_close(state.src, tag, m.end(), limit)
     if close_end < 0:
-        return False
+        # Python-Markdown never closes it: the rest of the document (or container) is raw HTML.
+        if silent:
+            return True
+        if _MD_ATTR_RE.search(m.group(0)) and not state.src[m.end() : state.eMarks[start_line]].strip():
+            _push_html(state, start_line, start_line + 1)  # md_in_html: still Markdown inside
+            state.md.block.tokenize(state, start_line + 1, end_line)
+        else:
+            _push_html(state, start_line, end_line)
+        state.line = end_line
+        return True
     last = _line_of(state, close_end, start_line, end_line - 1)
     if state.src[close_end : state.eMarks[last]].strip():
         return False  # text after the closing tag: leave it to the CommonMark rule
@@ -196,7 +219,73 @@ def _push_html(state: StateBlock, first: int, end: int) -> None:
     token.content = state.getLines(first, end, state.blkIndent, True)
 
 
+def _strip_closing_hashes(body: str) -> str:
+    """Python-Markdown drops the ``#`` run ending the line, except one escaped by a backslash."""
+    run = len(body) - len(body.rstrip("#"))
+    if not run:
+        return body
+    start = len(body) - run
+    backslashes = len(body[:start]) - len(body[:start].rstrip("\\"))
+    return body[: start + (1 if backslashes % 2 else 0)]
+
+
+def atx_heading(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """``#`` headings the way Python-Markdown reads them, where that differs from CommonMark.
+
+    No space is needed after the hashes (``#5 bolt`` is a heading) and closing hashes count
+    only at the very end of the line (``# C#`` is the heading "C"). A heading indented one to
+    three spaces is a CommonMark heading but Python-Markdown paragraph text: it is segmented as
+    a heading that gets no id pinned (the pin would show up as text).
+    """
+    indent = state.sCount[start_line] - state.blkIndent
+    if indent < 0 or indent >= 4:
+        return False
+    text = _line(state, start_line)
+    m = (_ATX_RE if indent == 0 else _CM_ATX_RE).match(text)
+    if not m:
+        return False
+    if silent:
+        return True
+    level = len(m.group(1))
+    body = m.group(2)
+    if indent == 0:
+        body = _strip_closing_hashes(body)
+    else:
+        closing = _CM_CLOSING_RE.search(body)
+        body = body[: closing.start()] if closing else body
+    state.line = start_line + 1
+    token = state.push("heading_open", f"h{level}", 1)
+    token.markup = "#" * level
+    token.map = [start_line, state.line]
+    if indent:
+        token.meta["zh_no_id"] = True
+    inline = state.push("inline", "", 0)
+    inline.content = body.strip()
+    inline.map = [start_line, state.line]
+    inline.children = []
+    state.push("heading_close", f"h{level}", -1).markup = "#" * level
+    return True
+
+
+def _python_markdown_setext(lheading: BlockRule) -> BlockRule:
+    """Setext headings only where Python-Markdown sees one: one line of text, then an
+    unindented ``===``/``---`` line. ``Foo\nBar\n---`` is a paragraph and a rule there."""
+
+    def rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        underline = start_line + 1
+        if underline >= end_line or state.sCount[underline] != state.blkIndent:
+            return False
+        if not _SETEXT_RE.match(_line(state, underline)):
+            return False
+        return lheading(state, start_line, end_line, silent)
+
+    return rule
+
+
 def install(md: MarkdownIt) -> None:
+    md.block.ruler.at("heading", atx_heading)
+    lheading = next(r.fn for r in md.block.ruler.__rules__ if r.name == "lheading")
+    md.block.ruler.at("lheading", _python_markdown_setext(lheading))
     alt = ["paragraph", "reference", "blockquote", "list"]
     md.block.ruler.before("fence", "zh_container", container, {"alt": alt})
     md.block.ruler.before("fence", "zh_verbatim", verbatim_lines, {"alt": alt})

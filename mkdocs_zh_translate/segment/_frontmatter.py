@@ -8,6 +8,7 @@ from collections.abc import Callable
 from markdown_it.token import Token
 
 from ._model import Restore, Segment
+from ._placeholders import TAG_RE
 
 _KEY_RE = re.compile(r"^(title|description):[ \t]+(.+?)[ \t]*$", re.MULTILINE)
 _INDICATORS = set("|>[]{}&*!%@`#,?-:")
@@ -41,8 +42,8 @@ def front_matter_segments(
         start = orig(m.start(2) + span[0])
         end = orig(m.start(2) + span[1])
         value = text[start:end]
-        if not any(ch.isalpha() for ch in value):
-            continue
+        if not any(ch.isalpha() for ch in value) or TAG_RE.search(value):
+            continue  # nothing to translate, or text that would read as our placeholders
         restore = Restore(single_line=True, yaml_quote=span[2], text_chars=value)
         segments.append(Segment(value, start, end, line_number(start), f"front_matter_{m.group(1)}", restore))
     return segments

@@ -17,6 +17,7 @@ _TOKEN_RE = re.compile(
     re.DOTALL,
 )
 _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+_BREAK_OR_ENTITY_RE = re.compile(r"\n[ \t]*|" + _ENTITY_RE.pattern)
 _RAW_TAGS = frozenset({"script", "style", "pre", "code", "textarea", "kbd", "samp", "math", "svg", "template"})
 
 
@@ -24,9 +25,7 @@ def _text_pieces(content: str, start: int, end: int) -> list[Piece]:
     """Text, entity atoms and line breaks of ``content[start:end]`` (content coordinates)."""
     pieces: list[Piece] = []
     pos = start
-    for m in re.finditer(r"\n[ \t]*|" + _ENTITY_RE.pattern, content[:end]):
-        if m.start() < start:
-            continue
+    for m in _BREAK_OR_ENTITY_RE.finditer(content, start, end):
         if m.start() > pos:
             pieces.append(Piece("text", pos, m.start()))
         kind = "break" if m.group(0).startswith("\n") else "atom"

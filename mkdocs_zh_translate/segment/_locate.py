@@ -13,7 +13,7 @@ import re
 
 from markdown_it.token import Token
 
-_ATX_OPEN_RE = re.compile(r"#{1,6}(?=[ \t]|$)")
+_ATX_OPEN_RE = re.compile(r"#{1,6}")
 
 
 class Lines:
@@ -72,10 +72,8 @@ def _cell_map(lines: Lines, index: int, content: str, start_col: int) -> tuple[l
     out: list[int] = []
     pos = m.start()
     for ch in content:
-        if ch == "|":
-            pos += 1  # skip the backslash
-        out.append(lines.starts[index] + pos)
-        pos += 1
+        out.append(lines.starts[index] + pos)  # a "|" maps to its backslash: "\|" stays whole
+        pos += 2 if ch == "|" else 1
     out.append(lines.starts[index] + pos)
     return out, m.end()
 
@@ -120,6 +118,8 @@ class Locator:
         if len(cmap) != len(content) + 1 or cmap[-1] > len(text):
             return False
         for ch, pos in zip(content, cmap):
+            if ch == "|" and how == "cell" and text[pos : pos + 2] == "\\|":
+                continue
             if ch == "\n":
                 if pos >= len(text) or text[pos] != "\n":
                     return False

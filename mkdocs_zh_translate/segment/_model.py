@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+EMPHASIS_ROLES = frozenset({"em", "strong", "s"})
+
 
 @dataclass(frozen=True)
 class Piece:
@@ -33,7 +35,9 @@ class Restore:
     single_line: bool = False  # headings, cells, titles: a "\n" from the model becomes a space
     block_start: bool = False  # the segment opens a block line: a leading "# " would make a heading
     table: bool = False
+    raw_html: bool = False  # text inside a raw HTML block: only "<" and "&" mean anything there
     yaml_quote: str | None = None  # front matter values: '"', "'" or "" (plain)
+    line_starts: frozenset[str] = frozenset()  # block markers the source text has at line starts
     text_chars: str = ""  # all source text runs, to tell which special characters the model added
     before: str = ""  # page character just before the segment
     after: str = ""  # page character just after it
@@ -57,3 +61,9 @@ class Segment:
     line: int
     kind: str
     restore: Restore = field(repr=False, compare=False, default_factory=Restore)
+
+    @property
+    def droppable_pairs(self) -> frozenset[int]:
+        """Pair ids whose loss only loses formatting (emphasis, strong, strikethrough), never a
+        link: what the ``drop_pairs`` fallback may remove."""
+        return frozenset(pid for pid, (_o, _c, piece) in self.restore.pairs.items() if piece.role in EMPHASIS_ROLES)

@@ -109,3 +109,8 @@ def validate(source: str, translated: str) -> list[str]:
     if strip_tags(source).strip() and not strip_tags(translated).strip():
         problems.append("empty translation")
     return problems
+
+
+def without_pairs(text: str, pairs: set[int] | frozenset[int]) -> str:
+    """``text`` with the tags of ``pairs`` removed (their content stays)."""
+    return re.sub(r"</?g(\d+)>", lambda m: "" if int(m.group(1)) in pairs else m.group(0), text)

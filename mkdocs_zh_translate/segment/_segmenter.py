@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from markdown_it.token import Token
 
@@ -12,9 +13,13 @@ from ._html import html_text_runs
 from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment
-from ._slug import attr_id, heading_text, slugify, unique
+from ._placeholders import strip_tags
+from ._splice import line_start_markers
+from ._slug import attr_id, heading_text, unique
+from ._slug import slugify as default_slugify
 
 _LEAD_MARKER_RE = re.compile(r"(?:\[[ xX]\]|\[![A-Za-z]+\][+-]?)(?=[ \t]|$)[ \t]*")
+_UNDERLINE_RE = re.compile(r"(?:=+|-+)[ \t]*$")
 _CLOSING_HASHES_RE = re.compile(r"[ \t]+#+[ \t]*$")
 _ABBR_DEF_RE = re.compile(r"^[ \t]*\*\[([^\]\n]+)\]:", re.MULTILINE)
 _CONTAINER_KINDS = {
@@ -45,29 +50,34 @@ class _Page:
             mapping.append(len(text))
             self._to_orig = mapping
         self.lines = Lines(norm)
-        self.orig_lines = Lines(text) if self._to_orig is not None else self.lines
+        self.newline = "\r\n" if "\r\n" in text else "\n"
 
     def orig(self, offset: int) -> int:
         return offset if self._to_orig is None else self._to_orig[offset]
 
     def line_number(self, orig_offset: int) -> int:
-        return self.text.count("\n", 0, orig_offset) + 1 if self._to_orig is not None else self.lines.line_of(orig_offset) + 1
+        norm_offset = orig_offset if self._to_orig is None else bisect.bisect_left(self._to_orig, orig_offset)
+        return self.lines.line_of(norm_offset) + 1
 
 
-def _continuation(text: str, start: int) -> str:
-    """Prefix for a new line inside the block that starts at ``start``: ``>`` kept, rest spaces."""
+def _continuation(text: str, start: int, newline: str) -> str:
+    """Line break for a new line inside the block that starts at ``start``: the page's newline,
+    then the line's prefix with ``>`` kept and everything else (list markers) as spaces."""
     line_start = text.rfind("\n", 0, start) + 1
     prefix = text[line_start:start]
-    return "\n" + "".join(ch if ch in "> \t" else " " for ch in prefix)
+    return newline + "".join(ch if ch in "> \t" else " " for ch in prefix)
 
 
 def _has_words(text: str) -> bool:
-    bare = re.sub(r"</?g\d+>|<x\d+/>", "", text)
-    return any(ch.isalpha() for ch in bare)
+    return any(ch.isalpha() for ch in strip_tags(text))
+
+
+Slugify = Callable[[str, str], str]
 
 
 class _Builder:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, slugify: Slugify) -> None:
+        self.slugify = slugify
         self.page = _Page(text)
         self.locator = Locator(self.page.lines)
         self.used_ids: set[str] = set()
@@ -106,6 +116,8 @@ class _Builder:
             last = pieces[-1]
             if last.kind == "break" or (last.kind == "text" and not self._raw(last).strip()):
                 pieces.pop()
+            elif last.kind == "text" and len(pieces) > 1 and pieces[-2].kind == "break" and _UNDERLINE_RE.match(self._raw(last)):
+                pieces.pop()  # "===" ending a paragraph: CommonMark reads a setext underline there
             elif (
                 last.kind == "atom"
                 and last.role == "attr"
@@ -153,9 +165,11 @@ class _Builder:
         if not pieces:
             return None
         text = self.page.text
-        restore = Restore(single_line=single_line, block_start=block_start, table=kind == "table_cell")
+        restore = Restore(
+            single_line=single_line, block_start=block_start, table=kind == "table_cell", raw_html=kind == "html_text"
+        )
         breaks = [p for p in pieces if p.kind == "break"]
-        restore.line_break = self._raw(breaks[0]) if breaks else _continuation(text, pieces[0].start)
+        restore.line_break = self._raw(breaks[0]) if breaks else _continuation(text, pieces[0].start, self.page.newline)
         out: list[str] = []
         stack: list[tuple[int, int]] = []  # (id, index in out after the open tag)
         text_runs: list[str] = []
@@ -191,6 +205,7 @@ class _Builder:
             return None
         start, end = pieces[0].start, pieces[-1].end
         restore.text_chars = "".join(text_runs)
+        restore.line_starts = line_start_markers(seg_text)
         restore.before = text[start - 1 : start]
         restore.after = text[end : end + 1]
         if len(restore.pairs) == 1 and len(pieces) == 3 and pieces[0].role == "image" and kind != "table_cell":
@@ -203,7 +218,7 @@ class _Builder:
         pieces = inline_pieces(tok.children or [], tok.content) if cmap is not None else None
         slug = None
         if heading:
-            slug = slugify(heading_text(tok.children or []))
+            slug = self.slugify(heading_text(tok.children or []), "-")
         if pieces is None:
             if heading and not self._explicit_id_in(tok.content):
                 unique(slug or "", self.used_ids)
@@ -272,7 +287,7 @@ class _Builder:
             parent = stack[-1] if stack else ""
             if parent == "heading_open":
                 how = "atx" if tokens[i - 1].markup.startswith("#") else "lines"
-                self.inline(tok, "heading", how, heading=True)
+                self.inline(tok, "heading", how, heading=not tokens[i - 1].meta.get("zh_no_id"))
             elif parent in ("th_open", "td_open"):
                 self.inline(tok, "table_cell", "cell")
             elif parent == "dt_open":
@@ -289,11 +304,11 @@ class _Builder:
                 self.inline(tok, kind, "lines", lead_marker=first_in)
 
 
-def build_segments(text: str) -> list[Segment]:
-    """All segments of ``text`` in page order."""
+def build_segments(text: str, slugify: Slugify | None = None) -> list[Segment]:
+    """All segments of ``text`` in page order; ``slugify(text, separator)`` makes heading ids."""
     from ._parse import parse
 
-    builder = _Builder(text)
+    builder = _Builder(text, slugify or default_slugify)
     tokens, _env = parse(builder.page.norm)
     builder.collect_ids(tokens)
     builder.walk(tokens)

@@ -6,11 +6,18 @@ placeholder or inside a ``<gN>…</gN>`` pair: each piece must validate on its o
 
 from __future__ import annotations
 
-from syntok import segmenter, tokenizer
+from functools import lru_cache
+from typing import Any
 
 from ._placeholders import TAG_RE
 
-_TOKENIZER = tokenizer.Tokenizer()
+
+@lru_cache(maxsize=1)
+def _syntok() -> tuple[Any, Any]:
+    """syntok (and the ``regex`` module it needs) only load when a long segment needs splitting."""
+    from syntok import segmenter, tokenizer
+
+    return segmenter, tokenizer.Tokenizer()
 
 
 def _allowed(text: str) -> list[bool]:
@@ -39,8 +46,9 @@ def split_sentences(text: str) -> list[str]:
     if not text.strip():
         return [text]
     allowed = _allowed(text)
+    segmenter, tokenizer = _syntok()
     starts = []
-    for sentence in segmenter.split(_TOKENIZER.tokenize(text)):
+    for sentence in segmenter.split(tokenizer.tokenize(text)):
         if sentence:
             starts.append(sentence[0].offset)
     cuts = [s for s in starts[1:] if 0 < s < len(text) and allowed[s]]

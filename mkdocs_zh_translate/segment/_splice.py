@@ -14,8 +14,8 @@ import re
 import unicodedata
 from collections import Counter
 
-from ._model import Restore, Segment
-from ._placeholders import tokenize, validate
+from ._model import EMPHASIS_ROLES, Restore, Segment
+from ._placeholders import tokenize, validate, without_pairs
 
 # Characters Markdown may read as syntax, and how to write them as plain text. Python-Markdown
 # has no backslash escape for some of them, so entities it is.
@@ -36,7 +36,7 @@ _ENTITY_LIKE_RE = re.compile(r"&(?=#?\w+;)")
 _LINE_START_RE = re.compile(
     r"^([ \t]*)(?:(#{1,6})(?=[ \t]|$)|(>)|([-+*])(?=[ \t]|$)|(\d{1,9})([.)])(?=[ \t]|$)|(!!!|\?\?\?|===)|(:)(?=[ \t]))"
 )
-_EMPHASIS = {"em", "strong", "s"}
+_EMPHASIS = EMPHASIS_ROLES
 _YAML_PLAIN_BAD = re.compile(r"^[\s\-?:,\[\]{}#&*!|>'\"%@`]|: | #|:$|\s$")
 
 
@@ -49,19 +49,29 @@ def _is_punct(ch: str) -> bool:
 
 
 def _escape_specials(text: str, chars: set[str], table: bool) -> str:
-    for ch in chars:
-        if ch == "&":
-            text = _ENTITY_LIKE_RE.sub("&amp;", text)
-        else:
-            text = text.replace(ch, _ENTITIES[ch])
+    if "&" in chars:  # first, so the entities written below are not escaped again
+        text = _ENTITY_LIKE_RE.sub("&amp;", text)
+    for ch in sorted(chars - {"&"}):
+        text = text.replace(ch, _ENTITIES[ch])
     if table:
         text = re.sub(r"(?<!\\)\|", r"\\|", text)
     return text
 
 
-def _escape_line_start(line: str) -> str:
+def line_start_markers(text: str) -> frozenset[str]:
+    """Block markers that already start a line of the source text (they were not block syntax
+    there, so they are not in the translation either)."""
+    found = set()
+    for line in text.split("\n"):
+        m = _LINE_START_RE.match(line)
+        if m:
+            found.add(m.group(0).strip())
+    return frozenset(found)
+
+
+def _escape_line_start(line: str, keep: frozenset[str] = frozenset()) -> str:
     m = _LINE_START_RE.match(line)
-    if not m:
+    if not m or m.group(0).strip() in keep:
         return line
     indent = m.group(1)
     rest = line[len(indent) :]
@@ -205,7 +215,7 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
     """The Markdown that replaces ``segment``'s span, or None when ``translation`` is unusable."""
     r: Restore = segment.restore
     if validate(segment.text, translation):
-        dropped = {pid for pid in droppable_pairs(segment) if f"<g{pid}>" not in translation}
+        dropped = {pid for pid in segment.droppable_pairs if f"<g{pid}>" not in translation}
         if not dropped or validate(without_pairs(segment.text, dropped), translation):
             return None
     changed = translation != segment.text
@@ -217,6 +227,8 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
     parts = tokenize(translation)
     text_out = "".join(str(v) for k, v in parts if k == "text")
     specials = _introduced(r.text_chars, text_out)
+    if r.raw_html:
+        specials &= {"<", "&"}
     chunks = _Chunks(r.before, r.after)
     open_at: dict[int, int] = {}
     for index, (kind, value) in enumerate(parts):
@@ -227,7 +239,7 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
             chunks.add("atom", role, raw)
         elif kind == "open":
             raw, _close, piece = r.pairs[int(value)]
-            open_at[int(value)] = len(parts[: index + 1])
+            open_at[int(value)] = index + 1
             chunks.add("open", piece.role, raw)
         else:
             pid = int(value)
@@ -247,16 +259,6 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
     return out
 
 
-def droppable_pairs(segment: Segment) -> set[int]:
-    """Pair ids whose loss only loses formatting (emphasis, strong, strikethrough), not a link."""
-    return {pid for pid, (_o, _c, piece) in segment.restore.pairs.items() if piece.role in _EMPHASIS}
-
-
-def without_pairs(text: str, pairs: set[int]) -> str:
-    """``text`` with the tags of ``pairs`` removed (their content stays)."""
-    return re.sub(r"</?g(\d+)>", lambda m: "" if int(m.group(1)) in pairs else m.group(0), text)
-
-
 def _piece_source(part: tuple[str, str | int]) -> str:
     kind, value = part
     if kind == "text":
@@ -271,10 +273,11 @@ def _text(value: str, r: Restore, specials: set[str], changed: bool, *, first: b
     if changed:
         value = re.sub(r"\n[ \t]*(?:\n[ \t]*)+", "\n", value)  # a blank line would end the block
     lines = value.split("\n")
-    if changed:
+    if changed and not r.raw_html:
         lines = [
-            _escape_line_start(line) if (i > 0 or (first and r.block_start)) else line
+            _escape_line_start(line, r.line_starts) if (i > 0 or (first and r.block_start)) else line
             for i, line in enumerate(lines)
         ]
-        lines = [line.rstrip(" \t") if i < len(lines) - 1 else line for i, line in enumerate(lines)]
+        # Two trailing spaces would be a hard break the source did not have.
+        lines = [re.sub(r"[ \t]*  $", "", line) if i < len(lines) - 1 else line for i, line in enumerate(lines)]
     return r.line_break.join(lines)

@@ -16,7 +16,8 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ._placeholders import TAG_RE, apply_ids, renumber, strip_tags, validate
+from ..translator import NBestTranslator, Translator
+from ._placeholders import TAG_RE, apply_ids, renumber, strip_tags, validate, without_pairs
 from ._sentences import split_sentences
 
 LADDER = ("nbest", "runs", "drop_pairs", "english")
@@ -60,11 +61,11 @@ def _units(text: str, droppable: Collection[int], max_chars: int) -> list[_Unit]
     return units
 
 
-def _batch(translator: object, texts: list[str]) -> dict[str, str]:
+def _batch(translator: Translator, texts: list[str]) -> dict[str, str]:
     unique = [t for t in dict.fromkeys(texts) if t]
     if not unique:
         return {}
-    outputs = translator.translate(unique)  # type: ignore[attr-defined]
+    outputs = translator.translate(unique)
     if len(outputs) != len(unique):
         raise ValueError(f"translator returned {len(outputs)} texts for {len(unique)}")
     return dict(zip(unique, outputs))
@@ -92,10 +93,6 @@ def _run_texts(unit: _Unit) -> list[str]:
     return [p.strip() for p in _SPLIT_RE.split(unit.text) if not TAG_RE.fullmatch(p) and _has_words(p)]
 
 
-def _without_pairs(text: str, pairs: set[int]) -> str:
-    return re.sub(r"</?g(\d+)>", lambda m: "" if int(m.group(1)) in pairs else m.group(0), text)
-
-
 def _join(units: list[_Unit]) -> str:
     out = ""
     for i, unit in enumerate(units):
@@ -113,7 +110,7 @@ def _join(units: list[_Unit]) -> str:
 
 def translate_segments(
     texts: Sequence[str],
-    translator: object,
+    translator: Translator,
     *,
     droppable: Sequence[Collection[int]] | None = None,
     max_sentence_chars: int = MAX_SENTENCE_CHARS,
@@ -139,9 +136,9 @@ def translate_segments(
             u.result = out
     todo = [u for u in todo if u.result is None]
 
-    if todo and hasattr(translator, "translate_nbest"):
+    if todo and isinstance(translator, NBestTranslator):
         keys = list(dict.fromkeys(u.text for u in todo))
-        hyps = dict(zip(keys, translator.translate_nbest(keys, NBEST)))  # type: ignore[attr-defined]
+        hyps = dict(zip(keys, translator.translate_nbest(keys, NBEST)))
         for u in todo:
             for candidate in hyps.get(u.text, [])[1:]:
                 if not validate(u.text, candidate):
@@ -159,7 +156,7 @@ def translate_segments(
 
     droppers = [u for u in todo if u.droppable]
     if droppers:
-        reduced = {id(u): _without_pairs(u.text, u.droppable) for u in droppers}
+        reduced = {id(u): without_pairs(u.text, u.droppable) for u in droppers}
         outs = _batch(translator, list(reduced.values()))
         for u in droppers:
             out = outs.get(reduced[id(u)], "")

@@ -1,0 +1,102 @@
+"""``mkdocs-zh-translate md``: one Markdown file in, translated Markdown out."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mkdocs_zh_translate.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+PAGE = "# Install\n\nRun `pip install x` to **install** it.\n"
+EXPECTED = "# 「Install」 { #install }\n\n「Run `pip install x` to **install** it.」\n"
+
+
+def test_pseudo_backend_writes_to_stdout(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "page.md"
+    src.write_text(PAGE, encoding="utf-8")
+    assert main(["md", str(src), "--backend", "pseudo"]) == 0
+    assert capsys.readouterr().out == EXPECTED
+
+
+def test_output_file_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "page.md"
+    src.write_text(PAGE, encoding="utf-8")
+    out = tmp_path / "page.zh.md"
+    assert main(["md", str(src), "-o", str(out), "--backend", "pseudo"]) == 0
+    assert out.read_text(encoding="utf-8") == EXPECTED
+    assert capsys.readouterr().out == ""
+
+
+def test_byte_order_mark_is_accepted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "bom.md"
+    src.write_bytes(b"\xef\xbb\xbf" + PAGE.encode())
+    assert main(["md", str(src), "--backend", "pseudo"]) == 0
+    assert capsys.readouterr().out == EXPECTED
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("binary.md", b"\x89PNG\r\n\x1a\n\x00\x00\x00", "looks like a binary file"),
+        ("latin1.md", "# Caf\u00e9\n\nline\n".encode("latin-1"), ":1: not valid UTF-8"),
+        ("missing.md", None, "no such file"),
+        ("folder", "dir", "is a directory"),
+    ],
+)
+def test_bad_input_is_one_line_naming_the_file_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: bytes | str | None, message: str
+) -> None:
+    path = tmp_path / name
+    if content == "dir":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    assert main(["md", str(path), "--backend", "pseudo"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1
+    assert str(path) in lines[0] and message in lines[0]
+    assert "Traceback" not in captured.err
+
+
+def test_unwritable_output_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "page.md"
+    src.write_text(PAGE, encoding="utf-8")
+    target = tmp_path / "no" / "such" / "dir" / "out.md"
+    assert main(["md", str(src), "-o", str(target), "--backend", "pseudo"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(target) in err[0]
+
+
+def test_bad_input_through_the_console_script_has_no_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "bad.md"
+    path.write_bytes(b"ok\n\xff\xfe broken\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs_zh_translate", "md", str(path), "--backend", "pseudo"],
+        capture_output=True, text=True, cwd=REPO, timeout=60,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"mkdocs-zh-translate: error: {path}:2: not valid UTF-8 (byte 0xff)"
+
+
+def test_pseudo_backend_does_not_import_the_model_runtime(tmp_path: Path) -> None:
+    src = tmp_path / "page.md"
+    src.write_text(PAGE, encoding="utf-8")
+    probe = (
+        "import json, sys\n"
+        "from mkdocs_zh_translate.cli import main\n"
+        f"code = main(['md', {str(src)!r}, '--backend', 'pseudo'])\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('onnxruntime', 'numpy', 'torch', 'transformers', 'sentencepiece', 'mkdocs'))\n"
+        "print(json.dumps({'code': code, 'heavy': heavy}), file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=REPO, timeout=60)
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert report == {"code": 0, "heavy": []}
+    assert proc.stdout == EXPECTED
