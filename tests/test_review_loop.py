@@ -23,7 +23,7 @@ from mkdocs_zh_translate import batch
 from mkdocs_zh_translate.backends import BackendError
 from mkdocs_zh_translate.cli import main as cli_main
 
-from plugin_sites import build_in_process
+from tests.plugin_sites import build_in_process
 
 REPO = Path(__file__).resolve().parent.parent
 

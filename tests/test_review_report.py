@@ -10,7 +10,7 @@ import pytest
 
 from mkdocs_zh_translate.cli import main as cli_main
 
-from plugin_sites import build_in_process, write_site
+from tests.plugin_sites import build_in_process, write_site
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 PAGES = {

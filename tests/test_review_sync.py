@@ -13,7 +13,7 @@ from mkdocs_zh_translate.review.store import entry_state, write_if_changed
 from mkdocs_zh_translate.review.sync import merge
 from mkdocs_zh_translate.review.units import Unit
 
-from plugin_sites import build_in_process, write_site
+from tests.plugin_sites import build_in_process, write_site
 
 
 def _unit(msgid: str, line: int = 1) -> Unit:

@@ -14,8 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ._model import Segment
-from ._placeholders import TAG_RE, tokenize, validate
-from ._splice import droppable_pairs, without_pairs
+from ._placeholders import TAG_RE, tokenize, validate, without_pairs
 
 # Markup a translator could add in plain text runs, with the words used to report it.
 _MARKUP: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -135,7 +134,7 @@ def from_readable(segment: Segment, markdown: str) -> Parsed:
     if TAG_RE.search(added):
         problems.append("contains placeholder tags")
     # Dropping bold or italics loses formatting only; the splice accepts that (as for the model).
-    dropped = {pid for pid in droppable_pairs(segment) if f"<g{pid}>" not in text and f"</g{pid}>" not in text}
+    dropped = {pid for pid in segment.droppable_pairs if f"<g{pid}>" not in text and f"</g{pid}>" not in text}
     for problem in validate(without_pairs(segment.text, dropped), text):
         tag = problem.split(" ", 1)[0]
         if problem.endswith("missing"):
