@@ -10,7 +10,6 @@ outside contributors: they may change words, never markup.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 
 from ._model import Segment
@@ -59,7 +58,7 @@ def _describe(segment: Segment, tag: str) -> str:
     r = segment.restore
     if m.group(1):
         raw, role = r.atoms.get(int(m.group(1)), (tag, ""))
-        return f"{role or 'protected part'} {raw}"
+        return f"{role or 'protected part'} {raw if raw.strip() == raw else repr(raw)}"
     pid = int(m.group(2) or m.group(3))
     if pid in r.pairs:
         opening, closing, piece = r.pairs[pid]
@@ -151,7 +150,3 @@ def from_readable(segment: Segment, markdown: str) -> Parsed:
         problems.append("adds a blank line (a new paragraph)")
     return Parsed(text, list(dict.fromkeys(problems)))
 
-
-def markup_counts(text: str) -> Counter[str]:
-    """How many of each kind of markup ``text`` holds (for reports and tests)."""
-    return Counter({name: len(p.findall(text)) for name, p in _MARKUP})
