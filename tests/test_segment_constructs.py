@@ -304,3 +304,9 @@ def test_times_and_ratios_are_not_emoji() -> None:
     assert kinds_texts("Start at 10:30:45 or a:b:c, then :smile:.\n") == [
         ("paragraph", "Start at 10:30:45 or a:b:c, then <x1/>.")
     ]
+
+
+def test_fences_inside_raw_html_stay_code() -> None:
+    source = '<div class="x">\n<p>Words.</p>\n\n```python\nprint("in a fence")\n```\n'
+    out = check(source, [("html_text", "Words.")])
+    assert '```python\nprint("in a fence")\n```' in out

@@ -9,6 +9,7 @@ this parser, so the tokens need no renderer.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
@@ -33,7 +34,10 @@ def _push_atom(state: StateInline, kind: str, start: int, end: int) -> None:
     state.pos = end
 
 
-def _regex_rule(kind: str, first: str, pattern: re.Pattern[str], *, word_bounded: bool = False):  # type: ignore[no-untyped-def]
+InlineRule = Callable[[StateInline, bool], bool]
+
+
+def _regex_rule(kind: str, first: str, pattern: re.Pattern[str], *, word_bounded: bool = False) -> InlineRule:
     """A rule that turns a match of ``pattern`` at ``state.pos`` into one atom.
 
     ``word_bounded``: only between non-word characters, so ``10:30:45`` is not an emoji.
