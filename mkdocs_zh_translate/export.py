@@ -127,6 +127,21 @@ def _add_topk_head(decoder: Any) -> None:
     )
 
 
+def _flatten_logits_bias(decoder: Any) -> bool:
+    """Store ``final_logits_bias`` as ``[vocab]`` instead of ``[1, vocab]``.
+
+    Same broadcast result, but ORT only fuses a 1-D bias into the preceding (int8) MatMul
+    kernel; the 2-D one costs a separate Add and another ``[rows, vocab]`` buffer per step.
+    """
+    for init in decoder.graph.initializer:
+        if init.name.startswith("final_logits_bias") and len(init.dims) == 2 and init.dims[0] == 1:
+            vocab = init.dims[1]
+            del init.dims[:]
+            init.dims.append(vocab)
+            return True
+    return False
+
+
 def _share_cross_cache_across_beams(decoder: Any, heads: int, head_dim: int) -> int:
     """Let the cached-step branch read encoder keys/values with one row per *sentence*.
 
@@ -371,6 +386,7 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
 
         decoder = onnx.load(raw / "decoder_model_merged.onnx")
         _add_topk_head(decoder)
+        _flatten_logits_bias(decoder)
         layers = _share_cross_cache_across_beams(decoder, settings["decoder_attention_heads"], settings["head_dim"])
         if layers != settings["decoder_layers"]:
             raise ExportError(f"{src}: found {layers} cross-attention blocks to rewrite, expected "
