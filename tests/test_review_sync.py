@@ -235,3 +235,19 @@ def test_a_sync_killed_midway_leaves_every_file_whole(
         assert len(po) > 0
     assert _review(small, "sync") == 0  # and the next sync finishes the job
     assert "One more sentence." in {e.msgid for e in polib.pofile(str(review / "guide.md.po"))}
+
+
+def test_review_dir_option_is_used_and_may_not_be_inside_docs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from mkdocs.exceptions import Abort
+
+    monkeypatch.chdir(tmp_path)
+    config = write_site(tmp_path, pages=PAGES, plugin={"backend": "pseudo", "review_dir": "i18n/po"})
+    assert _review(config, "sync") == 0
+    assert (tmp_path / "i18n" / "po" / "index.md.po").is_file()
+    assert not (tmp_path / "translations").exists()
+    inside = write_site(tmp_path, pages=PAGES, plugin={"backend": "pseudo", "review_dir": "docs/po"})
+    with pytest.raises(Abort):
+        build_in_process(inside)
+    assert "review_dir" in caplog.text and "inside docs_dir" in caplog.text
