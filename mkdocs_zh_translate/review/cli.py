@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-
+import os
+import sys
 from pathlib import Path
 
 from .store import ReviewError, display, write_if_changed
@@ -35,8 +36,13 @@ def _run(args: argparse.Namespace, error: type[Exception]) -> int:
         return _dispatch(args)
     except ReviewError as exc:
         raise error(str(exc)) from None
+    except BrokenPipeError:  # `review status | head`: the reader went away, nothing to report
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     except OSError as exc:
-        raise error(f"{exc.filename or ''}: {exc.strerror or exc}") from None
+        where = f"{exc.filename}: " if exc.filename else ""
+        raise error(f"{where}{exc.strerror or exc}") from None
 
 
 def _dispatch(args: argparse.Namespace) -> int:
