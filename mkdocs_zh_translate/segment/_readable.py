@@ -22,7 +22,9 @@ _MARKUP: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a link", re.compile(r"\]\s*[(\[]|\bhttps?://|\bwww\.|\bmailto:|<https?:", re.I)),
     ("an image", re.compile(r"!\[")),
     ("a code span", re.compile(r"`")),
-    ("a template expression", re.compile(r"\{\{|\{%|\{\s*[#.:]")),
+    ("a template expression", re.compile(r"\{\{|\{%")),
+    ("an attribute list", re.compile(r"\{\s*[#.:]|\{[^}\n]*=[^}\n]*\}")),
+    ("a footnote reference", re.compile(r"\[\^")),
 )
 
 
