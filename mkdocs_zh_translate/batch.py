@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from . import __version__
 from .backends import BackendError, load_translator
@@ -177,8 +178,29 @@ class PageResult:
     translated: bool = True
 
 
+ENGLISH = "english"  # origin of a segment left in English because no model could be loaded
+
+
+class Reviewer(Protocol):
+    """Reviewed translations consulted per segment before the memory (issue 5's PO files).
+
+    Per segment, not per text: the same placeholder text on two pages can be reviewed on one
+    and not the other. ``page`` returns an object with ``hits`` (segment index -> Hit) and
+    ``warnings``; both methods raise an exception with a user-facing message on bad files."""
+
+    def page(self, src_uri: str, page: Any, location: str, line_offset: int = 0) -> Any: ...
+
+    def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]: ...
+
+
 class SiteTranslator:
-    """Translate many pages and short strings in one deduplicated pass over the memory."""
+    """Translate many pages and short strings in one deduplicated pass over the memory.
+
+    Order of authority: ``reviewer`` (human text) > the memory (machine cache) > the model.
+    ``glossary`` protects and fixes terms and adds the terms it touches to the cache key.
+    ``english_fallback``: when the model cannot be loaded, keep what is missing in English
+    (one warning per page) instead of failing, so a clone with PO files and no model builds.
+    """
 
     def __init__(
         self,
@@ -187,10 +209,17 @@ class SiteTranslator:
         spec: TranslatorSpec,
         *,
         progress: bool | None = None,
+        reviewer: Reviewer | None = None,
+        glossary: Any = None,
+        english_fallback: bool = False,
     ) -> None:
         self.memory = memory
         self.lazy = lazy
         self.spec = spec
+        self.reviewer = reviewer
+        self.glossary = glossary
+        self.english_fallback = english_fallback
+        self.unavailable: str | None = None  # why the model could not be loaded
         self.fingerprint = translator_fingerprint(spec, memory)
         self.progress = sys.stderr.isatty() if progress is None else progress
 
@@ -215,26 +244,58 @@ class SiteTranslator:
                     warnings=[f"{job.label}:{line + job.line_offset}: cannot segment this page, kept in English: {exc}"],
                     translated=False,
                 )
+        reviewed: dict[str, Any] = {}
+        reviewed_strings: dict[str, str] = {}
+        string_warnings: list[str] = []
+        if self.reviewer is not None:
+            from .review.store import ReviewError
+
+            try:
+                for job in jobs:
+                    if job.key in segmented:
+                        reviewed[job.key] = self.reviewer.page(job.key, segmented[job.key], job.label, job.line_offset)
+                reviewed_strings, string_warnings = self.reviewer.strings([s for s in strings if s.strip()])
+            except ReviewError as exc:
+                raise TranslationFailed(str(exc)) from None
         texts = [s.text for page in segmented.values() for s in page.segments]
         texts.extend(s for s in strings if s.strip())
         stats.segments = len(texts)
-        hits = self._translate_unique(list(dict.fromkeys(texts)), stats)
+        machine = [
+            s.text
+            for key, page in segmented.items()
+            for i, s in enumerate(page.segments)
+            if key not in reviewed or i not in reviewed[key].hits
+        ]
+        machine.extend(s for s in strings if s.strip() and s not in reviewed_strings)
+        hits = self._translate_unique(list(dict.fromkeys(machine)), stats)
+        stats.unique = len(set(texts))
+        stats.cached += len(set(texts) - set(machine))  # reviewed only: answered without the cache
 
         for job in jobs:
             page = segmented.get(job.key)
             if page is None:
                 continue
             result = PageResult(job.markdown, segments=len(page.segments))
-            for segment in page.segments:
-                hit = hits[segment.text]
+            review = reviewed.get(job.key)
+            page_hits = [review.hits.get(i) if review else None for i in range(len(page.segments))]
+            page_hits = [h or hits[s.text] for h, s in zip(page_hits, page.segments)]
+            if review:
+                result.warnings.extend(review.warnings)
+            english = sum(1 for h in page_hits if h.origin == ENGLISH)
+            if english:
+                result.warnings.append(
+                    f"{job.label}: {english} of {len(page.segments)} segments have no reviewed or cached "
+                    f"translation and cannot be machine-translated ({self.unavailable}); kept in English"
+                )
+            for segment, hit in zip(page.segments, page_hits):
                 if hit.origin == REVIEWED:
                     result.reviewed += 1
-                if hit.fallback:
+                if hit.fallback and hit.origin != ENGLISH:
                     result.fallbacks.append(
                         f"{job.label}:{segment.line + job.line_offset}: translation fell back to '{hit.fallback}'"
                     )
             try:
-                result.markdown = page.splice([hits[s.text].text for s in page.segments])
+                result.markdown = page.splice([h.text for h in page_hits])
             except Exception as exc:
                 result = PageResult(
                     job.markdown,
@@ -242,14 +303,21 @@ class SiteTranslator:
                     translated=False,
                 )
             results[job.key] = result
-        stats.fallbacks = sum(1 for s in set(texts) if hits[s].fallback)
+        stats.fallbacks = sum(1 for s in set(machine) if hits[s].fallback and hits[s].origin != ENGLISH)
         stats.seconds = time.perf_counter() - started
-        translated_strings = {s: hits[s].text if s in hits else s for s in strings}
+        translated_strings = {
+            s: reviewed_strings[s] if s in reviewed_strings else hits[s].text if s in hits else s for s in strings
+        }
+        if string_warnings:
+            label = "site strings"
+            results.setdefault(label, PageResult("", translated=False, warnings=list(string_warnings)))
         return results, translated_strings, stats
 
     def _translate_unique(self, unique: list[str], stats: Stats) -> dict[str, Hit]:
         stats.unique = len(unique)
-        hits = self.memory.lookup(unique, self.fingerprint)
+        keys = {s: self.cache_source(s) for s in unique}
+        found = self.memory.lookup(list(dict.fromkeys(keys.values())), self.fingerprint)
+        hits = {s: found[k] for s, k in keys.items() if k in found}
         stats.cached = len(hits)
         misses = sorted((s for s in unique if s not in hits), key=len)
         if not misses:
@@ -257,7 +325,18 @@ class SiteTranslator:
         from .segment import translate_segments
 
         loads = self.lazy.loads
-        translator = self.lazy.get(self.spec)
+        try:
+            translator = self.lazy.get(self.spec)
+        except TranslationFailed as exc:
+            if not self.english_fallback:
+                raise
+            self.unavailable = str(exc)
+            hits.update({s: Hit(s, ENGLISH, ENGLISH) for s in misses})
+            return hits
+        if self.glossary:
+            from .review.glossary import GlossaryTranslator
+
+            translator = GlossaryTranslator(translator, self.glossary)
         stats.model = "model loaded" if self.lazy.loads > loads else "model already loaded"
         done = 0
         for chunk in _chunks(misses, CHUNK_CHARS):
@@ -268,7 +347,7 @@ class SiteTranslator:
             except Exception as exc:
                 raise TranslationFailed(f"the translator failed: {exc}") from exc
             batch = {src: Hit(out.text, out.fallback, MACHINE) for src, out in zip(chunk, outputs)}
-            self.memory.store(batch, self.fingerprint)
+            self.memory.store({self.cache_source(s): h for s, h in batch.items()}, self.fingerprint)
             hits.update(batch)
             done += len(chunk)
             stats.translated = done
@@ -277,6 +356,10 @@ class SiteTranslator:
         if self.progress:
             sys.stderr.write("\n")
         return hits
+
+    def cache_source(self, text: str) -> str:
+        """What the machine cache keys ``text`` by (the glossary entries it touches included)."""
+        return self.glossary.cache_source(text) if self.glossary else text
 
 
 def _chunks(texts: list[str], budget: int) -> list[list[str]]:

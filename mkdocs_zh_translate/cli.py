@@ -105,6 +105,10 @@ def _build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--batch-tokens", type=int, default=None)
     tr.add_argument("--threads", type=int, default=None)
     tr.set_defaults(func=_cmd_translate)
+
+    from .review.cli import add_parser as add_review_parser
+
+    add_review_parser(sub, CliError)
     return parser
 
 

@@ -79,6 +79,11 @@ class PluginConfig(base.Config):
     beside mkdocs.yml. Never inside ``docs_dir`` (that would make ``mkdocs serve`` rebuild
     forever)."""
 
+    review_dir = c.Optional(c.Type(str))
+    """Directory of the reviewed translations (PO files, ``glossary.yml``), relative to
+    mkdocs.yml. Default ``translations/<language>`` beside mkdocs.yml; never inside docs_dir.
+    Written only by ``mkdocs-zh-translate review sync``; the build only reads it."""
+
     language = UrlSegment(default="zh")
     """URL prefix and directory of the translated site (``site/zh/``)."""
 
@@ -138,3 +143,16 @@ def resolve_model(option: str | None, config_file_path: str | None) -> str | Non
     if option is None:
         return None
     return str((config_dir(config_file_path) / os.path.expanduser(option)).resolve())
+
+
+def resolve_review_dir(option: str | None, language: str, config_file_path: str | None, docs_dir: str) -> Path:
+    """Absolute review directory; raise ``ValidationError`` if it would sit inside docs_dir."""
+    root = config_dir(config_file_path)
+    review = (root / os.path.expanduser(option or f"translations/{language}")).resolve()
+    docs = Path(docs_dir).resolve()
+    if review == docs or docs in review.parents:
+        raise base.ValidationError(
+            f"review_dir {review} is inside docs_dir {docs}: MkDocs would publish the PO files "
+            "and `mkdocs serve` would rebuild forever; put it beside mkdocs.yml"
+        )
+    return review

@@ -29,8 +29,11 @@ from mkdocs.utils import meta as meta_util
 
 from . import site
 from .batch import LazyTranslator, PageJob, PageResult, SiteTranslator, Stats, TranslationFailed, TranslatorSpec
-from .config import PluginConfig, resolve_cache_dir, resolve_model
+from .config import PluginConfig, resolve_cache_dir, resolve_model, resolve_review_dir
 from .memory import MachineCache, TranslationMemory
+from .review.glossary import GLOSSARY_FILE, Glossary, load_glossary
+from .review.layer import ReviewedLayer
+from .review.store import ReviewError, has_po_files
 
 log = logging.getLogger("mkdocs.plugins.zh_translate")
 
@@ -63,6 +66,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         self._zh = False
         self._build: _Build | None = None
         self._memory: TranslationMemory | None = None
+        self._review: ReviewedLayer | None = None
+        self._glossary: Glossary | None = None
+        # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
+        # callable and stops there (no translation, no Chinese build).
+        self.collector: Any = None
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -88,6 +96,18 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             if self._memory is not None:
                 self._memory.machine.close()
             self._memory = TranslationMemory(MachineCache(cache_dir))
+        try:
+            review_dir = resolve_review_dir(
+                self.config.review_dir, self.config.language, config.config_file_path, config.docs_dir
+            )
+        except ValidationError as exc:
+            raise PluginError(f"zh-translate: option 'review_dir': {exc}") from None
+        if self._review is None or self._review.review_dir != review_dir:
+            self._review = ReviewedLayer(review_dir)
+        try:
+            self._glossary = load_glossary(review_dir / GLOSSARY_FILE)
+        except ReviewError as exc:
+            raise PluginError(f"zh-translate: {exc}") from None
         spec = TranslatorSpec(
             backend=self.config.backend,
             model=resolve_model(self.config.model, config.config_file_path),
@@ -103,6 +123,13 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         )
         site.set_alternates(config)
         return config
+
+    def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
+        # The PO files live outside docs_dir: watch them so a reviewer's edit shows up live.
+        # Builds only read them (review sync writes, and only on change), so no reload loop.
+        if self._review is not None and self._review.review_dir.is_dir():
+            server.watch(str(self._review.review_dir))
+        return server
 
     # -- collecting (English build) and applying (Chinese build) ---------------------------
 
@@ -187,6 +214,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             strings.append(build.site_description)
         for metas in build.metas.values():
             strings.extend(metas.values())
+        if self.collector is not None:
+            self.collector(self, build, config)
+            return
         self._translate(build.jobs, strings)
         site.add_sitemap_alternates(site_dir / "sitemap.xml", build.langs, site.SOURCE_LANG)
         self._build_zh(config, build)
@@ -198,7 +228,15 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         build, memory = self._build, self._memory
         assert build is not None and memory is not None
         try:
-            translator = SiteTranslator(memory, self.lazy, build.spec)
+            review = self._review
+            translator = SiteTranslator(
+                memory,
+                self.lazy,
+                build.spec,
+                reviewer=review,
+                glossary=self._glossary,
+                english_fallback=review is not None and has_po_files(review.review_dir),
+            )
             results, translated, stats = translator.translate_pages(list(jobs.values()), strings)
         except TranslationFailed as exc:
             raise PluginError(f"zh-translate: {exc}") from None

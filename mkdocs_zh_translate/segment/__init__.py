@@ -8,18 +8,22 @@ from __future__ import annotations
 from ._api import SegmentedPage, segment_markdown, translate_markdown
 from ._model import Segment
 from ._placeholders import validate
+from ._readable import Parsed, from_readable, to_readable
 from ._sentences import split_sentences
 from ._slug import slugify
 from ._translate import LADDER, SegmentTranslation, translate_segments
 
 __all__ = [
     "LADDER",
+    "Parsed",
     "Segment",
     "SegmentTranslation",
     "SegmentedPage",
+    "from_readable",
     "segment_markdown",
     "slugify",
     "split_sentences",
+    "to_readable",
     "translate_markdown",
     "translate_segments",
     "validate",

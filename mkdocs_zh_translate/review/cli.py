@@ -1,0 +1,129 @@
+"""The ``mkdocs-zh-translate review`` sub-commands: sync, prune, status, check, report."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from .store import ReviewError, display, write_if_changed
+
+EXIT_BELOW = 1
+
+
+def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:  # type: ignore[type-arg]
+    review = sub.add_parser("review", help="keep reviewed translations (PO files) in step with the site")
+    rsub = review.add_subparsers(dest="review_command", required=True, metavar="ACTION")
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("-f", "--config-file", default="mkdocs.yml", metavar="FILE", help="mkdocs.yml (default: ./mkdocs.yml)")
+        p.set_defaults(func=lambda args: _run(args, error))
+
+    common(rsub.add_parser("sync", help="write/update the PO files from the site and the machine cache"))
+    common(rsub.add_parser("prune", help="remove obsolete (#~) entries from the PO files"))
+    common(rsub.add_parser("status", help="per-page counts: reviewed, machine, stale, missing"))
+    check = rsub.add_parser("check", help="exit non-zero when less than P%% of the entries are reviewed")
+    check.add_argument("--min-reviewed", type=float, required=True, metavar="P")
+    common(check)
+    report = rsub.add_parser("report", help="write a side-by-side HTML review page")
+    report.add_argument("-o", "--output", required=True, metavar="FILE.html")
+    common(report)
+
+
+def _run(args: argparse.Namespace, error: type[Exception]) -> int:
+    try:
+        return _dispatch(args)
+    except ReviewError as exc:
+        raise error(str(exc)) from None
+    except BrokenPipeError:  # `review status | head`: the reader went away, nothing to report
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except OSError as exc:
+        where = f"{exc.filename}: " if exc.filename else ""
+        raise error(f"{where}{exc.strerror or exc}") from None
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    config_file = Path(args.config_file)
+    action = args.review_command
+    if action == "prune":
+        from .sync import apply, plan_prune
+
+        review_dir = review_dir_of(config_file)
+        planned = plan_prune(review_dir)
+        removed = sum(p.removed for p in planned)
+        changed = apply(planned)
+        print(f"review prune: {removed} obsolete entries removed, {len(changed)} file(s) changed")
+        return 0
+
+    from .collect import collect_site
+    from .layer import rejected_entries
+    from .status import ReviewFile, format_status, rejection_lines, status_of
+    from .sync import apply, plan_sync
+
+    site = collect_site(config_file)
+    planned = plan_sync(site)
+    files = [
+        ReviewFile(p.path, site.page_labels.get(p.path, display(p.path)), p.po, rejected_entries(site.pages.get(p.path, []), p.po))
+        for p in planned
+    ]
+    status = status_of(files)
+    if action == "sync":
+        changed = apply(planned)
+        t = status.total
+        print(
+            f"review sync: {len(changed)} of {len(planned)} PO file(s) written in {display(site.review_dir)}; "
+            f"{t.reviewed} reviewed, {t.machine} machine, {t.stale} stale, {t.missing} missing, {t.obsolete} obsolete"
+        )
+        return 0
+    if action == "status":
+        print(format_status(status))
+        for line in rejection_lines(files):
+            print(line)
+        return 0
+    if action == "check":
+        t = status.total
+        ok = t.percent >= args.min_reviewed
+        verdict = "ok" if ok else f"below the required {args.min_reviewed:g}%"
+        for line in rejection_lines(files):
+            print(line)
+        print(
+            f"review check: {t.reviewed} of {t.total} entries reviewed ({t.percent:.1f}%), {t.stale} stale, "
+            f"{t.rejected} rejected: {verdict}"
+        )
+        return 0 if ok else EXIT_BELOW
+    if action == "report":
+        from .report import render_report
+
+        text = render_report(files, status, f"Translation review: {site.config_file.resolve().parent.name}")
+        out = Path(args.output)
+        write_if_changed(out, text)
+        print(f"review report: wrote {display(out)} ({status.total.reviewed} of {status.total.total} reviewed)")
+        return 0
+    raise ReviewError(f"unknown review action {action!r}")
+
+
+def review_dir_of(config_file: Path) -> Path:
+    """The plugin's review directory for ``config_file`` without building anything."""
+    from mkdocs.config import load_config
+    from mkdocs.config.base import ValidationError
+    from mkdocs.exceptions import MkDocsException
+
+    from ..config import resolve_review_dir
+
+    if not config_file.is_file():
+        raise ReviewError(f"{display(config_file)}: no such file (use -f to name mkdocs.yml)")
+    try:
+        config = load_config(config_file=str(config_file))
+        plugin = config.plugins["zh-translate"]
+    except MkDocsException as exc:
+        raise ReviewError(f"{display(config_file)}: {exc}") from None
+    except KeyError:
+        raise ReviewError(f"{display(config_file)}: the zh-translate plugin is not in `plugins:`") from None
+    try:
+        return resolve_review_dir(plugin.config.review_dir, plugin.config.language, config.config_file_path, config.docs_dir)
+    except ValidationError as exc:
+        raise ReviewError(f"{display(config_file)}: {exc}") from None
+

@@ -1,0 +1,184 @@
+"""The glossary: terms never translated (``keep``) and terms with a fixed translation (``terms``).
+
+``translations/zh/glossary.yml``::
+
+    keep: [MkDocs, ONNX Runtime]        # product names stay English, protected like code
+    terms:
+      cache: 缓存                        # always this Chinese
+      plugin: 插件
+
+Before the model sees a segment, each glossary term in its text runs becomes one more atom
+placeholder, which the model must carry through like inline code; afterwards the atom becomes
+the kept term or its fixed translation. The machine-cache key of a segment includes only the
+glossary entries that occur in it, so editing the glossary re-translates exactly the segments
+it touches.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from ..segment._placeholders import TAG_RE, tokenize
+from .store import ReviewError, display
+
+GLOSSARY_FILE = "glossary.yml"
+
+
+@dataclass(frozen=True)
+class Term:
+    english: str
+    chinese: str | None  # None: keep the English term as is
+    pattern: re.Pattern[str]
+
+
+@dataclass
+class Glossary:
+    terms: list[Term] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.terms)
+
+    # -- which entries touch a text ---------------------------------------------------------
+
+    def _matches(self, text: str) -> list[tuple[int, int, Term]]:
+        """Non-overlapping matches in the text runs of ``text`` (longest term first)."""
+        spans: list[tuple[int, int, Term]] = []
+        pos = 0
+        runs: list[tuple[int, str]] = []
+        for kind, value in tokenize(text):
+            if kind == "text":
+                runs.append((pos, str(value)))
+                pos += len(str(value))
+            else:
+                pos += len({"atom": f"<x{value}/>", "open": f"<g{value}>", "close": f"</g{value}>"}[kind])
+        taken: list[tuple[int, int]] = []
+        for term in sorted(self.terms, key=lambda t: -len(t.english)):
+            for start, run in runs:
+                for m in term.pattern.finditer(run):
+                    a, b = start + m.start(), start + m.end()
+                    if any(a < e and s < b for s, e in taken):
+                        continue
+                    taken.append((a, b))
+                    spans.append((a, b, term))
+        return sorted(spans, key=lambda s: s[0])
+
+    def entries_in(self, text: str) -> list[tuple[str, str | None]]:
+        return sorted({(t.english, t.chinese) for _a, _b, t in self._matches(text)}, key=lambda e: (e[0], e[1] or ""))
+
+    def cache_source(self, text: str) -> str:
+        """The text the machine cache keys this segment by: the segment plus the glossary
+        entries that occur in it (the segment alone when none does)."""
+        entries = self.entries_in(text) if self.terms else []
+        if not entries:
+            return text
+        return text + "\x00glossary:" + json.dumps(entries, ensure_ascii=False)
+
+    # -- protecting terms around a translator ---------------------------------------------------
+
+    def protect(self, text: str) -> tuple[str, dict[int, str]]:
+        """``text`` with each term replaced by a new atom, and atom id -> replacement."""
+        matches = self._matches(text)
+        if not matches:
+            return text, {}
+        ids = [int(a or b or c) for a, b, c in TAG_RE.findall(text)]
+        next_id = max(ids, default=0) + 1
+        out: list[str] = []
+        pos = 0
+        replacements: dict[int, str] = {}
+        for a, b, term in matches:
+            out.append(text[pos:a])
+            out.append(f"<x{next_id}/>")
+            replacements[next_id] = term.chinese if term.chinese is not None else text[a:b]
+            next_id += 1
+            pos = b
+        out.append(text[pos:])
+        return "".join(out), replacements
+
+    @staticmethod
+    def restore(text: str, replacements: dict[int, str]) -> str | None:
+        """Put the terms back; None when the translator lost one of them."""
+        for aid, value in replacements.items():
+            tag = f"<x{aid}/>"
+            if text.count(tag) != 1:
+                return None
+            text = text.replace(tag, value)
+        return text
+
+
+class GlossaryTranslator:
+    """Wraps a translator so glossary terms pass through it as protected atoms."""
+
+    def __init__(self, inner: object, glossary: Glossary) -> None:
+        self.inner = inner
+        self.glossary = glossary
+        self.fingerprint = getattr(inner, "fingerprint", "")
+        if hasattr(inner, "translate_nbest"):
+            self.translate_nbest = self._translate_nbest
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        protected = [self.glossary.protect(t) for t in texts]
+        outputs = list(self.inner.translate([p for p, _r in protected]))  # type: ignore[attr-defined]
+        retry = []
+        for i, (out, (_p, reps)) in enumerate(zip(outputs, protected)):
+            restored = self.glossary.restore(out, reps) if reps else out
+            if restored is None:
+                retry.append(i)
+            else:
+                outputs[i] = restored
+        if retry:  # the model dropped a term's placeholder: translate those without protection
+            again = self.inner.translate([texts[i] for i in retry])  # type: ignore[attr-defined]
+            for i, out in zip(retry, again):
+                outputs[i] = out
+        return outputs
+
+    def _translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
+        protected = [self.glossary.protect(t) for t in texts]
+        outputs = self.inner.translate_nbest([p for p, _r in protected], n)  # type: ignore[attr-defined]
+        result: list[list[str]] = []
+        for text, hyps, (_p, reps) in zip(texts, outputs, protected):
+            kept = [h for h in (self.glossary.restore(h, reps) for h in hyps) if h is not None] if reps else list(hyps)
+            if not kept:
+                kept = list(self.inner.translate_nbest([text], n)[0])  # type: ignore[attr-defined]
+            result.append(kept)
+        return result
+
+
+def _pattern(term: str, *, ignore_case: bool) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w-])" + re.escape(term) + r"(?![\w-])", re.IGNORECASE if ignore_case else 0)
+
+
+def load_glossary(path: Path) -> Glossary:
+    """The glossary at ``path`` (empty when absent); ReviewError for a malformed one."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Glossary()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReviewError(f"{display(path)}: cannot read: {exc}") from None
+    try:
+        data = yaml.safe_load(text) or {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else 1
+        raise ReviewError(f"{display(path)}:{line}: malformed YAML: {getattr(exc, 'problem', exc)}") from None
+    if not isinstance(data, dict) or set(data) - {"keep", "terms"}:
+        raise ReviewError(f"{display(path)}:1: expected a mapping with only 'keep:' (a list) and 'terms:' (a mapping)")
+    keep, terms = data.get("keep") or [], data.get("terms") or {}
+    if not isinstance(keep, list) or not all(isinstance(k, str) and k.strip() for k in keep):
+        raise ReviewError(f"{display(path)}: 'keep:' must be a list of terms")
+    if not isinstance(terms, dict) or not all(
+        isinstance(k, str) and k.strip() and isinstance(v, str) and v.strip() for k, v in terms.items()
+    ):
+        raise ReviewError(f"{display(path)}: 'terms:' must map English terms to Chinese text")
+    glossary = Glossary()
+    for term in keep:
+        glossary.terms.append(Term(term.strip(), None, _pattern(term.strip(), ignore_case=False)))
+    for english, chinese in terms.items():
+        glossary.terms.append(Term(english.strip(), chinese.strip(), _pattern(english.strip(), ignore_case=True)))
+    return glossary

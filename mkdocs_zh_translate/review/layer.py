@@ -1,0 +1,118 @@
+"""The build's view of the PO files: reviewed translations for segments, checked first.
+
+A reviewed entry (``msgstr`` set, not fuzzy, not obsolete) wins over the machine cache and the
+model. Its Markdown is turned back into the segment's placeholder form against the source's own
+protected parts; an entry that lost a URL or code span, or adds HTML, a script or a link, is
+rejected with a warning naming the PO file and line, and the segment falls back to the machine
+translation (or English). Nothing here ever writes a PO file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polib
+
+from ..memory import REVIEWED, Hit
+from ..segment import Segment, SegmentedPage, from_readable
+from .store import PoReader, display, page_po_path, site_po_path
+from .units import Unit, page_units, string_units
+
+
+@dataclass
+class PageReview:
+    """Reviewed translations of one page: segment index -> hit, and rejected entries."""
+
+    hits: dict[int, Hit] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+
+def _index(po: polib.POFile | None) -> dict[tuple[str | None, str], polib.POEntry]:
+    if po is None:
+        return {}
+    return {(e.msgctxt, e.msgid): e for e in po if not e.obsolete}
+
+
+def reviewed_text(entry: polib.POEntry | None) -> str | None:
+    if entry is None or entry.obsolete or not entry.msgstr or "fuzzy" in entry.flags:
+        return None
+    return entry.msgstr
+
+
+class ReviewedLayer:
+    """Answers "has a person translated this segment?" from ``review_dir``'s PO files."""
+
+    def __init__(self, review_dir: Path, reader: PoReader | None = None) -> None:
+        self.review_dir = review_dir
+        self.reader = reader or PoReader()
+
+    def _check(self, unit: Unit, entry: polib.POEntry, path: Path) -> tuple[str | None, str | None]:
+        """(placeholder translation, None) or (None, warning)."""
+        text = reviewed_text(entry)
+        if text is None:
+            return None, None
+        segment = unit.segment or Segment(unit.text, 0, 0, 1, "string")
+        parsed = from_readable(segment, text)
+        if parsed.problems:
+            where = f"{display(path)}:{entry.linenum}"
+            return None, (
+                f"{where}: reviewed translation rejected ({'; '.join(parsed.problems)}); "
+                "using the machine translation for this segment"
+            )
+        return parsed.text, None
+
+    def page(self, src_uri: str, page: SegmentedPage, location: str, line_offset: int = 0) -> PageReview:
+        """Reviewed hits for ``page``'s segments (raises ReviewError for a malformed file)."""
+        review = PageReview()
+        page_path, site_path = page_po_path(self.review_dir, src_uri), site_po_path(self.review_dir)
+        units, site_units = page_units(page, location, line_offset)
+        for path, group in ((page_path, units), (site_path, site_units)):
+            if not group:
+                continue
+            entries = _index(self.reader.get(path))
+            for unit in group:
+                entry = entries.get(unit.key)
+                if entry is None:
+                    continue
+                text, warning = self._check(unit, entry, path)
+                if warning:
+                    review.warnings.append(warning)
+                if text is None:
+                    continue
+                for index in unit.indices:
+                    review.hits[index] = Hit(text, None, REVIEWED)
+        return review
+
+    def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+        """Reviewed translations of site strings (nav titles, site name, front matter)."""
+        path = site_po_path(self.review_dir)
+        entries = _index(self.reader.get(path))
+        found: dict[str, str] = {}
+        warnings: list[str] = []
+        for unit in string_units((s, "") for s in strings):
+            entry = entries.get(unit.key)
+            if entry is None:
+                continue
+            text, warning = self._check(unit, entry, path)
+            if warning:
+                warnings.append(warning)
+            if text is not None:
+                found[unit.text] = text
+        return found, warnings
+
+
+def rejected_entries(units: Sequence[Unit], po: polib.POFile) -> dict[tuple[str | None, str], list[str]]:
+    """Reviewed entries of ``po`` whose text the build would reject, with the reasons."""
+    by_key = {u.key: u for u in units}
+    found: dict[tuple[str | None, str], list[str]] = {}
+    for entry in po:
+        text = reviewed_text(entry)
+        unit = by_key.get((entry.msgctxt, entry.msgid))
+        if text is None or unit is None:
+            continue
+        parsed = from_readable(unit.segment or Segment(unit.text, 0, 0, 1, "string"), text)
+        if parsed.problems:
+            found[unit.key] = parsed.problems
+    return found

@@ -1,0 +1,167 @@
+"""PO files on disk: where each page's file lives, reading them safely, writing them atomically.
+
+The PO files are the reviewers' work, committed with the docs; losing or corrupting one loses
+people's time. So reading reports a malformed file as ``file:line`` (never a traceback), and
+writing goes to a temporary file in the same directory that replaces the old one in one rename,
+only when the text really changed (an unchanged file keeps its mtime: no ``mkdocs serve`` reload
+loop, no noise in ``git status``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import polib
+
+SITE_PO = "site.po"  # site-wide strings: nav titles, site name, default admonition titles
+PAGE_SUFFIX = ".po"  # a page's file is <review_dir>/<src_uri>.po, e.g. guide/install.md.po
+
+_HEADER = {
+    "Project-Id-Version": "mkdocs-zh-translate",
+    "Language": "zh_CN",
+    "MIME-Version": "1.0",
+    "Content-Type": "text/plain; charset=UTF-8",
+    "Content-Transfer-Encoding": "8bit",
+    "X-Generator": "mkdocs-zh-translate review sync",
+}
+_COMMENT = (
+    "Reviewed Chinese translations (mkdocs-zh-translate). Edit msgstr; delete the\n"
+    "'#, fuzzy' line of an entry to mark it reviewed. `mkdocs-zh-translate review sync`\n"
+    "keeps this file in step with the English pages."
+)
+_LINE_RE = re.compile(r"\(line (\d+)\)")
+
+
+class ReviewError(Exception):
+    """A problem with the review files, worded for the user (``path:line: message``)."""
+
+
+def page_po_path(review_dir: Path, src_uri: str) -> Path:
+    return review_dir / (src_uri + PAGE_SUFFIX)
+
+
+def site_po_path(review_dir: Path) -> Path:
+    return review_dir / SITE_PO
+
+
+def display(path: Path) -> str:
+    """A path as the user wants to read it: relative to the working directory when possible."""
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def read_po(path: Path) -> polib.POFile | None:
+    """The parsed PO file, None when it does not exist; ReviewError naming file and line when
+    it cannot be read."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ReviewError(f"{display(path)}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ReviewError(f"{display(path)}:{line}: not valid UTF-8") from None
+    try:
+        po = polib.pofile(text, wrapwidth=78, check_for_duplicates=True)
+    except (OSError, ValueError) as exc:
+        match = _LINE_RE.search(str(exc))
+        line = match.group(1) if match else "1"
+        reason = re.sub(r"\s*\(line \d+\)", "", str(exc))
+        reason = reason.replace(" in po file", "").replace(text, "").strip() or "syntax error"
+        raise ReviewError(f"{display(path)}:{line}: malformed PO file: {reason}") from None
+    return po
+
+
+def new_po(old: polib.POFile | None = None) -> polib.POFile:
+    """An empty PO file with our header (an existing file's header values are kept)."""
+    po = polib.POFile(wrapwidth=78)
+    po.metadata = dict(_HEADER)
+    po.header = _COMMENT
+    if old is not None:
+        po.metadata.update(old.metadata)
+        po.header = old.header or _COMMENT
+    return po
+
+
+def render_po(po: polib.POFile) -> str:
+    text = str(po)
+    return text if text.endswith("\n") else text + "\n"
+
+
+def write_if_changed(path: Path, text: str) -> bool:
+    """Write ``text`` atomically unless the file already holds exactly that; True if written."""
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return False
+    except (FileNotFoundError, UnicodeDecodeError):
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o777)
+        else:
+            os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    return True
+
+
+@dataclass
+class CachedPo:
+    stamp: tuple[int, int]
+    po: polib.POFile | None
+
+
+class PoReader:
+    """Reads PO files once per content change (``mkdocs serve`` rebuilds reuse the parse)."""
+
+    def __init__(self) -> None:
+        self._cache: dict[Path, CachedPo] = {}
+
+    def get(self, path: Path) -> polib.POFile | None:
+        try:
+            st = path.stat()
+            stamp = (st.st_mtime_ns, st.st_size)
+        except FileNotFoundError:
+            self._cache.pop(path, None)
+            return None
+        except OSError:
+            stamp = (-1, -1)
+        cached = self._cache.get(path)
+        if cached is not None and cached.stamp == stamp:
+            return cached.po
+        po = read_po(path)
+        self._cache[path] = CachedPo(stamp, po)
+        return po
+
+
+def has_po_files(review_dir: Path) -> bool:
+    return review_dir.is_dir() and any(review_dir.rglob("*" + PAGE_SUFFIX))
+
+
+def entry_state(entry: polib.POEntry) -> str:
+    """``reviewed``, ``stale`` (source changed since review), ``machine`` or ``missing``."""
+    if not entry.msgstr:
+        return "missing"
+    if "fuzzy" in entry.flags:
+        return "stale" if entry.previous_msgid is not None else "machine"
+    return "reviewed"

@@ -1,0 +1,197 @@
+"""``review sync`` and ``review prune``: keep the PO files in step with the site, msgmerge-style.
+
+Per PO file: an entry whose (msgctxt, msgid) is still on the page keeps its translation and
+flags. A new source text that closely resembles a vanished entry carrying *human* text
+(reviewed, or already a stale suggestion) inherits that text as a fuzzy suggestion with the
+old source as ``#| msgid``: the reviewer sees what changed, and nothing a person wrote is lost.
+Other new entries get the cached machine text, fuzzy (or stay empty when the cache has none).
+Vanished entries become obsolete (``#~``) until ``review prune``. Every file is computed
+before any is written, so a malformed file stops the command with nothing half-done.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import polib
+
+from .collect import Site
+from .store import PAGE_SUFFIX, entry_state, new_po, read_po, render_po, write_if_changed
+from .units import Unit
+
+SIMILARITY = 0.6  # difflib ratio above which a changed source keeps the old translation
+
+
+@dataclass
+class Planned:
+    """One PO file's new content (``text`` None: delete the file)."""
+
+    path: Path
+    po: polib.POFile
+    text: str | None
+    removed: int = 0  # obsolete entries dropped (prune)
+
+
+def _copy(entry: polib.POEntry, **changes: object) -> polib.POEntry:
+    fields = dict(
+        msgid=entry.msgid,
+        msgctxt=entry.msgctxt,
+        msgstr=entry.msgstr,
+        flags=list(entry.flags),
+        previous_msgid=entry.previous_msgid,
+        previous_msgctxt=entry.previous_msgctxt,
+        tcomment=entry.tcomment,
+        comment=entry.comment,
+        occurrences=list(entry.occurrences),
+        obsolete=entry.obsolete,
+    )
+    fields.update(changes)
+    return polib.POEntry(**fields)
+
+
+def _carries_human_text(entry: polib.POEntry) -> bool:
+    return entry_state(entry) in ("reviewed", "stale")
+
+
+def merge(
+    old: polib.POFile | None,
+    units: Sequence[Unit],
+    machine: dict[tuple[str | None, str], str],
+    moved: dict[tuple[str | None, str], polib.POEntry] | None = None,
+) -> polib.POFile:
+    """The new content of one PO file for ``units`` given its ``old`` content; ``moved`` holds
+    human translations of the same source texts that vanished from other files."""
+    po = new_po(old)
+    entries = list(old) if old is not None else []
+    active = {(e.msgctxt, e.msgid): e for e in entries if not e.obsolete}
+    obsolete = {(e.msgctxt, e.msgid): e for e in entries if e.obsolete}
+    used: set[tuple[str | None, str]] = set()
+    out: list[polib.POEntry | None] = []
+    pending: list[int] = []
+    for unit in units:
+        have = active.get(unit.key) or obsolete.get(unit.key)
+        if have is None:
+            out.append(None)
+            pending.append(len(out) - 1)
+            continue
+        used.add(unit.key)
+        entry = _copy(have, obsolete=False)
+        if not entry.msgstr and unit.key in machine:
+            entry.msgstr, entry.flags = machine[unit.key], _with_fuzzy(entry.flags)
+        out.append(entry)
+    # changed sources: the most similar vanished entry that holds a person's translation
+    candidates = [e for k, e in active.items() if k not in used and _carries_human_text(e)]
+    for index in pending:
+        unit = units[index]
+        if moved and unit.key in moved:  # the same text moved here from another page
+            out[index] = _copy(moved[unit.key], obsolete=False)
+            continue
+        best, score = None, SIMILARITY
+        for cand in candidates:
+            if (cand.msgctxt, cand.msgid) in used:
+                continue
+            matcher = difflib.SequenceMatcher(None, cand.msgid, unit.msgid, autojunk=False)
+            if matcher.real_quick_ratio() < score or matcher.quick_ratio() < score:
+                continue  # cheap upper bounds first: big pages compare many pairs
+            ratio = matcher.ratio()
+            if ratio >= score:
+                best, score = cand, ratio
+        if best is not None:
+            used.add((best.msgctxt, best.msgid))
+            previous = best.previous_msgid if entry_state(best) == "stale" else best.msgid
+            entry = polib.POEntry(
+                msgid=unit.msgid,
+                msgctxt=unit.msgctxt,
+                msgstr=best.msgstr,
+                flags=_with_fuzzy(best.flags),
+                previous_msgid=previous,
+                previous_msgctxt=best.msgctxt if best.msgctxt != unit.msgctxt else None,
+                tcomment=best.tcomment,
+            )
+        else:
+            text = machine.get(unit.key, "")
+            entry = polib.POEntry(msgid=unit.msgid, msgctxt=unit.msgctxt, msgstr=text, flags=["fuzzy"] if text else [])
+        out[index] = entry
+    for unit, entry in zip(units, out):
+        assert entry is not None
+        entry.occurrences = [(path, line) for path, line in unit.occurrences]
+        entry.comment = unit.kind
+        po.append(entry)
+    seen = {(e.msgctxt, e.msgid) for e in po}
+    for key, entry in list(active.items()) + list(obsolete.items()):
+        if key in used or key in seen:
+            continue
+        seen.add(key)
+        po.append(_copy(entry, obsolete=True, occurrences=[], previous_msgid=None, previous_msgctxt=None))
+    return po
+
+
+def _with_fuzzy(flags: Sequence[str]) -> list[str]:
+    return list(flags) if "fuzzy" in flags else ["fuzzy", *flags]
+
+
+def plan_sync(site: Site) -> list[Planned]:
+    """New content for every PO file of the site, and for orphaned page files (all obsolete).
+    Reads every file first: a malformed one raises ReviewError before anything is written.
+
+    Text that moved to another page (or a renamed page) keeps its human translation: an exact
+    source match among the entries that vanished from *other* files is taken over as it was."""
+    olds: dict[Path, polib.POFile | None] = {path: read_po(path) for path in site.pages}
+    if site.review_dir.is_dir():
+        for path in sorted(site.review_dir.rglob("*" + PAGE_SUFFIX)):
+            if path not in olds and not path.name.startswith("."):
+                olds[path] = read_po(path)
+    moved: dict[tuple[str | None, str], tuple[Path, polib.POEntry]] = {}
+    for path, old in olds.items():
+        keep = {u.key for u in site.pages.get(path, [])}
+        for entry in sorted(old or [], key=lambda e: e.obsolete):  # active entries first
+            key = (entry.msgctxt, entry.msgid)
+            if key not in keep and _carries_human_text(entry):
+                moved.setdefault(key, (path, entry))
+    planned: list[Planned] = []
+    for path, old in olds.items():
+        units = site.pages.get(path, [])
+        if old is None and not units:
+            continue
+        machine = {key: text for (p, key), text in site.machine.items() if p == path}
+        elsewhere = {key: entry for key, (origin, entry) in moved.items() if origin != path}
+        po = merge(old, units, machine, elsewhere)
+        planned.append(Planned(path, po, render_po(po)))
+    return planned
+
+
+def plan_prune(review_dir: Path) -> list[Planned]:
+    """Every PO file without its obsolete entries (a file left with none is deleted)."""
+    planned: list[Planned] = []
+    if not review_dir.is_dir():
+        return planned
+    for path in sorted(review_dir.rglob("*.po")):
+        if path.name.startswith("."):
+            continue
+        old = read_po(path)
+        if old is None:
+            continue
+        po = new_po(old)
+        for entry in old:
+            if not entry.obsolete:
+                po.append(entry)
+        removed = sum(1 for entry in old if entry.obsolete)
+        if removed:
+            planned.append(Planned(path, po, render_po(po) if len(po) else None, removed))
+    return planned
+
+
+def apply(planned: Sequence[Planned]) -> list[Path]:
+    """Write (or delete) the planned files; returns the paths that changed on disk."""
+    changed: list[Path] = []
+    for plan in planned:
+        if plan.text is None:
+            if plan.path.exists():
+                plan.path.unlink()
+                changed.append(plan.path)
+        elif write_if_changed(plan.path, plan.text):
+            changed.append(plan.path)
+    return changed

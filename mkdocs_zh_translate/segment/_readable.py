@@ -1,0 +1,190 @@
+"""Placeholder text <-> readable Markdown for one segment (what a human reviewer edits).
+
+Reviewers see ``Run `mkdocs build` to [build](build.md)``, not ``Run <x1/> to <g2>build</g2>``.
+Going back, the reviewer's Markdown is matched against the *source's own* protected parts: every
+code span, URL or link target must come back byte for byte, and nothing that looks like markup
+may appear that the source did not have. That is the trust boundary for PO files written by
+outside contributors: they may change words, never markup.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ._model import Segment
+from ._placeholders import TAG_RE, tokenize, validate, without_pairs
+
+# Markup a translator could add in plain text runs, with the words used to report it.
+_MARKUP: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("a script", re.compile(r"<\s*script|javascript\s*:|\bon[a-z]+\s*=", re.I)),
+    ("raw HTML", re.compile(r"<\s*/?\s*[A-Za-z!?][^>]*>|&#?\w+;")),
+    ("a link", re.compile(r"\]\s*[(\[]|\bhttps?://|\bwww\.|\bmailto:|<https?:", re.I)),
+    ("an image", re.compile(r"!\[")),
+    ("a code span", re.compile(r"`")),
+    ("a template expression", re.compile(r"\{\{|\{%")),
+    ("an attribute list", re.compile(r"\{\s*[#.:]|\{[^}\n]*=[^}\n]*\}")),
+    ("a footnote reference", re.compile(r"\[\^")),
+)
+
+
+@dataclass
+class Parsed:
+    """A reviewer's Markdown turned back into the segment's placeholder form."""
+
+    text: str  # placeholder form (valid only when ``problems`` is empty)
+    problems: list[str] = field(default_factory=list)
+
+
+def to_readable(segment: Segment, text: str | None = None) -> str:
+    """``text`` (placeholder form; default the segment's source) with every placeholder
+    written as the source bytes it stands for."""
+    r = segment.restore
+    out: list[str] = []
+    for kind, value in tokenize(segment.text if text is None else text):
+        if kind == "text":
+            out.append(str(value))
+        elif kind == "atom":
+            out.append(r.atoms[int(value)][0] if int(value) in r.atoms else f"<x{value}/>")
+        elif kind == "open":
+            out.append(r.pairs[int(value)][0] if int(value) in r.pairs else f"<g{value}>")
+        else:
+            out.append(r.pairs[int(value)][1] if int(value) in r.pairs else f"</g{value}>")
+    return "".join(out)
+
+
+def _describe(segment: Segment, tag: str) -> str:
+    m = TAG_RE.fullmatch(tag)
+    if not m:
+        return tag
+    r = segment.restore
+    if m.group(1):
+        raw, role = r.atoms.get(int(m.group(1)), (tag, ""))
+        return f"{role or 'protected part'} {raw if raw.strip() == raw else repr(raw)}"
+    pid = int(m.group(2) or m.group(3))
+    if pid in r.pairs:
+        opening, closing, piece = r.pairs[pid]
+        return f"{piece.role or 'markup'} {opening}…{closing}"
+    return tag
+
+
+def _choose(
+    markdown: str,
+    pos: int,
+    marks: list[tuple[str, str, int]],
+    used: set[tuple[str, int]],
+    open_pairs: list[int],
+    long_opens: bool,
+) -> tuple[str, str, int] | None:
+    """The protected part that starts at ``pos``, if any."""
+    cands = [m for m in marks if (m[1], m[2]) not in used and markdown.startswith(m[0], pos)]
+    # only the innermost open pair can close: "***x***" nests
+    close = next((m for m in cands if m[1] == "close" and open_pairs and open_pairs[-1] == m[2]), None)
+    atoms = [m for m in cands if m[1] == "atom"]
+    opens = [m for m in cands if m[1] == "open"]
+    longest = max((len(m[0]) for m in atoms + opens), default=0)
+    if close is not None and len(close[0]) >= longest:
+        return close  # "**" closes the open pair before it opens another
+    atom = max(atoms, key=lambda m: len(m[0]), default=None)
+    if atom is not None and len(atom[0]) == longest:
+        return atom
+    if opens:
+        return (max if long_opens else min)(opens, key=lambda m: len(m[0]))
+    return close
+
+
+def _scan(markdown: str, marks: list[tuple[str, str, int]], long_opens: bool) -> tuple[str, list[str]]:
+    """Placeholder text and the plain-text runs of ``markdown``. Where opening delimiters of
+    different lengths start at one place (``***``), ``long_opens`` picks the longer first."""
+    used: set[tuple[str, int]] = set()
+    open_pairs: list[int] = []
+    out: list[str] = []
+    text_runs: list[str] = []
+    run: list[str] = []
+    pos = 0
+    while pos < len(markdown):
+        choice = _choose(markdown, pos, marks, used, open_pairs, long_opens)
+        if choice is None:
+            run.append(markdown[pos])
+            pos += 1
+            continue
+        raw, kind, mid = choice
+        if run:
+            text_runs.append("".join(run))
+            out.append("".join(run))
+            run = []
+        used.add((kind, mid))
+        if kind == "atom":
+            out.append(f"<x{mid}/>")
+        elif kind == "open":
+            open_pairs.append(mid)
+            out.append(f"<g{mid}>")
+        else:
+            open_pairs.remove(mid)
+            out.append(f"</g{mid}>")
+        pos += len(raw)
+    if run:
+        text_runs.append("".join(run))
+        out.append("".join(run))
+    return "".join(out), text_runs
+
+
+def from_readable(segment: Segment, markdown: str) -> Parsed:
+    """The reviewer's ``markdown`` in placeholder form, or the reasons it cannot be used.
+
+    Each protected part of the source (atom, pair delimiter) is found in ``markdown`` by its
+    exact bytes, scanning left to right and preferring the longest match; a closing delimiter
+    counts only when it closes the innermost open pair, and then wins over an opening one.
+    A run such as ``***`` is read both ways (longer or shorter opening first) and the reading
+    with fewer problems wins. Whatever is left is text and must not contain markup the
+    source's own text did not."""
+    r = segment.restore
+    marks: list[tuple[str, str, int]] = []  # (raw, kind, id)
+    for aid, (raw, _role) in r.atoms.items():
+        if raw:
+            marks.append((raw, "atom", aid))
+    for pid, (opening, closing, _piece) in r.pairs.items():
+        if opening:
+            marks.append((opening, "open", pid))
+        if closing:
+            marks.append((closing, "close", pid))
+    marks.sort(key=lambda m: -len(m[0]))
+    best: Parsed | None = None
+    for long_opens in (True, False):
+        text, text_runs = _scan(markdown, marks, long_opens)
+        parsed = Parsed(text, _problems(segment, markdown, text, text_runs))
+        if best is None or len(parsed.problems) < len(best.problems):
+            best = parsed
+        if not best.problems:
+            break
+    assert best is not None
+    return best
+
+
+def _problems(segment: Segment, markdown: str, text: str, text_runs: list[str]) -> list[str]:
+    problems: list[str] = []
+    source_text = "".join(str(v) for k, v in tokenize(segment.text) if k == "text")
+    added = "".join(text_runs)
+    for name, pattern in _MARKUP:
+        if len(pattern.findall(added)) > len(pattern.findall(source_text)):
+            problems.append(f"adds {name} the source does not have")
+    if TAG_RE.search(added):
+        problems.append("contains placeholder tags")
+    # Dropping bold or italics loses formatting only; the splice accepts that (as for the model).
+    dropped = {pid for pid in segment.droppable_pairs if f"<g{pid}>" not in text and f"</g{pid}>" not in text}
+    for problem in validate(without_pairs(segment.text, dropped), text):
+        tag = problem.split(" ", 1)[0]
+        if problem.endswith("missing"):
+            problems.append(f"lost the {_describe(segment, tag)}")
+        elif problem == "empty translation":
+            problems.append("is empty")
+        elif "appears" in problem or "not in the source" in problem:
+            problems.append(f"repeats the {_describe(segment, tag)}")
+        else:
+            problems.append(f"misplaces the {_describe(segment, tag)} ({problem})")
+    if segment.restore.single_line and "\n\n" in markdown.strip():
+        problems.append("splits a one-line text into paragraphs")
+    elif re.search(r"\n[ \t]*\n", markdown.strip()):
+        problems.append("adds a blank line (a new paragraph)")
+    return list(dict.fromkeys(problems))
+

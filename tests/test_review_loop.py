@@ -1,0 +1,244 @@
+"""The whole review loop on a copy of the example site (issue 5's "must show").
+
+build -> sync -> a reviewer edits entries -> the English changes -> build and sync again ->
+reviewed text kept, stale entries carry the old text as a suggestion, status/check numbers are
+right, and builds without the model (and without the cache) still succeed from the PO files.
+The model is a counting fake (upper-cases text, keeps placeholders) behind the onnx backend, so
+"the model directory is removed" means what it means for a real model.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import polib
+import pytest
+import yaml
+
+from mkdocs_zh_translate import batch
+from mkdocs_zh_translate.backends import BackendError
+from mkdocs_zh_translate.cli import main as cli_main
+
+from tests.plugin_sites import build_in_process
+
+REPO = Path(__file__).resolve().parent.parent
+
+INSTALL_OLD = "Install the package from the project directory:"
+INSTALL_NEW = "Install the package from your project directory:"
+CODE_PARA = (
+    "This installs the plugin, the `mkdocs-zh-translate` command and ONNX Runtime. It does not\n"
+    "install PyTorch: the model runs on ONNX Runtime alone."
+)
+CODE_ZH = "这会安装插件、`mkdocs-zh-translate` 命令和 ONNX Runtime。它不安装 PyTorch：模型只靠 ONNX Runtime 运行。"
+REMOVED = "Run the command below. It prints the sub-commands of the tool."
+ADDED = "A new sentence that nobody has translated yet."
+
+
+class Upper:
+    """Upper-cases text outside placeholders; counts the segments it was asked for."""
+
+    def __init__(self) -> None:
+        self.segments = 0
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        self.segments += len(texts)
+        return [re.sub(r"(<[^>]*>)|([^<]+)", lambda m: m.group(1) or m.group(2).upper(), t) for t in texts]
+
+
+@pytest.fixture
+def made(monkeypatch: pytest.MonkeyPatch) -> list[Upper]:
+    loaded: list[Upper] = []
+
+    def load(backend: str, model: str | None, **options: object) -> Upper:
+        if not model or not Path(model).is_dir():
+            raise BackendError(f"model directory {model} does not exist")
+        loaded.append(Upper())
+        return loaded[-1]
+
+    monkeypatch.setattr(batch, "load_translator", load)
+    return loaded
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = tmp_path / "proj"
+    shutil.copytree(REPO / "example_site", root)
+    config = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.Loader)  # noqa: S506
+    for ext in config["markdown_extensions"]:
+        if isinstance(ext, dict) and "pymdownx.snippets" in ext:
+            ext["pymdownx.snippets"]["base_path"] = [str(root / "snippets")]
+        if isinstance(ext, dict) and "pymdownx.emoji" in ext:
+            ext["pymdownx.emoji"] = {}  # the !!python/name tags do not survive a plain dump
+    plugins = config["plugins"]
+    options = next(p["zh-translate"] for p in plugins if isinstance(p, dict) and "zh-translate" in p)
+    options.update({"backend": "onnx", "model": "model"})
+    (root / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    (root / "model").mkdir()
+    (root / "model" / "config.json").write_text('{"fake": 1}')
+    monkeypatch.chdir(root)
+    return root / "mkdocs.yml"
+
+
+def _review(config: Path, *args: str) -> int:
+    return cli_main(["review", *args, "-f", str(config)])
+
+
+def _entry(po: polib.POFile, msgid: str) -> polib.POEntry:
+    found = [e for e in po if e.msgid == msgid and not e.obsolete]
+    assert len(found) == 1, (msgid, [e.msgid for e in po][:20])
+    return found[0]
+
+
+def _zh(root: Path, page: str) -> str:
+    return (root / "site" / "zh" / page / "index.html").read_text(encoding="utf-8")
+
+
+def test_review_loop_on_the_example_site(
+    site: Path, made: list[Upper], capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    root = site.parent
+    install_po = root / "translations" / "zh" / "guide" / "install.md.po"
+    site_po = root / "translations" / "zh" / "site.po"
+
+    # 1. first build: everything machine-translated; sync writes fuzzy machine entries
+    build_in_process(site)
+    assert made[0].segments > 100
+    assert _review(site, "sync") == 0
+    po = polib.pofile(str(install_po))
+    entry = _entry(po, INSTALL_OLD)
+    assert entry.fuzzy and entry.msgstr == INSTALL_OLD.upper()
+    assert entry.occurrences == [("docs/guide/install.md", "15")]
+    # msgid is readable Markdown, not placeholders
+    assert _entry(po, CODE_PARA).msgstr.startswith("THIS INSTALLS THE PLUGIN, THE `mkdocs-zh-translate` COMMAND")
+    assert not any("<x1/>" in e.msgid or "<g1>" in e.msgid for e in po)
+    before = install_po.stat().st_mtime_ns
+    assert _review(site, "sync") == 0  # nothing changed: no file is rewritten
+    assert install_po.stat().st_mtime_ns == before
+
+    # 2. a reviewer edits: two translations, one approval, one bad edit (drops a code span)
+    po = polib.pofile(str(install_po))
+    for msgid, text in ((INSTALL_OLD, "从项目目录安装软件包："), (CODE_PARA, CODE_ZH)):
+        e = _entry(po, msgid)
+        e.msgstr, e.flags = text, []
+    approved = _entry(po, "Requirements")
+    approved.flags = []
+    bad = _entry(po, "The plugin needs an exported model directory. Export the English-to-Chinese model of the\nOPUS-MT project once, on a machine with internet access:")
+    bad.msgstr, bad.flags = "插件需要一个导出的模型目录。<script>alert(1)</script>", []
+    po.save(str(install_po))
+    spo = polib.pofile(str(site_po))
+    nav = _entry(spo, "Installation")
+    nav.msgstr, nav.flags = "安装", []
+    spo.save(str(site_po))
+    bad_line = polib.pofile(str(install_po)).find(bad.msgid).linenum
+
+    # 3. the English changes: one reviewed sentence edited, one sentence removed, one added
+    page = root / "docs" / "guide" / "install.md"
+    text = page.read_text(encoding="utf-8")
+    text = text.replace(INSTALL_OLD, INSTALL_NEW).replace(REMOVED, ADDED)
+    page.write_text(text, encoding="utf-8")
+
+    # 4. build again: reviewed text in the page, the bad edit rejected with file and line
+    po_files = {p: p.read_bytes() for p in (root / "translations").rglob("*.po")}
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.zh_translate"):
+        plugin = build_in_process(site)
+    assert {p: p.read_bytes() for p in (root / "translations").rglob("*.po")} == po_files  # builds only read
+    html = _zh(root, "guide/install")
+    assert "ONNX Runtime。它不安装 PyTorch" in html and "<code>mkdocs-zh-translate</code> 命令" in html
+    assert "从项目目录安装软件包" not in html  # its source changed: no longer applies
+    assert INSTALL_NEW.upper() in html and ADDED.upper() in html
+    assert "alert(1)" not in html and "插件需要一个导出的模型目录" not in html
+    assert "THE PLUGIN NEEDS AN EXPORTED MODEL DIRECTORY" in html  # fell back to the machine text
+    warnings = [r.getMessage() for r in caplog.records if "rejected" in r.getMessage()]
+    assert len(warnings) == 1
+    assert f"install.md.po:{bad_line}: reviewed translation rejected" in warnings[0]
+    assert "script" in warnings[0]
+    assert plugin.stats.translated == 2  # only the changed and the new sentence went to the model
+    assert "<title>安装 - " in _zh(root, "guide/install")  # reviewed nav title
+
+    # 5. sync again: reviewed kept, stale with the old text as suggestion, vanished obsolete
+    assert _review(site, "sync") == 0
+    po = polib.pofile(str(install_po))
+    assert _entry(po, CODE_PARA).msgstr == CODE_ZH and not _entry(po, CODE_PARA).fuzzy
+    stale = _entry(po, INSTALL_NEW)
+    assert stale.fuzzy and stale.previous_msgid == INSTALL_OLD and stale.msgstr == "从项目目录安装软件包："
+    assert _entry(po, ADDED).fuzzy and _entry(po, ADDED).msgstr == ADDED.upper()
+    obsolete = [e for e in po if e.obsolete]
+    assert [e.msgid for e in obsolete] == [REMOVED]
+    assert "#| msgid \"Install the package from the project directory:\"" in install_po.read_text(encoding="utf-8")
+    assert "#~ msgid" in install_po.read_text(encoding="utf-8")
+
+    # 6. status and check
+    capsys.readouterr()
+    assert _review(site, "status") == 0
+    out = capsys.readouterr().out
+    row = next(line for line in out.splitlines() if line.startswith("guide/install.md "))
+    total_entries = len([e for e in po if not e.obsolete])
+    # columns: reviewed, rejected, machine, stale, missing, obsolete
+    # reviewed: the code paragraph and "Requirements"; rejected: the <script> edit
+    assert row.split()[1:7] == ["2", "1", str(total_entries - 4), "1", "0", "1"]
+    assert "install.md.po: msgid 'The plugin needs an exported model directory. E...': rejected (adds a script" in out
+    total = next(line for line in out.splitlines() if line.startswith("total "))
+    reviewed_total = int(total.split()[1])
+    assert reviewed_total == 3  # + the nav title in site.po
+    all_entries = sum(int(x) for x in total.split()[1:6])
+    assert _review(site, "check", "--min-reviewed", f"{100 * 3 / all_entries - 0.1:.2f}") == 0
+    assert _review(site, "check", "--min-reviewed", f"{100 * 3 / all_entries + 0.1:.2f}") == 1
+    assert "1 rejected" in capsys.readouterr().out
+
+    # 7. the model directory removed: the build succeeds from cache and PO files
+    shutil.rmtree(root / "model")
+    plugin = build_in_process(site)
+    assert plugin.lazy.loads == 0
+    assert "ONNX Runtime。它不安装 PyTorch" in _zh(root, "guide/install")
+
+    # 8. a fresh clone: no model, no cache; reviewed entries used, the rest English, one warning a page
+    shutil.rmtree(root / ".zh-translate-cache")
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.zh_translate"):
+        plugin = build_in_process(site)
+    html = _zh(root, "guide/install")
+    assert "ONNX Runtime。它不安装 PyTorch" in html and "<title>安装 - " in html
+    assert INSTALL_NEW in html  # English
+    kept = [r.getMessage() for r in caplog.records if "kept in English" in r.getMessage()]
+    pages = {m.split(":", 1)[0] for m in kept}
+    assert len(kept) == len(pages) >= 9  # exactly one warning per page
+    assert any("install.md" in m for m in kept)
+
+
+def test_approving_every_machine_entry_changes_nothing_but_the_banner(
+    site: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every machine translation on the example site (every Markdown construct the segmenter
+    handles) survives the trip to readable Markdown in the PO file and back."""
+    root = site.parent
+    config = yaml.safe_load(site.read_text(encoding="utf-8"))
+    options = next(p["zh-translate"] for p in config["plugins"] if isinstance(p, dict) and "zh-translate" in p)
+    options.update({"backend": "pseudo", "model": None})
+    site.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    build_in_process(site)
+    machine = {p.relative_to(root / "site"): p.read_text(encoding="utf-8") for p in (root / "site" / "zh").rglob("*.html")}
+    assert _review(site, "sync") == 0
+    approved = 0
+    for path in (root / "translations" / "zh").rglob("*.po"):
+        po = polib.pofile(str(path))
+        for entry in po:
+            assert entry.msgstr, entry.msgid  # the pseudo backend translated everything
+            entry.flags = [f for f in entry.flags if f != "fuzzy"]
+            approved += 1
+        po.save(str(path))
+    assert approved > 150
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.zh_translate"):
+        plugin = build_in_process(site)
+    assert [r.getMessage() for r in caplog.records if "rejected" in r.getMessage()] == []
+    assert plugin.stats.translated == 0
+    banner = re.compile(r'<p class="admonition-title">[^<]*</p>')
+    for rel, before in machine.items():
+        after = (root / "site" / rel).read_text(encoding="utf-8")
+        assert banner.sub("", after) == banner.sub("", before), rel
+    assert "译文已全部经人工审校" in (root / "site" / "zh" / "guide" / "install" / "index.html").read_text(encoding="utf-8")
