@@ -1,0 +1,266 @@
+"""reStructuredText inline markup <-> the placeholder language, for Sphinx gettext msgids.
+
+A Sphinx msgid is one paragraph (or title, list item, ...) of raw reST. Everything a translator
+must not touch becomes an atom ``<xN/>`` (literals, plain roles, footnote and citation
+references, substitutions, inline targets, standalone links, format placeholders, escapes);
+everything whose *words* are translated but whose *target* is not becomes a pair
+``<gN>…</gN>`` (strong, emphasis, ``text <url>``_ links, roles with an explicit title). The
+placeholder text is what the engine, the cache and the segmenter's validator see; ``restore``
+writes a validated translation back as reST, byte-exact for every protected part.
+
+Chinese has no spaces, and reST only recognises inline markup between whitespace or
+punctuation, so ``请参阅**重要**内容`` would not render as bold. Restoring inserts reST's escaped
+space ``\\ `` (removed from the output) wherever a Chinese character touches markup.
+
+No docutils at run time: the patterns below follow the reST spec's inline markup recognition
+rules closely enough for what Sphinx msgids contain, and the end-to-end test builds the result
+with Sphinx.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+from ..segment._placeholders import tokenize, validate
+
+# Roles whose content is never a "title <target>" pair (the angle brackets mean something else
+# or the whole content is code/keys/maths): always atoms.
+_ATOMIC_ROLES = frozenset(
+    {"kbd", "abbr", "math", "file", "samp", "command", "program", "envvar", "option", "guilabel",
+     "menuselection", "code", "literal", "regexp", "mailheader", "makevar", "mimetype",
+     "newsgroup", "dfn", "sub", "sup", "subscript", "superscript", "raw", "pep", "rfc"}
+)
+_ROLE_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9_.+-]|:(?!`))*"
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("literal", re.compile(r"``(?=\S)(?:[^`]|`(?!`))*?(?<=\S)``")),
+    ("role", re.compile(r":(?P<role>" + _ROLE_NAME + r"):`(?P<body>(?:[^`\\]|\\.)+?)`(?!`)")),
+    ("suffix_role", re.compile(r"`(?=\S)(?:[^`\\]|\\.)+?(?<=\S)`:" + _ROLE_NAME + r":")),
+    ("target", re.compile(r"_`(?=\S)(?:[^`\\]|\\.)+?(?<=\S)`")),
+    ("phrase_ref", re.compile(r"`(?P<body>(?=\S)(?:[^`\\]|\\.)+?(?<=\S))`(?P<tail>__?)")),
+    ("interpreted", re.compile(r"`(?=\S)(?:[^`\\]|\\.)+?(?<=\S)`")),
+    ("footnote", re.compile(r"\[(?:#[A-Za-z0-9_.:+-]*|\*|[0-9]+|[A-Za-z0-9_.:+-]+)\]_")),
+    ("substitution", re.compile(r"\|(?=\S)[^|]*?(?<=\S)\|(?:__?)?")),
+    ("strong", re.compile(r"\*\*(?P<body>(?=\S)(?:[^*\\]|\\.|\*(?!\*))+?(?<=\S))\*\*")),
+    ("emphasis", re.compile(r"\*(?P<body>(?=[^\s*])(?:[^*\\]|\\.)+?(?<=\S))\*")),
+    ("uri", re.compile(r"(?:https?|ftp|mailto|file):(?://)?[^\s<>`]*[^\s<>`.,;:!?'\")\]}]")),
+    ("email", re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?<![.])")),
+    ("simple_ref", re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|[-._+:](?=[A-Za-z0-9]))*__?")),
+]
+# Not reST markup, so no boundary rules: format placeholders and backslash escapes.
+_ANYWHERE = re.compile(
+    r"%\([A-Za-z_][A-Za-z0-9_]*\)[-#0+]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa%]"  # %(name)s
+    r"|%[-#0+]*\d*(?:\.\d+)?[diouxXeEfFgGcrs%](?![A-Za-z])"  # %s %d %5.2f %%
+    r"|\{[A-Za-z_0-9.\[\]]*(?:![rsa])?(?::[^{}]*)?\}"  # {name} {0} {} {0!r:>10}
+    r"|\\[^A-Za-z0-9\s]|\\ "  # \* \` \\ and the escaped space
+)
+_EMBEDDED = re.compile(r"^(?P<text>.*?)\s*(?<!\\)<(?P<target>[^<>]+)>$", re.S)
+_SKIP_AHEAD = re.compile(r"[`*|:_\[%{\\hfmA-Za-z0-9]")
+_ASCII_BEFORE = set("-:/'\"<([{")
+_ASCII_AFTER = set("-.,:;!?\\/'\")]}>")
+
+
+def _start_ok(text: str, i: int) -> bool:
+    """reST's rule for what may precede an inline markup start-string."""
+    if i == 0:
+        return True
+    ch = text[i - 1]
+    return ch.isspace() or ch in _ASCII_BEFORE or unicodedata.category(ch) in ("Ps", "Pi", "Pf", "Pd", "Po")
+
+
+def _end_ok(text: str, j: int) -> bool:
+    """reST's rule for what may follow an inline markup end-string."""
+    if j >= len(text):
+        return True
+    ch = text[j]
+    return ch.isspace() or ch in _ASCII_AFTER or unicodedata.category(ch) in ("Pe", "Pi", "Pf", "Pd", "Po")
+
+
+@dataclass(frozen=True)
+class _Pair:
+    """How to write a translated pair back: ``open`` + words + ``close``."""
+
+    open: str
+    close: str
+    kind: str  # strong, emphasis, role, ref, name (a `name`_ reference)
+    words: str = ""  # the source words of a `name`_ reference
+
+
+@dataclass
+class RstMessage:
+    """A msgid in placeholder form, with what each placeholder stands for."""
+
+    source: str
+    text: str  # placeholder form: what the engine and the cache see
+    atoms: dict[int, tuple[str, bool]] = field(default_factory=dict)  # id -> (bytes, is reST markup)
+    pairs: dict[int, _Pair] = field(default_factory=dict)
+
+    @property
+    def droppable(self) -> set[int]:
+        """Pairs the fallback ladder may drop (emphasis only: dropping a link loses its target)."""
+        return {pid for pid, p in self.pairs.items() if p.kind in ("strong", "emphasis")}
+
+    def restore(self, translation: str) -> tuple[str | None, list[str]]:
+        """The translation as reST, or (None, problems) when it cannot be written safely."""
+        problems = validate(self.text, translation)
+        if problems:
+            return None, problems
+        pieces: list[tuple[str, str]] = []  # (kind, text): kind "text", "open", "close", "atom", "plain"
+        stack: list[int] = []
+        opens: dict[int, int] = {}  # piece index -> pair id
+        for kind, value in tokenize(translation):
+            if kind == "text":
+                words = str(value)
+                if stack:
+                    pair = self.pairs[stack[-1]]
+                    words = _escape_inside(words, pair.kind)
+                else:
+                    words = _escape_text(words)
+                pieces.append(("text", words))
+            elif kind == "atom":
+                raw, markup = self.atoms[int(value)]
+                pieces.append(("atom" if markup else "plain", raw))
+            elif kind == "open":
+                stack.append(int(value))
+                opens[len(pieces)] = int(value)
+                pieces.append(("open", self.pairs[int(value)].open))
+            else:
+                stack.pop()
+                pieces.append(("close", self.pairs[int(value)].close))
+        # reST markup may not start or end with spaces inside it
+        for i, (kind, piece) in enumerate(pieces):
+            if kind == "open" and i + 1 < len(pieces) and pieces[i + 1][0] == "text":
+                pieces[i + 1] = ("text", pieces[i + 1][1].lstrip())
+            if kind == "close" and i > 0 and pieces[i - 1][0] == "text":
+                pieces[i - 1] = ("text", pieces[i - 1][1].rstrip())
+        for i in range(len(pieces) - 1):
+            if pieces[i][0] == "open" and pieces[i + 1][0] == "close":
+                return None, ["a translated link or emphasis is empty"]
+        renamed = False
+        for i, (kind, piece) in enumerate(pieces):
+            if kind == "open" and pieces[i + 1][0] == "text":
+                pid = opens[i]
+                if self.pairs[pid].kind == "name" and pieces[i + 1][1] != self.pairs[pid].words:
+                    renamed = True
+        out = ""
+        for i, (kind, piece) in enumerate(pieces):
+            if kind in ("atom", "open") and out and not _start_ok(out, len(out)):
+                out += "\\ "
+            out += piece
+            if kind in ("atom", "close") and i + 1 < len(pieces):
+                following = pieces[i + 1][1]
+                if following and not _end_ok(following, 0) and pieces[i + 1][0] in ("text", "plain"):
+                    out += "\\ "
+        if renamed:
+            # Sphinx re-targets the one translated name to the original target, but warns that
+            # the reference changed unless the message says it knows (Sphinx's "#noqa" suffix).
+            out += " #noqa"
+        return out, []
+
+
+def _escape_text(words: str) -> str:
+    """Characters the model introduced that reST would read as markup, escaped."""
+    words = re.sub(r"([`*|])", r"\\\1", words)
+    return re.sub(r"(?<=\w)_(?=\W|$)", r"\\_", words)
+
+
+def _escape_inside(words: str, kind: str) -> str:
+    if kind in ("strong", "emphasis"):
+        return re.sub(r"([*`\\])", r"\\\1", words)
+    return re.sub(r"([`<>\\])", r"\\\1", words)
+
+
+def protect_rst(source: str) -> RstMessage:
+    """``source`` (one msgid of reST) in placeholder form.
+
+    A ```name`_`` reference points at its target *by its words*. Sphinx re-targets a translated
+    name to the original one only when it can tell which is which: one such reference per
+    message. With more (or the same name twice) the names stay untranslated atoms."""
+    msg, named = _protect(source, translate_names=True)
+    if named > 1:
+        msg, _ = _protect(source, translate_names=False)
+    return msg
+
+
+def _protect(source: str, *, translate_names: bool) -> tuple[RstMessage, int]:
+    msg = RstMessage(source, "")
+    named = 0
+    out: list[str] = []
+    next_id = 1
+    i = 0
+    text_start = 0
+
+    def atom(raw: str, markup: bool = True) -> None:
+        nonlocal next_id
+        msg.atoms[next_id] = (raw, markup)
+        out.append(f"<x{next_id}/>")
+        next_id += 1
+
+    def pair(open_: str, words: str, close: str, kind: str) -> None:
+        nonlocal next_id
+        pid = next_id
+        next_id += 1
+        msg.pairs[pid] = _Pair(open_, close, kind, words if kind == "name" else "")
+        out.append(f"<g{pid}>")
+        pos = 0
+        for m in _ANYWHERE.finditer(words):  # placeholders inside the words stay atoms
+            out.append(words[pos : m.start()])
+            atom(m.group(0), markup=False)
+            pos = m.end()
+        out.append(words[pos:])
+        out.append(f"</g{pid}>")
+
+    while i < len(source):
+        m = _ANYWHERE.match(source, i)
+        if m:
+            out.append(source[text_start:i])
+            atom(m.group(0), markup=False)
+            i = text_start = m.end()
+            continue
+        matched = None
+        if _start_ok(source, i):
+            for kind, pattern in _PATTERNS:
+                m = pattern.match(source, i)
+                if m and _end_ok(source, m.end()):
+                    matched = (kind, m)
+                    break
+        if matched is None:
+            i += 1
+            continue
+        kind, m = matched
+        out.append(source[text_start:i])
+        raw = m.group(0)
+        if kind == "role":
+            role, body = m.group("role"), m.group("body")
+            emb = _EMBEDDED.match(body)
+            base = role.rsplit(":", 1)[-1]
+            if emb and emb.group("text").strip() and base not in _ATOMIC_ROLES:
+                pair(f":{role}:`", emb.group("text"), body[len(emb.group("text")) :] + "`", "role")
+            else:
+                atom(raw)
+        elif kind == "phrase_ref":
+            body, tail = m.group("body"), m.group("tail")
+            emb = _EMBEDDED.match(body)
+            if emb and emb.group("text").strip():  # `text <target>`_ : words translated
+                pair("`", emb.group("text"), body[len(emb.group("text")) :] + "`" + tail, "ref")
+            elif emb:  # `<target>`_
+                atom(raw)
+            elif tail == "_":
+                named += 1
+                if translate_names:
+                    pair("`", body, "`_", "name")
+                else:
+                    atom(raw)
+            else:  # `words`__ : anonymous, matched to its target by order
+                pair("`", body, "`__", "ref")
+        elif kind in ("strong", "emphasis"):
+            marker = "**" if kind == "strong" else "*"
+            pair(marker, m.group("body"), marker, kind)
+        else:
+            atom(raw)
+        i = text_start = m.end()
+    out.append(source[text_start:])
+    msg.text = "".join(out)
+    return msg, named
