@@ -188,7 +188,9 @@ def parse_catalog(text: str, path: str) -> Catalog:
             if key == "msgid":
                 current.msgid_line = n
             s = _STRING_RE.match(m.group(3))
-            values.setdefault(key, []).append(s.group(1) if s else "")
+            if not s:
+                raise CatalogError(f"{path}:{n + 1}: malformed PO file: unterminated string")
+            values.setdefault(key, []).append(s.group(1))
             continue
         s = _STRING_RE.match(body)
         if s and keyword is not None:
@@ -282,6 +284,12 @@ class Edit:
 
 def apply_edits(catalog: Catalog, edits: list[Edit]) -> str:
     """The file's text with every edit applied and nothing else changed."""
+    return apply_edits_mapped(catalog, edits)[0]
+
+
+def apply_edits_mapped(catalog: Catalog, edits: list[Edit]) -> tuple[str, list[int]]:
+    """``apply_edits`` plus where each old line (0-based) is in the new text, so problems can
+    be reported at the line the user will see after the write."""
     eol = "\r\n" if catalog.lines and catalog.lines[0].endswith("\r\n") else "\n"
     replace: dict[int, list[str] | None] = {}  # line -> replacement lines (None deletes)
     insert: dict[int, list[str]] = {}  # before line -> new lines
@@ -310,13 +318,15 @@ def apply_edits(catalog: Catalog, edits: list[Edit]) -> str:
         else:
             insert.setdefault(e.start, []).insert(0, marker)
     out: list[str] = []
+    where: list[int] = []
     for n, line in enumerate(catalog.lines):
         out.extend(x + eol for x in insert.get(n, []))
+        where.append(len(out))
         if n in replace:
             out.extend(x + eol for x in (replace[n] or []))
         else:
             out.append(line)
-    return "".join(out)
+    return "".join(out), where
 
 
 def check_edits(before: str, after: str, edits: list[Edit], path: str) -> None:

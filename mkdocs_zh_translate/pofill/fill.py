@@ -32,7 +32,7 @@ from typing import Any
 from ..batch import LazyTranslator, TranslatorSpec, translator_fingerprint
 from ..memory import MACHINE, Hit, MachineCache, TranslationMemory
 from ..segment import translate_segments
-from .catalog import Catalog, CatalogError, Edit, Entry, apply_edits, check_edits, parse_catalog
+from .catalog import Catalog, CatalogError, Edit, Entry, apply_edits_mapped, check_edits, parse_catalog
 from .formats import Message, protect
 
 DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
@@ -45,9 +45,11 @@ class FillError(Exception):
 
 @dataclass
 class Problem:
-    where: str  # file:line
+    where: str  # file:line (the line in the file as it is after the run)
     msgid: str
     reason: str
+    path: str = ""
+    line: int = 0  # 0-based line of the msgid in the file as read
 
     def __str__(self) -> str:
         short = self.msgid if len(self.msgid) <= 60 else self.msgid[:57] + "..."
@@ -167,7 +169,13 @@ def fill(
             plural = entry.msgid_plural is not None
             if plural and nplurals != 1:
                 summary.skipped.append(
-                    Problem(where, entry.msgid, f"plural entry with nplurals={nplurals}, not filled (translate by hand)")
+                    Problem(
+                        where,
+                        entry.msgid,
+                        f"plural entry with nplurals={nplurals}, not filled (translate by hand)",
+                        catalog.path,
+                        entry.msgid_line,
+                    )
                 )
                 continue
             source = entry.msgid_plural if plural and entry.msgid_plural is not None else entry.msgid
@@ -184,11 +192,13 @@ def fill(
         where = f"{job.catalog.path}:{job.entry.msgid_line + 1}"
         results = [hits[t] for t in job.message.texts]
         if any(h.fallback == "english" and h.text == t for h, t in zip(results, job.message.texts) if _has_words(t)):
-            summary.failed.append(Problem(where, job.entry.msgid, "the translation lost or broke a protected part"))
+            summary.failed.append(
+                Problem(where, job.entry.msgid, "the translation lost or broke a protected part", job.catalog.path, job.entry.msgid_line)
+            )
             continue
         restored, problems = job.message.restore([h.text for h in results])
         if restored is None:
-            summary.failed.append(Problem(where, job.entry.msgid, "; ".join(problems)))
+            summary.failed.append(Problem(where, job.entry.msgid, "; ".join(problems), job.catalog.path, job.entry.msgid_line))
             continue
         if any(h.fallback for h in results):
             summary.fallbacks += 1
@@ -204,7 +214,10 @@ def fill(
         todo = edits.get(catalog.path)
         if not todo:
             continue
-        new_text = apply_edits(catalog, todo)
+        new_text, moved = apply_edits_mapped(catalog, todo)
+        for problem in summary.skipped + summary.failed:
+            if problem.path == catalog.path:
+                problem.where = f"{catalog.path}:{moved[problem.line] + 1}"
         try:
             check_edits(text, new_text, todo, catalog.path)
         except CatalogError as exc:

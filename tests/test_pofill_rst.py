@@ -1,0 +1,110 @@
+"""reST inline markup protection: what becomes an atom or a pair, byte-exact restore, Chinese
+next to markup, and translations that break markup being refused."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from mkdocs_zh_translate.pofill.rst import protect_rst
+
+SAMPLES = [
+    "Install with ``pip install widget-toolkit`` now.",
+    "See :ref:`usage-basics` and :doc:`the install page <install>` and :py:func:`~widgets.create_window`.",
+    "Read the `Python docs <https://docs.python.org/3/>`_ and `this <https://example.org>`__ page.",
+    "Press :kbd:`Ctrl+Q` or read :abbr:`LIFO (last-in, first-out)` and :term:`layout <layout manager>`.",
+    "Welcome to |project| |version|_, see [#deps]_, [1]_, [*]_ and [ISO9899]_.",
+    "A *single* package, **numpy**, and an _`event loop` target, `default role` text.",
+    "Download from https://example.org/widgets/download or write to team@example.org.",
+    "Format %s, %d, %(name)s, %5.2f, 100%% done, {name}, {0}, {} and {value!r:>10}.",
+    "Escaped \\*stars\\* and a\\ b and \\`ticks\\` stay.",
+    "Simple refs like Python_ and anonymous__ ones, and `event loop`_ words.",
+    "A suffix `role text`:math: form.",
+]
+
+
+@pytest.mark.parametrize("source", SAMPLES)
+def test_identity_translation_restores_byte_exact(source: str) -> None:
+    msg = protect_rst(source)
+    restored, problems = msg.restore(msg.text)
+    assert problems == []
+    assert restored == source
+
+
+@pytest.mark.parametrize(
+    ("source", "protected"),
+    [
+        ("Run ``make`` now.", "Run <x1/> now."),
+        ("See :ref:`usage-basics`.", "See <x1/>."),
+        ("See :ref:`the notes <installation>`.", "See <g1>the notes</g1>."),
+        ("Read :doc:`install the toolkit <install>`.", "Read <g1>install the toolkit</g1>."),
+        ("Press :kbd:`Ctrl <Q>` now.", "Press <x1/> now."),  # kbd is never a title <target>
+        ("Read the `Python docs <https://python.org>`_ first.", "Read the <g1>Python docs</g1> first."),
+        ("See the `project homepage`_.", "See the <g1>project homepage</g1>."),
+        ("See `a`_ and `b`_.", "See <x1/> and <x2/>."),  # two names: Sphinx cannot tell them apart
+        ("A |subst| and [#n]_ and [CIT]_ here.", "A <x1/> and <x2/> and <x3/> here."),
+        ("A **bold** and *em* word.", "A <g1>bold</g1> and <g2>em</g2> word."),
+        ("An _`inline target` here.", "An <x1/> here."),
+        ("Go to https://example.org/x now.", "Go to <x1/> now."),
+        ("Has %s and %(n)d and {name} and {0}.", "Has <x1/> and <x2/> and <x3/> and <x4/>."),
+        ("100% sure, 50 % off, {not a field}", "100% sure, 50 % off, {not a field}"),
+        ("snake_case and 2 * 3 and a*b stay text", "snake_case and 2 * 3 and a*b stay text"),
+        ("**%s files** found", "<g1><x2/> files</g1> found"),
+    ],
+)
+def test_what_is_protected(source: str, protected: str) -> None:
+    assert protect_rst(source).text == protected
+
+
+def _han(text: str) -> str:
+    """Replace the words of the text runs by Han characters, as a Chinese translation would."""
+    parts = re.split(r"(<x\d+/>|</?g\d+>)", text)
+    return "".join(p if re.fullmatch(r"<x\d+/>|</?g\d+>", p) else re.sub(r"[A-Za-z ]+", "中文", p) for p in parts)
+
+
+def test_chinese_touching_markup_gets_escaped_spaces() -> None:
+    msg = protect_rst("Use the **numpy** package with ``pip`` and :ref:`the notes <inst>` please.")
+    restored, problems = msg.restore(_han(msg.text))
+    assert problems == []
+    assert restored == "中文\\ **中文**\\ 中文\\ ``pip``\\ 中文\\ :ref:`中文 <inst>`\\ 中文."
+
+
+def test_no_escape_next_to_spaces_or_punctuation() -> None:
+    msg = protect_rst("Use **numpy**, then ``pip``.")
+    restored, _ = msg.restore("用 <g1>numpy</g1>，然后「<x2/>」。")
+    assert restored == "用 **numpy**，然后「``pip``」。"
+
+
+def test_spaces_inside_markup_are_trimmed_and_new_markup_characters_escaped() -> None:
+    msg = protect_rst("A **bold** move and `docs <https://d.org>`_ here.")
+    restored, problems = msg.restore("一个<g1> 大胆 </g1>的 *举动* 和 <g2>文档 `x`</g2>。")
+    assert problems == []
+    assert restored == "一个\\ **大胆**\\ 的 \\*举动\\* 和 `文档 \\`x\\` <https://d.org>`_。"
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        "丢了占位符。",  # lost the literal
+        "<x1/><x1/> 重复。",  # repeated
+        "<g2>链接 <x1/>。",  # unclosed pair
+        "<x1/> 和 <g2></g2>。",  # empty link text
+        "<x1/> 和 <x3/> <g2>链接</g2>。",  # invented placeholder
+    ],
+)
+def test_broken_translations_are_refused(broken: str) -> None:
+    msg = protect_rst("Run ``make`` and `the docs <https://d.org>`_.")
+    restored, problems = msg.restore(broken)
+    assert restored is None and problems
+
+
+def test_a_translated_name_reference_is_marked_noqa_for_sphinx() -> None:
+    msg = protect_rst("See the `event loop`_ docs.")
+    assert msg.restore("见<g1>事件循环</g1>文档。")[0] == "见\\ `事件循环`_\\ 文档。 #noqa"
+    assert msg.restore("见 <g1>event loop</g1> 文档。")[0] == "见 `event loop`_ 文档。"
+
+
+def test_emphasis_is_droppable_links_are_not() -> None:
+    msg = protect_rst("A **b** and :ref:`t <x>` and `l <u>`_.")
+    assert msg.droppable == {1}
