@@ -107,3 +107,45 @@ def test_tiny_onnx_model(tmp_path: Path) -> None:
     done, total = _fill_share(project)
     assert done / total >= MIN_FILLED, (done, total, proc.stdout, proc.stderr)
     _check_html(project, marked=None)
+
+
+@pytest.mark.slow
+def test_round_trip_through_sphinx_intl_and_refresh_after_a_source_change(tmp_path: Path) -> None:
+    project = prepare(tmp_path)
+    catalogs = sorted((project / "locale").rglob("*.po"))
+    before = {p: p.read_text(encoding="utf-8") for p in catalogs}
+    lazy = LazyTranslator(lambda *a, **k: HanTranslator())
+    spec = TranslatorSpec("pseudo", None)
+    fill([project / "locale"], spec, cache_dir=tmp_path / "cache", lazy=lazy)
+    for path in catalogs:  # only msgstr lines, flag lines and our markers differ
+        old, new = before[path].splitlines(), path.read_text(encoding="utf-8").splitlines()
+        it = iter(new)
+        assert all(any(line == n for n in it) for line in old if line != 'msgstr ""' and not line.startswith("#, "))
+        extra = [line for line in new if line not in old]
+        assert all(line.startswith(("msgstr", '"', "#, fuzzy", "# zh-translate: machine")) for line in extra), extra
+
+    # a reviewer accepts one entry; the author rewrites a paragraph; the catalogs are updated
+    usage = project / "locale/zh_CN/LC_MESSAGES/usage.po"
+    text = usage.read_text(encoding="utf-8")
+    text = text.replace('#, fuzzy\nmsgid "Basic usage"', 'msgid "Basic usage"')
+    usage.write_text(text, encoding="utf-8")
+    rst = project / "usage.rst"
+    rst.write_text(rst.read_text(encoding="utf-8").replace("The loop is single-threaded.", "The loop is single-threaded; it never blocks."), encoding="utf-8")
+    from tests.sphinx_helpers import run, sphinx
+
+    sphinx(project, "gettext", "_build/gettext")
+    run([sys.executable, "-m", "sphinx_intl", "update", "-p", "_build/gettext", "-d", "locale", "-l", "zh_CN"], project)
+    import polib
+
+    po = polib.pofile(str(usage))
+    changed = po.find("The loop is single-threaded; it never blocks.")
+    assert changed is not None and "fuzzy" in changed.flags and changed.msgstr  # babel's fuzzy match
+    assert changed.tcomment.startswith("zh-translate: machine")  # our marker survived the update
+    summary = fill([project / "locale"], spec, cache_dir=tmp_path / "cache", lazy=lazy, refresh=True)
+    assert summary.refreshed == 1 and summary.reviewed == 1
+    po = polib.pofile(str(usage))
+    assert po.find("The loop is single-threaded; it never blocks.").msgstr == HanTranslator().translate(
+        ["The loop is single-threaded; it never blocks."]
+    )[0]
+    assert po.find("Basic usage").msgstr and "fuzzy" not in po.find("Basic usage").flags
+    _check_html(project, marked="\u6c49")
