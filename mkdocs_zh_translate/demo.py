@@ -9,6 +9,7 @@ banner say so, and the command that exports the real model is printed at the end
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -91,19 +92,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     site.add_argument("--site-dir", metavar="DIR", help="build here instead of example_site/site")
     args = parser.parse_args(argv)
     _show_mkdocs_log()
+    site_dir_arg = Path(args.site_dir).resolve() if args.site_dir else None
+    model_arg = Path(args.model).resolve() if args.model else None
+    os.chdir(REPO)  # example_site/mkdocs.yml names its snippets relative to the repository
 
     try:
         if args.pseudo:
             backend, model, banner, label = "pseudo", None, True, "the pseudo backend (「」 marks, no model)"
-        elif args.model:
-            backend, model, banner, label = "onnx", Path(args.model).resolve(), True, f"the model in {args.model}"
+        elif model_arg:
+            backend, model, banner, label = "onnx", model_arg, True, f"the model in {args.model}"
             if not model.is_dir():
                 raise DemoError(f"{args.model}: no such model directory; create it with {REAL_MODEL_COMMAND.split(' && ')[0]}")
         else:
             backend, model, banner = "onnx", ensure_demo_model(), DEMO_BANNER
             label = "the self-built DEMO model (tiny, trained here: its Chinese is not a real translation)"
         site_dir = build_site(
-            backend=backend, model=model, banner=banner, site_dir=Path(args.site_dir).resolve() if args.site_dir else None
+            backend=backend, model=model, banner=banner, site_dir=site_dir_arg
         )
     except DemoError as exc:
         print(f"demo: error: {exc}", file=sys.stderr)

@@ -5,10 +5,10 @@ engine itself needs onnxruntime, sentencepiece and numpy only, so everything the
 know about the model (special ids, generation defaults, tokenizer quirks) is written to
 ``generation.json`` here, once.
 
-The decoder graph is extended after optimum's export: the last position's logits go through
-LogSoftmax, a ``logit_bias`` input (bad words, EOS ban before the minimum length, forced EOS)
-and TopK inside the graph, so only ``[rows, k]`` scores leave ONNX Runtime each step. Moving
-that work out of numpy made beam search about 3x faster (see BENCHMARKS.md).
+The decoder graph is extended after optimum's export: log-softmax and top-k are computed
+inside the graph, so only ``[rows, k]`` scores leave ONNX
+Runtime each step. Moving that work out of numpy made beam search about 3x faster (see
+BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bump when the directory layout or graph contract changes; the engine refuses other formats.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 3
 
 ENCODER_FILE = "encoder.onnx"
 DECODER_FILE = "decoder.onnx"
@@ -91,11 +91,15 @@ def _resolve_source(model: str) -> Path:
 
 
 def _add_topk_head(decoder: Any) -> None:
-    """Replace the decoder's ``logits`` output by in-graph LogSoftmax + bias + TopK.
+    """Replace the decoder's ``logits`` output by in-graph top-k log-probabilities.
 
-    New inputs: ``logit_bias`` float32 ``[1 or rows, vocab]`` (added after log-softmax, as
-    transformers' logits processors are), ``topk`` int64 ``[1]``. New outputs ``topk_scores``
-    float32 and ``topk_ids`` int64, both ``[rows, k]``.
+    ``TopK(LogSoftmax(logits))`` (ORT's LogSoftmax is one fused kernel; a TopK of raw logits
+    minus ReduceLogSumExp measured 3x slower). Banned tokens (bad words, EOS below
+    the minimum length) are removed in numpy from a slightly larger ``k``, which is cheaper
+    than a per-step bias input that would cost another pass over ``[rows, vocab]``.
+    New input ``topk`` int64 ``[1]``; new outputs ``topk_scores`` float32 and ``topk_ids``
+    int64, both ``[rows, k]``. The decoder is always fed one position, so the logits are
+    squeezed (a free reshape), not gathered (a copy).
     """
     from onnx import TensorProto, helper, numpy_helper
     import numpy as np
@@ -104,23 +108,15 @@ def _add_topk_head(decoder: Any) -> None:
     outputs = [o for o in graph.output if o.name != "logits"]
     if len(outputs) == len(graph.output):
         raise ExportError("the exported decoder has no 'logits' output; unsupported optimum version")
-    graph.initializer.append(numpy_helper.from_array(np.array(-1, dtype=np.int64), "zh_last_position"))
+    graph.initializer.append(numpy_helper.from_array(np.array([1], dtype=np.int64), "zh_axis_1"))
     graph.node.extend(
         [
-            helper.make_node("Gather", ["logits", "zh_last_position"], ["zh_last_logits"], axis=1),
+            helper.make_node("Squeeze", ["logits", "zh_axis_1"], ["zh_last_logits"]),
             helper.make_node("LogSoftmax", ["zh_last_logits"], ["zh_log_probs"], axis=-1),
-            helper.make_node("Add", ["zh_log_probs", "logit_bias"], ["zh_scores"]),
-            helper.make_node(
-                "TopK", ["zh_scores", "topk"], ["topk_scores", "topk_ids"], axis=-1, largest=1, sorted=1
-            ),
+            helper.make_node("TopK", ["zh_log_probs", "topk"], ["topk_scores", "topk_ids"], axis=-1, largest=1, sorted=1),
         ]
     )
-    graph.input.extend(
-        [
-            helper.make_tensor_value_info("logit_bias", TensorProto.FLOAT, ["bias_rows", "vocab_size"]),
-            helper.make_tensor_value_info("topk", TensorProto.INT64, [1]),
-        ]
-    )
+    graph.input.append(helper.make_tensor_value_info("topk", TensorProto.INT64, [1]))
     del graph.output[:]
     graph.output.extend(
         [
@@ -129,6 +125,81 @@ def _add_topk_head(decoder: Any) -> None:
         ]
         + outputs
     )
+
+
+def _flatten_logits_bias(decoder: Any) -> bool:
+    """Store ``final_logits_bias`` as ``[vocab]`` instead of ``[1, vocab]``.
+
+    Same broadcast result, but ORT only fuses a 1-D bias into the preceding (int8) MatMul
+    kernel; the 2-D one costs a separate Add and another ``[rows, vocab]`` buffer per step.
+    """
+    for init in decoder.graph.initializer:
+        if init.name.startswith("final_logits_bias") and len(init.dims) == 2 and init.dims[0] == 1:
+            vocab = init.dims[1]
+            del init.dims[:]
+            init.dims.append(vocab)
+            return True
+    return False
+
+
+def _share_cross_cache_across_beams(decoder: Any, heads: int, head_dim: int) -> int:
+    """Let the cached-step branch read encoder keys/values with one row per *sentence*.
+
+    optimum's graph wants the cross-attention cache with one row per beam, i.e. ``beams``
+    identical copies of each sentence's encoder keys/values (110 MB at batch 16, beam 4, 70
+    source tokens, for opus-mt's shape) that must be re-gathered whenever sentences leave.
+    Here each cross-attention query ``[rows, heads, 1, d]`` is reshaped to
+    ``[sentences, heads, beams, d]`` before its MatMul with the cache ``[sentences, heads, d,
+    src]``; the rest of the attention (mask add, softmax, value MatMul, transpose, reshape back
+    to ``[rows, 1, d_model]``) already broadcasts or keeps the element order, because rows are
+    laid out sentence-major. The encoder attention mask is then fed per sentence too. Returns
+    the number of layers rewritten.
+    """
+    from onnx import helper, numpy_helper
+    import numpy as np
+
+    ifs = [n for n in decoder.graph.node if n.op_type == "If"]
+    if len(ifs) != 1:
+        raise ExportError("the merged decoder has no single If node; unsupported optimum version")
+    rewritten = 0
+    for attr in ifs[0].attribute:
+        graph = attr.g
+        producer = {out: node for node in graph.node for out in node.output}
+        plans = []
+        for index, node in enumerate(graph.node):
+            if node.op_type != "MatMul" or len(node.input) != 2:
+                continue
+            mul = producer.get(node.input[1])
+            trans = producer.get(mul.input[0]) if mul is not None and mul.op_type == "Mul" else None
+            if trans is None or trans.op_type != "Transpose":
+                continue
+            cache = trans.input[0]
+            if not (cache.startswith("past_key_values.") and cache.endswith(".encoder.key")):
+                continue
+            plans.append((index, node, cache))
+        for offset, (index, node, cache) in enumerate(sorted(plans, key=lambda p: p[0])):
+            tag = f"zh_cross_{cache.split('.')[1]}_"
+
+            def const(name: str, values: list[int]) -> Any:
+                return helper.make_node("Constant", [], [tag + name],
+                                        value=numpy_helper.from_array(np.array(values, dtype=np.int64), tag + name + "_v"))
+
+            new_nodes = [
+                const("zero", [0]),
+                const("one", [1]),
+                const("tail", [-1, heads, head_dim]),
+                helper.make_node("Shape", [cache], [tag + "shape"]),
+                helper.make_node("Slice", [tag + "shape", tag + "zero", tag + "one"], [tag + "sentences"]),
+                helper.make_node("Concat", [tag + "sentences", tag + "tail"], [tag + "target"], axis=0),
+                helper.make_node("Reshape", [node.input[0], tag + "target"], [tag + "q_beams"]),
+                helper.make_node("Transpose", [tag + "q_beams"], [tag + "q"], perm=[0, 2, 1, 3]),
+            ]
+            node.input[0] = tag + "q"
+            position = index + offset * len(new_nodes)
+            for j, extra in enumerate(new_nodes):
+                graph.node.insert(position + j, extra)
+            rewritten += 1
+    return rewritten
 
 
 def _language_codes(vocab: dict[str, int]) -> list[str]:
@@ -143,6 +214,32 @@ def _pick_target_prefix(codes: list[str]) -> str | None:
         if preferred in codes:
             return preferred
     return None
+
+
+def tokenizer_settings(tokenizer: Any) -> dict[str, Any]:
+    """What the engine's tokenizer needs to behave exactly like this MarianTokenizer."""
+    added = {
+        str(tok_id): {
+            "content": tok.content,
+            "lstrip": bool(tok.lstrip),
+            "rstrip": bool(tok.rstrip),
+            "single_word": bool(tok.single_word),
+            "special": bool(tok.special),
+        }
+        for tok_id, tok in tokenizer.added_tokens_decoder.items()
+    }
+    codes = list(getattr(tokenizer, "supported_language_codes", []) or [])
+    return {
+        "unk_token": str(tokenizer.unk_token),
+        "eos_token": str(tokenizer.eos_token),
+        "pad_token": str(tokenizer.pad_token),
+        "all_special_tokens": [str(t) for t in tokenizer.all_special_tokens],
+        "added_tokens": added,
+        "separate_vocabs": bool(getattr(tokenizer, "separate_vocabs", False)),
+        "clean_up_tokenization_spaces": bool(tokenizer.clean_up_tokenization_spaces),
+        "language_codes": codes,
+        "target_prefix": _pick_target_prefix(codes),
+    }
 
 
 def _generation_settings(src: Path, config: Any, tokenizer: Any) -> dict[str, Any]:
@@ -171,17 +268,6 @@ def _generation_settings(src: Path, config: Any, tokenizer: Any) -> dict[str, An
     }
     if unsupported:
         raise ExportError(f"{src}: generation settings the engine does not implement: {unsupported}")
-    added = {
-        str(tok_id): {
-            "content": tok.content,
-            "lstrip": bool(tok.lstrip),
-            "rstrip": bool(tok.rstrip),
-            "single_word": bool(tok.single_word),
-            "special": bool(tok.special),
-        }
-        for tok_id, tok in tokenizer.added_tokens_decoder.items()
-    }
-    codes = list(getattr(tokenizer, "supported_language_codes", []) or [])
     d_model = int(config.d_model)
     heads = int(config.decoder_attention_heads)
     return {
@@ -203,17 +289,7 @@ def _generation_settings(src: Path, config: Any, tokenizer: Any) -> dict[str, An
         "num_beams": int(pick("num_beams", 1)),
         "length_penalty": float(pick("length_penalty", 1.0)),
         "early_stopping": pick("early_stopping", False),
-        "tokenizer": {
-            "unk_token": str(tokenizer.unk_token),
-            "eos_token": str(tokenizer.eos_token),
-            "pad_token": str(tokenizer.pad_token),
-            "all_special_tokens": [str(t) for t in tokenizer.all_special_tokens],
-            "added_tokens": added,
-            "separate_vocabs": bool(getattr(tokenizer, "separate_vocabs", False)),
-            "clean_up_tokenization_spaces": bool(tokenizer.clean_up_tokenization_spaces),
-            "language_codes": codes,
-            "target_prefix": _pick_target_prefix(codes),
-        },
+        "tokenizer": tokenizer_settings(tokenizer),
     }
 
 
@@ -310,6 +386,11 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
 
         decoder = onnx.load(raw / "decoder_model_merged.onnx")
         _add_topk_head(decoder)
+        _flatten_logits_bias(decoder)
+        layers = _share_cross_cache_across_beams(decoder, settings["decoder_attention_heads"], settings["head_dim"])
+        if layers != settings["decoder_layers"]:
+            raise ExportError(f"{src}: found {layers} cross-attention blocks to rewrite, expected "
+                              f"{settings['decoder_layers']}; unsupported transformers/optimum version")
         encoder_fp32 = raw / "encoder_model.onnx"
         decoder_fp32 = tmp / "decoder_fp32.onnx"
         onnx.save(decoder, decoder_fp32)

@@ -124,6 +124,13 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         site.set_alternates(config)
         return config
 
+    def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
+        # The PO files live outside docs_dir: watch them so a reviewer's edit shows up live.
+        # Builds only read them (review sync writes, and only on change), so no reload loop.
+        if self._review is not None and self._review.review_dir.is_dir():
+            server.watch(str(self._review.review_dir))
+        return server
+
     # -- collecting (English build) and applying (Chinese build) ---------------------------
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation | None:

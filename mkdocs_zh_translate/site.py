@@ -19,8 +19,6 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.utils import get_relative_url
 
-log = logging.getLogger("mkdocs.plugins.zh_translate")
-
 SOURCE_LANG = "en"
 ZH_LABEL = "中文"
 EN_LABEL = "English"

@@ -100,3 +100,11 @@ def test_pseudo_backend_does_not_import_the_model_runtime(tmp_path: Path) -> Non
     report = json.loads(proc.stderr.strip().splitlines()[-1])
     assert report == {"code": 0, "heavy": []}
     assert proc.stdout == EXPECTED
+
+
+def test_onnx_backend_without_a_model_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = tmp_path / "page.md"
+    src.write_text(PAGE, encoding="utf-8")
+    assert main(["md", str(src)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "--model" in err[0]

@@ -142,9 +142,11 @@ def test_review_loop_on_the_example_site(
     page.write_text(text, encoding="utf-8")
 
     # 4. build again: reviewed text in the page, the bad edit rejected with file and line
+    po_files = {p: p.read_bytes() for p in (root / "translations").rglob("*.po")}
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.zh_translate"):
         plugin = build_in_process(site)
+    assert {p: p.read_bytes() for p in (root / "translations").rglob("*.po")} == po_files  # builds only read
     html = _zh(root, "guide/install")
     assert "ONNX Runtime。它不安装 PyTorch" in html and "<code>mkdocs-zh-translate</code> 命令" in html
     assert "从项目目录安装软件包" not in html  # its source changed: no longer applies
@@ -203,3 +205,37 @@ def test_review_loop_on_the_example_site(
     pages = {m.split(":", 1)[0] for m in kept}
     assert len(kept) == len(pages) >= 9  # exactly one warning per page
     assert any("install.md" in m for m in kept)
+
+
+def test_approving_every_machine_entry_changes_nothing_but_the_banner(
+    site: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every machine translation on the example site (every Markdown construct the segmenter
+    handles) survives the trip to readable Markdown in the PO file and back."""
+    root = site.parent
+    config = yaml.safe_load(site.read_text(encoding="utf-8"))
+    options = next(p["zh-translate"] for p in config["plugins"] if isinstance(p, dict) and "zh-translate" in p)
+    options.update({"backend": "pseudo", "model": None})
+    site.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    build_in_process(site)
+    machine = {p.relative_to(root / "site"): p.read_text(encoding="utf-8") for p in (root / "site" / "zh").rglob("*.html")}
+    assert _review(site, "sync") == 0
+    approved = 0
+    for path in (root / "translations" / "zh").rglob("*.po"):
+        po = polib.pofile(str(path))
+        for entry in po:
+            assert entry.msgstr, entry.msgid  # the pseudo backend translated everything
+            entry.flags = [f for f in entry.flags if f != "fuzzy"]
+            approved += 1
+        po.save(str(path))
+    assert approved > 150
+    caplog.clear()
+    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.zh_translate"):
+        plugin = build_in_process(site)
+    assert [r.getMessage() for r in caplog.records if "rejected" in r.getMessage()] == []
+    assert plugin.stats.translated == 0
+    banner = re.compile(r'<p class="admonition-title">[^<]*</p>')
+    for rel, before in machine.items():
+        after = (root / "site" / rel).read_text(encoding="utf-8")
+        assert banner.sub("", after) == banner.sub("", before), rel
+    assert "译文已全部经人工审校" in (root / "site" / "zh" / "guide" / "install" / "index.html").read_text(encoding="utf-8")

@@ -198,3 +198,40 @@ def test_files_written_by_sync_are_readable_by_others(small: Path) -> None:
     _review(small, "sync")
     path = small.parent / "translations" / "zh" / "index.md.po"
     assert os.stat(path).st_mode & 0o644 == 0o644
+
+
+def test_a_sync_killed_midway_leaves_every_file_whole(
+    small: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mkdocs_zh_translate.review import store
+
+    build_in_process(small)
+    _review(small, "sync")
+    review = small.parent / "translations" / "zh"
+    before = {p: p.read_bytes() for p in review.rglob("*.po")}
+    for name in ("index.md", "guide.md"):
+        page = small.parent / "docs" / name
+        page.write_text(page.read_text() + "\nOne more sentence.\n")
+    real_fdopen = os.fdopen
+    calls = []
+
+    def dying_fdopen(fd: int, *args: object, **kwargs: object):  # type: ignore[no-untyped-def]
+        calls.append(fd)
+        if len(calls) == 2:  # the second file dies while being written
+            os.close(fd)
+            raise KeyboardInterrupt
+        return real_fdopen(fd, *args, **kwargs)
+
+    monkeypatch.setattr(store.os, "fdopen", dying_fdopen)
+    assert _review(small, "sync") == 130  # "interrupted", no traceback
+    monkeypatch.undo()
+    after = {p: p.read_bytes() for p in review.rglob("*.po")}
+    assert set(after) == set(before)
+    assert [p.name for p in review.iterdir() if p.name.startswith(".")] == []  # no temporary files
+    changed = [p for p in after if after[p] != before[p]]
+    assert len(changed) == 1
+    for path in after:
+        po = polib.pofile(str(path))  # every file parses
+        assert len(po) > 0
+    assert _review(small, "sync") == 0  # and the next sync finishes the job
+    assert "One more sentence." in {e.msgid for e in polib.pofile(str(review / "guide.md.po"))}

@@ -298,3 +298,15 @@ def test_nested_containers_in_lists_and_tabs() -> None:
         ("paragraph", "Inside a tab."),
     ])
     assert "        code in tab\n" in out
+
+
+def test_times_and_ratios_are_not_emoji() -> None:
+    assert kinds_texts("Start at 10:30:45 or a:b:c, then :smile:.\n") == [
+        ("paragraph", "Start at 10:30:45 or a:b:c, then <x1/>.")
+    ]
+
+
+def test_fences_inside_raw_html_stay_code() -> None:
+    source = '<div class="x">\n<p>Words.</p>\n\n```python\nprint("in a fence")\n```\n'
+    out = check(source, [("html_text", "Words.")])
+    assert '```python\nprint("in a fence")\n```' in out

@@ -65,7 +65,7 @@ def test_bytes_outside_segments_are_never_touched(text: str) -> None:
 
 
 def _page_blocks() -> list[str]:
-    """Top-level blocks of the test pages (HTML blocks cut in half by a blank line left out)."""
+    """Top-level blocks of the test pages (an HTML block cut in half stays in: unclosed tags too)."""
     import re
 
     from pymd import PAGES
@@ -75,7 +75,7 @@ def _page_blocks() -> list[str]:
         text = page.read_text(encoding="utf-8")
         body = text.split("---\n", 2)[-1] if text.startswith("---\n") else text
         for block in re.split(r"\n\n(?=\S)", body):
-            if block.strip() and block.count("<div") == block.count("</div") and block.count("<details") == block.count("</details"):
+            if block.strip():
                 blocks.append(block.strip("\n"))
     return blocks
 

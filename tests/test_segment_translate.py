@@ -160,3 +160,11 @@ def test_translate_markdown_translates_each_distinct_segment_once() -> None:
     out = translate_markdown("# Same\n\nSame\n\n- Same\n- Other\n", translator, heading_ids=False)
     assert out == "# 中\n\n中\n\n- 中\n- 中\n"
     assert translator.calls == [["Same", "Other"]]
+
+
+def test_each_ladder_step_is_one_batch_and_odd_outputs_do_not_crash() -> None:
+    texts = [f"Item {i} has <g1>bold</g1> text <x2/>." for i in range(3)]
+    translator = Scripted(lambda t: None if "<" in t else zh_words(t))  # type: ignore[arg-type,return-value]
+    results = translate_segments(texts, translator)
+    assert [r.fallback for r in results] == ["runs"] * 3
+    assert len(translator.calls) == 2  # the first pass, then every run of every text at once

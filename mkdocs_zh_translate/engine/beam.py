@@ -1,6 +1,6 @@
 """Batched beam search (and greedy search) in numpy with transformers ``generate()`` semantics.
 
-The ONNX decoder already returns each row's top-k log-probabilities (bias applied), so this
+The ONNX decoder already returns each row's top-k log-probabilities, so this
 module only does bookkeeping: combine running scores, pick 2·beams candidates per sentence,
 split them into finished and running hypotheses, and decide when a sentence is done. The
 rules and the float32 arithmetic follow transformers 4.57's vectorised ``_beam_search`` step
@@ -11,7 +11,7 @@ time (transformers keeps computing them until the whole batch is done).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -49,49 +49,52 @@ class Hypothesis:
 
 
 class Decoder(Protocol):
-    def first_step(self, hidden: np.ndarray, mask: np.ndarray, start_id: int, bias: np.ndarray,
+    def first_step(self, hidden: np.ndarray, mask: np.ndarray, start_id: int,
                    k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]: ...
 
-    def step(self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray,
-             k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]: ...
+    def step(self, tokens: np.ndarray, state: DecoderState, k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]: ...
 
 
-@dataclass
-class _Biases:
-    """The per-step ``logit_bias`` rows: bad words always, EOS banned below the minimum length."""
+class _Banned:
+    """Tokens transformers' logits processors set to -inf: bad words, and EOS below min length.
 
-    base: np.ndarray
-    no_eos: np.ndarray
-    multi: tuple[tuple[int, ...], ...] = field(default=())
+    The graph returns a few more than ``k`` candidates per row (``extra``); banned ones are
+    dropped here, which leaves exactly the top-``k`` of the processed scores.
+    """
 
-    @classmethod
-    def build(cls, opts: SearchOptions) -> "_Biases":
-        base = np.zeros((1, opts.vocab_size), dtype=np.float32)
-        multi = []
+    def __init__(self, opts: SearchOptions) -> None:
+        single, multi = [], []
         for seq in opts.bad_words_ids:
             if list(seq) == [opts.eos_id]:
                 continue  # transformers drops a bad word that is just EOS
             if len(seq) == 1:
-                base[0, seq[0]] = NEG_INF
+                single.append(seq[0])
             elif seq:
                 multi.append(tuple(seq))
-        no_eos = base.copy()
-        no_eos[0, opts.eos_id] = NEG_INF
-        return cls(base, no_eos, tuple(multi))
+        self.static = np.array(sorted(set(single)), dtype=np.int64)
+        self.with_eos = np.array(sorted(set(single) | {opts.eos_id}), dtype=np.int64)
+        self.multi = tuple(multi)
+        self.extra = len(self.with_eos) + len(self.multi)
+        self.eos_id = opts.eos_id
+        self.min_length = opts.min_length
 
-    def for_step(self, cur_len: int, opts: SearchOptions, seqs: np.ndarray | None) -> np.ndarray:
-        """Bias for all rows at sequence length ``cur_len`` (``seqs``: [rows, cur_len] ids)."""
-        bias = self.no_eos if cur_len < opts.min_length else self.base
-        if not self.multi or seqs is None:
-            return bias
-        rows = np.repeat(bias, seqs.shape[0], axis=0)
-        for seq in self.multi:
-            prefix = np.asarray(seq[:-1], dtype=seqs.dtype)
-            if cur_len < len(prefix):
-                continue
-            hit = np.all(seqs[:, cur_len - len(prefix) : cur_len] == prefix, axis=1)
-            rows[hit, seq[-1]] = NEG_INF
-        return rows
+    def filter(self, scores: np.ndarray, ids: np.ndarray, k: int, cur_len: int,
+               seqs: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
+        """Drop banned candidates from rows sorted by score; keep the best ``k`` of the rest."""
+        banned = self.with_eos if cur_len < self.min_length else self.static
+        mask = np.isin(ids, banned) if banned.size else np.zeros(ids.shape, dtype=bool)
+        if self.multi and seqs is not None:
+            for seq in self.multi:
+                prefix = np.asarray(seq[:-1], dtype=np.int64)
+                if cur_len < len(prefix):
+                    continue
+                hit = np.all(seqs[:, cur_len - len(prefix) : cur_len] == prefix, axis=1)
+                mask |= hit[:, None] & (ids == seq[-1])
+        if not mask.any():
+            return scores[:, :k], ids[:, :k]
+        scores = np.where(mask, NEG_INF, scores)
+        order = np.argsort(mask, axis=1, kind="stable")[:, :k]  # unbanned first, score order kept
+        return np.take_along_axis(scores, order, axis=1), np.take_along_axis(ids, order, axis=1)
 
 
 def _desc_order(x: np.ndarray) -> np.ndarray:
@@ -107,7 +110,8 @@ def greedy_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
                   opts: SearchOptions) -> list[list[Hypothesis]]:
     """transformers' greedy decoding (num_beams=1): argmax of the processed scores."""
     n = hidden.shape[0]
-    biases = _Biases.build(opts)
+    banned = _Banned(opts)
+    k = min(1 + banned.extra, opts.vocab_size)
     seqs = np.full((n, opts.max_length), opts.pad_id, dtype=np.int64)
     seqs[:, 0] = opts.decoder_start_id
     results: list[list[Hypothesis]] = [[] for _ in range(n)]
@@ -118,11 +122,11 @@ def greedy_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
         if _is_forced_step(cur_len, opts):
             tokens = np.full(active.size, opts.forced_eos_id, dtype=np.int64)
         else:
-            bias = biases.for_step(cur_len, opts, seqs[active, :cur_len])
             if state is None:
-                _, ids, state = decoder.first_step(hidden, mask, opts.decoder_start_id, bias, 1)
+                scores, ids, state = decoder.first_step(hidden, mask, opts.decoder_start_id, k)
             else:
-                _, ids, state = decoder.step(seqs[active, cur_len - 1], state, bias, 1)
+                scores, ids, state = decoder.step(seqs[active, cur_len - 1], state, k)
+            _, ids = banned.filter(scores, ids, 1, cur_len, seqs[active, :cur_len])
             tokens = ids[:, 0]
         seqs[active, cur_len] = tokens
         cur_len += 1
@@ -134,7 +138,7 @@ def greedy_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
             keep = np.flatnonzero(~finished)
             active = active[keep]
             if active.size and state is not None:
-                state = state.take(keep, cross=True)
+                state = state.take(keep, keep)
     return results
 
 
@@ -146,7 +150,7 @@ def beam_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
     keep_k = 2 * beams  # transformers: max(2, 1 + n_eos) * num_beams with one EOS id
     length = opts.max_length
     lp = opts.length_penalty
-    biases = _Biases.build(opts)
+    banned = _Banned(opts)
 
     # Per active sentence (axis 0) and beam (axis 1).
     run_scores = np.zeros((n_sent, beams), dtype=np.float32)
@@ -174,17 +178,18 @@ def beam_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
             step_ids = np.full((n, beams, k), opts.pad_id, dtype=np.int64)
             step_ids[:, :, 0] = opts.forced_eos_id
         else:
-            k = min(keep_k, opts.vocab_size)
+            k = min(keep_k, opts.vocab_size - banned.extra)
+            ask = k + banned.extra
             if state is None:
-                bias = biases.for_step(cur_len, opts, run_seqs[:, 0, :cur_len])
-                s, i, state = decoder.first_step(hidden, mask, opts.decoder_start_id, bias, k)
+                s, i, state = decoder.first_step(hidden, mask, opts.decoder_start_id, ask)
+                s, i = banned.filter(s, i, k, cur_len, run_seqs[:, 0, :cur_len])
                 # Every beam starts identical; beams 1.. carry the -1e9 start score.
                 step_scores = np.broadcast_to(s[:, None, :], (n, beams, k))
                 step_ids = np.broadcast_to(i[:, None, :], (n, beams, k))
             else:
                 flat = run_seqs.reshape(n * beams, length)
-                bias = biases.for_step(cur_len, opts, flat[:, :cur_len])
-                s, i, state = decoder.step(flat[:, cur_len - 1], state, bias, k)
+                s, i, state = decoder.step(flat[:, cur_len - 1], state, ask)
+                s, i = banned.filter(s, i, k, cur_len, flat[:, :cur_len])
                 step_scores = s.reshape(n, beams, k)
                 step_ids = i.reshape(n, beams, k)
 
@@ -257,11 +262,11 @@ def beam_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
         # 6. gather caches: rows follow their source beam; skip when nothing moved.
         assert state is not None
         if state.rows == n:  # after the first step: one row per sentence -> one per beam
-            state = state.take(np.repeat(keep, beams), cross=True)
+            state = state.take(np.repeat(keep, beams), keep if keep.size != n else None)
         else:
             rows_src = (keep[:, None] * beams + src_beam).reshape(-1)
             if keep.size != n:
-                state = state.take(rows_src, cross=True)
+                state = state.take(rows_src, keep)
             elif not np.array_equal(rows_src, np.arange(rows_src.size)):
-                state = state.take(rows_src, cross=False)
+                state = state.take(rows_src)
     return results

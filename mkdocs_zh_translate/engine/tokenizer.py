@@ -75,9 +75,8 @@ class MarianSpmTokenizer:
         """Split ``text`` around added tokens, applying their lstrip/rstrip/single_word flags."""
         if self._split_re is None:
             return [text]
-        parts = [p for p in self._split_re.split(text)]
         # re.split with one group alternates text, token, text, ...: odd indexes are tokens.
-        tokens = [p for p in parts if True]
+        tokens = self._split_re.split(text)
         is_added = [i % 2 == 1 for i in range(len(tokens))]
         for i, tok in enumerate(tokens):
             if not is_added[i]:

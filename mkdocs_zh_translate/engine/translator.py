@@ -21,7 +21,7 @@ from .session import MarianSessions, default_threads
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
 
 EXPORT_HINT = "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 3
 REQUIRED_FILES = ("manifest.json", "generation.json", "encoder.onnx", "decoder.onnx", "source.spm",
                   "target.spm", "vocab.json")
 SENTENCE_END = (".", "!", "?", ";", ":", "。", "！", "？", "；")
@@ -74,6 +74,8 @@ class OnnxTranslator:
         min_new_tokens: int | None = None,
         providers: list[str] | None = None,
         max_batch_sentences: int | None = None,
+        length_penalty: float | None = None,
+        early_stopping: bool | str | None = None,
     ) -> None:
         self.model_dir = Path(model_dir)
         manifest, settings = check_model_dir(self.model_dir)
@@ -100,9 +102,9 @@ class OnnxTranslator:
         self.target_prefix: str | None = settings["tokenizer"].get("target_prefix")
         self.sessions = MarianSessions(self.model_dir, settings, threads=threads or default_threads(),
                                        providers=providers, hint=EXPORT_HINT)
-        early = settings.get("early_stopping", False)
+        early = settings.get("early_stopping", False) if early_stopping is None else early_stopping
         self._base_options = dict(
-            length_penalty=float(settings.get("length_penalty", 1.0)),
+            length_penalty=float(settings.get("length_penalty", 1.0) if length_penalty is None else length_penalty),
             early_stopping=early if early in (True, False, "never") else bool(early),
             decoder_start_id=int(settings["decoder_start_token_id"]),
             eos_id=int(settings["eos_token_id"]),
@@ -138,6 +140,10 @@ class OnnxTranslator:
         """Raw generated ids per text (no splitting): what parity tests compare with transformers."""
         encoded = [self.tokenizer.encode(self._with_prefix(t)) for t in texts]
         return self._generate(encoded, n)
+
+    def generate_ids(self, encoded: Sequence[Sequence[int]], n: int = 1) -> list[list[Hypothesis]]:
+        """Decode already-tokenised sources (ids ending in EOS); benchmarks feed ids directly."""
+        return self._generate([list(ids) for ids in encoded], n)
 
     # --- internals ----------------------------------------------------------------------
     def _with_prefix(self, text: str) -> str:

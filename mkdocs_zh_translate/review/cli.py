@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-import sys
 from pathlib import Path
 
 from .store import ReviewError, display, write_if_changed
@@ -110,12 +109,4 @@ def review_dir_of(config_file: Path) -> Path:
         return resolve_review_dir(plugin.config.review_dir, plugin.config.language, config.config_file_path, config.docs_dir)
     except ValidationError as exc:
         raise ReviewError(f"{display(config_file)}: {exc}") from None
-
-
-def main() -> None:  # pragma: no cover - convenience for `python -m mkdocs_zh_translate.review.cli`
-    from ..cli import main as cli_main
-
-    sys.exit(cli_main(["review", *sys.argv[1:]]))
-
-
 

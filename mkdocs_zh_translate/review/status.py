@@ -12,7 +12,7 @@ from pathlib import Path
 
 import polib
 
-from .store import display, entry_state
+from .store import entry_state
 
 STATES = ("reviewed", "machine", "stale", "missing")
 
@@ -77,7 +77,3 @@ def format_status(status: Status) -> str:
             f"{c.label:<{width}}  {c.reviewed:>8}  {c.machine:>7}  {c.stale:>5}  {c.missing:>7}  {c.obsolete:>8}  {c.percent:>5.1f}%"
         )
     return "\n".join(lines)
-
-
-def describe(path: Path) -> str:
-    return display(path)

@@ -28,6 +28,11 @@ _HEADER = {
     "Content-Transfer-Encoding": "8bit",
     "X-Generator": "mkdocs-zh-translate review sync",
 }
+_COMMENT = (
+    "Reviewed Chinese translations (mkdocs-zh-translate). Edit msgstr; delete the\n"
+    "'#, fuzzy' line of an entry to mark it reviewed. `mkdocs-zh-translate review sync`\n"
+    "keeps this file in step with the English pages."
+)
 _LINE_RE = re.compile(r"\(line (\d+)\)")
 
 
@@ -80,9 +85,10 @@ def new_po(old: polib.POFile | None = None) -> polib.POFile:
     """An empty PO file with our header (an existing file's header values are kept)."""
     po = polib.POFile(wrapwidth=78)
     po.metadata = dict(_HEADER)
+    po.header = _COMMENT
     if old is not None:
         po.metadata.update(old.metadata)
-        po.header = old.header
+        po.header = old.header or _COMMENT
     return po
 
 

@@ -84,7 +84,10 @@ def merge(old: polib.POFile | None, units: Sequence[Unit], machine: dict[tuple[s
         for cand in candidates:
             if (cand.msgctxt, cand.msgid) in used:
                 continue
-            ratio = difflib.SequenceMatcher(None, cand.msgid, unit.msgid, autojunk=False).ratio()
+            matcher = difflib.SequenceMatcher(None, cand.msgid, unit.msgid, autojunk=False)
+            if matcher.real_quick_ratio() < score or matcher.quick_ratio() < score:
+                continue  # cheap upper bounds first: big pages compare many pairs
+            ratio = matcher.ratio()
             if ratio >= score:
                 best, score = cand, ratio
         if best is not None:

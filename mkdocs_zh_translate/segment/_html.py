@@ -18,6 +18,7 @@ _TOKEN_RE = re.compile(
 )
 _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
 _BREAK_OR_ENTITY_RE = re.compile(r"\n[ \t]*|" + _ENTITY_RE.pattern)
+_FENCE_RE = re.compile(r"[ \t]*(`{3,}|~{3,})")
 _RAW_TAGS = frozenset({"script", "style", "pre", "code", "textarea", "kbd", "samp", "math", "svg", "template"})
 
 
@@ -56,9 +57,28 @@ def _code_like_lines(content: str) -> list[int]:
     return starts
 
 
+def _fenced_lines(content: str) -> list[int]:
+    """Start offsets of lines inside ````` ``` ````` / ``~~~`` fences: superfences turns them into
+    code before Python-Markdown even looks at the HTML around them."""
+    starts = []
+    offset = 0
+    fence: str | None = None
+    for line in content.split("\n"):
+        m = _FENCE_RE.match(line)
+        if fence is None and m:
+            fence = m.group(1)
+            starts.append(offset)
+        elif fence is not None:
+            starts.append(offset)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not line[m.end() :].strip():
+                fence = None
+        offset += len(line) + 1
+    return starts
+
+
 def html_text_runs(content: str) -> list[list[Piece]]:
     """Pieces of every run of words between tags of an HTML block, in content coordinates."""
-    code_lines = _code_like_lines(content)
+    code_lines = _code_like_lines(content) + _fenced_lines(content)
     runs = _runs(content)
     return [run for run in runs if not any(_overlaps_line(content, start, run) for start in code_lines)]
 

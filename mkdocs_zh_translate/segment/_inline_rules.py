@@ -9,6 +9,7 @@ this parser, so the tokens need no renderer.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
@@ -33,12 +34,22 @@ def _push_atom(state: StateInline, kind: str, start: int, end: int) -> None:
     state.pos = end
 
 
-def _regex_rule(kind: str, first: str, pattern: re.Pattern[str]):  # type: ignore[no-untyped-def]
+InlineRule = Callable[[StateInline, bool], bool]
+
+
+def _regex_rule(kind: str, first: str, pattern: re.Pattern[str], *, word_bounded: bool = False) -> InlineRule:
+    """A rule that turns a match of ``pattern`` at ``state.pos`` into one atom.
+
+    ``word_bounded``: only between non-word characters, so ``10:30:45`` is not an emoji.
+    """
+
     def rule(state: StateInline, silent: bool) -> bool:
         if state.src[state.pos] not in first:
             return False
+        if word_bounded and (state.pending[-1:].isalnum() or state.src[state.pos - 1 : state.pos].isalnum()):
+            return False
         m = pattern.match(state.src, state.pos, state.posMax)
-        if not m:
+        if not m or (word_bounded and state.src[m.end() : m.end() + 1].isalnum()):
             return False
         if not silent:
             _push_atom(state, kind, state.pos, m.end())
@@ -92,4 +103,4 @@ def install(md: MarkdownIt) -> None:
     ruler.before("escape", "zh_attr", _regex_rule("attr", "{", _ATTR_RE))
     ruler.before("escape", "zh_keys", _regex_rule("keys", "+", _KEYS_RE))
     ruler.before("escape", "zh_url", bare_url)
-    ruler.before("escape", "zh_emoji", _regex_rule("emoji", ":", _EMOJI_RE))
+    ruler.before("escape", "zh_emoji", _regex_rule("emoji", ":", _EMOJI_RE, word_bounded=True))

@@ -10,7 +10,6 @@ outside contributors: they may change words, never markup.
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 
 from ._model import Segment
@@ -59,7 +58,7 @@ def _describe(segment: Segment, tag: str) -> str:
     r = segment.restore
     if m.group(1):
         raw, role = r.atoms.get(int(m.group(1)), (tag, ""))
-        return f"{role or 'protected part'} {raw}"
+        return f"{role or 'protected part'} {raw if raw.strip() == raw else repr(raw)}"
     pid = int(m.group(2) or m.group(3))
     if pid in r.pairs:
         opening, closing, piece = r.pairs[pid]
@@ -71,9 +70,9 @@ def from_readable(segment: Segment, markdown: str) -> Parsed:
     """The reviewer's ``markdown`` in placeholder form, or the reasons it cannot be used.
 
     Each protected part of the source (atom, pair delimiter) is found in ``markdown`` by its
-    exact bytes, scanning left to right and preferring the longest match, with a closing
-    delimiter preferred while its pair is open. Whatever is left is text and must not contain
-    markup the source's own text did not contain."""
+    exact bytes, scanning left to right and preferring the longest match; a closing delimiter
+    counts only when it closes the innermost open pair, and then wins over an opening one.
+    Whatever is left is text and must not contain markup the source's own text did not."""
     r = segment.restore
     marks: list[tuple[str, str, int]] = []  # (raw, kind, id)
     for aid, (raw, _role) in r.atoms.items():
@@ -96,8 +95,8 @@ def from_readable(segment: Segment, markdown: str) -> Parsed:
         for raw, kind, mid in marks:
             if (kind, mid) in used or not markdown.startswith(raw, pos):
                 continue
-            if kind == "close" and mid not in open_pairs:
-                continue
+            if kind == "close" and (not open_pairs or open_pairs[-1] != mid):
+                continue  # only the innermost open pair can close: "***x***" nests
             if choice is None or len(raw) > len(choice[0]):
                 choice = (raw, kind, mid)
             elif len(raw) == len(choice[0]) and kind == "close" and choice[1] == "open":
@@ -151,7 +150,3 @@ def from_readable(segment: Segment, markdown: str) -> Parsed:
         problems.append("adds a blank line (a new paragraph)")
     return Parsed(text, list(dict.fromkeys(problems)))
 
-
-def markup_counts(text: str) -> Counter[str]:
-    """How many of each kind of markup ``text`` holds (for reports and tests)."""
-    return Counter({name: len(p.findall(text)) for name, p in _MARKUP})

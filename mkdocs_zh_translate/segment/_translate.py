@@ -35,7 +35,7 @@ class SegmentTranslation:
     fallback: str | None = None
 
 
-@dataclass
+@dataclass(eq=False)
 class _Unit:
     """One sentence piece, renumbered so its placeholders start at 1 again."""
 
@@ -68,7 +68,7 @@ def _batch(translator: Translator, texts: list[str]) -> dict[str, str]:
     outputs = translator.translate(unique)
     if len(outputs) != len(unique):
         raise ValueError(f"translator returned {len(outputs)} texts for {len(unique)}")
-    return dict(zip(unique, outputs))
+    return {text: out if isinstance(out, str) else "" for text, out in zip(unique, outputs)}
 
 
 def _has_words(text: str) -> bool:
@@ -108,6 +108,44 @@ def _join(units: list[_Unit]) -> str:
     return out
 
 
+def _first_pass(units: list[_Unit], translator: Translator) -> None:
+    outputs = _batch(translator, [u.text for u in units])
+    for u in units:
+        out = outputs.get(u.text, "")
+        if not validate(u.text, out):
+            u.result = out
+
+
+def _next_hypotheses(units: list[_Unit], translator: Translator) -> None:
+    if not isinstance(translator, NBestTranslator):
+        return
+    keys = list(dict.fromkeys(u.text for u in units))
+    hyps = dict(zip(keys, translator.translate_nbest(keys, NBEST)))
+    for u in units:
+        for candidate in hyps.get(u.text, [])[1:]:
+            if isinstance(candidate, str) and not validate(u.text, candidate):
+                u.result, u.step = candidate, "nbest"
+                break
+
+
+def _separate_runs(units: list[_Unit], translator: Translator) -> None:
+    runs = _batch(translator, [r for u in units for r in _run_texts(u)])
+    for u in units:
+        out = _try_runs(u, runs)
+        if out is not None and not validate(u.text, out):
+            u.result, u.step = out, "runs"
+
+
+def _drop_pairs(units: list[_Unit], translator: Translator) -> None:
+    droppers = [u for u in units if u.droppable]
+    reduced = {id(u): without_pairs(u.text, u.droppable) for u in droppers}
+    outputs = _batch(translator, list(reduced.values()))
+    for u in droppers:
+        out = outputs.get(reduced[id(u)], "")
+        if not validate(reduced[id(u)], out):
+            u.result, u.step = out, "drop_pairs"
+
+
 def translate_segments(
     texts: Sequence[str],
     translator: Translator,
@@ -117,55 +155,27 @@ def translate_segments(
 ) -> list[SegmentTranslation]:
     """Translate segment texts (placeholders included) with validation and fallbacks.
 
-    ``droppable[i]`` names the pair ids of ``texts[i]`` that step ``drop_pairs`` may remove
-    (emphasis-like pairs; never links). Without it that step is skipped.
+    Every step sends one batch for all the pieces still broken. ``droppable[i]`` names the pair
+    ids of ``texts[i]`` that step ``drop_pairs`` may remove (emphasis-like pairs, never links;
+    ``Segment.droppable_pairs``); without it that step is skipped. Errors raised by the
+    translator itself propagate.
     """
     all_units = [
         _units(text, droppable[i] if droppable is not None else (), max_sentence_chars) for i, text in enumerate(texts)
     ]
-    flat = [u for units in all_units for u in units]
-    todo = [u for u in flat if _has_words(u.text)]
-    for u in flat:
-        if u not in todo:
-            u.result, u.step = u.text, None
-
-    first = _batch(translator, [u.text for u in todo])
+    todo = []
+    for u in (u for units in all_units for u in units):
+        if _has_words(u.text):
+            todo.append(u)
+        else:
+            u.result = u.text  # nothing to translate: placeholders, numbers, whitespace
+    for step in (_first_pass, _next_hypotheses, _separate_runs, _drop_pairs):
+        if not todo:
+            break
+        step(todo, translator)
+        todo = [u for u in todo if u.result is None]
     for u in todo:
-        out = first.get(u.text, "")
-        if not validate(u.text, out):
-            u.result = out
-    todo = [u for u in todo if u.result is None]
-
-    if todo and isinstance(translator, NBestTranslator):
-        keys = list(dict.fromkeys(u.text for u in todo))
-        hyps = dict(zip(keys, translator.translate_nbest(keys, NBEST)))
-        for u in todo:
-            for candidate in hyps.get(u.text, [])[1:]:
-                if not validate(u.text, candidate):
-                    u.result, u.step = candidate, "nbest"
-                    break
-        todo = [u for u in todo if u.result is None]
-
-    if todo:
-        runs = _batch(translator, [r for u in todo for r in _run_texts(u)])
-        for u in todo:
-            out = _try_runs(u, runs)
-            if out is not None and not validate(u.text, out):
-                u.result, u.step = out, "runs"
-        todo = [u for u in todo if u.result is None]
-
-    droppers = [u for u in todo if u.droppable]
-    if droppers:
-        reduced = {id(u): without_pairs(u.text, u.droppable) for u in droppers}
-        outs = _batch(translator, list(reduced.values()))
-        for u in droppers:
-            out = outs.get(reduced[id(u)], "")
-            if not validate(reduced[id(u)], out):
-                u.result, u.step = out, "drop_pairs"
-
-    for u in flat:
-        if u.result is None:
-            u.result, u.step = u.text, "english"
+        u.result, u.step = u.text, "english"
 
     results = []
     for text, units in zip(texts, all_units):

@@ -1,0 +1,260 @@
+"""Engine benchmark: our ONNX Runtime engine vs transformers generate() vs CTranslate2, one run.
+
+Protocol (see BENCHMARKS.md): a random-weight MarianMT with opus-mt-en-zh's exact shape
+(d_model 512, 6+6 layers, 8 heads, FFN 2048, vocab 65001), built offline and cached; every
+engine is forced to emit 32 tokens per sentence (EOS banned below the minimum length, forced at
+the maximum); 32 sentences of 15-70 source tokens, sorted by length, batch 16 and batch 1, beams
+4 and 1. Rounds are interleaved and the best of 3 is reported, because the machine is shared.
+Speed is reported as a ratio to transformers beam 4 batch 16 measured in the same run.
+Cold start (process start to model ready) and peak RSS (load + the batch-16 workload) are
+measured in fresh subprocesses.
+
+    python3 benchmarks/engine.py [--rounds 3] [--quick]
+
+Cache: $ZH_TRANSLATE_BENCH_CACHE (default <repo>/.cache/bench).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+VOCAB = 65001
+PAD = 65000
+NEW_TOKENS = 32
+
+
+def cache_dir() -> Path:
+    return Path(os.environ.get("ZH_TRANSLATE_BENCH_CACHE", REPO / ".cache" / "bench"))
+
+
+# --- model building (offline) -------------------------------------------------------------
+def build_hf_model(out: Path) -> Path:
+    """A random MarianMT with opus-mt-en-zh's shape and special ids, plus a matching tokenizer."""
+    if (out / "model.safetensors").is_file():
+        return out
+    import random
+
+    import sentencepiece as spm
+    import torch
+    from transformers import MarianConfig, MarianMTModel, MarianTokenizer
+
+    out.mkdir(parents=True, exist_ok=True)
+    rnd = random.Random(0)
+    words = [f"w{i}" for i in range(400)]
+    corpus = out / "corpus.txt"
+    corpus.write_text("\n".join(" ".join(rnd.choice(words) for _ in range(12)) for _ in range(4000)))
+    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(out / "spm"), vocab_size=300,
+                                   bos_id=-1, eos_id=-1, pad_id=-1, unk_id=0, unk_piece="<unk>",
+                                   minloglevel=2)
+    corpus.unlink()
+    (out / "spm.model").rename(out / "source.spm")
+    (out / "spm.vocab").unlink()
+    (out / "target.spm").write_bytes((out / "source.spm").read_bytes())
+    sp = spm.SentencePieceProcessor(model_file=str(out / "source.spm"))
+    vocab = {"</s>": 0, "<unk>": 1}
+    for i in range(sp.get_piece_size()):
+        vocab.setdefault(sp.id_to_piece(i), len(vocab))
+    while len(vocab) < PAD:
+        vocab[f"\u2581x{len(vocab)}"] = len(vocab)
+    vocab["<pad>"] = PAD
+    (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False))
+    MarianTokenizer(str(out / "source.spm"), str(out / "target.spm"), str(out / "vocab.json"),
+                    source_lang="en", target_lang="zh").save_pretrained(out)
+    config = MarianConfig(
+        vocab_size=VOCAB, d_model=512, encoder_layers=6, decoder_layers=6, encoder_attention_heads=8,
+        decoder_attention_heads=8, encoder_ffn_dim=2048, decoder_ffn_dim=2048, max_position_embeddings=512,
+        activation_function="swish", scale_embedding=True, pad_token_id=PAD, eos_token_id=0,
+        decoder_start_token_id=PAD, forced_eos_token_id=0, share_encoder_decoder_embeddings=True,
+    )
+    torch.manual_seed(0)
+    model = MarianMTModel(config)
+    model.generation_config.update(bad_words_ids=[[PAD]], num_beams=4, max_length=512)
+    model.save_pretrained(out)
+    return out
+
+
+def prepare(rebuild: bool = False) -> dict[str, Path]:
+    from mkdocs_zh_translate.export import export_model
+
+    base = cache_dir()
+    paths = {"hf": base / "hf", "fp32": base / "onnx-fp32", "int8": base / "onnx-int8", "ct2": base / "ct2-int8"}
+    build_hf_model(paths["hf"])
+    for q in ("fp32", "int8"):
+        if rebuild or not (paths[q] / "manifest.json").is_file():
+            print(f"exporting {q} ...", file=sys.stderr, flush=True)
+            export_model(str(paths["hf"]), paths[q], quantize="none" if q == "fp32" else "int8")
+    if not (paths["ct2"] / "model.bin").is_file():
+        import ctranslate2.converters
+
+        print("converting for CTranslate2 ...", file=sys.stderr, flush=True)
+        ctranslate2.converters.TransformersConverter(str(paths["hf"])).convert(
+            str(paths["ct2"]), quantization="int8", force=True)
+    return paths
+
+
+def sentences(count: int = 32, seed: int = 1) -> list[list[int]]:
+    """Source ids of 15-70 tokens (EOS included), random but fixed."""
+    import random
+
+    rnd = random.Random(seed)
+    out = []
+    for i in range(count):
+        n = 15 + (i * 55) // (count - 1) if count > 1 else 40
+        out.append([rnd.randrange(2, PAD) for _ in range(n - 1)] + [0])
+    rnd.shuffle(out)
+    return out
+
+
+# --- engines: each returns a callable run(batch_of_ids) -> None -----------------------------
+def load_engine(kind: str, paths: dict[str, Path], beams: int, threads: int):
+    if kind.startswith("ours"):
+        from mkdocs_zh_translate.engine import OnnxTranslator
+
+        tr = OnnxTranslator(paths["int8" if kind == "ours-int8" else "fp32"], num_beams=beams, threads=threads,
+                            max_new_tokens=NEW_TOKENS, min_new_tokens=NEW_TOKENS, max_batch_tokens=1 << 20,
+                            max_batch_sentences=1 << 20)
+
+        def run(batch):
+            res = tr.generate_ids(batch)
+            assert all(len(h[0].ids) == NEW_TOKENS for h in res), [len(h[0].ids) for h in res]
+        return run
+    if kind == "transformers":
+        import torch
+        from transformers import MarianMTModel
+
+        torch.set_num_threads(threads)
+        model = MarianMTModel.from_pretrained(paths["hf"]).eval()
+
+        def run(batch):
+            width = max(map(len, batch))
+            ids = torch.full((len(batch), width), PAD, dtype=torch.long)
+            mask = torch.zeros((len(batch), width), dtype=torch.long)
+            for r, s in enumerate(batch):
+                ids[r, : len(s)] = torch.tensor(s)
+                mask[r, : len(s)] = 1
+            with torch.inference_mode():
+                out = model.generate(input_ids=ids, attention_mask=mask, num_beams=beams,
+                                     max_new_tokens=NEW_TOKENS, min_new_tokens=NEW_TOKENS)
+            assert out.shape[1] == NEW_TOKENS + 1
+        return run
+    if kind == "ct2-int8":
+        import ctranslate2
+
+        trans = ctranslate2.Translator(str(paths["ct2"]), device="cpu", compute_type="int8",
+                                       intra_threads=threads, inter_threads=1)
+        vocab = json.loads((paths["hf"] / "vocab.json").read_text())
+        inv = {v: k for k, v in vocab.items()}
+
+        def run(batch):
+            toks = [[inv[i] for i in s[:-1]] + ["</s>"] for s in batch]
+            # beam_size must be explicit (CTranslate2 defaults to 2); lengths fixed like the others.
+            res = trans.translate_batch(toks, beam_size=beams, max_decoding_length=NEW_TOKENS,
+                                        min_decoding_length=NEW_TOKENS, max_batch_size=len(batch))
+            assert len(res) == len(batch)
+        return run
+    raise ValueError(kind)
+
+
+ENGINES = ("transformers", "ours-fp32", "ours-int8", "ct2-int8")
+
+
+def timed(run, batches) -> float:
+    t0 = time.perf_counter()
+    for b in batches:
+        run(b)
+    return time.perf_counter() - t0
+
+
+def child(kind: str, beams: int, threads: int, workload: bool, t_launch: float) -> None:
+    """Subprocess entry: report time to model ready (from launch) and peak RSS after a workload."""
+    import resource
+
+    paths = {k: Path(v) for k, v in json.loads(os.environ["ZH_BENCH_PATHS"]).items()}
+    run = load_engine(kind, paths, beams, threads)
+    ready = time.time() - t_launch
+    if workload:
+        data = sorted(sentences(), key=len)
+        run(data[:16])
+        run(data[16:])
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(json.dumps({"ready_s": ready, "peak_rss_mb": peak_mb}))
+
+
+def in_subprocess(kind: str, beams: int, threads: int, workload: bool, paths: dict[str, Path]) -> dict:
+    env = dict(os.environ, ZH_BENCH_PATHS=json.dumps({k: str(v) for k, v in paths.items()}))
+    t0 = time.time()
+    proc = subprocess.run([sys.executable, __file__, "--child", kind, "--beams", str(beams), "--threads",
+                           str(threads), "--t-launch", repr(t0)] + (["--workload"] if workload else []),
+                          capture_output=True, text=True, env=env, timeout=900)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{kind} child failed: {proc.stderr[-2000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--batch1-sentences", type=int, default=8)
+    ap.add_argument("--engines", default=",".join(ENGINES))
+    ap.add_argument("--no-subprocess", action="store_true", help="skip cold start / RSS")
+    ap.add_argument("--child")
+    ap.add_argument("--beams", type=int, default=4)
+    ap.add_argument("--t-launch", type=float)
+    ap.add_argument("--workload", action="store_true")
+    args = ap.parse_args()
+    if args.child:
+        child(args.child, args.beams, args.threads, args.workload, args.t_launch)
+        return
+
+    paths = prepare()
+    engines = args.engines.split(",")
+    data = sorted(sentences(), key=len)
+    batch16 = [data[:16], data[16:]]
+    one = sorted(sentences(args.batch1_sentences, seed=2), key=len)
+    batch1 = [[s] for s in one]
+    configs = [(e, b, bs) for bs in (16, 1) for b in (4, 1) for e in engines]
+    loaded = {}
+    for e in engines:
+        for b in (4, 1):
+            loaded[(e, b)] = load_engine(e, paths, b, args.threads)
+            loaded[(e, b)](data[:2])  # warm-up
+    best: dict[tuple, float] = {}
+    for r in range(args.rounds):
+        for cfg in configs:
+            e, b, bs = cfg
+            batches, n = (batch16, len(data)) if bs == 16 else (batch1, len(one))
+            sps = n / timed(loaded[(e, b)], batches)
+            best[cfg] = max(best.get(cfg, 0.0), sps)
+            print(f"round {r + 1}: {e} beams {b} batch {bs}: {sps:.2f} sent/s", file=sys.stderr, flush=True)
+    extra = {}
+    if not args.no_subprocess:
+        for e in engines:
+            cold = min(in_subprocess(e, 4, args.threads, False, paths)["ready_s"] for _ in range(2))
+            rss = in_subprocess(e, 4, args.threads, True, paths)["peak_rss_mb"]
+            extra[e] = (cold, rss)
+    base = best[("transformers", 4, 16)] if "transformers" in engines else None
+    print(f"\nthreads {args.threads}, best of {args.rounds} interleaved rounds, {NEW_TOKENS} forced new tokens; "
+          f"batch 16: 32 sentences, batch 1: {len(one)} sentences")
+    print("| engine | beams | batch | sent/s | x transformers beam 4 batch 16 | cold start s | peak RSS MB |")
+    print("|---|---|---|---|---|---|---|")
+    for cfg in configs:
+        e, b, bs = cfg
+        ratio = f"{best[cfg] / base:.2f}" if base else "-"
+        cold, rss = extra.get(e, (None, None)) if (b == 4 and bs == 16) else (None, None)
+        cold_s = f"{cold:.2f}" if cold is not None else ""
+        rss_s = f"{rss:.0f}" if rss is not None else ""
+        print(f"| {e} | {b} | {bs} | {best[cfg]:.2f} | {ratio} | {cold_s} | {rss_s} |")
+
+
+if __name__ == "__main__":
+    main()

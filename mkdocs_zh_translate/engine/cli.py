@@ -1,0 +1,42 @@
+"""``mkdocs-zh-translate translate``: stdin lines in, one translation per line out, same order.
+
+The engine usable alone (scripts, benchmarks). All lines are read first so that length
+buckets and deduplication see the whole input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import EngineError
+
+
+def run_translate(args: argparse.Namespace) -> int:
+    from ..cli import CliError  # the console script's one-line error channel
+    from .translator import OnnxTranslator
+
+    try:
+        translator = OnnxTranslator(
+            Path(args.model),
+            num_beams=args.beams,
+            threads=args.threads,
+            max_batch_tokens=args.batch_tokens,
+            max_new_tokens=args.max_new_tokens,
+            min_new_tokens=args.min_new_tokens,
+        )
+    except EngineError as exc:
+        raise CliError(str(exc)) from None
+    data = sys.stdin.buffer.read()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise CliError(f"<stdin>:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
+    lines = text.splitlines()
+    # A translation never contains a newline: one output line per input line, always.
+    out = [t.replace("\r", " ").replace("\n", " ") for t in translator.translate(lines)]
+    sys.stdout.write("".join(line + "\n" for line in out))
+    sys.stdout.flush()
+    return 0

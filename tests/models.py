@@ -1,0 +1,101 @@
+"""Tiny test models, built on first use and cached between runs (and between processes).
+
+Training takes minutes, so a model is built once per version of its builder and shared: the
+cache key is a hash of the builder's source plus the preset and seed, so editing
+``export_tiny.py`` (or ``export*.py`` for the ONNX copies) rebuilds automatically while stale
+entries are simply never looked at again. Several pytest processes (xdist workers, helpers
+sharing ``$ZH_TRANSLATE_TEST_CACHE``) may ask at once: a per-entry file lock makes one of them
+build while the others wait, and the finished directory appears by an atomic rename, so nobody
+ever sees half a model.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PACKAGE = REPO / "mkdocs_zh_translate"
+DEFAULT_SEED = 0
+
+
+def cache_root() -> Path:
+    """``$ZH_TRANSLATE_TEST_CACHE`` or ``<repo>/.cache/test-models``."""
+    env = os.environ.get("ZH_TRANSLATE_TEST_CACHE")
+    root = Path(env) if env else REPO / ".cache" / "test-models"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def _hash_files(paths: list[Path], *extra: str) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(paths):
+        digest.update(path.name.encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    for item in extra:
+        digest.update(item.encode())
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
+
+
+@contextlib.contextmanager
+def _locked(lock_path: Path) -> Iterator[None]:
+    with open(lock_path, "a+") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _cached_dir(name: str, build: Callable[[Path], None]) -> Path:
+    """Return ``<cache>/<name>``, building it with ``build(tmp_dir)`` under a lock if missing.
+
+    A directory only ever exists complete: it is built under a temporary name and renamed.
+    """
+    root = cache_root()
+    final = root / name
+    if final.is_dir():
+        return final
+    with _locked(root / f"{name}.lock"):
+        if final.is_dir():  # another process finished it while we waited
+            return final
+        tmp = root / f"{name}.tmp-{os.getpid()}"
+        shutil.rmtree(tmp, ignore_errors=True)
+        try:
+            build(tmp)
+            os.rename(tmp, final)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return final
+
+
+def tiny_hf_key(preset: str = "test", seed: int = DEFAULT_SEED) -> str:
+    """Cache key of the Hugging Face model: the builder's source, preset and seed."""
+    return _hash_files([PACKAGE / "export_tiny.py"], preset, str(seed))
+
+
+def tiny_hf_model(preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
+    """A trained tiny MarianMT ``save_pretrained`` directory (model, tokenizer, generation config)."""
+    from mkdocs_zh_translate.export_tiny import build_tiny_marian
+
+    name = f"marian-{preset}-s{seed}-{tiny_hf_key(preset, seed)}"
+    return _cached_dir(name, lambda tmp: build_tiny_marian(tmp, preset=preset, seed=seed))
+
+
+def tiny_onnx_model(quantize: str = "none", preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
+    """The tiny model exported by our real ``export`` command (``quantize`` is "none" or "int8")."""
+    from mkdocs_zh_translate.export import export_model
+
+    hf_dir = tiny_hf_model(preset, seed)
+    exporters = [p for p in PACKAGE.glob("export*.py") if p.name != "export_tiny.py"]
+    key = _hash_files(exporters, hf_dir.name, quantize)
+    name = f"onnx-{quantize}-{preset}-s{seed}-{key}"
+    return _cached_dir(name, lambda tmp: export_model(str(hf_dir), tmp, quantize=quantize))

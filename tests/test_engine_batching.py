@@ -1,0 +1,33 @@
+"""Length buckets and deduplication: every input translated once, order restored."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from mkdocs_zh_translate.engine.batching import dedupe, plan_batches
+
+
+def test_dedupe_maps_back_to_every_input() -> None:
+    unique, where = dedupe(["a", "b", "a", "", "b", ""])
+    assert unique == ["a", "b", ""]
+    assert [unique[i] for i in where] == ["a", "b", "a", "", "b", ""]
+
+
+@given(st.lists(st.integers(min_value=1, max_value=300), max_size=60),
+       st.integers(min_value=1, max_value=2000), st.integers(min_value=1, max_value=20))
+def test_batches_partition_and_respect_budget(lengths: list[int], budget: int, max_rows: int) -> None:
+    batches = plan_batches(lengths, budget, max_rows)
+    flat = [i for b in batches for i in b]
+    assert sorted(flat) == list(range(len(lengths)))
+    for b in batches:
+        assert len(b) <= max_rows
+        width = max(lengths[i] for i in b)
+        # Over budget only as a batch of one (a single long input is never dropped).
+        assert len(b) * width <= budget or len(b) == 1
+
+
+def test_batches_group_similar_lengths() -> None:
+    lengths = [5, 50, 6, 48, 7, 52]
+    batches = plan_batches(lengths, max_tokens=160, max_sentences=3)
+    assert [sorted(lengths[i] for i in b) for b in batches] == [[48, 50, 52], [5, 6, 7]]

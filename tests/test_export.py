@@ -1,0 +1,62 @@
+"""The export command: clear one-line errors, and a complete, fingerprinted output directory."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mkdocs_zh_translate.cli import main
+from mkdocs_zh_translate.export import ExportError, export_model
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def test_offline_unknown_id_says_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ExportError, match="HF_HUB_OFFLINE"):
+        export_model("nobody-here/no-such-model-xyz", tmp_path / "out")
+
+
+def test_missing_local_directory(tmp_path: Path) -> None:
+    with pytest.raises(ExportError, match="no such model directory"):
+        export_model(str(tmp_path / "nope" / "deeper"), tmp_path / "out")
+
+
+def test_directory_without_config(tmp_path: Path) -> None:
+    (tmp_path / "model").mkdir()
+    with pytest.raises(ExportError, match="no config.json"):
+        export_model(str(tmp_path / "model"), tmp_path / "out")
+
+
+def test_non_marian_model_is_refused(tmp_path: Path) -> None:
+    model = tmp_path / "bert"
+    model.mkdir()
+    (model / "config.json").write_text(json.dumps({"model_type": "bert"}))
+    with pytest.raises(ExportError, match="only MarianMT"):
+        export_model(str(model), tmp_path / "out")
+
+
+def test_cli_reports_export_error_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["export", str(tmp_path / "missing" / "dir"), "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and "no such model directory" in err
+
+
+def test_missing_export_extra_names_the_install_command(tmp_path: Path) -> None:
+    # A subprocess where importing optimum fails, as on an install without the extra.
+    code = (
+        "import sys; sys.modules['optimum'] = None; sys.modules['optimum.exporters.onnx'] = None\n"
+        "from mkdocs_zh_translate.export import export_model, ExportError\n"
+        "try:\n    export_model('x/y', __import__('pathlib').Path(sys.argv[1]))\n"
+        "except ExportError as e:\n    print(e)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True,
+                         cwd=REPO, timeout=120, env=dict(os.environ, PYTHONPATH=str(REPO)))
+    assert "pip install 'mkdocs-zh-translate[export]'" in out.stdout
+    assert "optimum" in out.stdout
