@@ -283,6 +283,12 @@ def test_malformed_po_names_file_and_line(tmp_path: Path) -> None:
         _fill(tmp_path)
 
 
+def test_other_charsets_are_refused(tmp_path: Path) -> None:
+    _write(tmp_path, (HEADER.format(n=1) + BODY).replace("charset=utf-8", "charset=ISO-8859-1"))
+    with pytest.raises(FillError, match=r"usage\.po:1: declares charset ISO-8859-1"):
+        _fill(tmp_path)
+
+
 def test_cli_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["po", "fill", str(tmp_path / "missing")]) == 2
     assert main(["po", "fill", str(tmp_path / "missing"), "--backend", "pseudo"]) == 2
@@ -301,6 +307,6 @@ def test_cli_summary_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert code == 0
     assert out.strip() == (
         "po fill: 1 files (1 changed), 6 entries: 3 filled, 1 reviewed kept, 1 fuzzy kept, "
-        "1 skipped, 0 failed validation"
+        "1 skipped, 0 failed validation; 83% of entries translated"
     )
     assert err.startswith("skipped: ") and "usage.po:" in err

@@ -24,6 +24,7 @@ listed with its file and line.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,7 +76,8 @@ class Summary:
             f"po fill: {self.files} files ({self.files_changed} changed), {self.entries} entries: "
             f"{self.filled} filled{f' ({self.refreshed} refreshed)' if self.refreshed else ''}, "
             f"{self.reviewed} reviewed kept, {self.fuzzy_kept + self.already} fuzzy kept, "
-            f"{len(self.skipped)} skipped, {len(self.failed)} failed validation"
+            f"{len(self.skipped)} skipped, {len(self.failed)} failed validation; "
+            f"{self.translated_share():.0%} of entries translated"
         )
 
     def translated_share(self) -> float:
@@ -142,9 +144,13 @@ def fill(
     for path in files:
         text = _read(path)
         try:
-            catalogs.append((path, text, parse_catalog(text, display(path))))
+            catalog = parse_catalog(text, display(path))
         except CatalogError as exc:
             raise FillError(str(exc)) from None
+        charset = re.search(r"charset=([^\s;]+)", catalog.header_value("Content-Type") or "")
+        if charset and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8", "charset"):
+            raise FillError(f"{display(path)}:1: declares charset {charset.group(1)}; only UTF-8 catalogs are supported")
+        catalogs.append((path, text, catalog))
 
     jobs: list[_Job] = []
     for path, _text, catalog in catalogs:
