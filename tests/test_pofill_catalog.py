@@ -253,6 +253,27 @@ def test_new_text_is_wrapped_like_the_file(tmp_path: Path, width_text: str, widt
     assert entry.msgstr[None].startswith("文 文")
 
 
+@pytest.mark.skipif(shutil.which("msgcat") is None, reason="GNU gettext tools not installed")
+@pytest.mark.parametrize(("option", "width"), [([], 79), (["--width=60"], 60), (["--no-wrap"], 0)])
+def test_gnu_gettext_widths(tmp_path: Path, option: list[str], width: int) -> None:
+    source = tmp_path / "in.po"
+    long_words = " ".join(["words"] * 40)
+    source.write_text(HEADER.format(n=1) + BODY + f'\nmsgid "{long_words} two"\nmsgstr ""\n', encoding="utf-8")
+    path = _write(tmp_path, "")
+    subprocess.run(["msgcat", *option, "-o", str(path), str(source)], check=True, timeout=60)
+    text = path.read_text(encoding="utf-8")
+    assert apply_edits(parse_catalog(text, "x.po"), []) == text
+    detected = parse_catalog(text, "x.po").width
+    # the words of this file are all 5 letters: any width the file is consistent with will do
+    assert detected == width if width in (0, 60) else 76 <= detected <= width
+    _fill(tmp_path)
+    new = path.read_text(encoding="utf-8")
+    if width:
+        assert max(len(line) for line in new.splitlines()) <= width
+    proc = subprocess.run(["msgfmt", "-c", "-o", "/dev/null", str(path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+
+
 def test_markdown_catalogs_reuse_the_segmenter(tmp_path: Path) -> None:
     text = HEADER.format(n=1) + """
 msgid "Run `mkdocs build` to [build the site](build.md#top) **now**."

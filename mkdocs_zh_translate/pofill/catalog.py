@@ -202,24 +202,30 @@ def parse_catalog(text: str, path: str) -> Catalog:
 
 
 def detect_width(lines: list[str], entries: list[Entry]) -> int:
-    """The wrap width the file was written with, from its own wrapped strings.
+    """The wrap width the file was written with, judged from its own wrapped strings.
 
-    A wrapped string's inner lines show the width's lower bound; the common writers use 76
-    (babel, sphinx-intl), 78 (polib) or 79/80 (GNU gettext), so round up to the nearest of those.
-    Files whose long strings sit on one line (Sphinx's own .pot output) are never wrapped (0)."""
-    longest_wrapped = 0
+    Each inner line of a wrapped string bounds the width from below (it fit) and, with the
+    first word of the next line, from above (that word did not fit). The common writers use 76
+    (babel, sphinx-intl), 78 (polib) or 79 (GNU gettext): take the smallest of those the bounds
+    allow, else the lower bound, so new lines never get longer than the file's own. Files whose
+    long strings sit on one line (Sphinx's own .pot output) are not wrapped (0)."""
+    low, high = 0, 10**9
     longest_single = 0
     for entry in entries:
         for _key, first, end in entry.keyword_lines:
-            body = [lines[i].rstrip("\r\n") for i in range(first, end)]
+            body = [lines[i].rstrip("\r\n").strip() for i in range(first, end)]
             if len(body) == 1:
                 longest_single = max(longest_single, len(body[0]))
                 continue
-            for row in body[1:-1]:  # the last line of a wrapped string is often short
-                if not row.rstrip().endswith('\\n"'):
-                    longest_wrapped = max(longest_wrapped, len(row.strip()))
-    if longest_wrapped:
-        return next((w for w in _STANDARD_WIDTHS if w >= longest_wrapped), longest_wrapped)
+            for row, following in zip(body[1:-1], body[2:]):
+                if row.endswith('\\n"'):
+                    continue
+                low = max(low, len(row))
+                word = re.match(r'"(\s*\S+\s?)', following)
+                if word:
+                    high = min(high, len(row) + len(word.group(1)) - 1)
+    if low:
+        return next((w for w in _STANDARD_WIDTHS if low <= w <= high), low)
     if longest_single > 80:
         return 0
     return 76
