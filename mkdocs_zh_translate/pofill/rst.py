@@ -96,6 +96,9 @@ class RstMessage:
     text: str  # placeholder form: what the engine and the cache see
     atoms: dict[int, tuple[str, bool]] = field(default_factory=dict)  # id -> (bytes, is reST markup)
     pairs: dict[int, _Pair] = field(default_factory=dict)
+    # markup characters the source's own plain text already holds harmlessly ("2 * 3"): they
+    # are left as the translation has them, so an unchanged text restores byte for byte
+    plain: str = ""
 
     @property
     def droppable(self) -> set[int]:
@@ -115,9 +118,9 @@ class RstMessage:
                 words = str(value)
                 if stack:
                     pair = self.pairs[stack[-1]]
-                    words = _escape_inside(words, pair.kind)
+                    words = _escape_inside(words, pair.kind, self.plain)
                 else:
-                    words = _escape_text(words)
+                    words = _escape_text(words, self.plain)
                 pieces.append(("text", words))
             elif kind == "atom":
                 raw, markup = self.atoms[int(value)]
@@ -160,16 +163,17 @@ class RstMessage:
         return out, []
 
 
-def _escape_text(words: str) -> str:
+def _escape_text(words: str, plain: str) -> str:
     """Characters the model introduced that reST would read as markup, escaped."""
-    words = re.sub(r"([`*|])", r"\\\1", words)
+    words = re.sub(r"[`*|]", lambda m: m.group(0) if m.group(0) in plain else "\\" + m.group(0), words)
+    if "_" in plain:
+        return words
     return re.sub(r"(?<=\w)_(?=\W|$)", r"\\_", words)
 
 
-def _escape_inside(words: str, kind: str) -> str:
-    if kind in ("strong", "emphasis"):
-        return re.sub(r"([*`\\])", r"\\\1", words)
-    return re.sub(r"([`<>\\])", r"\\\1", words)
+def _escape_inside(words: str, kind: str, plain: str) -> str:
+    special = "*`\\" if kind in ("strong", "emphasis") else "`<>\\"
+    return "".join("\\" + ch if ch in special and ch not in plain else ch for ch in words)
 
 
 def protect_rst(source: str) -> RstMessage:
@@ -263,4 +267,6 @@ def _protect(source: str, *, translate_names: bool) -> tuple[RstMessage, int]:
         i = text_start = m.end()
     out.append(source[text_start:])
     msg.text = "".join(out)
+    text_runs = "".join(part for part in re.split(r"<x\d+/>|</?g\d+>", msg.text))
+    msg.plain = "".join(sorted(set(text_runs) & set("`*|_<>\\")))
     return msg, named
