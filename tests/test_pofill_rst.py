@@ -90,6 +90,7 @@ def test_spaces_inside_markup_are_trimmed_and_new_markup_characters_escaped() ->
         "<x1/><x1/> 重复。",  # repeated
         "<g2>链接 <x1/>。",  # unclosed pair
         "<x1/> 和 <g2></g2>。",  # empty link text
+        "<x1/> 和 <g2>  </g2>。",  # blank link text
         "<x1/> 和 <x3/> <g2>链接</g2>。",  # invented placeholder
     ],
 )

@@ -57,7 +57,6 @@ _ANYWHERE = re.compile(
     r"|\\[^A-Za-z0-9\s]|\\ "  # \* \` \\ and the escaped space
 )
 _EMBEDDED = re.compile(r"^(?P<text>.*?)\s*(?<!\\)<(?P<target>[^<>]+)>$", re.S)
-_SKIP_AHEAD = re.compile(r"[`*|:_\[%{\\hfmA-Za-z0-9]")
 _ASCII_BEFORE = set("-:/'\"<([{")
 _ASCII_AFTER = set("-.,:;!?\\/'\")]}>")
 
@@ -110,57 +109,62 @@ class RstMessage:
         problems = validate(self.text, translation)
         if problems:
             return None, problems
-        pieces: list[tuple[str, str]] = []  # (kind, text): kind "text", "open", "close", "atom", "plain"
+        # (kind, text, pair id): kind is "text", "open", "close", "atom" (reST markup) or
+        # "plain" (a placeholder or escape that is not markup)
+        pieces: list[tuple[str, str, int]] = []
         stack: list[int] = []
-        opens: dict[int, int] = {}  # piece index -> pair id
         for kind, value in tokenize(translation):
             if kind == "text":
                 words = str(value)
                 if stack:
-                    pair = self.pairs[stack[-1]]
-                    words = _escape_inside(words, pair.kind, self.plain)
+                    words = _escape_inside(words, self.pairs[stack[-1]].kind, self.plain)
                 else:
                     words = _escape_text(words, self.plain)
-                pieces.append(("text", words))
+                pieces.append(("text", words, stack[-1] if stack else 0))
             elif kind == "atom":
                 raw, markup = self.atoms[int(value)]
-                pieces.append(("atom" if markup else "plain", raw))
+                pieces.append(("atom" if markup else "plain", raw, 0))
             elif kind == "open":
                 stack.append(int(value))
-                opens[len(pieces)] = int(value)
-                pieces.append(("open", self.pairs[int(value)].open))
+                pieces.append(("open", self.pairs[int(value)].open, int(value)))
             else:
                 stack.pop()
-                pieces.append(("close", self.pairs[int(value)].close))
+                pieces.append(("close", self.pairs[int(value)].close, int(value)))
         # reST markup may not start or end with spaces inside it
-        for i, (kind, piece) in enumerate(pieces):
+        for i, (kind, _piece, pid) in enumerate(pieces):
             if kind == "open" and i + 1 < len(pieces) and pieces[i + 1][0] == "text":
-                pieces[i + 1] = ("text", pieces[i + 1][1].lstrip())
+                pieces[i + 1] = ("text", pieces[i + 1][1].lstrip(), pid)
             if kind == "close" and i > 0 and pieces[i - 1][0] == "text":
-                pieces[i - 1] = ("text", pieces[i - 1][1].rstrip())
-        for i in range(len(pieces) - 1):
-            if pieces[i][0] == "open" and pieces[i + 1][0] == "close":
-                return None, ["a translated link or emphasis is empty"]
+                pieces[i - 1] = ("text", pieces[i - 1][1].rstrip(), pid)
+        pieces = [p for p in pieces if not (p[0] == "text" and not p[1])]
         renamed = False
-        for i, (kind, piece) in enumerate(pieces):
-            if kind == "open" and pieces[i + 1][0] == "text":
-                pid = opens[i]
-                if self.pairs[pid].kind == "name" and pieces[i + 1][1] != self.pairs[pid].words:
-                    renamed = True
+        for i, (kind, _piece, pid) in enumerate(pieces):
+            if kind != "open":
+                continue
+            if pieces[i + 1][0] == "close":
+                return None, ["a translated link or emphasis is empty"]
+            words = "".join(p[1] for p in pieces[i + 1 :][: _close_at(pieces, i) - i - 1])
+            if self.pairs[pid].kind == "name" and words != self.pairs[pid].words:
+                renamed = True
         out = ""
-        for i, (kind, piece) in enumerate(pieces):
+        for i, (kind, piece, _pid) in enumerate(pieces):
             if kind in ("atom", "open") and out and not _start_ok(out, len(out)):
                 out += "\\ "
             out += piece
-            if kind in ("atom", "close") and i + 1 < len(pieces):
-                following = pieces[i + 1][1]
-                if following and not _end_ok(following, 0) and pieces[i + 1][0] in ("text", "plain"):
+            if kind in ("atom", "close") and i + 1 < len(pieces) and pieces[i + 1][0] in ("text", "plain"):
+                if not _end_ok(pieces[i + 1][1], 0):
                     out += "\\ "
         if renamed:
             # Sphinx re-targets the one translated name to the original target, but warns that
             # the reference changed unless the message says it knows (Sphinx's "#noqa" suffix).
             out += " #noqa"
         return out, []
+
+
+def _close_at(pieces: list[tuple[str, str, int]], i: int) -> int:
+    """Index of the piece that closes the pair opened at ``i``."""
+    pid = pieces[i][2]
+    return next(j for j in range(i + 1, len(pieces)) if pieces[j][0] == "close" and pieces[j][2] == pid)
 
 
 def _escape_text(words: str, plain: str) -> str:
