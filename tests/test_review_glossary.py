@@ -105,3 +105,24 @@ def test_a_malformed_glossary_is_one_clear_error(tmp_path: Path, text: str, mess
     path.write_text(text, encoding="utf-8")
     with pytest.raises(ReviewError, match=re.escape(message)):
         load_glossary(path)
+
+
+def test_site_build_and_sync_use_the_glossary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import polib
+
+    from mkdocs_zh_translate.cli import main as cli_main
+
+    from tests.plugin_sites import build_in_process, write_site
+
+    monkeypatch.chdir(tmp_path)
+    review = tmp_path / "translations" / "zh"
+    review.mkdir(parents=True)
+    (review / "glossary.yml").write_text(GLOSSARY, encoding="utf-8")
+    config = write_site(tmp_path, pages={"index.md": PAGE})
+    build_in_process(config)
+    html = (tmp_path / "site" / "zh" / "index.html").read_text(encoding="utf-8")
+    assert "The plugin reads the 缓存 before it loads the model." in html  # pseudo keeps the rest
+    assert cli_main(["review", "sync", "-f", str(config)]) == 0
+    po = polib.pofile(str(review / "index.md.po"))
+    entry = po.find("The plugin reads the cache before it loads the model.")
+    assert entry.fuzzy and "缓存" in entry.msgstr  # machine text found under the glossary key

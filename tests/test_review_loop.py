@@ -178,14 +178,17 @@ def test_review_loop_on_the_example_site(
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("guide/install.md "))
     total_entries = len([e for e in po if not e.obsolete])
-    # reviewed: code paragraph, "Requirements", the bad one (it is reviewed, just rejected)
-    assert row.split()[1:6] == ["3", str(total_entries - 4), "1", "0", "1"]
+    # columns: reviewed, rejected, machine, stale, missing, obsolete
+    # reviewed: the code paragraph and "Requirements"; rejected: the <script> edit
+    assert row.split()[1:7] == ["2", "1", str(total_entries - 4), "1", "0", "1"]
+    assert "install.md.po: msgid 'The plugin needs an exported model directory. E...': rejected (adds a script" in out
     total = next(line for line in out.splitlines() if line.startswith("total "))
     reviewed_total = int(total.split()[1])
-    assert reviewed_total == 4  # + the nav title in site.po
-    all_entries = sum(int(x) for x in total.split()[1:5])
-    assert _review(site, "check", "--min-reviewed", f"{100 * 4 / all_entries - 0.1:.2f}") == 0
-    assert _review(site, "check", "--min-reviewed", f"{100 * 4 / all_entries + 0.1:.2f}") == 1
+    assert reviewed_total == 3  # + the nav title in site.po
+    all_entries = sum(int(x) for x in total.split()[1:6])
+    assert _review(site, "check", "--min-reviewed", f"{100 * 3 / all_entries - 0.1:.2f}") == 0
+    assert _review(site, "check", "--min-reviewed", f"{100 * 3 / all_entries + 0.1:.2f}") == 1
+    assert "1 rejected" in capsys.readouterr().out
 
     # 7. the model directory removed: the build succeeds from cache and PO files
     shutil.rmtree(root / "model")

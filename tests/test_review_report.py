@@ -54,5 +54,6 @@ def test_report_escapes_a_malicious_msgstr_and_highlights_states(
     assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in text
     assert "Third &lt;b&gt;sentence&lt;/b&gt; here." in text  # the source is escaped too
     assert "was: Second sentence here." in text  # the stale entry shows what it was reviewed for
-    assert {"reviewed", "stale", "machine"} <= set(parser.rows)
+    assert {"rejected", "stale", "machine"} <= set(parser.rows)  # the evil entry is reviewed but rejected
+    assert "rejected: adds a script the source does not have" in text
     assert "http" not in text.replace("http-equiv", "")  # self-contained: nothing loaded from elsewhere

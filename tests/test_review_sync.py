@@ -235,3 +235,49 @@ def test_a_sync_killed_midway_leaves_every_file_whole(
         assert len(po) > 0
     assert _review(small, "sync") == 0  # and the next sync finishes the job
     assert "One more sentence." in {e.msgid for e in polib.pofile(str(review / "guide.md.po"))}
+
+
+def test_review_dir_option_is_used_and_may_not_be_inside_docs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from mkdocs.exceptions import Abort
+
+    monkeypatch.chdir(tmp_path)
+    config = write_site(tmp_path, pages=PAGES, plugin={"backend": "pseudo", "review_dir": "i18n/po"})
+    assert _review(config, "sync") == 0
+    assert (tmp_path / "i18n" / "po" / "index.md.po").is_file()
+    assert not (tmp_path / "translations").exists()
+    inside = write_site(tmp_path, pages=PAGES, plugin={"backend": "pseudo", "review_dir": "docs/po"})
+    with pytest.raises(Abort):
+        build_in_process(inside)
+    assert "review_dir" in caplog.text and "inside docs_dir" in caplog.text
+
+
+def test_no_model_and_no_cache_keeps_pages_in_english_but_strict_makes_it_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from mkdocs.exceptions import Abort
+
+    monkeypatch.chdir(tmp_path)
+    review = tmp_path / "translations" / "zh"
+    review.mkdir(parents=True)
+    po = polib.POFile()
+    po.append(polib.POEntry(msgid="First paragraph of the guide.", msgstr="指南的第一段。"))
+    po.save(str(review / "guide.md.po"))
+    config = write_site(tmp_path, pages=PAGES, plugin={"backend": "onnx", "model": "no-such-model"})
+    build_in_process(config)
+    html = (tmp_path / "site" / "zh" / "guide" / "index.html").read_text(encoding="utf-8")
+    assert "指南的第一段。" in html and "Second paragraph of the guide." in html
+    kept = [r.getMessage() for r in caplog.records if "kept in English" in r.getMessage()]
+    assert len(kept) == 2 and "no-such-model" in kept[0]  # one per page, naming the reason
+    caplog.clear()
+    strict = write_site(tmp_path, pages=PAGES, plugin={"backend": "onnx", "model": "no-such-model", "strict": True})
+    with pytest.raises(Abort):
+        build_in_process(strict)
+    assert "kept in English" in caplog.text
+    # without any PO file, a missing model is still the plain error it always was
+    for path in review.iterdir():
+        path.unlink()
+    with pytest.raises(Abort):
+        build_in_process(config)
+    assert "does not exist" in caplog.text

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-
+import os
+import sys
 from pathlib import Path
 
 from .store import ReviewError, display, write_if_changed
@@ -35,8 +36,13 @@ def _run(args: argparse.Namespace, error: type[Exception]) -> int:
         return _dispatch(args)
     except ReviewError as exc:
         raise error(str(exc)) from None
+    except BrokenPipeError:  # `review status | head`: the reader went away, nothing to report
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
     except OSError as exc:
-        raise error(f"{exc.filename or ''}: {exc.strerror or exc}") from None
+        where = f"{exc.filename}: " if exc.filename else ""
+        raise error(f"{where}{exc.strerror or exc}") from None
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -53,12 +59,16 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
 
     from .collect import collect_site
-    from .status import format_status, status_of
+    from .layer import rejected_entries
+    from .status import ReviewFile, format_status, rejection_lines, status_of
     from .sync import apply, plan_sync
 
     site = collect_site(config_file)
     planned = plan_sync(site)
-    files = [(p.path, site.page_labels.get(p.path, display(p.path)), p.po) for p in planned]
+    files = [
+        ReviewFile(p.path, site.page_labels.get(p.path, display(p.path)), p.po, rejected_entries(site.pages.get(p.path, []), p.po))
+        for p in planned
+    ]
     status = status_of(files)
     if action == "sync":
         changed = apply(planned)
@@ -70,12 +80,19 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if action == "status":
         print(format_status(status))
+        for line in rejection_lines(files):
+            print(line)
         return 0
     if action == "check":
         t = status.total
         ok = t.percent >= args.min_reviewed
         verdict = "ok" if ok else f"below the required {args.min_reviewed:g}%"
-        print(f"review check: {t.reviewed} of {t.total} entries reviewed ({t.percent:.1f}%), {t.stale} stale: {verdict}")
+        for line in rejection_lines(files):
+            print(line)
+        print(
+            f"review check: {t.reviewed} of {t.total} entries reviewed ({t.percent:.1f}%), {t.stale} stale, "
+            f"{t.rejected} rejected: {verdict}"
+        )
         return 0 if ok else EXIT_BELOW
     if action == "report":
         from .report import render_report

@@ -101,3 +101,18 @@ class ReviewedLayer:
             if text is not None:
                 found[unit.text] = text
         return found, warnings
+
+
+def rejected_entries(units: Sequence[Unit], po: polib.POFile) -> dict[tuple[str | None, str], list[str]]:
+    """Reviewed entries of ``po`` whose text the build would reject, with the reasons."""
+    by_key = {u.key: u for u in units}
+    found: dict[tuple[str | None, str], list[str]] = {}
+    for entry in po:
+        text = reviewed_text(entry)
+        unit = by_key.get((entry.msgctxt, entry.msgid))
+        if text is None or unit is None:
+            continue
+        parsed = from_readable(unit.segment or Segment(unit.text, 0, 0, 1, "string"), text)
+        if parsed.problems:
+            found[unit.key] = parsed.problems
+    return found

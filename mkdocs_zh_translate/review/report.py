@@ -9,12 +9,8 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from pathlib import Path
 
-import polib
-
-from .status import Status, count
-from .store import entry_state
+from .status import ReviewFile, Status, count, state_of
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:2em;color:#222}
@@ -22,12 +18,13 @@ table{border-collapse:collapse;width:100%;margin-bottom:2em;table-layout:fixed}
 th,td{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left;
 white-space:pre-wrap;word-wrap:break-word}
 th{background:#f3f3f3} td.state{width:7em} td.ref{width:12em;font-size:.85em;color:#555}
-tr.machine td{background:#fff8dc} tr.stale td{background:#ffe4e1} tr.missing td{background:#f8d7da}
+tr.machine td{background:#fff8dc} tr.rejected td{background:#f5c6cb} tr.stale td{background:#ffe4e1} tr.missing td{background:#f8d7da}
 tr.reviewed td.state{color:#1a7f37} .prev{color:#8a6d3b;font-size:.9em} .summary td{text-align:right}
 """
 
 _STATE_LABEL = {
     "reviewed": "reviewed",
+    "rejected": "reviewed, but rejected by the build",
     "machine": "machine (unreviewed)",
     "stale": "stale: source changed",
     "missing": "missing",
@@ -38,35 +35,40 @@ def _e(text: str | None) -> str:
     return html.escape(text or "", quote=True)
 
 
-def render_report(files: Sequence[tuple[Path, str, polib.POFile]], status: Status, title: str) -> str:
+def render_report(files: Sequence[ReviewFile], status: Status, title: str) -> str:
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">",
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
-        '<table class="summary"><tr><th>page</th><th>reviewed</th><th>machine</th><th>stale</th>'
-        "<th>missing</th><th>done</th></tr>",
+        '<table class="summary"><tr><th>page</th><th>reviewed</th><th>rejected</th><th>machine</th>'
+        "<th>stale</th><th>missing</th><th>done</th></tr>",
     ]
     for c in [*status.pages, status.total]:
         out.append(
-            f"<tr><td style=\"text-align:left\">{_e(c.label)}</td><td>{c.reviewed}</td><td>{c.machine}</td>"
+            f"<tr><td style=\"text-align:left\">{_e(c.label)}</td><td>{c.reviewed}</td><td>{c.rejected}</td><td>{c.machine}</td>"
             f"<td>{c.stale}</td><td>{c.missing}</td><td>{c.percent:.1f}%</td></tr>"
         )
     out.append("</table>")
-    for path, label, po in files:
-        counts = count(po, label, path)
-        out.append(f"<h2>{_e(label)}</h2><p>{_e(str(path))}: {counts.reviewed} of {counts.total} reviewed</p>")
+    for file in files:
+        counts = count(file)
+        out.append(
+            f"<h2>{_e(file.label)}</h2><p>{_e(str(file.path))}: {counts.reviewed} of {counts.total} reviewed</p>"
+        )
         out.append('<table><tr><th class="ref">where</th><th>source</th><th>translation</th><th class="state">state</th></tr>')
-        for entry in po:
+        for entry in file.po:
             if entry.obsolete:
                 continue
-            state = entry_state(entry)
+            state = state_of(entry, file)
             where = ", ".join(f"{p}:{n}" if n else p for p, n in entry.occurrences)
             prev = ""
             if state == "stale" and entry.previous_msgid is not None:
                 prev = f'<div class="prev">was: {_e(entry.previous_msgid)}</div>'
             ctx = f'<div class="prev">context: {_e(entry.msgctxt)}</div>' if entry.msgctxt else ""
+            if state == "rejected":
+                reasons = "; ".join(file.rejected[(entry.msgctxt, entry.msgid)])
+                prev += f'<div class="prev">rejected: {_e(reasons)}</div>'
             out.append(
                 f'<tr class="{state}"><td class="ref">{_e(where)}</td><td>{_e(entry.msgid)}{ctx}{prev}</td>'
                 f'<td lang="zh">{_e(entry.msgstr)}</td><td class="state">{_e(_STATE_LABEL[state])}</td></tr>'

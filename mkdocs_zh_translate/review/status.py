@@ -12,9 +12,20 @@ from pathlib import Path
 
 import polib
 
-from .store import entry_state
+from .store import display, entry_state
 
-STATES = ("reviewed", "machine", "stale", "missing")
+STATES = ("reviewed", "rejected", "machine", "stale", "missing")
+
+
+@dataclass
+class ReviewFile:
+    """One PO file as the commands see it: merged content and the reviewed entries the build
+    would reject (key -> reasons)."""
+
+    path: Path
+    label: str
+    po: polib.POFile
+    rejected: dict[tuple[str | None, str], list[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -22,6 +33,7 @@ class Counts:
     label: str
     path: Path | None = None
     reviewed: int = 0
+    rejected: int = 0  # reviewed, but losing or adding markup: the build ignores them
     machine: int = 0
     stale: int = 0
     missing: int = 0
@@ -29,7 +41,7 @@ class Counts:
 
     @property
     def total(self) -> int:
-        return self.reviewed + self.machine + self.stale + self.missing
+        return self.reviewed + self.rejected + self.machine + self.stale + self.missing
 
     @property
     def percent(self) -> float:
@@ -46,21 +58,28 @@ class Status:
     total: Counts = field(default_factory=lambda: Counts("total"))
 
 
-def count(po: polib.POFile, label: str, path: Path | None = None) -> Counts:
-    counts = Counts(label, path)
-    for entry in po:
+def state_of(entry: polib.POEntry, file: ReviewFile) -> str:
+    state = entry_state(entry)
+    if state == "reviewed" and (entry.msgctxt, entry.msgid) in file.rejected:
+        return "rejected"
+    return state
+
+
+def count(file: ReviewFile) -> Counts:
+    counts = Counts(file.label, file.path)
+    for entry in file.po:
         if entry.obsolete:
             counts.obsolete += 1
         else:
-            state = entry_state(entry)
+            state = state_of(entry, file)
             setattr(counts, state, getattr(counts, state) + 1)
     return counts
 
 
-def status_of(files: Sequence[tuple[Path, str, polib.POFile]]) -> Status:
+def status_of(files: Sequence[ReviewFile]) -> Status:
     status = Status()
-    for path, label, po in files:
-        counts = count(po, label, path)
+    for file in files:
+        counts = count(file)
         status.pages.append(counts)
         status.total.add(counts)
     return status
@@ -68,12 +87,25 @@ def status_of(files: Sequence[tuple[Path, str, polib.POFile]]) -> Status:
 
 def format_status(status: Status) -> str:
     width = max([len(c.label) for c in status.pages] + [len("page")])
-    head = f"{'page':<{width}}  {'reviewed':>8}  {'machine':>7}  {'stale':>5}  {'missing':>7}  {'obsolete':>8}  {'done':>6}"
+    head = f"{'page':<{width}}  {'reviewed':>8}  {'rejected':>8}  {'machine':>7}  {'stale':>5}  {'missing':>7}  {'obsolete':>8}  {'done':>6}"
     lines = [head, "-" * len(head)]
     for c in [*status.pages, status.total]:
         if c is status.total:
             lines.append("-" * len(head))
         lines.append(
-            f"{c.label:<{width}}  {c.reviewed:>8}  {c.machine:>7}  {c.stale:>5}  {c.missing:>7}  {c.obsolete:>8}  {c.percent:>5.1f}%"
+            f"{c.label:<{width}}  {c.reviewed:>8}  {c.rejected:>8}  {c.machine:>7}  {c.stale:>5}  {c.missing:>7}  {c.obsolete:>8}  {c.percent:>5.1f}%"
         )
     return "\n".join(lines)
+
+
+def rejection_lines(files: Sequence[ReviewFile]) -> list[str]:
+    """``path: msgid "...": reasons`` for every reviewed entry the build would reject."""
+    lines = []
+    for file in files:
+        for entry in file.po:
+            problems = file.rejected.get((entry.msgctxt, entry.msgid))
+            if problems and not entry.obsolete:
+                first = entry.msgid.splitlines()[0] if entry.msgid else ""
+                short = first if len(first) <= 50 else first[:47] + "..."
+                lines.append(f"{display(file.path)}: msgid {short!r}: rejected ({'; '.join(problems)})")
+    return lines
