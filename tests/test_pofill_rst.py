@@ -103,7 +103,24 @@ def test_broken_translations_are_refused(broken: str) -> None:
 def test_a_translated_name_reference_is_marked_noqa_for_sphinx() -> None:
     msg = protect_rst("See the `event loop`_ docs.")
     assert msg.restore("见<g1>事件循环</g1>文档。")[0] == "见\\ `事件循环`_\\ 文档。 #noqa"
-    assert msg.restore("见 <g1>event loop</g1> 文档。")[0] == "见 `event loop`_ 文档。"
+    # a name with a space may have been a line break in the source: Sphinx would warn anyway
+    assert msg.restore("见 <g1>event loop</g1> 文档。")[0] == "见 `event loop`_ 文档。 #noqa"
+    msg = protect_rst("See the Python_ docs.")
+    assert msg.restore("见 <x1/> 文档。")[0] == "见 Python_ 文档。"
+
+
+def test_a_name_another_reference_also_uses_stays_untranslated() -> None:
+    msg = protect_rst("See `widgets site`_ and `downloads <widgets site_>`__.")
+    assert msg.text == "See <x1/> and <g2>downloads</g2>."
+
+
+def test_a_translated_alias_reference_is_marked_noqa_and_keeps_its_target() -> None:
+    msg = protect_rst("Read about `built-in nodes <docutils nodes_>`_ and `this <https://u.org>`_.")
+    assert msg.restore("阅读<g1>内置节点</g1>和<g2>这个</g2>。")[0] == (
+        "阅读\\ `内置节点 <docutils nodes_>`_\\ 和\\ `这个 <https://u.org>`_。 #noqa"
+    )
+    msg = protect_rst("Read `this <https://u.org>`_.")
+    assert msg.restore("阅读<g1>这个</g1>。")[0] == "阅读\\ `这个 <https://u.org>`_。"  # no name involved
 
 
 def test_emphasis_is_droppable_links_are_not() -> None:

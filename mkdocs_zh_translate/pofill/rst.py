@@ -83,8 +83,8 @@ class _Pair:
 
     open: str
     close: str
-    kind: str  # strong, emphasis, role, ref, name (a `name`_ reference)
-    words: str = ""  # the source words of a `name`_ reference
+    kind: str  # strong, emphasis, role, ref, name (`name`_), alias (`text <name_>`_)
+    words: str = ""  # the source words of a name or alias reference
 
 
 @dataclass
@@ -98,6 +98,11 @@ class RstMessage:
     # markup characters the source's own plain text already holds harmlessly ("2 * 3"): they
     # are left as the translation has them, so an unchanged text restores byte for byte
     plain: str = ""
+    # a reference name or role target with a space in it: the source may have had a line break
+    # there, which Sphinx's msgid turned into a space, so Sphinx's own "inconsistent
+    # references" check would compare "a\nb" with "a b" and warn about a correct translation
+    spaced_target: bool = False
+    refnames: list[str] = field(default_factory=list)  # names referred to by `name`_, alias, name_
 
     @property
     def droppable(self) -> set[int]:
@@ -144,7 +149,7 @@ class RstMessage:
             if pieces[i + 1][0] == "close":
                 return None, ["a translated link or emphasis is empty"]
             words = "".join(p[1] for p in pieces[i + 1 :][: _close_at(pieces, i) - i - 1])
-            if self.pairs[pid].kind == "name" and words != self.pairs[pid].words:
+            if self.pairs[pid].kind in ("name", "alias") and words != self.pairs[pid].words:
                 renamed = True
         out = ""
         for i, (kind, piece, _pid) in enumerate(pieces):
@@ -154,9 +159,10 @@ class RstMessage:
             if kind in ("atom", "close") and i + 1 < len(pieces) and pieces[i + 1][0] in ("text", "plain"):
                 if not _end_ok(pieces[i + 1][1], 0):
                     out += "\\ "
-        if renamed:
-            # Sphinx re-targets the one translated name to the original target, but warns that
-            # the reference changed unless the message says it knows (Sphinx's "#noqa" suffix).
+        if (renamed or self.spaced_target) and out != self.source:  # (Sphinx skips unchanged text)
+            # Sphinx re-targets a translated name to the original target (and an alias keeps its
+            # target), but warns that the reference's raw text changed unless the message says
+            # it knows (Sphinx's "#noqa" suffix). Our own validation has checked the references.
             out += " #noqa"
         return out, []
 
@@ -186,15 +192,22 @@ def protect_rst(source: str) -> RstMessage:
     A ```name`_`` reference points at its target *by its words*. Sphinx re-targets a translated
     name to the original one only when it can tell which is which: one such reference per
     message. With more (or the same name twice) the names stay untranslated atoms."""
-    msg, named = _protect(source, translate_names=True)
-    if named > 1:
+    msg, names = _protect(source, translate_names=True)
+    if len(names) > 1 or (names and len(msg.refnames) != len(set(msg.refnames))):
+        # (Sphinx maps a translated name back only to an original name no other reference of
+        # the message still uses)
         msg, _ = _protect(source, translate_names=False)
     return msg
 
 
-def _protect(source: str, *, translate_names: bool) -> tuple[RstMessage, int]:
+def _refname(text: str) -> str:
+    """A reference name as docutils normalises it."""
+    return " ".join(text.replace("\\", "").split()).lower()
+
+
+def _protect(source: str, *, translate_names: bool) -> tuple[RstMessage, list[str]]:
     msg = RstMessage(source, "")
-    named = 0
+    names: list[str] = []
     out: list[str] = []
     next_id = 1
     i = 0
@@ -210,7 +223,7 @@ def _protect(source: str, *, translate_names: bool) -> tuple[RstMessage, int]:
         nonlocal next_id
         pid = next_id
         next_id += 1
-        msg.pairs[pid] = _Pair(open_, close, kind, words if kind == "name" else "")
+        msg.pairs[pid] = _Pair(open_, close, kind, words if kind in ("name", "alias") else "")
         out.append(f"<g{pid}>")
         pos = 0
         for m in _ANYWHERE.finditer(words):  # placeholders inside the words stay atoms
@@ -246,23 +259,35 @@ def _protect(source: str, *, translate_names: bool) -> tuple[RstMessage, int]:
             base = role.rsplit(":", 1)[-1]
             if emb and emb.group("text").strip() and base not in _ATOMIC_ROLES:
                 pair(f":{role}:`", emb.group("text"), body[len(emb.group("text")) :] + "`", "role")
+                msg.spaced_target |= any(ch.isspace() for ch in emb.group("target"))
             else:
                 atom(raw)
+                msg.spaced_target |= base not in _ATOMIC_ROLES and any(ch.isspace() for ch in body)
         elif kind == "phrase_ref":
             body, tail = m.group("body"), m.group("tail")
             emb = _EMBEDDED.match(body)
             if emb and emb.group("text").strip():  # `text <target>`_ : words translated
-                pair("`", emb.group("text"), body[len(emb.group("text")) :] + "`" + tail, "ref")
+                # `text <name_>`_ points at a named target: Sphinx compares its raw text
+                alias = re.search(r"(?<!\\)_$", emb.group("target")) is not None
+                msg.spaced_target |= alias and any(ch.isspace() for ch in emb.group("target"))
+                if alias:
+                    msg.refnames.append(_refname(emb.group("target")[:-1]))
+                pair("`", emb.group("text"), body[len(emb.group("text")) :] + "`" + tail, "alias" if alias else "ref")
             elif emb:  # `<target>`_
                 atom(raw)
             elif tail == "_":
-                named += 1
+                names.append(_refname(body))
+                msg.refnames.append(_refname(body))
+                msg.spaced_target |= any(ch.isspace() for ch in body)
                 if translate_names:
                     pair("`", body, "`_", "name")
                 else:
                     atom(raw)
             else:  # `words`__ : anonymous, matched to its target by order
                 pair("`", body, "`__", "ref")
+        elif kind == "simple_ref" and not raw.endswith("__"):
+            msg.refnames.append(_refname(raw[:-1]))
+            atom(raw)
         elif kind in ("strong", "emphasis"):
             marker = "**" if kind == "strong" else "*"
             pair(marker, m.group("body"), marker, kind)
@@ -273,4 +298,4 @@ def _protect(source: str, *, translate_names: bool) -> tuple[RstMessage, int]:
     msg.text = "".join(out)
     text_runs = "".join(part for part in re.split(r"<x\d+/>|</?g\d+>", msg.text))
     msg.plain = "".join(sorted(set(text_runs) & set("`*|_<>\\")))
-    return msg, named
+    return msg, names
