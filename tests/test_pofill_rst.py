@@ -80,7 +80,7 @@ def test_spaces_inside_markup_are_trimmed_and_new_markup_characters_escaped() ->
     msg = protect_rst("A **bold** move and `docs <https://d.org>`_ here.")
     restored, problems = msg.restore("一个<g1> 大胆 </g1>的 *举动* 和 <g2>文档 `x`</g2>。")
     assert problems == []
-    assert restored == "一个\\ **大胆**\\ 的 \\*举动\\* 和 `文档 \\`x\\` <https://d.org>`_。"
+    assert restored == "一个\\ **大胆**\\ 的 \\*举动\\* 和 `文档 \\`x\\` <https://d.org>`__。"
 
 
 @pytest.mark.parametrize(
@@ -117,10 +117,22 @@ def test_a_name_another_reference_also_uses_stays_untranslated() -> None:
 def test_a_translated_alias_reference_is_marked_noqa_and_keeps_its_target() -> None:
     msg = protect_rst("Read about `built-in nodes <docutils nodes_>`_ and `this <https://u.org>`_.")
     assert msg.restore("阅读<g1>内置节点</g1>和<g2>这个</g2>。")[0] == (
-        "阅读\\ `内置节点 <docutils nodes_>`_\\ 和\\ `这个 <https://u.org>`_。 #noqa"
+        "阅读\\ `内置节点 <docutils nodes_>`_\\ 和\\ `这个 <https://u.org>`__。 #noqa"
     )
     msg = protect_rst("Read `this <https://u.org>`_.")
-    assert msg.restore("阅读<g1>这个</g1>。")[0] == "阅读\\ `这个 <https://u.org>`_。"  # no name involved
+    # translated, a named link to a URL becomes anonymous: two links must not get one name
+    assert msg.restore("阅读<g1>这个</g1>。")[0] == "阅读\\ `这个 <https://u.org>`__。"
+    assert msg.restore("Read <g1>this</g1>.")[0] == "Read `this <https://u.org>`_."
+
+
+def test_a_link_whose_name_other_messages_use_keeps_its_text() -> None:
+    from mkdocs_zh_translate.pofill.rst import referenced_names
+
+    names = referenced_names(["The `Python documentation`_ has a tutorial.", "See Python_ and `a <b c_>`__."])
+    assert names == {"python documentation", "python", "b c"}
+    source = "Read the `Python documentation <https://docs.python.org/3/>`_ first."
+    assert protect_rst(source, names).text == "Read the <x1/> first."
+    assert protect_rst(source).text == "Read the <g1>Python documentation</g1> first."
 
 
 def test_emphasis_is_droppable_links_are_not() -> None:

@@ -91,11 +91,13 @@ def _inline_nodes(rst: str) -> tuple[Counter[str], list[str]]:
         PREAMBLE + rst + FOOTER,
         settings_overrides={"report_level": 5, "halt_level": 5, "warning_stream": False},
     )
-    para = next(n for n in doc.findall(nodes.paragraph))
+    para = next(n for n in doc.children if isinstance(n, nodes.paragraph))
     counts: Counter[str] = Counter()
     for node in para.findall():
         for kind in KINDS:
             if type(node) is kind:
+                if kind is nodes.target and not node.astext():
+                    continue  # the name `text <url>`_ defines: the translation writes `text <url>`__
                 counts[kind.__name__] += 1
     problems = [n.astext() for n in doc.findall(nodes.system_message) if n["level"] >= 2] + [
         n.astext() for n in doc.findall(nodes.problematic)

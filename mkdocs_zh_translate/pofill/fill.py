@@ -155,6 +155,11 @@ def fill(
     jobs: list[_Job] = []
     for path, _text, catalog in catalogs:
         nplurals = catalog.nplurals()
+        keep_names: set[str] = set()
+        if fmt == "rst":
+            from .rst import referenced_names
+
+            keep_names = referenced_names(e.msgid for e in catalog.entries if not e.is_header)
         for entry in catalog.entries:
             if entry.is_header or entry.obsolete:
                 continue
@@ -185,7 +190,7 @@ def fill(
                 )
                 continue
             source = entry.msgid_plural if plural and entry.msgid_plural is not None else entry.msgid
-            jobs.append(_Job(catalog, entry, protect(source, fmt), plural, again))
+            jobs.append(_Job(catalog, entry, protect(source, fmt, keep_names), plural, again))
 
     texts: dict[str, set[int]] = {}
     for job in jobs:

@@ -8,7 +8,7 @@ and the translations are spliced back with its byte-exact splice.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from ..segment import SegmentedPage, segment_markdown, validate
@@ -38,9 +38,10 @@ class Message:
         return result, []
 
 
-def protect(source: str, fmt: str) -> Message:
+def protect(source: str, fmt: str, keep_names: Collection[str] = ()) -> Message:
+    """``keep_names``: reST reference names the catalog's other messages refer to."""
     if fmt == "rst":
-        msg = protect_rst(source)
+        msg = protect_rst(source, keep_names)
         return Message(source, [msg.text], [msg.droppable], rst=msg)
     if fmt == "md":
         page = segment_markdown(source)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from ..segment._placeholders import tokenize, validate
@@ -35,16 +36,8 @@ _ATOMIC_ROLES = frozenset(
 _ROLE_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9_.+-]|:(?!`))*"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("literal", re.compile(r"``(?=\S)(?:[^`]|`(?!`))*?(?<=\S)``")),
-    ("role", re.compile(r":(?P<role>" + _ROLE_NAME + r"):`(?P<body>(?:[^`\\]|\\.)+?)`(?!`)")),
-    ("suffix_role", re.compile(r"`(?=\S)(?:[^`\\]|\\.)+?(?<=\S)`:" + _ROLE_NAME + r":")),
-    ("target", re.compile(r"_`(?=\S)(?:[^`\\]|\\.)+?(?<=\S)`")),
-    ("phrase_ref", re.compile(r"`(?P<body>(?=\S)(?:[^`\\]|\\.)+?(?<=\S))`(?P<tail>__?)")),
-    ("interpreted", re.compile(r"`(?=\S)(?:[^`\\]|\\.)+?(?<=\S)`")),
     ("footnote", re.compile(r"\[(?:#[A-Za-z0-9_.:+-]*|\*|[0-9]+|[A-Za-z0-9_.:+-]+)\]_")),
     ("substitution", re.compile(r"\|(?=\S)[^|]*?(?<=\S)\|(?:__?)?")),
-    ("strong", re.compile(r"\*\*(?P<body>(?=\S)(?:[^*\\]|\\.|\*(?!\*))+?(?<=\S))\*\*")),
-    ("emphasis", re.compile(r"\*(?P<body>(?=[^\s*])(?:[^*\\]|\\.)+?(?<=\S))\*")),
     ("uri", re.compile(r"(?:https?|ftp|mailto|file):(?://)?[^\s<>`]*[^\s<>`.,;:!?'\")\]}]")),
     ("email", re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?<![.])")),
     ("simple_ref", re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|[-._+:](?=[A-Za-z0-9]))*__?")),
@@ -56,6 +49,8 @@ _ANYWHERE = re.compile(
     r"|\{[A-Za-z_0-9.\[\]]*(?:![rsa])?(?::[^{}]*)?\}"  # {name} {0} {} {0!r:>10}
     r"|\\[^A-Za-z0-9\s]|\\ "  # \* \` \\ and the escaped space
 )
+_ROLE_PREFIX = re.compile(r":(?P<role>" + _ROLE_NAME + r"):`")
+_ROLE_SUFFIX = re.compile(r":(?P<role>" + _ROLE_NAME + r"):")
 _EMBEDDED = re.compile(r"^(?P<text>.*?)\s*(?<!\\)<(?P<target>[^<>]+)>$", re.S)
 _ASCII_BEFORE = set("-:/'\"<([{")
 _ASCII_AFTER = set("-.,:;!?\\/'\")]}>")
@@ -83,7 +78,7 @@ class _Pair:
 
     open: str
     close: str
-    kind: str  # strong, emphasis, role, ref, name (`name`_), alias (`text <name_>`_)
+    kind: str  # strong, emphasis, role, ref, name (`name`_), alias (`text <name_>`_), uri (`text <url>`_)
     words: str = ""  # the source words of a name or alias reference
 
 
@@ -151,6 +146,14 @@ class RstMessage:
             words = "".join(p[1] for p in pieces[i + 1 :][: _close_at(pieces, i) - i - 1])
             if self.pairs[pid].kind in ("name", "alias") and words != self.pairs[pid].words:
                 renamed = True
+        for i, (kind, piece, pid) in enumerate(pieces):
+            if kind == "close" and self.pairs[pid].kind == "uri":
+                j = next(n for n in range(i) if pieces[n][0] == "open" and pieces[n][2] == pid)
+                if "".join(p[1] for p in pieces[j + 1 : i]) != self.pairs[pid].words:
+                    # `text <url>`_ also defines the name "text"; translated, two links to
+                    # different URLs may get the same words, a duplicate-name error. The
+                    # anonymous form defines no name (the English name stays registered).
+                    pieces[i] = (kind, piece + "_", pid)
         out = ""
         for i, (kind, piece, _pid) in enumerate(pieces):
             if kind in ("atom", "open") and out and not _start_ok(out, len(out)):
@@ -186,18 +189,103 @@ def _escape_inside(words: str, kind: str, plain: str) -> str:
     return "".join("\\" + ch if ch in special and ch not in plain else ch for ch in words)
 
 
-def protect_rst(source: str) -> RstMessage:
+def protect_rst(source: str, keep_names: Collection[str] = ()) -> RstMessage:
     """``source`` (one msgid of reST) in placeholder form.
+
+    ``keep_names`` are the reference names other messages of the document refer to (see
+    ``referenced_names``): a ```text <url>`_`` link whose text is one of them defines that
+    name, so its text must stay as it is for the other references to resolve.
 
     A ```name`_`` reference points at its target *by its words*. Sphinx re-targets a translated
     name to the original one only when it can tell which is which: one such reference per
     message. With more (or the same name twice) the names stay untranslated atoms."""
-    msg, names = _protect(source, translate_names=True)
+    keep = frozenset(keep_names)
+    msg, names = _protect(source, translate_names=True, keep_names=keep)
     if len(names) > 1 or (names and len(msg.refnames) != len(set(msg.refnames))):
         # (Sphinx maps a translated name back only to an original name no other reference of
         # the message still uses)
-        msg, _ = _protect(source, translate_names=False)
+        msg, _ = _protect(source, translate_names=False, keep_names=keep)
     return msg
+
+
+def referenced_names(sources: Iterable[str]) -> set[str]:
+    """The reference names (normalised) that ``name``_ references, ``<name_>`` aliases and
+    ``name_`` references in ``sources`` point at."""
+    names: set[str] = set()
+    for source in sources:
+        names.update(_protect(source, translate_names=False, keep_names=frozenset())[0].refnames)
+    return names
+
+
+def _escaped(text: str, k: int) -> bool:
+    """Whether the character at ``k`` is backslash-escaped."""
+    n = 0
+    while k - 1 - n >= 0 and text[k - 1 - n] == "\\":
+        n += 1
+    return n % 2 == 1
+
+
+def _close(text: str, j: int, end: str, *, suffixes: bool = False, escapes: bool = True) -> tuple[int, int, str] | None:
+    """The first valid end-string ``end`` for markup whose content starts at ``j``, as reST
+    finds it: content not empty, no whitespace before the end-string, not escaped, and an
+    allowed character after it (after a ``_``, ``__`` or ``:role:`` suffix for backquotes).
+    Returns (content end, markup end, suffix)."""
+    if j >= len(text) or text[j].isspace():
+        return None
+    k = j
+    while True:
+        k = text.find(end, k + 1)
+        if k < 0:
+            return None
+        if text[k - 1].isspace() or (escapes and _escaped(text, k)):
+            continue
+        after = k + len(end)
+        suffix = ""
+        if suffixes:
+            m = _ROLE_SUFFIX.match(text, after)
+            if text.startswith("__", after):
+                suffix = "__"
+            elif text.startswith("_", after):
+                suffix = "_"
+            elif m:
+                suffix = m.group(0)
+        if _end_ok(text, after + len(suffix)):
+            return k, after + len(suffix), suffix
+
+
+def _match(text: str, i: int) -> tuple[str, int, dict[str, str]] | None:
+    """The inline markup starting at ``i`` (a valid start position): kind, end, parts."""
+    if text.startswith("``", i):
+        found = _close(text, i + 2, "``", escapes=False)
+        return ("literal", found[1], {}) if found else None
+    m = _ROLE_PREFIX.match(text, i)
+    if m:
+        found = _close(text, m.end(), "`")
+        if found and not found[2]:
+            return "role", found[1], {"role": m.group("role"), "body": text[m.end() : found[0]]}
+        return None
+    if text.startswith("_`", i):
+        found = _close(text, i + 2, "`")
+        return ("target", found[1], {}) if found and not found[2] else None
+    if text.startswith("`", i):
+        found = _close(text, i + 1, "`", suffixes=True)
+        if not found:
+            return None
+        body, suffix = text[i + 1 : found[0]], found[2]
+        if suffix in ("_", "__"):
+            return "phrase_ref", found[1], {"body": body, "tail": suffix}
+        return ("suffix_role" if suffix else "interpreted"), found[1], {}
+    if text.startswith("**", i):
+        found = _close(text, i + 2, "**")
+        return ("strong", found[1], {"body": text[i + 2 : found[0]]}) if found else None
+    if text.startswith("*", i):
+        found = _close(text, i + 1, "*")
+        return ("emphasis", found[1], {"body": text[i + 1 : found[0]]}) if found else None
+    for kind, pattern in _PATTERNS:
+        m = pattern.match(text, i)
+        if m and _end_ok(text, m.end()):
+            return kind, m.end(), {}
+    return None
 
 
 def _refname(text: str) -> str:
@@ -205,7 +293,7 @@ def _refname(text: str) -> str:
     return " ".join(text.replace("\\", "").split()).lower()
 
 
-def _protect(source: str, *, translate_names: bool) -> tuple[RstMessage, list[str]]:
+def _protect(source: str, *, translate_names: bool, keep_names: frozenset[str]) -> tuple[RstMessage, list[str]]:
     msg = RstMessage(source, "")
     names: list[str] = []
     out: list[str] = []
@@ -223,7 +311,7 @@ def _protect(source: str, *, translate_names: bool) -> tuple[RstMessage, list[st
         nonlocal next_id
         pid = next_id
         next_id += 1
-        msg.pairs[pid] = _Pair(open_, close, kind, words if kind in ("name", "alias") else "")
+        msg.pairs[pid] = _Pair(open_, close, kind, words if kind in ("name", "alias", "uri") else "")
         out.append(f"<g{pid}>")
         pos = 0
         for m in _ANYWHERE.finditer(words):  # placeholders inside the words stay atoms
@@ -240,21 +328,15 @@ def _protect(source: str, *, translate_names: bool) -> tuple[RstMessage, list[st
             atom(m.group(0), markup=False)
             i = text_start = m.end()
             continue
-        matched = None
-        if _start_ok(source, i):
-            for kind, pattern in _PATTERNS:
-                m = pattern.match(source, i)
-                if m and _end_ok(source, m.end()):
-                    matched = (kind, m)
-                    break
+        matched = _match(source, i) if _start_ok(source, i) else None
         if matched is None:
             i += 1
             continue
-        kind, m = matched
+        kind, end, parts = matched
         out.append(source[text_start:i])
-        raw = m.group(0)
+        raw = source[i:end]
         if kind == "role":
-            role, body = m.group("role"), m.group("body")
+            role, body = parts["role"], parts["body"]
             emb = _EMBEDDED.match(body)
             base = role.rsplit(":", 1)[-1]
             if emb and emb.group("text").strip() and base not in _ATOMIC_ROLES:
@@ -264,15 +346,22 @@ def _protect(source: str, *, translate_names: bool) -> tuple[RstMessage, list[st
                 atom(raw)
                 msg.spaced_target |= base not in _ATOMIC_ROLES and any(ch.isspace() for ch in body)
         elif kind == "phrase_ref":
-            body, tail = m.group("body"), m.group("tail")
+            body, tail = parts["body"], parts["tail"]
             emb = _EMBEDDED.match(body)
-            if emb and emb.group("text").strip():  # `text <target>`_ : words translated
+            if emb and tail == "_" and _refname(emb.group("text")) in keep_names:
+                atom(raw)  # other references use the name this link defines
+            elif emb and emb.group("text").strip():  # `text <target>`_ : words translated
                 # `text <name_>`_ points at a named target: Sphinx compares its raw text
                 alias = re.search(r"(?<!\\)_$", emb.group("target")) is not None
                 msg.spaced_target |= alias and any(ch.isspace() for ch in emb.group("target"))
                 if alias:
                     msg.refnames.append(_refname(emb.group("target")[:-1]))
-                pair("`", emb.group("text"), body[len(emb.group("text")) :] + "`" + tail, "alias" if alias else "ref")
+                pair(
+                    "`",
+                    emb.group("text"),
+                    body[len(emb.group("text")) :] + "`" + tail,
+                    "alias" if alias else "uri" if tail == "_" else "ref",
+                )
             elif emb:  # `<target>`_
                 atom(raw)
             elif tail == "_":
@@ -290,10 +379,10 @@ def _protect(source: str, *, translate_names: bool) -> tuple[RstMessage, list[st
             atom(raw)
         elif kind in ("strong", "emphasis"):
             marker = "**" if kind == "strong" else "*"
-            pair(marker, m.group("body"), marker, kind)
+            pair(marker, parts["body"], marker, kind)
         else:
             atom(raw)
-        i = text_start = m.end()
+        i = text_start = end
     out.append(source[text_start:])
     msg.text = "".join(out)
     text_runs = "".join(part for part in re.split(r"<x\d+/>|</?g\d+>", msg.text))
