@@ -40,6 +40,8 @@ def test_identity_translation_restores_byte_exact(source: str) -> None:
         ("See :ref:`the notes <installation>`.", "See <g1>the notes</g1>."),
         ("Read :doc:`install the toolkit <install>`.", "Read <g1>install the toolkit</g1>."),
         ("Press :kbd:`Ctrl <Q>` now.", "Press <x1/> now."),  # kbd is never a title <target>
+        ("The :mod:`linkcode <sphinx.ext.linkcode>` extension.", "The <x1/> extension."),  # code title
+        ("See :std:ref:`the notes <inst>`.", "See <g1>the notes</g1>."),
         ("Read the `Python docs <https://python.org>`_ first.", "Read the <g1>Python docs</g1> first."),
         ("See the `project homepage`_.", "See the <g1>project homepage</g1>."),
         ("See `a`_ and `b`_.", "See <x1/> and <x2/>."),  # two names: Sphinx cannot tell them apart

@@ -26,13 +26,10 @@ from dataclasses import dataclass, field
 
 from ..segment._placeholders import tokenize, validate
 
-# Roles whose content is never a "title <target>" pair (the angle brackets mean something else
-# or the whole content is code/keys/maths): always atoms.
-_ATOMIC_ROLES = frozenset(
-    {"kbd", "abbr", "math", "file", "samp", "command", "program", "envvar", "option", "guilabel",
-     "menuselection", "code", "literal", "regexp", "mailheader", "makevar", "mimetype",
-     "newsgroup", "dfn", "sub", "sup", "subscript", "superscript", "raw", "pep", "rfc"}
-)
+# Roles whose explicit title is prose (rendered as text): "title <target>" becomes a pair whose
+# title is translated. Every other role (code-like xrefs such as :py:class:, whose titles are
+# rendered as code, :kbd:, :math:, ...) is an atom.
+_PROSE_TITLE_ROLES = frozenset({"ref", "doc", "term", "numref"})
 _ROLE_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9_.+-]|:(?!`))*"
 
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -338,13 +335,13 @@ def _protect(source: str, *, translate_names: bool, keep_names: frozenset[str]) 
         if kind == "role":
             role, body = parts["role"], parts["body"]
             emb = _EMBEDDED.match(body)
-            base = role.rsplit(":", 1)[-1]
-            if emb and emb.group("text").strip() and base not in _ATOMIC_ROLES:
+            base = role.lower().removeprefix("std:")
+            if emb and emb.group("text").strip() and base in _PROSE_TITLE_ROLES:
                 pair(f":{role}:`", emb.group("text"), body[len(emb.group("text")) :] + "`", "role")
                 msg.spaced_target |= any(ch.isspace() for ch in emb.group("target"))
             else:
                 atom(raw)
-                msg.spaced_target |= base not in _ATOMIC_ROLES and any(ch.isspace() for ch in body)
+                msg.spaced_target |= any(ch.isspace() for ch in body)
         elif kind == "phrase_ref":
             body, tail = parts["body"], parts["tail"]
             emb = _EMBEDDED.match(body)
