@@ -44,7 +44,7 @@ def test_identity_translation_restores_byte_exact(source: str) -> None:
         ("See :std:ref:`the notes <inst>`.", "See <g1>the notes</g1>."),
         ("Read the `Python docs <https://python.org>`_ first.", "Read the <g1>Python docs</g1> first."),
         ("See the `project homepage`_.", "See the <g1>project homepage</g1>."),
-        ("See `a`_ and `b`_.", "See <x1/> and <x2/>."),  # two names: Sphinx cannot tell them apart
+        ("See `a`_ and `b`_.", "See <g1>a</g1> and <g2>b</g2>."),
         ("A |subst| and [#n]_ and [CIT]_ here.", "A <x1/> and <x2/> and <x3/> here."),
         ("A **bold** and *em* word.", "A <g1>bold</g1> and <g2>em</g2> word."),
         ("An _`inline target` here.", "An <x1/> here."),
@@ -52,6 +52,8 @@ def test_identity_translation_restores_byte_exact(source: str) -> None:
         ("Has %s and %(n)d and {name} and {0}.", "Has <x1/> and <x2/> and <x3/> and <x4/>."),
         ("100% sure, 50 % off, {not a field}", "100% sure, 50 % off, {not a field}"),
         ("snake_case and 2 * 3 and a*b stay text", "snake_case and 2 * 3 and a*b stay text"),
+        ("not markup: ,``x`` and a,*b*", "not markup: ,``x`` and a,*b*"),  # "," may not precede
+        ("markup: 「``x``」 and （*b*）", "markup: 「<x1/>」 and （<g2>b</g2>）"),
         ("**%s files** found", "<g1><x2/> files</g1> found"),
     ],
 )
@@ -102,18 +104,18 @@ def test_broken_translations_are_refused(broken: str) -> None:
     assert restored is None and problems
 
 
-def test_a_translated_name_reference_is_marked_noqa_for_sphinx() -> None:
-    msg = protect_rst("See the `event loop`_ docs.")
-    assert msg.restore("见<g1>事件循环</g1>文档。")[0] == "见\\ `事件循环`_\\ 文档。 #noqa"
+def test_a_translated_name_reference_points_at_its_target_through_an_alias() -> None:
+    msg = protect_rst("See the `event loop`_ docs and `GitHub`_.")
+    assert msg.restore("见<g1>事件循环</g1>文档和<g2>GitHub</g2>。")[0] == (
+        "见\\ `事件循环 <event loop_>`__\\ 文档和\\ `GitHub`_。 #noqa"
+    )
     # a name with a space may have been a line break in the source: Sphinx would warn anyway
-    assert msg.restore("见 <g1>event loop</g1> 文档。")[0] == "见 `event loop`_ 文档。 #noqa"
-    msg = protect_rst("See the Python_ docs.")
-    assert msg.restore("见 <x1/> 文档。")[0] == "见 Python_ 文档。"
+    assert msg.restore("见 <g1>event loop</g1> 文档和 <g2>GitHub</g2>。")[0] == "见 `event loop`_ 文档和 `GitHub`_。 #noqa"
+    msg = protect_rst("See the Python_ docs and `a <b>`_.")
+    assert msg.restore("见 <x1/> 文档和 <g2>a</g2>。")[0] == "见 Python_ 文档和 `a <b>`_。"
+    from mkdocs_zh_translate.pofill.rst import _alias
 
-
-def test_a_name_another_reference_also_uses_stays_untranslated() -> None:
-    msg = protect_rst("See `widgets site`_ and `downloads <widgets site_>`__.")
-    assert msg.text == "See <x1/> and <g2>downloads</g2>."
+    assert _alias("a<b> c") == "a\\<b\\> c_" and _alias("a\\<b") == "a\\<b_"
 
 
 def test_a_translated_alias_reference_is_marked_noqa_and_keeps_its_target() -> None:

@@ -54,11 +54,14 @@ _ASCII_AFTER = set("-.,:;!?\\/'\")]}>")
 
 
 def _start_ok(text: str, i: int) -> bool:
-    """reST's rule for what may precede an inline markup start-string."""
+    """reST's rule for what may precede an inline markup start-string (ASCII: only the listed
+    characters; other scripts: opening, initial, final, dash and other punctuation)."""
     if i == 0:
         return True
     ch = text[i - 1]
-    return ch.isspace() or ch in _ASCII_BEFORE or unicodedata.category(ch) in ("Ps", "Pi", "Pf", "Pd", "Po")
+    if ch.isspace() or ch in _ASCII_BEFORE:
+        return True
+    return not ch.isascii() and unicodedata.category(ch) in ("Ps", "Pi", "Pf", "Pd", "Po")
 
 
 def _end_ok(text: str, j: int) -> bool:
@@ -66,7 +69,9 @@ def _end_ok(text: str, j: int) -> bool:
     if j >= len(text):
         return True
     ch = text[j]
-    return ch.isspace() or ch in _ASCII_AFTER or unicodedata.category(ch) in ("Pe", "Pi", "Pf", "Pd", "Po")
+    if ch.isspace() or ch in _ASCII_AFTER:
+        return True
+    return not ch.isascii() and unicodedata.category(ch) in ("Pe", "Pi", "Pf", "Pd", "Po")
 
 
 @dataclass(frozen=True)
@@ -144,6 +149,12 @@ class RstMessage:
             if self.pairs[pid].kind in ("name", "alias") and words != self.pairs[pid].words:
                 renamed = True
         for i, (kind, piece, pid) in enumerate(pieces):
+            if kind == "close" and self.pairs[pid].kind == "name":
+                j = next(n for n in range(i) if pieces[n][0] == "open" and pieces[n][2] == pid)
+                if "".join(p[1] for p in pieces[j + 1 : i]) != self.pairs[pid].words:
+                    # `name`_ finds its target by its words: translated, it names the same
+                    # target through an embedded alias, anonymous so it defines no new name
+                    pieces[i] = (kind, f" <{_alias(self.pairs[pid].words)}>`__", pid)
             if kind == "close" and self.pairs[pid].kind == "uri":
                 j = next(n for n in range(i) if pieces[n][0] == "open" and pieces[n][2] == pid)
                 if "".join(p[1] for p in pieces[j + 1 : i]) != self.pairs[pid].words:
@@ -160,9 +171,9 @@ class RstMessage:
                 if not _end_ok(pieces[i + 1][1], 0):
                     out += "\\ "
         if (renamed or self.spaced_target) and out != self.source:  # (Sphinx skips unchanged text)
-            # Sphinx re-targets a translated name to the original target (and an alias keeps its
-            # target), but warns that the reference's raw text changed unless the message says
-            # it knows (Sphinx's "#noqa" suffix). Our own validation has checked the references.
+            # An alias keeps its target, but Sphinx warns that the reference's raw text changed
+            # unless the message says it knows (Sphinx's "#noqa" suffix). Our own validation has
+            # checked the references.
             out += " #noqa"
         return out, []
 
@@ -193,16 +204,9 @@ def protect_rst(source: str, keep_names: Collection[str] = ()) -> RstMessage:
     ``referenced_names``): a ```text <url>`_`` link whose text is one of them defines that
     name, so its text must stay as it is for the other references to resolve.
 
-    A ```name`_`` reference points at its target *by its words*. Sphinx re-targets a translated
-    name to the original one only when it can tell which is which: one such reference per
-    message. With more (or the same name twice) the names stay untranslated atoms."""
-    keep = frozenset(keep_names)
-    msg, names = _protect(source, translate_names=True, keep_names=keep)
-    if len(names) > 1 or (names and len(msg.refnames) != len(set(msg.refnames))):
-        # (Sphinx maps a translated name back only to an original name no other reference of
-        # the message still uses)
-        msg, _ = _protect(source, translate_names=False, keep_names=keep)
-    return msg
+    A ```name`_`` reference points at its target *by its words*; translated, it is written
+    ```译文 <name_>`__``, which names the same target explicitly."""
+    return _protect(source, frozenset(keep_names))
 
 
 def referenced_names(sources: Iterable[str]) -> set[str]:
@@ -210,7 +214,7 @@ def referenced_names(sources: Iterable[str]) -> set[str]:
     ``name_`` references in ``sources`` point at."""
     names: set[str] = set()
     for source in sources:
-        names.update(_protect(source, translate_names=False, keep_names=frozenset())[0].refnames)
+        names.update(_protect(source, frozenset()).refnames)
     return names
 
 
@@ -285,14 +289,18 @@ def _match(text: str, i: int) -> tuple[str, int, dict[str, str]] | None:
     return None
 
 
+def _alias(name: str) -> str:
+    """A reference name as an embedded alias target (``name_``)."""
+    return re.sub(r"(?<!\\)([<>`])", r"\\\1", name) + "_"
+
+
 def _refname(text: str) -> str:
     """A reference name as docutils normalises it."""
     return " ".join(text.replace("\\", "").split()).lower()
 
 
-def _protect(source: str, *, translate_names: bool, keep_names: frozenset[str]) -> tuple[RstMessage, list[str]]:
+def _protect(source: str, keep_names: frozenset[str]) -> RstMessage:
     msg = RstMessage(source, "")
-    names: list[str] = []
     out: list[str] = []
     next_id = 1
     i = 0
@@ -362,13 +370,9 @@ def _protect(source: str, *, translate_names: bool, keep_names: frozenset[str]) 
             elif emb:  # `<target>`_
                 atom(raw)
             elif tail == "_":
-                names.append(_refname(body))
                 msg.refnames.append(_refname(body))
                 msg.spaced_target |= any(ch.isspace() for ch in body)
-                if translate_names:
-                    pair("`", body, "`_", "name")
-                else:
-                    atom(raw)
+                pair("`", body, "`_", "name")
             else:  # `words`__ : anonymous, matched to its target by order
                 pair("`", body, "`__", "ref")
         elif kind == "simple_ref" and not raw.endswith("__"):
@@ -384,4 +388,4 @@ def _protect(source: str, *, translate_names: bool, keep_names: frozenset[str]) 
     msg.text = "".join(out)
     text_runs = "".join(part for part in re.split(r"<x\d+/>|</?g\d+>", msg.text))
     msg.plain = "".join(sorted(set(text_runs) & set("`*|_<>\\")))
-    return msg, names
+    return msg
