@@ -239,3 +239,28 @@ def test_killed_build_keeps_finished_batches_and_a_readable_cache(
     assert plugin.stats.cached >= 2  # at least the batches finished before the kill
     assert plugin.stats.translated == plugin.stats.unique - plugin.stats.cached
     assert not list(tmp_path.glob(".zh-translate-cache.broken-*"))
+
+
+def test_progress_bar_on_a_terminal(tmp_path: Path) -> None:
+    import os
+    import pty
+
+    write_site(tmp_path)
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "mkdocs", "build"], cwd=tmp_path, stdout=follower, stderr=follower
+    )
+    os.close(follower)
+    chunks = []
+    while True:
+        try:
+            data = os.read(leader, 4096)
+        except OSError:  # the terminal closes when the build ends
+            break
+        if not data:
+            break
+        chunks.append(data)
+    assert proc.wait(timeout=300) == 0
+    os.close(leader)
+    output = b"".join(chunks).decode("utf-8", "replace")
+    assert "\rzh-translate [" in output and "segments" in output

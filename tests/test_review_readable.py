@@ -52,6 +52,10 @@ def test_dropping_bold_is_allowed_it_only_loses_formatting() -> None:
         ("运行 `mkdocs build` 来**构建**[站点](https://x.org/a)，见 <https://y.org> 和 https://evil", "adds a link"),
         ("运行 `mkdocs build` 来**构建**[站点](https://x.org/a)，见 <https://y.org>。`rm -rf`", "adds a code span"),
         ("运行 `mkdocs build` 来**构建**[站点](https://x.org/a)，见 <https://y.org>。![x](y.png)", "adds an image"),
+        ("运行 `mkdocs build` 来**构建**[站点](https://x.org/a)，见 <https://y.org>。{ style=\"x\" }", "adds an attribute list"),
+        ("运行 `mkdocs build` 来**构建**[站点](https://x.org/a)，见 <https://y.org>。{: .big }", "adds an attribute list"),
+        ("运行 `mkdocs build` 来**构建**[站点](https://x.org/a)，见 <https://y.org>。{{ secret }}", "adds a template"),
+        ("运行 `mkdocs build` 来**构建**[站点](https://x.org/a)，见 <https://y.org>。[^1]", "adds a footnote"),
         ("运行 `mkdocs build`。\n\n新段落[站点](https://x.org/a)，见 <https://y.org>。", "adds a blank line"),
         ("运行 `mkdocs build` `mkdocs build` [站点](https://x.org/a) <https://y.org>", "adds a code span"),
     ],
@@ -68,3 +72,40 @@ def test_markup_already_in_the_source_text_is_not_added() -> None:
 
 def test_empty_translation_is_rejected() -> None:
     assert from_readable(_segment(), "  ").problems
+
+
+# CommonMark oddities whose readable form is ambiguous to read back: a link inside a link's
+# text, and literal "[foo]" text followed by a reference link. The reviewer gets a rejection
+# (never a wrong page) and the machine translation is used.
+_AMBIGUOUS = {"[foo [bar](/uri)][ref]", "[foo][bar][baz]"}
+
+
+def _corpus() -> list[str]:
+    from pathlib import Path
+
+    from tests import cmark_spec, pymd
+
+    root = Path(__file__).resolve().parent.parent
+    pages = [p.read_text(encoding="utf-8") for p in sorted((root / "example_site" / "docs").rglob("*.md"))]
+    pages += [p.read_text(encoding="utf-8") for p in pymd.PAGES]
+    pages += [str(e["markdown"]) for e in cmark_spec.spec_examples() or []]
+    return pages
+
+
+def test_every_segment_reads_back_from_its_own_readable_form() -> None:
+    """Approving a segment's source as its translation is always accepted (identity)."""
+    failures = []
+    count = 0
+    for page in _corpus():
+        try:
+            segments = segment_markdown(page).segments
+        except Exception:  # pages the segmenter refuses are not reviewed at all
+            continue
+        for segment in segments:
+            count += 1
+            readable = to_readable(segment)
+            parsed = from_readable(segment, readable)
+            if parsed.problems or to_readable(segment, parsed.text) != readable:
+                failures.append(readable)
+    assert count > 300
+    assert set(failures) <= _AMBIGUOUS, failures

@@ -281,3 +281,23 @@ def test_no_model_and_no_cache_keeps_pages_in_english_but_strict_makes_it_an_err
     with pytest.raises(Abort):
         build_in_process(config)
     assert "does not exist" in caplog.text
+
+
+def test_a_renamed_page_keeps_its_reviewed_translations(small: Path) -> None:
+    build_in_process(small)
+    _review(small, "sync")
+    review = small.parent / "translations" / "zh"
+    po = polib.pofile(str(review / "guide.md.po"))
+    entry = po.find("First paragraph of the guide.")
+    entry.msgstr, entry.flags = "指南的第一段。", []
+    po.save(str(review / "guide.md.po"))
+    docs = small.parent / "docs"
+    (docs / "guide.md").rename(docs / "manual.md")
+    assert _review(small, "sync") == 0
+    moved = polib.pofile(str(review / "manual.md.po")).find("First paragraph of the guide.")
+    assert moved.msgstr == "指南的第一段。" and not moved.fuzzy  # same source text: still reviewed
+    assert moved.occurrences == [("docs/manual.md", "7")]
+    old = polib.pofile(str(review / "guide.md.po"))
+    assert all(e.obsolete for e in old)  # nothing deleted until prune
+    assert _review(small, "prune") == 0
+    assert not (review / "guide.md.po").exists()

@@ -56,8 +56,14 @@ def _carries_human_text(entry: polib.POEntry) -> bool:
     return entry_state(entry) in ("reviewed", "stale")
 
 
-def merge(old: polib.POFile | None, units: Sequence[Unit], machine: dict[tuple[str | None, str], str]) -> polib.POFile:
-    """The new content of one PO file for ``units`` given its ``old`` content."""
+def merge(
+    old: polib.POFile | None,
+    units: Sequence[Unit],
+    machine: dict[tuple[str | None, str], str],
+    moved: dict[tuple[str | None, str], polib.POEntry] | None = None,
+) -> polib.POFile:
+    """The new content of one PO file for ``units`` given its ``old`` content; ``moved`` holds
+    human translations of the same source texts that vanished from other files."""
     po = new_po(old)
     entries = list(old) if old is not None else []
     active = {(e.msgctxt, e.msgid): e for e in entries if not e.obsolete}
@@ -80,6 +86,9 @@ def merge(old: polib.POFile | None, units: Sequence[Unit], machine: dict[tuple[s
     candidates = [e for k, e in active.items() if k not in used and _carries_human_text(e)]
     for index in pending:
         unit = units[index]
+        if moved and unit.key in moved:  # the same text moved here from another page
+            out[index] = _copy(moved[unit.key], obsolete=False)
+            continue
         best, score = None, SIMILARITY
         for cand in candidates:
             if (cand.msgctxt, cand.msgid) in used:
@@ -126,24 +135,31 @@ def _with_fuzzy(flags: Sequence[str]) -> list[str]:
 
 def plan_sync(site: Site) -> list[Planned]:
     """New content for every PO file of the site, and for orphaned page files (all obsolete).
-    Reads every file first: a malformed one raises ReviewError before anything is written."""
-    planned: list[Planned] = []
-    for path, units in site.pages.items():
-        machine = {key: text for (p, key), text in site.machine.items() if p == path}
-        old = read_po(path)
-        if old is None and not units:
-            continue
-        po = merge(old, units, machine)
-        planned.append(Planned(path, po, render_po(po)))
+    Reads every file first: a malformed one raises ReviewError before anything is written.
+
+    Text that moved to another page (or a renamed page) keeps its human translation: an exact
+    source match among the entries that vanished from *other* files is taken over as it was."""
+    olds: dict[Path, polib.POFile | None] = {path: read_po(path) for path in site.pages}
     if site.review_dir.is_dir():
         for path in sorted(site.review_dir.rglob("*" + PAGE_SUFFIX)):
-            if path in site.pages or path.name.startswith("."):
-                continue
-            old = read_po(path)
-            if old is None:
-                continue
-            po = merge(old, [], {})
-            planned.append(Planned(path, po, render_po(po)))
+            if path not in olds and not path.name.startswith("."):
+                olds[path] = read_po(path)
+    moved: dict[tuple[str | None, str], tuple[Path, polib.POEntry]] = {}
+    for path, old in olds.items():
+        keep = {u.key for u in site.pages.get(path, [])}
+        for entry in sorted(old or [], key=lambda e: e.obsolete):  # active entries first
+            key = (entry.msgctxt, entry.msgid)
+            if key not in keep and _carries_human_text(entry):
+                moved.setdefault(key, (path, entry))
+    planned: list[Planned] = []
+    for path, old in olds.items():
+        units = site.pages.get(path, [])
+        if old is None and not units:
+            continue
+        machine = {key: text for (p, key), text in site.machine.items() if p == path}
+        elsewhere = {key: entry for key, (origin, entry) in moved.items() if origin != path}
+        po = merge(old, units, machine, elsewhere)
+        planned.append(Planned(path, po, render_po(po)))
     return planned
 
 

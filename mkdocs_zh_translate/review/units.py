@@ -40,37 +40,22 @@ def is_site_wide(segment: Segment) -> bool:
 
 
 def page_units(page: SegmentedPage, location: str, line_offset: int = 0) -> tuple[list[Unit], list[Unit]]:
-    """(this page's units, its site-wide units) in page order."""
-    by_text: dict[tuple[bool, str], Unit] = {}
-    order: list[Unit] = []
+    """(this page's units, its site-wide units), each in page order."""
+    units: dict[tuple[bool, str, str], Unit] = {}
     for index, segment in enumerate(page.segments):
         site = is_site_wide(segment)
-        unit = by_text.get((site, segment.text))
         readable = segment.text if site else to_readable(segment)
+        unit = units.get((site, readable, segment.text))
+        if unit is None:
+            unit = units[(site, readable, segment.text)] = Unit(readable, None, segment.text, segment.kind, segment)
         ref = (location, str(segment.line + line_offset))
-        if unit is None or (unit.msgid != readable):
-            unit = Unit(readable, None, segment.text, segment.kind, segment)
-            by_text[(site, segment.text)] = unit
-            order.append(unit)
         if ref not in unit.occurrences:
             unit.occurrences.append(ref)
         unit.indices.append(index)
-    # one segment text always has one msgid; merge units that share a readable text
-    merged: list[Unit] = []
-    seen: dict[tuple[bool, str, str], Unit] = {}
-    for unit in order:
-        site = unit.segment is not None and is_site_wide(unit.segment)
-        k = (site, unit.msgid, unit.text)
-        if k in seen:
-            seen[k].occurrences.extend(o for o in unit.occurrences if o not in seen[k].occurrences)
-            seen[k].indices.extend(unit.indices)
-            continue
-        seen[k] = unit
-        merged.append(unit)
-    _add_contexts([u for u in merged if not (u.segment and is_site_wide(u.segment))])
-    _add_contexts([u for u in merged if u.segment and is_site_wide(u.segment)])
-    pages = [u for u in merged if not (u.segment and is_site_wide(u.segment))]
-    sites = [u for u in merged if u.segment and is_site_wide(u.segment)]
+    pages = [u for (site, _r, _t), u in units.items() if not site]
+    sites = [u for (site, _r, _t), u in units.items() if site]
+    _add_contexts(pages)
+    _add_contexts(sites)
     return pages, sites
 
 

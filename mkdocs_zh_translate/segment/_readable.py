@@ -22,7 +22,9 @@ _MARKUP: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("a link", re.compile(r"\]\s*[(\[]|\bhttps?://|\bwww\.|\bmailto:|<https?:", re.I)),
     ("an image", re.compile(r"!\[")),
     ("a code span", re.compile(r"`")),
-    ("a template expression", re.compile(r"\{\{|\{%|\{\s*[#.:]")),
+    ("a template expression", re.compile(r"\{\{|\{%")),
+    ("an attribute list", re.compile(r"\{\s*[#.:]|\{[^}\n]*=[^}\n]*\}")),
+    ("a footnote reference", re.compile(r"\[\^")),
 )
 
 
@@ -66,24 +68,34 @@ def _describe(segment: Segment, tag: str) -> str:
     return tag
 
 
-def from_readable(segment: Segment, markdown: str) -> Parsed:
-    """The reviewer's ``markdown`` in placeholder form, or the reasons it cannot be used.
+def _choose(
+    markdown: str,
+    pos: int,
+    marks: list[tuple[str, str, int]],
+    used: set[tuple[str, int]],
+    open_pairs: list[int],
+    long_opens: bool,
+) -> tuple[str, str, int] | None:
+    """The protected part that starts at ``pos``, if any."""
+    cands = [m for m in marks if (m[1], m[2]) not in used and markdown.startswith(m[0], pos)]
+    # only the innermost open pair can close: "***x***" nests
+    close = next((m for m in cands if m[1] == "close" and open_pairs and open_pairs[-1] == m[2]), None)
+    atoms = [m for m in cands if m[1] == "atom"]
+    opens = [m for m in cands if m[1] == "open"]
+    longest = max((len(m[0]) for m in atoms + opens), default=0)
+    if close is not None and len(close[0]) >= longest:
+        return close  # "**" closes the open pair before it opens another
+    atom = max(atoms, key=lambda m: len(m[0]), default=None)
+    if atom is not None and len(atom[0]) == longest:
+        return atom
+    if opens:
+        return (max if long_opens else min)(opens, key=lambda m: len(m[0]))
+    return close
 
-    Each protected part of the source (atom, pair delimiter) is found in ``markdown`` by its
-    exact bytes, scanning left to right and preferring the longest match; a closing delimiter
-    counts only when it closes the innermost open pair, and then wins over an opening one.
-    Whatever is left is text and must not contain markup the source's own text did not."""
-    r = segment.restore
-    marks: list[tuple[str, str, int]] = []  # (raw, kind, id)
-    for aid, (raw, _role) in r.atoms.items():
-        if raw:
-            marks.append((raw, "atom", aid))
-    for pid, (opening, closing, _piece) in r.pairs.items():
-        if opening:
-            marks.append((opening, "open", pid))
-        if closing:
-            marks.append((closing, "close", pid))
-    marks.sort(key=lambda m: -len(m[0]))
+
+def _scan(markdown: str, marks: list[tuple[str, str, int]], long_opens: bool) -> tuple[str, list[str]]:
+    """Placeholder text and the plain-text runs of ``markdown``. Where opening delimiters of
+    different lengths start at one place (``***``), ``long_opens`` picks the longer first."""
     used: set[tuple[str, int]] = set()
     open_pairs: list[int] = []
     out: list[str] = []
@@ -91,16 +103,7 @@ def from_readable(segment: Segment, markdown: str) -> Parsed:
     run: list[str] = []
     pos = 0
     while pos < len(markdown):
-        choice = None
-        for raw, kind, mid in marks:
-            if (kind, mid) in used or not markdown.startswith(raw, pos):
-                continue
-            if kind == "close" and (not open_pairs or open_pairs[-1] != mid):
-                continue  # only the innermost open pair can close: "***x***" nests
-            if choice is None or len(raw) > len(choice[0]):
-                choice = (raw, kind, mid)
-            elif len(raw) == len(choice[0]) and kind == "close" and choice[1] == "open":
-                choice = (raw, kind, mid)  # "**" closes the open pair before it opens another
+        choice = _choose(markdown, pos, marks, used, open_pairs, long_opens)
         if choice is None:
             run.append(markdown[pos])
             pos += 1
@@ -123,7 +126,42 @@ def from_readable(segment: Segment, markdown: str) -> Parsed:
     if run:
         text_runs.append("".join(run))
         out.append("".join(run))
-    text = "".join(out)
+    return "".join(out), text_runs
+
+
+def from_readable(segment: Segment, markdown: str) -> Parsed:
+    """The reviewer's ``markdown`` in placeholder form, or the reasons it cannot be used.
+
+    Each protected part of the source (atom, pair delimiter) is found in ``markdown`` by its
+    exact bytes, scanning left to right and preferring the longest match; a closing delimiter
+    counts only when it closes the innermost open pair, and then wins over an opening one.
+    A run such as ``***`` is read both ways (longer or shorter opening first) and the reading
+    with fewer problems wins. Whatever is left is text and must not contain markup the
+    source's own text did not."""
+    r = segment.restore
+    marks: list[tuple[str, str, int]] = []  # (raw, kind, id)
+    for aid, (raw, _role) in r.atoms.items():
+        if raw:
+            marks.append((raw, "atom", aid))
+    for pid, (opening, closing, _piece) in r.pairs.items():
+        if opening:
+            marks.append((opening, "open", pid))
+        if closing:
+            marks.append((closing, "close", pid))
+    marks.sort(key=lambda m: -len(m[0]))
+    best: Parsed | None = None
+    for long_opens in (True, False):
+        text, text_runs = _scan(markdown, marks, long_opens)
+        parsed = Parsed(text, _problems(segment, markdown, text, text_runs))
+        if best is None or len(parsed.problems) < len(best.problems):
+            best = parsed
+        if not best.problems:
+            break
+    assert best is not None
+    return best
+
+
+def _problems(segment: Segment, markdown: str, text: str, text_runs: list[str]) -> list[str]:
     problems: list[str] = []
     source_text = "".join(str(v) for k, v in tokenize(segment.text) if k == "text")
     added = "".join(text_runs)
@@ -148,5 +186,5 @@ def from_readable(segment: Segment, markdown: str) -> Parsed:
         problems.append("splits a one-line text into paragraphs")
     elif re.search(r"\n[ \t]*\n", markdown.strip()):
         problems.append("adds a blank line (a new paragraph)")
-    return Parsed(text, list(dict.fromkeys(problems)))
+    return list(dict.fromkeys(problems))
 
