@@ -5,8 +5,8 @@ engine itself needs onnxruntime, sentencepiece and numpy only, so everything the
 know about the model (special ids, generation defaults, tokenizer quirks) is written to
 ``generation.json`` here, once.
 
-The decoder graph is extended after optimum's export: log-softmax and top-k are computed
-inside the graph, so only ``[rows, k]`` scores leave ONNX
+The decoder graph is extended after optimum's export: log-softmax, the logits processors'
+bias and top-k are computed inside the graph, so only ``[rows, k]`` scores leave ONNX
 Runtime each step. Moving that work out of numpy made beam search about 3x faster (see
 BENCHMARKS.md).
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bump when the directory layout or graph contract changes; the engine refuses other formats.
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 
 ENCODER_FILE = "encoder.onnx"
 DECODER_FILE = "decoder.onnx"
@@ -91,15 +91,16 @@ def _resolve_source(model: str) -> Path:
 
 
 def _add_topk_head(decoder: Any) -> None:
-    """Replace the decoder's ``logits`` output by in-graph top-k log-probabilities.
+    """Replace the decoder's ``logits`` output by in-graph processed top-k log-probabilities.
 
-    ``TopK(LogSoftmax(logits))`` (ORT's LogSoftmax is one fused kernel; a TopK of raw logits
-    minus ReduceLogSumExp measured 3x slower). Banned tokens (bad words, EOS below
-    the minimum length) are removed in numpy from a slightly larger ``k``, which is cheaper
-    than a per-step bias input that would cost another pass over ``[rows, vocab]``.
-    New input ``topk`` int64 ``[1]``; new outputs ``topk_scores`` float32 and ``topk_ids``
-    int64, both ``[rows, k]``. The decoder is always fed one position, so the logits are
-    squeezed (a free reshape), not gathered (a copy).
+    ``TopK(renormalize?(LogSoftmax(logits) + logit_bias))``, which is transformers' beam
+    scoring: log-softmax, then the logits processors (``logit_bias`` carries their -inf for
+    bad words and for EOS below the minimum length), then, when the generation config says
+    ``renormalize_logits``, a second log-softmax (an If on the ``renormalize`` input, so one
+    export serves both). Only ``[rows, k]`` values leave the graph. New inputs
+    ``logit_bias`` float32 ``[1 or rows, vocab]``, ``renormalize`` bool ``[1]``, ``topk``
+    int64 ``[1]``; new outputs ``topk_scores`` float32 and ``topk_ids`` int64 ``[rows, k]``.
+    The decoder is always fed one position, so the logits are squeezed (a free reshape).
     """
     from onnx import TensorProto, helper, numpy_helper
     import numpy as np
@@ -109,14 +110,28 @@ def _add_topk_head(decoder: Any) -> None:
     if len(outputs) == len(graph.output):
         raise ExportError("the exported decoder has no 'logits' output; unsupported optimum version")
     graph.initializer.append(numpy_helper.from_array(np.array([1], dtype=np.int64), "zh_axis_1"))
+    renorm = helper.make_graph(
+        [helper.make_node("LogSoftmax", ["zh_scores"], ["zh_renormalized"], axis=-1)], "zh_renormalize", [],
+        [helper.make_tensor_value_info("zh_renormalized", TensorProto.FLOAT, None)])
+    keep = helper.make_graph(
+        [helper.make_node("Identity", ["zh_scores"], ["zh_kept"])], "zh_keep", [],
+        [helper.make_tensor_value_info("zh_kept", TensorProto.FLOAT, None)])
     graph.node.extend(
         [
             helper.make_node("Squeeze", ["logits", "zh_axis_1"], ["zh_last_logits"]),
             helper.make_node("LogSoftmax", ["zh_last_logits"], ["zh_log_probs"], axis=-1),
-            helper.make_node("TopK", ["zh_log_probs", "topk"], ["topk_scores", "topk_ids"], axis=-1, largest=1, sorted=1),
+            helper.make_node("Add", ["zh_log_probs", "logit_bias"], ["zh_scores"]),
+            helper.make_node("If", ["renormalize"], ["zh_processed"], then_branch=renorm, else_branch=keep),
+            helper.make_node("TopK", ["zh_processed", "topk"], ["topk_scores", "topk_ids"], axis=-1, largest=1, sorted=1),
         ]
     )
-    graph.input.append(helper.make_tensor_value_info("topk", TensorProto.INT64, [1]))
+    graph.input.extend(
+        [
+            helper.make_tensor_value_info("logit_bias", TensorProto.FLOAT, ["bias_rows", "vocab_size"]),
+            helper.make_tensor_value_info("renormalize", TensorProto.BOOL, [1]),
+            helper.make_tensor_value_info("topk", TensorProto.INT64, [1]),
+        ]
+    )
     del graph.output[:]
     graph.output.extend(
         [
@@ -158,7 +173,7 @@ def _share_cross_cache_across_beams(decoder: Any, heads: int, head_dim: int) -> 
     from onnx import helper, numpy_helper
     import numpy as np
 
-    ifs = [n for n in decoder.graph.node if n.op_type == "If"]
+    ifs = [n for n in decoder.graph.node if n.op_type == "If" and n.input[0] == "use_cache_branch"]
     if len(ifs) != 1:
         raise ExportError("the merged decoder has no single If node; unsupported optimum version")
     rewritten = 0
@@ -261,10 +276,14 @@ def _generation_settings(src: Path, config: Any, tokenizer: Any) -> dict[str, An
     eos_ids = eos if isinstance(eos, list) else [eos]
     if len(eos_ids) != 1:
         raise ExportError(f"{src}: models with several EOS ids {eos_ids} are not supported")
+    defaults = {"no_repeat_ngram_size": 0, "repetition_penalty": 1.0, "encoder_no_repeat_ngram_size": 0,
+                "do_sample": False, "num_beam_groups": 1, "diversity_penalty": 0.0, "forced_bos_token_id": None,
+                "suppress_tokens": None, "begin_suppress_tokens": None, "sequence_bias": None,
+                "exponential_decay_length_penalty": None}
     unsupported = {
         name: getattr(gen, name)
-        for name in ("no_repeat_ngram_size", "repetition_penalty", "encoder_no_repeat_ngram_size")
-        if getattr(gen, name, None) not in (None, 0, 1.0)
+        for name, default in defaults.items()
+        if getattr(gen, name, None) not in (None, default)
     }
     if unsupported:
         raise ExportError(f"{src}: generation settings the engine does not implement: {unsupported}")
@@ -289,6 +308,7 @@ def _generation_settings(src: Path, config: Any, tokenizer: Any) -> dict[str, An
         "num_beams": int(pick("num_beams", 1)),
         "length_penalty": float(pick("length_penalty", 1.0)),
         "early_stopping": pick("early_stopping", False),
+        "renormalize_logits": bool(pick("renormalize_logits", False)),
         "tokenizer": tokenizer_settings(tokenizer),
     }
 

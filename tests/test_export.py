@@ -60,3 +60,41 @@ def test_missing_export_extra_names_the_install_command(tmp_path: Path) -> None:
                          cwd=REPO, timeout=120, env=dict(os.environ, PYTHONPATH=str(REPO)))
     assert "pip install 'mkdocs-zh-translate[export]'" in out.stdout
     assert "optimum" in out.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("quantize", ["none", "int8"])
+def test_export_writes_a_complete_fingerprinted_directory(quantize: str) -> None:
+    import hashlib
+
+    import onnx
+
+    from tests.models import tiny_hf_model, tiny_onnx_model
+
+    out = tiny_onnx_model(quantize)
+    manifest = json.loads((out / "manifest.json").read_text())
+    names = {p.name for p in out.iterdir() if p.is_file()} - {"manifest.json"}
+    assert {"encoder.onnx", "decoder.onnx", "source.spm", "target.spm", "vocab.json", "generation.json"} <= names
+    assert set(manifest["files"]) == names
+    for name, meta in manifest["files"].items():
+        assert hashlib.sha256((out / name).read_bytes()).hexdigest() == meta["sha256"]
+    assert manifest["quantize"] == quantize and "onnxruntime" in manifest["versions"]
+
+    settings = json.loads((out / "generation.json").read_text())
+    hf_config = json.loads((tiny_hf_model() / "config.json").read_text())
+    assert settings["eos_token_id"] == hf_config["eos_token_id"]
+    assert settings["decoder_start_token_id"] == hf_config["decoder_start_token_id"]
+    assert settings["vocab_size"] == hf_config["vocab_size"]
+    for key in ("bad_words_ids", "forced_eos_token_id", "max_length", "num_beams", "length_penalty", "early_stopping"):
+        assert key in settings
+
+    decoder = onnx.load(out / "decoder.onnx")
+    assert [o.name for o in decoder.graph.output[:2]] == ["topk_scores", "topk_ids"]
+    branch_ops = {n.op_type for n in decoder.graph.node}
+    for node in decoder.graph.node:
+        for attr in node.attribute:
+            if attr.type == onnx.AttributeProto.GRAPH:
+                branch_ops |= {n.op_type for n in attr.g.node}
+    # int8 must reach the layers inside the merged decoder's If branches (EnableSubgraph).
+    assert ("MatMulInteger" in branch_ops) == (quantize == "int8")
+

@@ -1,6 +1,6 @@
 """Batched beam search (and greedy search) in numpy with transformers ``generate()`` semantics.
 
-The ONNX decoder already returns each row's top-k log-probabilities, so this
+The ONNX decoder already returns each row's top-k processed log-probabilities, so this
 module only does bookkeeping: combine running scores, pick 2·beams candidates per sentence,
 split them into finished and running hypotheses, and decide when a sentence is done. The
 rules and the float32 arithmetic follow transformers 4.57's vectorised ``_beam_search`` step
@@ -49,52 +49,53 @@ class Hypothesis:
 
 
 class Decoder(Protocol):
-    def first_step(self, hidden: np.ndarray, mask: np.ndarray, start_id: int,
+    def first_step(self, hidden: np.ndarray, mask: np.ndarray, start_id: int, bias: np.ndarray,
                    k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]: ...
 
-    def step(self, tokens: np.ndarray, state: DecoderState, k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]: ...
+    def step(self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray,
+             k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]: ...
 
 
-class _Banned:
-    """Tokens transformers' logits processors set to -inf: bad words, and EOS below min length.
+@dataclass
+class _Biases:
+    """The per-step ``logit_bias``: -inf for bad words always and for EOS below the min length.
 
-    The graph returns a few more than ``k`` candidates per row (``extra``); banned ones are
-    dropped here, which leaves exactly the top-``k`` of the processed scores.
+    One ``[1, vocab]`` row broadcast over all rows, except for multi-token bad words, whose
+    ban depends on each row's last tokens.
     """
 
-    def __init__(self, opts: SearchOptions) -> None:
-        single, multi = [], []
+    base: np.ndarray
+    no_eos: np.ndarray
+    multi: tuple[tuple[int, ...], ...]
+
+    @classmethod
+    def build(cls, opts: SearchOptions) -> "_Biases":
+        base = np.zeros((1, opts.vocab_size), dtype=np.float32)
+        multi = []
         for seq in opts.bad_words_ids:
             if list(seq) == [opts.eos_id]:
                 continue  # transformers drops a bad word that is just EOS
             if len(seq) == 1:
-                single.append(seq[0])
+                base[0, seq[0]] = NEG_INF
             elif seq:
                 multi.append(tuple(seq))
-        self.static = np.array(sorted(set(single)), dtype=np.int64)
-        self.with_eos = np.array(sorted(set(single) | {opts.eos_id}), dtype=np.int64)
-        self.multi = tuple(multi)
-        self.extra = len(self.with_eos) + len(self.multi)
-        self.eos_id = opts.eos_id
-        self.min_length = opts.min_length
+        no_eos = base.copy()
+        no_eos[0, opts.eos_id] = NEG_INF
+        return cls(base, no_eos, tuple(multi))
 
-    def filter(self, scores: np.ndarray, ids: np.ndarray, k: int, cur_len: int,
-               seqs: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
-        """Drop banned candidates from rows sorted by score; keep the best ``k`` of the rest."""
-        banned = self.with_eos if cur_len < self.min_length else self.static
-        mask = np.isin(ids, banned) if banned.size else np.zeros(ids.shape, dtype=bool)
-        if self.multi and seqs is not None:
-            for seq in self.multi:
-                prefix = np.asarray(seq[:-1], dtype=np.int64)
-                if cur_len < len(prefix):
-                    continue
-                hit = np.all(seqs[:, cur_len - len(prefix) : cur_len] == prefix, axis=1)
-                mask |= hit[:, None] & (ids == seq[-1])
-        if not mask.any():
-            return scores[:, :k], ids[:, :k]
-        scores = np.where(mask, NEG_INF, scores)
-        order = np.argsort(mask, axis=1, kind="stable")[:, :k]  # unbanned first, score order kept
-        return np.take_along_axis(scores, order, axis=1), np.take_along_axis(ids, order, axis=1)
+    def for_step(self, cur_len: int, opts: SearchOptions, seqs: np.ndarray) -> np.ndarray:
+        """Bias at sequence length ``cur_len`` (``seqs``: each row's ids so far)."""
+        bias = self.no_eos if cur_len < opts.min_length else self.base
+        if not self.multi:
+            return bias
+        rows = np.repeat(bias, seqs.shape[0], axis=0)
+        for seq in self.multi:
+            prefix = np.asarray(seq[:-1], dtype=seqs.dtype)
+            if cur_len < len(prefix):
+                continue
+            hit = np.all(seqs[:, cur_len - len(prefix) : cur_len] == prefix, axis=1)
+            rows[hit, seq[-1]] = NEG_INF
+        return rows
 
 
 def _desc_order(x: np.ndarray) -> np.ndarray:
@@ -110,8 +111,7 @@ def greedy_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
                   opts: SearchOptions) -> list[list[Hypothesis]]:
     """transformers' greedy decoding (num_beams=1): argmax of the processed scores."""
     n = hidden.shape[0]
-    banned = _Banned(opts)
-    k = min(1 + banned.extra, opts.vocab_size)
+    biases = _Biases.build(opts)
     seqs = np.full((n, opts.max_length), opts.pad_id, dtype=np.int64)
     seqs[:, 0] = opts.decoder_start_id
     results: list[list[Hypothesis]] = [[] for _ in range(n)]
@@ -122,11 +122,11 @@ def greedy_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
         if _is_forced_step(cur_len, opts):
             tokens = np.full(active.size, opts.forced_eos_id, dtype=np.int64)
         else:
+            bias = biases.for_step(cur_len, opts, seqs[active, :cur_len])
             if state is None:
-                scores, ids, state = decoder.first_step(hidden, mask, opts.decoder_start_id, k)
+                _, ids, state = decoder.first_step(hidden, mask, opts.decoder_start_id, bias, 1)
             else:
-                scores, ids, state = decoder.step(seqs[active, cur_len - 1], state, k)
-            _, ids = banned.filter(scores, ids, 1, cur_len, seqs[active, :cur_len])
+                _, ids, state = decoder.step(seqs[active, cur_len - 1], state, bias, 1)
             tokens = ids[:, 0]
         seqs[active, cur_len] = tokens
         cur_len += 1
@@ -150,7 +150,7 @@ def beam_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
     keep_k = 2 * beams  # transformers: max(2, 1 + n_eos) * num_beams with one EOS id
     length = opts.max_length
     lp = opts.length_penalty
-    banned = _Banned(opts)
+    biases = _Biases.build(opts)
 
     # Per active sentence (axis 0) and beam (axis 1).
     run_scores = np.zeros((n_sent, beams), dtype=np.float32)
@@ -178,18 +178,17 @@ def beam_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
             step_ids = np.full((n, beams, k), opts.pad_id, dtype=np.int64)
             step_ids[:, :, 0] = opts.forced_eos_id
         else:
-            k = min(keep_k, opts.vocab_size - banned.extra)
-            ask = k + banned.extra
+            k = min(keep_k, opts.vocab_size)
             if state is None:
-                s, i, state = decoder.first_step(hidden, mask, opts.decoder_start_id, ask)
-                s, i = banned.filter(s, i, k, cur_len, run_seqs[:, 0, :cur_len])
+                bias = biases.for_step(cur_len, opts, run_seqs[:, 0, :cur_len])
+                s, i, state = decoder.first_step(hidden, mask, opts.decoder_start_id, bias, k)
                 # Every beam starts identical; beams 1.. carry the -1e9 start score.
                 step_scores = np.broadcast_to(s[:, None, :], (n, beams, k))
                 step_ids = np.broadcast_to(i[:, None, :], (n, beams, k))
             else:
                 flat = run_seqs.reshape(n * beams, length)
-                s, i, state = decoder.step(flat[:, cur_len - 1], state, ask)
-                s, i = banned.filter(s, i, k, cur_len, flat[:, :cur_len])
+                bias = biases.for_step(cur_len, opts, flat[:, :cur_len])
+                s, i, state = decoder.step(flat[:, cur_len - 1], state, bias, k)
                 step_scores = s.reshape(n, beams, k)
                 step_ids = i.reshape(n, beams, k)
 

@@ -82,11 +82,11 @@ class MarianSessions:
     """The encoder and decoder graphs of one exported model directory."""
 
     def __init__(self, model_dir: Path, settings: dict[str, Any], *, threads: int,
-                 providers: Sequence[str] | None, hint: str) -> None:
+                 providers: Sequence[str] | None, hint: str, renormalize: bool = False) -> None:
         self.encoder = make_session(model_dir / "encoder.onnx", threads, providers, hint)
         self.decoder = make_session(model_dir / "decoder.onnx", threads, providers, hint)
         names = {i.name for i in self.decoder.get_inputs()}
-        needed = {"input_ids", "encoder_attention_mask", "use_cache_branch", "topk"}
+        needed = {"input_ids", "encoder_attention_mask", "use_cache_branch", "logit_bias", "renormalize", "topk"}
         if not needed <= names:
             raise EngineError(f"{model_dir / 'decoder.onnx'}: not a decoder exported by this version; re-create it with `{hint}`")
         self.layers = int(settings["decoder_layers"])
@@ -101,13 +101,14 @@ class MarianSessions:
         self._first_outputs = list(self._outputs)
         for i in range(self.layers):
             self._first_outputs += [f"present.{i}.encoder.key", f"present.{i}.encoder.value"]
+        self._renormalize = np.array([bool(renormalize)])
         self._true = np.array([True])
         self._false = np.array([False])
 
     def encode(self, input_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         return self.encoder.run(["last_hidden_state"], {"input_ids": input_ids, "attention_mask": mask})[0]
 
-    def first_step(self, hidden: np.ndarray, mask: np.ndarray, start_id: int, k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]:
+    def first_step(self, hidden: np.ndarray, mask: np.ndarray, start_id: int, bias: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]:
         """Run the decoder start token for each sentence; returns top-k and the caches."""
         rows = hidden.shape[0]
         empty = np.zeros((rows, self.heads, 0, self.head_dim), dtype=np.float32)
@@ -116,6 +117,8 @@ class MarianSessions:
             "encoder_attention_mask": mask,
             "encoder_hidden_states": hidden,
             "use_cache_branch": self._false,
+            "logit_bias": bias,
+            "renormalize": self._renormalize,
             "topk": np.array([k], dtype=np.int64),
         }
         for names in self._self_names + self._cross_names:
@@ -125,7 +128,7 @@ class MarianSessions:
         n = 2 * self.layers
         return out[0], out[1], DecoderState(out[2 : 2 + n], out[2 + n :], mask)
 
-    def step(self, tokens: np.ndarray, state: DecoderState, k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]:
+    def step(self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]:
         """One decoding step for every row of ``state``; the self cache grows by one."""
         rows = state.rows
         feed: dict[str, Any] = {
@@ -133,6 +136,8 @@ class MarianSessions:
             "encoder_attention_mask": state.encoder_mask,
             "encoder_hidden_states": np.zeros((rows, 0, self.d_model), dtype=np.float32),
             "use_cache_branch": self._true,
+            "logit_bias": bias,
+            "renormalize": self._renormalize,
             "topk": np.array([k], dtype=np.int64),
         }
         for i, (kn, vn) in enumerate(self._self_names):

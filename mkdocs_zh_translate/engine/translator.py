@@ -21,7 +21,7 @@ from .session import MarianSessions, default_threads
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
 
 EXPORT_HINT = "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 REQUIRED_FILES = ("manifest.json", "generation.json", "encoder.onnx", "decoder.onnx", "source.spm",
                   "target.spm", "vocab.json")
 SENTENCE_END = (".", "!", "?", ";", ":", "。", "！", "？", "；")
@@ -76,6 +76,7 @@ class OnnxTranslator:
         max_batch_sentences: int | None = None,
         length_penalty: float | None = None,
         early_stopping: bool | str | None = None,
+        renormalize_logits: bool | None = None,
     ) -> None:
         self.model_dir = Path(model_dir)
         manifest, settings = check_model_dir(self.model_dir)
@@ -100,8 +101,9 @@ class OnnxTranslator:
         self.min_length = min_length
         self.tokenizer = MarianSpmTokenizer(self.model_dir, settings["tokenizer"])
         self.target_prefix: str | None = settings["tokenizer"].get("target_prefix")
+        renormalize = bool(settings.get("renormalize_logits", False) if renormalize_logits is None else renormalize_logits)
         self.sessions = MarianSessions(self.model_dir, settings, threads=threads or default_threads(),
-                                       providers=providers, hint=EXPORT_HINT)
+                                       providers=providers, hint=EXPORT_HINT, renormalize=renormalize)
         early = settings.get("early_stopping", False) if early_stopping is None else early_stopping
         self._base_options = dict(
             length_penalty=float(settings.get("length_penalty", 1.0) if length_penalty is None else length_penalty),
@@ -116,7 +118,7 @@ class OnnxTranslator:
         self.fingerprint = (
             f"onnx:{manifest['fingerprint']}:beams={self.num_beams}:max={self.max_length}:min={self.min_length}"
             f":lp={self._base_options['length_penalty']}:es={self._base_options['early_stopping']}"
-            f":prefix={self.target_prefix or ''}"
+            f":prefix={self.target_prefix or ''}:renorm={int(renormalize)}"
         )
 
     # --- public API ---------------------------------------------------------------------

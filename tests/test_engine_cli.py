@@ -1,0 +1,67 @@
+"""``mkdocs-zh-translate translate``: stdin lines to stdout lines, and no torch at run time."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mkdocs_zh_translate.engine import OnnxTranslator
+from tests.models import tiny_onnx_model
+
+pytestmark = pytest.mark.slow
+REPO = Path(__file__).resolve().parents[1]
+ENV = dict(os.environ, PYTHONPATH=str(REPO))
+
+
+def run_cli(*args: str, stdin: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "mkdocs_zh_translate", *args], input=stdin,
+                          capture_output=True, text=True, cwd=REPO, env=ENV, timeout=300)
+
+
+def test_translate_lines_in_order() -> None:
+    model = tiny_onnx_model("int8")
+    lines = ["Open the file.", "", "Click <x1/> to save.", "Open the file.", "Run the build."]
+    proc = run_cli("translate", "--model", str(model), "--beams", "2", "--batch-tokens", "32", stdin="\n".join(lines) + "\n")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.split("\n")
+    assert out[-1] == "" and len(out) - 1 == len(lines)
+    expected = OnnxTranslator(model, num_beams=2, max_batch_tokens=32).translate(lines)
+    assert out[:-1] == expected
+
+
+def test_max_new_tokens_limits_output() -> None:
+    model = tiny_onnx_model("none")
+    text = "Open the file and click <x1/> to save the page now."
+    proc = run_cli("translate", "--model", str(model), "--max-new-tokens", "2", "--min-new-tokens", "2", stdin=text)
+    assert proc.returncode == 0, proc.stderr
+    ids = OnnxTranslator(model, max_new_tokens=2, min_new_tokens=2).token_ids([text])[0][0].ids
+    assert len(ids) == 2  # one real token, then the forced EOS
+    assert proc.stdout.strip() == OnnxTranslator(model).tokenizer.decode(ids)
+
+
+def test_missing_model_is_one_line_exit_2(tmp_path: Path) -> None:
+    proc = run_cli("translate", "--model", str(tmp_path / "none"), stdin="x\n")
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1
+    assert str(tmp_path / "none") in proc.stderr and "mkdocs-zh-translate export" in proc.stderr
+
+
+def test_translate_never_imports_torch_or_transformers() -> None:
+    model = tiny_onnx_model("int8")
+    code = (
+        "import sys, json\n"
+        "from mkdocs_zh_translate.cli import main\n"
+        "import io; sys.stdin = io.TextIOWrapper(io.BytesIO(b'Open the file.\\n'))\n"
+        f"rc = main(['translate', '--model', {str(model)!r}])\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'transformers', 'optimum', 'onnx'))\n"
+        "print(json.dumps({'rc': rc, 'heavy': heavy}), file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=ENV, timeout=300)
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    assert report == {"rc": 0, "heavy": []}
+    assert proc.stdout.strip()

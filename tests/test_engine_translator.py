@@ -1,0 +1,115 @@
+"""OnnxTranslator behaviour: order, dedupe, n-best, long inputs, fingerprints, errors."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mkdocs_zh_translate.engine import EngineError, OnnxTranslator
+from tests.models import tiny_onnx_model
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def model() -> Path:
+    return tiny_onnx_model("int8")
+
+
+@pytest.fixture(scope="module")
+def tr(model: Path) -> OnnxTranslator:
+    return OnnxTranslator(model, num_beams=4, max_batch_tokens=64, max_batch_sentences=4)
+
+
+TEXTS = ["Open the file.", "Click <x1/> to save.", "", "Open the file.", "   ", "Run <g1>the build</g1> now."]
+
+
+def test_translate_keeps_order_and_is_stable_under_batching(tr: OnnxTranslator) -> None:
+    out = tr.translate(TEXTS)
+    assert len(out) == len(TEXTS)
+    assert out[2] == "" and out[4] == "   "  # blank input comes back unchanged, no model call
+    assert out[0] == out[3]
+    assert all(t.strip() for i, t in enumerate(out) if i not in (2, 4))
+    # fp32 is exact, so a text's translation must not depend on its batch neighbours; int8
+    # quantises activations per batch, which is why this uses the fp32 export.
+    fp32 = tiny_onnx_model("none")
+    batched = OnnxTranslator(fp32, num_beams=4, max_batch_tokens=64, max_batch_sentences=4).translate(TEXTS)
+    alone = [OnnxTranslator(fp32, num_beams=4, max_batch_sentences=1).translate([t])[0] for t in TEXTS]
+    assert batched == alone
+
+
+def test_nbest_gives_distinct_alternatives_best_first(tr: OnnxTranslator) -> None:
+    texts = ["Click <x1/> to save.", "Run <g1>the build</g1> now."]
+    nbest = tr.translate_nbest(texts, 3)
+    best = tr.translate(texts)
+    for alts, first in zip(nbest, best):
+        assert 1 <= len(alts) <= 3
+        assert len(set(alts)) == len(alts)
+        assert alts[0] == first
+
+
+def test_inputs_longer_than_positions_are_split_not_truncated(model: Path) -> None:
+    tr = OnnxTranslator(model, num_beams=1)
+    long_text = " ".join(["Open the file and click save."] * 200)
+    chunks = tr._chunks(long_text)
+    assert len(chunks) > 1
+    assert all(len(c) <= tr.max_positions for c in chunks)
+    # Every source token is kept: the chunks' bodies concatenate to the full encoding.
+    full = tr.tokenizer.encode(long_text)
+    assert [t for c in chunks for t in c[:-1]] == full[:-1]
+    out = tr.translate([long_text])[0]
+    assert out.strip()
+    short = tr.translate(["Open the file and click save."])[0]
+    assert len(out) > 3 * len(short)
+
+
+def test_fingerprint_follows_model_and_decode_options(model: Path) -> None:
+    a = OnnxTranslator(model, num_beams=4).fingerprint
+    assert a == OnnxTranslator(model, num_beams=4).fingerprint
+    assert a != OnnxTranslator(model, num_beams=2).fingerprint
+    assert a != OnnxTranslator(model, num_beams=4, max_new_tokens=7).fingerprint
+    assert a != OnnxTranslator(tiny_onnx_model("none"), num_beams=4).fingerprint
+    manifest = json.loads((model / "manifest.json").read_text())
+    assert manifest["fingerprint"] in a
+
+
+def test_missing_directory_names_path_and_export_command(tmp_path: Path) -> None:
+    with pytest.raises(EngineError) as info:
+        OnnxTranslator(tmp_path / "nowhere")
+    assert str(tmp_path / "nowhere") in str(info.value)
+    assert "mkdocs-zh-translate export" in str(info.value)
+
+
+def test_incomplete_directory(tmp_path: Path, model: Path) -> None:
+    broken = tmp_path / "m"
+    shutil.copytree(model, broken)
+    (broken / "decoder.onnx").unlink()
+    with pytest.raises(EngineError, match=r"missing decoder\.onnx.*mkdocs-zh-translate export"):
+        OnnxTranslator(broken)
+
+
+def test_truncated_graph_is_reported(tmp_path: Path, model: Path) -> None:
+    broken = tmp_path / "m"
+    shutil.copytree(model, broken)
+    data = (broken / "encoder.onnx").read_bytes()
+    (broken / "encoder.onnx").write_bytes(data[: len(data) // 2])
+    with pytest.raises(EngineError, match="encoder.onnx.*changed since export"):
+        OnnxTranslator(broken)
+
+
+def test_corrupt_graph_of_right_size_is_reported(tmp_path: Path, model: Path) -> None:
+    broken = tmp_path / "m"
+    shutil.copytree(model, broken)
+    size = (broken / "decoder.onnx").stat().st_size
+    (broken / "decoder.onnx").write_bytes(b"\x07garbage" * (size // 8) + b"\x00" * (size % 8))
+    with pytest.raises(EngineError) as info:
+        OnnxTranslator(broken)
+    assert "decoder.onnx" in str(info.value) and "mkdocs-zh-translate export" in str(info.value)
+
+
+def test_bad_options_are_refused(model: Path) -> None:
+    with pytest.raises(EngineError, match="num_beams"):
+        OnnxTranslator(model, num_beams=0)
