@@ -304,6 +304,19 @@ def test_malformed_po_names_file_and_line(tmp_path: Path) -> None:
         _fill(tmp_path)
 
 
+def test_a_failing_translator_changes_no_file(tmp_path: Path) -> None:
+    path = _write(tmp_path, HEADER.format(n=1) + BODY)
+    before = path.read_bytes()
+
+    class Broken(Recorder):
+        def translate(self, texts: Sequence[str]) -> list[str]:
+            raise RuntimeError("out of memory")
+
+    with pytest.raises(FillError, match="the translator failed: out of memory; no PO file was changed"):
+        _fill(tmp_path, Broken())
+    assert path.read_bytes() == before
+
+
 def test_other_charsets_are_refused(tmp_path: Path) -> None:
     _write(tmp_path, (HEADER.format(n=1) + BODY).replace("charset=utf-8", "charset=ISO-8859-1"))
     with pytest.raises(FillError, match=r"usage\.po:1: declares charset ISO-8859-1"):

@@ -284,7 +284,12 @@ def _translate(
             translator = GlossaryTranslator(translator, glossary)
         for start in range(0, len(misses), CHUNK):
             chunk = misses[start : start + CHUNK]
-            outputs = translate_segments(chunk, translator, droppable=[texts[t] for t in chunk])  # type: ignore[arg-type]
+            try:
+                outputs = translate_segments(chunk, translator, droppable=[texts[t] for t in chunk])  # type: ignore[arg-type]
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except Exception as exc:  # the engine's own errors; finished chunks stay cached
+                raise FillError(f"the translator failed: {exc}; no PO file was changed") from exc
             batch = {t: Hit(o.text, o.fallback, MACHINE) for t, o in zip(chunk, outputs)}
             memory.store({key(t): h for t, h in batch.items()}, fingerprint)
             hits.update(batch)
