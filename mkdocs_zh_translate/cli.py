@@ -109,6 +109,10 @@ def _build_parser() -> argparse.ArgumentParser:
     from .review.cli import add_parser as add_review_parser
 
     add_review_parser(sub, CliError)
+
+    from .pofill.cli import add_parser as add_po_parser
+
+    add_po_parser(sub, CliError)
     return parser
 
 

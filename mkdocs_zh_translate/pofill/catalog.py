@@ -1,0 +1,354 @@
+"""PO files edited in place, line by line: only the entries we fill change, every other byte stays.
+
+Re-serialising a catalog (polib, babel) re-wraps every entry to the writer's own width and
+style, so one filled entry would turn into a diff of the whole file and fight with
+``sphinx-intl update`` / ``msgmerge`` afterwards. Instead this module scans the file into entry
+blocks with their line ranges, replaces just the ``msgstr`` lines (wrapped the way the file
+already wraps) and the flag line of the entries that change, and checks the result by parsing
+it with polib: everything that was not meant to change must read back identical.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+import polib
+
+MARKER = "zh-translate: machine"
+_KEYWORD_RE = re.compile(r"^(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+(\".*)$")
+_STRING_RE = re.compile(r'^\s*"(.*)"\s*$')
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
+_STANDARD_WIDTHS = (76, 78, 79, 80)
+_CJK_RE = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+
+
+class CatalogError(Exception):
+    """A PO file we cannot edit safely; the message names the file and line."""
+
+
+def unescape(body: str) -> str:
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), body)
+
+
+def escape(text: str) -> str:
+    return (
+        text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t").replace("\r", "\\r")
+    )
+
+
+@dataclass
+class Entry:
+    """One entry block of a PO file with the line numbers (0-based) needed to edit it."""
+
+    start: int
+    end: int = 0  # exclusive
+    obsolete: bool = False
+    msgctxt: str | None = None
+    msgid: str = ""
+    msgid_plural: str | None = None
+    msgstr: dict[int | None, str] = field(default_factory=dict)  # None: singular msgstr
+    flags: list[str] = field(default_factory=list)
+    flags_line: int | None = None
+    comments: list[tuple[int, str]] = field(default_factory=list)  # translator comments "# ..."
+    keyword_lines: list[tuple[str, int, int]] = field(default_factory=list)  # (keyword, first, end)
+    msgid_line: int = 0
+
+    @property
+    def is_header(self) -> bool:
+        return self.msgid == "" and self.msgctxt is None
+
+    @property
+    def fuzzy(self) -> bool:
+        return "fuzzy" in self.flags
+
+    @property
+    def translated(self) -> bool:
+        return any(self.msgstr.values())
+
+    def marker_hash(self) -> str | None:
+        """The hash our machine marker recorded, or None when the entry carries no marker."""
+        for _line, text in self.comments:
+            m = re.match(r"#\s*" + re.escape(MARKER) + r"\s+([0-9a-f]+)\s*$", text)
+            if m:
+                return m.group(1)
+        return None
+
+    def is_untouched_machine(self) -> bool:
+        """Fuzzy, marked as ours, and its text still the one we wrote (nobody edited it)."""
+        mark = self.marker_hash()
+        return self.fuzzy and mark is not None and mark == text_hash(self.msgstr_text())
+
+    def msgstr_text(self) -> str:
+        return self.msgstr.get(None, self.msgstr.get(0, ""))
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+@dataclass
+class Catalog:
+    """A PO file's lines and entries, ready for in-place edits."""
+
+    path: str
+    lines: list[str]  # with their line endings
+    entries: list[Entry]
+    width: int  # wrap width of the file's multi-line strings; 0 = never wrapped
+
+    def header_value(self, name: str) -> str | None:
+        for entry in self.entries:
+            if entry.is_header and not entry.obsolete:
+                for line in entry.msgstr.get(None, "").splitlines():
+                    key, _, value = line.partition(":")
+                    if key.strip().lower() == name.lower():
+                        return value.strip()
+        return None
+
+    def nplurals(self) -> int | None:
+        forms = self.header_value("Plural-Forms") or ""
+        m = re.search(r"nplurals\s*=\s*(\d+)", forms)
+        return int(m.group(1)) if m else None
+
+
+def parse_catalog(text: str, path: str) -> Catalog:
+    """Scan ``text`` into entries. Raises CatalogError for what polib would also reject."""
+    try:
+        polib.pofile(text)
+    except (OSError, ValueError) as exc:
+        m = re.search(r"\(line (\d+)\)", str(exc))
+        reason = re.sub(r"\s*\(line \d+\)", "", str(exc)).replace(text, "").replace(" in po file", "").strip()
+        raise CatalogError(f"{path}:{m.group(1) if m else 1}: malformed PO file: {reason or 'syntax error'}") from None
+    lines = text.splitlines(keepends=True)
+    entries: list[Entry] = []
+    current: Entry | None = None
+    keyword: str | None = None
+    kw_first = 0
+    values: dict[str, list[str]] = {}
+
+    def close_keyword(at: int) -> None:
+        nonlocal keyword
+        if current is not None and keyword is not None:
+            current.keyword_lines.append((keyword, kw_first, at))
+        keyword = None
+
+    def finish(at: int) -> None:
+        nonlocal current
+        close_keyword(at)
+        if current is not None:
+            for key, parts in values.items():
+                value = unescape("".join(parts))
+                if key == "msgctxt":
+                    current.msgctxt = value
+                elif key == "msgid":
+                    current.msgid = value
+                elif key == "msgid_plural":
+                    current.msgid_plural = value
+                elif key == "msgstr":
+                    current.msgstr[None] = value
+                else:
+                    current.msgstr[int(key[7:-1])] = value
+            current.end = at
+            entries.append(current)
+        current = None
+        values.clear()
+
+    for n, raw in enumerate(lines):
+        line = raw.rstrip("\r\n")
+        stripped = line.strip()
+        if not stripped:
+            finish(n)
+            continue
+        obsolete = stripped.startswith("#~")
+        body = stripped[2:].strip() if obsolete else stripped
+        if obsolete and body.startswith("|"):
+            body = "#" + body  # "#~| msgid ..." is a previous-msgid comment of an obsolete entry
+        if body.startswith("#") or (obsolete and not body):
+            if current is not None and any(k.startswith("msgstr") for k in values):
+                finish(n)
+            if current is None:
+                current = Entry(start=n, obsolete=obsolete)
+            close_keyword(n)
+            if body.startswith("#,"):
+                current.flags = [f.strip() for f in body[2:].split(",") if f.strip()]
+                current.flags_line = n
+            elif body.startswith("# ") or body == "#":
+                current.comments.append((n, body))
+            continue
+        m = _KEYWORD_RE.match(body)
+        if m:
+            key = m.group(1)
+            if current is not None and key in ("msgctxt", "msgid") and any(k.startswith("msgstr") for k in values):
+                finish(n)
+            if current is None:
+                current = Entry(start=n, obsolete=obsolete)
+            close_keyword(n)
+            keyword, kw_first = key, n
+            if key == "msgid":
+                current.msgid_line = n
+            s = _STRING_RE.match(m.group(3))
+            if not s:
+                raise CatalogError(f"{path}:{n + 1}: malformed PO file: unterminated string")
+            values.setdefault(key, []).append(s.group(1))
+            continue
+        s = _STRING_RE.match(body)
+        if s and keyword is not None:
+            values[keyword].append(s.group(1))
+            continue
+        raise CatalogError(f"{path}:{n + 1}: cannot read this PO line: {line[:60]!r}")
+    finish(len(lines))
+    return Catalog(path, lines, entries, detect_width(lines, entries))
+
+
+def detect_width(lines: list[str], entries: list[Entry]) -> int:
+    """The wrap width the file was written with, judged from its own wrapped strings.
+
+    Each inner line of a wrapped string bounds the width from below (it fit) and, with the
+    first word of the next line, from above (that word did not fit). The common writers use 76
+    (babel, sphinx-intl), 78 (polib) or 79 (GNU gettext): take the smallest of those the bounds
+    allow, else the lower bound, so new lines never get longer than the file's own. Files whose
+    long strings sit on one line (Sphinx's own .pot output) are not wrapped (0)."""
+    low, high = 0, 10**9
+    longest_single = 0
+    for entry in entries:
+        for _key, first, end in entry.keyword_lines:
+            body = [lines[i].rstrip("\r\n").strip() for i in range(first, end)]
+            if len(body) == 1:
+                longest_single = max(longest_single, len(body[0]))
+                continue
+            for row, following in zip(body[1:-1], body[2:]):
+                if row.endswith('\\n"'):
+                    continue
+                low = max(low, len(row))
+                word = re.match(r'"(\s*\S+\s?)', following)
+                if word:
+                    high = min(high, len(row) + len(word.group(1)) - 1)
+    if low:
+        return next((w for w in _STANDARD_WIDTHS if low <= w <= high), low)
+    if longest_single > 80:
+        return 0
+    return 76
+
+
+def format_string(keyword: str, value: str, width: int, prefix: str = "") -> list[str]:
+    """``keyword "value"`` as PO lines wrapped like gettext: on spaces, between CJK characters,
+    and after every escaped newline; each line at most ``width`` characters when possible."""
+    escaped = escape(value)
+    single = f'{prefix}{keyword} "{escaped}"'
+    has_inner_newline = "\\n" in escaped[:-2]
+    if (width <= 0 or len(single) <= width) and not has_inner_newline:
+        return [single]
+    chunks: list[str] = []
+    for piece in re.split(r"(?<=\\n)", escaped):
+        if piece:
+            chunks.extend(_wrap(piece, width - 2 - len(prefix)) if width > 0 else [piece])
+    return [f'{prefix}{keyword} ""'] + [f'{prefix}"{c}"' for c in chunks]
+
+
+def _wrap(escaped: str, room: int) -> list[str]:
+    """Split an escaped string into lines of at most ``room`` characters at allowed breaks."""
+    room = max(room, 10)
+    out: list[str] = []
+    while len(escaped) > room:
+        cut = 0
+        for i in range(1, room + 1):
+            prev, nxt = escaped[i - 1], escaped[i] if i < len(escaped) else ""
+            if prev == "\\" and _odd_backslashes(escaped, i):
+                continue  # never split an escape sequence
+            if prev == " " and nxt != " ":
+                cut = i
+            elif _CJK_RE.match(prev) or (nxt and _CJK_RE.match(nxt) and prev != "\\"):
+                cut = i if not nxt or nxt not in "，。、；：！？）」』】" else cut
+        if cut <= 0:  # no break opportunity within the room: break at the next one
+            m = re.search(r"(?<=[ ])(?=[^ ])", escaped[room:])
+            if not m:
+                break
+            cut = room + m.start()
+        out.append(escaped[:cut])
+        escaped = escaped[cut:]
+    if escaped:
+        out.append(escaped)
+    return out
+
+
+def _odd_backslashes(text: str, end: int) -> bool:
+    n = 0
+    while end - 1 - n >= 0 and text[end - 1 - n] == "\\":
+        n += 1
+    return n % 2 == 1
+
+
+@dataclass
+class Edit:
+    """A new translation for one entry, and the machine marker to record with it."""
+
+    entry: Entry
+    msgstr: str
+    plural: bool = False
+
+
+def apply_edits(catalog: Catalog, edits: list[Edit]) -> str:
+    """The file's text with every edit applied and nothing else changed."""
+    return apply_edits_mapped(catalog, edits)[0]
+
+
+def apply_edits_mapped(catalog: Catalog, edits: list[Edit]) -> tuple[str, list[int]]:
+    """``apply_edits`` plus where each old line (0-based) is in the new text, so problems can
+    be reported at the line the user will see after the write."""
+    eol = "\r\n" if catalog.lines and catalog.lines[0].endswith("\r\n") else "\n"
+    replace: dict[int, list[str] | None] = {}  # line -> replacement lines (None deletes)
+    insert: dict[int, list[str]] = {}  # before line -> new lines
+    for edit in edits:
+        e = edit.entry
+        stored = [(k, a, b) for k, a, b in e.keyword_lines if k.startswith("msgstr")]
+        first, last = stored[0][1], stored[-1][2]
+        keyword = "msgstr[0]" if edit.plural else "msgstr"
+        new_lines = format_string(keyword, edit.msgstr, catalog.width)
+        replace[first] = new_lines
+        for n in range(first + 1, last):
+            replace[n] = None
+        flags = ["fuzzy"] + [f for f in e.flags if f != "fuzzy"]
+        flag_line = "#, " + ", ".join(flags)
+        if e.flags_line is not None:
+            replace[e.flags_line] = [flag_line]
+        else:
+            at = next(
+                (n for n in range(e.start, e.end) if catalog.lines[n].startswith(("#|", "msgctxt", "msgid"))), e.msgid_line
+            )
+            insert.setdefault(at, []).append(flag_line)
+        marker = f"# {MARKER} {text_hash(edit.msgstr)}"
+        old_marker = next((n for n, text in e.comments if text.startswith(f"# {MARKER}")), None)
+        if old_marker is not None:
+            replace[old_marker] = [marker]
+        else:
+            insert.setdefault(e.start, []).insert(0, marker)
+    out: list[str] = []
+    where: list[int] = []
+    for n, line in enumerate(catalog.lines):
+        out.extend(x + eol for x in insert.get(n, []))
+        where.append(len(out))
+        if n in replace:
+            out.extend(x + eol for x in (replace[n] or []))
+        else:
+            out.append(line)
+    return "".join(out), where
+
+
+def check_edits(before: str, after: str, edits: list[Edit], path: str) -> None:
+    """Parse the edited text and make sure exactly the intended translations changed."""
+    old, new = polib.pofile(before), polib.pofile(after)
+    wanted = {(e.entry.msgctxt, e.entry.msgid): e for e in edits}
+    old_entries = [(x.msgctxt, x.msgid, x.obsolete) for x in old]
+    new_entries = [(x.msgctxt, x.msgid, x.obsolete) for x in new]
+    if old_entries != new_entries:
+        raise CatalogError(f"{path}: internal error: editing would change the entries; file left as it was")
+    for a, b in zip(old, new):
+        edit = wanted.get((a.msgctxt, a.msgid)) if not a.obsolete else None
+        if edit is None:
+            if (a.msgstr, a.msgstr_plural, a.flags, a.comment) != (b.msgstr, b.msgstr_plural, b.flags, b.comment):
+                raise CatalogError(f"{path}:{a.linenum}: internal error: an entry we did not fill would change")
+            continue
+        got = b.msgstr_plural.get(0) if edit.plural else b.msgstr
+        if got != edit.msgstr or "fuzzy" not in b.flags:
+            raise CatalogError(f"{path}:{a.linenum}: internal error: the new translation does not read back")

@@ -1,0 +1,67 @@
+"""The ``mkdocs-zh-translate po fill`` sub-command."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:  # type: ignore[type-arg]
+    po = sub.add_parser("po", help="machine-translate gettext catalogs (Sphinx, mdpo)")
+    psub = po.add_subparsers(dest="po_command", required=True, metavar="ACTION")
+    fill = psub.add_parser(
+        "fill",
+        help="translate the untranslated entries of every .po file under PATH (new text is #, fuzzy)",
+    )
+    fill.add_argument("paths", nargs="+", metavar="PATH", help="a .po file or a directory searched recursively")
+    fill.add_argument("--backend", choices=("pseudo", "onnx"), default="onnx")
+    fill.add_argument("--model", metavar="DIR", help="exported model directory (onnx backend)")
+    fill.add_argument("--format", dest="fmt", choices=("rst", "md"), default="rst",
+                      help="markup of the msgids: rst (Sphinx, default) or md (mdpo, mkdocs-mdpo-plugin)")
+    fill.add_argument("--refresh", action="store_true",
+                      help="also re-translate fuzzy entries this command wrote and nobody edited since")
+    fill.add_argument("--cache-dir", metavar="DIR",
+                      help="machine translation cache (default: .zh-translate-cache beside the first PATH)")
+    fill.add_argument("--glossary", metavar="FILE", help="glossary.yml with keep: and terms: (as for review)")
+    fill.add_argument("--beams", type=int, default=None)
+    fill.add_argument("--threads", type=int, default=None)
+    fill.set_defaults(func=lambda args: _run(args, error))
+
+
+def _run(args: argparse.Namespace, error: type[Exception]) -> int:
+    from ..batch import TranslatorSpec
+    from ..review.store import ReviewError
+    from .fill import FillError, fill
+
+    if args.backend == "onnx" and not args.model:
+        raise error("the onnx backend needs a model directory: pass --model DIR (or use --backend pseudo)")
+    glossary = None
+    if args.glossary:
+        from ..review.glossary import load_glossary
+
+        path = Path(args.glossary)
+        if not path.is_file():
+            raise error(f"{args.glossary}: no such glossary file")
+        try:
+            glossary = load_glossary(path)
+        except ReviewError as exc:
+            raise error(str(exc)) from None
+    spec = TranslatorSpec(args.backend, args.model, beams=args.beams, threads=args.threads)
+    try:
+        summary = fill(
+            [Path(p) for p in args.paths],
+            spec,
+            fmt=args.fmt,
+            refresh=args.refresh,
+            cache_dir=Path(args.cache_dir) if args.cache_dir else None,
+            glossary=glossary,
+        )
+    except FillError as exc:
+        raise error(str(exc)) from None
+    for problem in summary.skipped:
+        print(f"skipped: {problem}", file=sys.stderr)
+    for problem in summary.failed:
+        print(f"failed validation: {problem}", file=sys.stderr)
+    print(summary.line())
+    return 0

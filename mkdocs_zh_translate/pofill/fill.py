@@ -1,0 +1,298 @@
+"""``po fill``: machine-translate the open entries of gettext catalogs, never a reviewed one.
+
+Which entries are filled:
+
+- untranslated entries (empty ``msgstr``);
+- with ``refresh``, entries this command filled before and nobody touched since: still
+  ``#, fuzzy``, and carrying our translator comment ``# zh-translate: machine <hash>`` whose hash
+  matches the current ``msgstr`` (a translator who edited the text but left it fuzzy keeps it);
+- never: reviewed entries (translated, not fuzzy), fuzzy entries that are not ours (msgmerge
+  suggestions, a person's draft), obsolete entries, the header.
+
+Plural entries are filled only when the catalog has a single plural form (``nplurals=1``, as
+Chinese does): ``msgstr[0]`` is the translation of ``msgid_plural``. Otherwise they are skipped
+and listed. Every new translation is ``#, fuzzy`` so Sphinx uses it only with
+``gettext_allow_fuzzy_translations`` and reviewers see it as a draft.
+
+The translation path is the plugin's: reST or Markdown protection into placeholders, the
+machine cache keyed by translator fingerprint (plus the glossary terms a text touches),
+``translate_segments`` with its validation and fallback ladder, and a final check that the
+restored text still holds every protected part. A text that fails stays untranslated and is
+listed with its file and line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..batch import LazyTranslator, TranslatorSpec, translator_fingerprint
+from ..memory import MACHINE, Hit, MachineCache, TranslationMemory
+from ..segment import translate_segments
+from .catalog import Catalog, CatalogError, Edit, Entry, apply_edits_mapped, check_edits, parse_catalog
+from .formats import Message, protect
+
+DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
+CHUNK = 200
+
+
+class FillError(Exception):
+    """A problem to report as one line naming the file (and line)."""
+
+
+@dataclass
+class Problem:
+    where: str  # file:line (the line in the file as it is after the run)
+    msgid: str
+    reason: str
+    path: str = ""
+    line: int = 0  # 0-based line of the msgid in the file as read
+
+    def __str__(self) -> str:
+        short = self.msgid if len(self.msgid) <= 60 else self.msgid[:57] + "..."
+        return f"{self.where}: {self.reason}: {short!r}"
+
+
+@dataclass
+class Summary:
+    files: int = 0
+    files_changed: int = 0
+    entries: int = 0  # entries that are not the header and not obsolete
+    filled: int = 0
+    refreshed: int = 0
+    reviewed: int = 0  # left alone: translated by a person
+    fuzzy_kept: int = 0  # left alone: fuzzy but not ours (or edited)
+    already: int = 0  # left alone: our own fuzzy text (no --refresh)
+    fallbacks: int = 0  # filled, but the fallback ladder was needed (e.g. partly English)
+    skipped: list[Problem] = field(default_factory=list)  # plural entries we cannot fill
+    failed: list[Problem] = field(default_factory=list)  # validation failures
+
+    def line(self) -> str:
+        return (
+            f"po fill: {self.files} files ({self.files_changed} changed), {self.entries} entries: "
+            f"{self.filled} filled{f' ({self.refreshed} refreshed)' if self.refreshed else ''}, "
+            f"{self.reviewed} reviewed kept, {self.fuzzy_kept + self.already} fuzzy kept, "
+            f"{len(self.skipped)} skipped, {len(self.failed)} failed validation; "
+            f"{self.translated_share():.0%} of entries translated"
+        )
+
+    def translated_share(self) -> float:
+        """Share of the entries that now hold a translation (reviewed or machine)."""
+        done = self.filled + self.reviewed + self.fuzzy_kept + self.already
+        return done / self.entries if self.entries else 1.0
+
+
+def find_po_files(paths: Sequence[Path]) -> list[Path]:
+    """Every ``.po`` file under ``paths`` (files given directly are taken as they are)."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*.po") if p.is_file()))
+        elif path.is_file():
+            if path.suffix != ".po":
+                raise FillError(f"{path}: not a .po file")
+            found.append(path)
+        else:
+            raise FillError(f"{path}: no such file or directory")
+    return list(dict.fromkeys(found))
+
+
+def default_cache_dir(paths: Sequence[Path]) -> Path:
+    """Beside the PO tree: ``locale/`` -> ``.zh-translate-cache`` next to ``locale/``."""
+    first = paths[0] if paths else Path(".")
+    base = first if first.is_dir() else first.parent
+    return base.resolve().parent / DEFAULT_CACHE_DIRNAME
+
+
+@dataclass
+class _Job:
+    catalog: Catalog
+    entry: Entry
+    message: Message
+    plural: bool
+    refresh: bool
+
+
+def display(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
+
+
+def fill(
+    paths: Sequence[Path],
+    spec: TranslatorSpec,
+    *,
+    fmt: str = "rst",
+    refresh: bool = False,
+    cache_dir: Path | None = None,
+    glossary: Any = None,
+    lazy: LazyTranslator | None = None,
+    write: Callable[[Path, str], bool] | None = None,
+) -> Summary:
+    """Fill the catalogs under ``paths``; returns what happened (files are written in place)."""
+    from ..review.store import write_if_changed
+
+    files = find_po_files(paths)
+    summary = Summary(files=len(files))
+    catalogs: list[tuple[Path, str, Catalog]] = []
+    for path in files:
+        text = _read(path)
+        try:
+            catalog = parse_catalog(text, display(path))
+        except CatalogError as exc:
+            raise FillError(str(exc)) from None
+        charset = re.search(r"charset=([^\s;]+)", catalog.header_value("Content-Type") or "")
+        if charset and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8", "charset"):
+            raise FillError(f"{display(path)}:1: declares charset {charset.group(1)}; only UTF-8 catalogs are supported")
+        catalogs.append((path, text, catalog))
+
+    jobs: list[_Job] = []
+    for path, _text, catalog in catalogs:
+        nplurals = catalog.nplurals()
+        keep_names: set[str] = set()
+        if fmt == "rst":
+            from .rst import referenced_names
+
+            keep_names = referenced_names(e.msgid for e in catalog.entries if not e.is_header)
+        for entry in catalog.entries:
+            if entry.is_header or entry.obsolete:
+                continue
+            summary.entries += 1
+            where = f"{display(path)}:{entry.msgid_line + 1}"
+            again = False
+            if entry.translated and not entry.fuzzy:
+                summary.reviewed += 1
+                continue
+            if entry.fuzzy and entry.translated:
+                if not entry.is_untouched_machine():
+                    summary.fuzzy_kept += 1
+                    continue
+                if not refresh:
+                    summary.already += 1
+                    continue
+                again = True
+            plural = entry.msgid_plural is not None
+            if plural and nplurals != 1:
+                summary.skipped.append(
+                    Problem(
+                        where,
+                        entry.msgid,
+                        f"plural entry with nplurals={nplurals}, not filled (translate by hand)",
+                        catalog.path,
+                        entry.msgid_line,
+                    )
+                )
+                continue
+            source = entry.msgid_plural if plural and entry.msgid_plural is not None else entry.msgid
+            jobs.append(_Job(catalog, entry, protect(source, fmt, keep_names), plural, again))
+
+    texts: dict[str, set[int]] = {}
+    for job in jobs:
+        for text, droppable in zip(job.message.texts, job.message.droppable):
+            texts.setdefault(text, set()).update(droppable)
+    hits = _translate(texts, spec, cache_dir or default_cache_dir(paths), glossary, lazy or LazyTranslator())
+
+    edits: dict[str, list[Edit]] = {}
+    for job in jobs:
+        where = f"{job.catalog.path}:{job.entry.msgid_line + 1}"
+        results = [hits[t] for t in job.message.texts]
+        if any(h.fallback == "english" and h.text == t for h, t in zip(results, job.message.texts) if _has_words(t)):
+            summary.failed.append(
+                Problem(where, job.entry.msgid, "the translation lost or broke a protected part", job.catalog.path, job.entry.msgid_line)
+            )
+            continue
+        restored, problems = job.message.restore([h.text for h in results])
+        if restored is None:
+            summary.failed.append(Problem(where, job.entry.msgid, "; ".join(problems), job.catalog.path, job.entry.msgid_line))
+            continue
+        if any(h.fallback for h in results):
+            summary.fallbacks += 1
+        if job.refresh and restored == job.entry.msgstr_text():
+            summary.already += 1
+            continue
+        edits.setdefault(job.catalog.path, []).append(Edit(job.entry, restored, job.plural))
+        summary.filled += 1
+        summary.refreshed += int(job.refresh)
+
+    writer = write or write_if_changed
+    for path, text, catalog in catalogs:
+        todo = edits.get(catalog.path)
+        if not todo:
+            continue
+        new_text, moved = apply_edits_mapped(catalog, todo)
+        for problem in summary.skipped + summary.failed:
+            if problem.path == catalog.path:
+                problem.where = f"{catalog.path}:{moved[problem.line] + 1}"
+        try:
+            check_edits(text, new_text, todo, catalog.path)
+        except CatalogError as exc:
+            raise FillError(str(exc)) from None
+        try:
+            if writer(path, new_text):
+                summary.files_changed += 1
+        except OSError as exc:
+            raise FillError(f"{display(path)}: cannot write: {exc.strerror or exc}") from None
+    return summary
+
+
+def _has_words(text: str) -> bool:
+    from ..segment._placeholders import strip_tags
+
+    return any(ch.isalpha() for ch in strip_tags(text))
+
+
+def _read(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise FillError(f"{display(path)}: cannot read: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise FillError(f"{display(path)}:{line}: not valid UTF-8 (only UTF-8 catalogs are supported)") from None
+
+
+def _translate(
+    texts: dict[str, set[int]], spec: TranslatorSpec, cache_dir: Path, glossary: Any, lazy: LazyTranslator
+) -> dict[str, Hit]:
+    """Placeholder texts -> validated translations: cache first, the model only for misses."""
+    from ..batch import TranslationFailed
+
+    memory = TranslationMemory(MachineCache(cache_dir))
+    try:
+        fingerprint = translator_fingerprint(spec, memory)
+        key = (lambda t: glossary.cache_source(t)) if glossary else (lambda t: t)
+        found = memory.lookup(list({key(t) for t in texts}), fingerprint)
+        hits = {t: found[key(t)] for t in texts if key(t) in found}
+        misses = sorted((t for t in texts if t not in hits), key=len)
+        if not misses:
+            return hits
+        try:
+            translator = lazy.get(spec)
+        except TranslationFailed as exc:
+            raise FillError(str(exc)) from None
+        if glossary:
+            from ..review.glossary import GlossaryTranslator
+
+            translator = GlossaryTranslator(translator, glossary)
+        for start in range(0, len(misses), CHUNK):
+            chunk = misses[start : start + CHUNK]
+            try:
+                outputs = translate_segments(chunk, translator, droppable=[texts[t] for t in chunk])  # type: ignore[arg-type]
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except Exception as exc:  # the engine's own errors; finished chunks stay cached
+                raise FillError(f"the translator failed: {exc}; no PO file was changed") from exc
+            batch = {t: Hit(o.text, o.fallback, MACHINE) for t, o in zip(chunk, outputs)}
+            memory.store({key(t): h for t, h in batch.items()}, fingerprint)
+            hits.update(batch)
+        return hits
+    finally:
+        memory.machine.close()

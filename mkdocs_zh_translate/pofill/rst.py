@@ -1,0 +1,391 @@
+"""reStructuredText inline markup <-> the placeholder language, for Sphinx gettext msgids.
+
+A Sphinx msgid is one paragraph (or title, list item, ...) of raw reST. Everything a translator
+must not touch becomes an atom ``<xN/>`` (literals, plain roles, footnote and citation
+references, substitutions, inline targets, standalone links, format placeholders, escapes);
+everything whose *words* are translated but whose *target* is not becomes a pair
+``<gN>…</gN>`` (strong, emphasis, ``text <url>``_ links, roles with an explicit title). The
+placeholder text is what the engine, the cache and the segmenter's validator see; ``restore``
+writes a validated translation back as reST, byte-exact for every protected part.
+
+Chinese has no spaces, and reST only recognises inline markup between whitespace or
+punctuation, so ``请参阅**重要**内容`` would not render as bold. Restoring inserts reST's escaped
+space ``\\ `` (removed from the output) wherever a Chinese character touches markup.
+
+No docutils at run time: the patterns below follow the reST spec's inline markup recognition
+rules closely enough for what Sphinx msgids contain, and the end-to-end test builds the result
+with Sphinx.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+
+from ..segment._placeholders import tokenize, validate
+
+# Roles whose explicit title is prose (rendered as text): "title <target>" becomes a pair whose
+# title is translated. Every other role (code-like xrefs such as :py:class:, whose titles are
+# rendered as code, :kbd:, :math:, ...) is an atom.
+_PROSE_TITLE_ROLES = frozenset({"ref", "doc", "term", "numref"})
+_ROLE_NAME = r"[A-Za-z0-9](?:[A-Za-z0-9_.+-]|:(?!`))*"
+
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("footnote", re.compile(r"\[(?:#[A-Za-z0-9_.:+-]*|\*|[0-9]+|[A-Za-z0-9_.:+-]+)\]_")),
+    ("substitution", re.compile(r"\|(?=\S)[^|]*?(?<=\S)\|(?:__?)?")),
+    ("uri", re.compile(r"(?:https?|ftp|mailto|file):(?://)?[^\s<>`]*[^\s<>`.,;:!?'\")\]}]")),
+    ("email", re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?<![.])")),
+    ("simple_ref", re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|[-._+:](?=[A-Za-z0-9]))*__?")),
+]
+# Not reST markup, so no boundary rules: format placeholders and backslash escapes.
+_ANYWHERE = re.compile(
+    r"%\([A-Za-z_][A-Za-z0-9_]*\)[-#0+]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa%]"  # %(name)s
+    r"|%[-#0+]*\d*(?:\.\d+)?[diouxXeEfFgGcrs%](?![A-Za-z])"  # %s %d %5.2f %%
+    r"|\{[A-Za-z_0-9.\[\]]*(?:![rsa])?(?::[^{}]*)?\}"  # {name} {0} {} {0!r:>10}
+    r"|\\[^A-Za-z0-9\s]|\\ "  # \* \` \\ and the escaped space
+)
+_ROLE_PREFIX = re.compile(r":(?P<role>" + _ROLE_NAME + r"):`")
+_ROLE_SUFFIX = re.compile(r":(?P<role>" + _ROLE_NAME + r"):")
+_EMBEDDED = re.compile(r"^(?P<text>.*?)\s*(?<!\\)<(?P<target>[^<>]+)>$", re.S)
+_ASCII_BEFORE = set("-:/'\"<([{")
+_ASCII_AFTER = set("-.,:;!?\\/'\")]}>")
+
+
+def _start_ok(text: str, i: int) -> bool:
+    """reST's rule for what may precede an inline markup start-string (ASCII: only the listed
+    characters; other scripts: opening, initial, final, dash and other punctuation)."""
+    if i == 0:
+        return True
+    ch = text[i - 1]
+    if ch.isspace() or ch in _ASCII_BEFORE:
+        return True
+    return not ch.isascii() and unicodedata.category(ch) in ("Ps", "Pi", "Pf", "Pd", "Po")
+
+
+def _end_ok(text: str, j: int) -> bool:
+    """reST's rule for what may follow an inline markup end-string."""
+    if j >= len(text):
+        return True
+    ch = text[j]
+    if ch.isspace() or ch in _ASCII_AFTER:
+        return True
+    return not ch.isascii() and unicodedata.category(ch) in ("Pe", "Pi", "Pf", "Pd", "Po")
+
+
+@dataclass(frozen=True)
+class _Pair:
+    """How to write a translated pair back: ``open`` + words + ``close``."""
+
+    open: str
+    close: str
+    kind: str  # strong, emphasis, role, ref, name (`name`_), alias (`text <name_>`_), uri (`text <url>`_)
+    words: str = ""  # the source words of a name or alias reference
+
+
+@dataclass
+class RstMessage:
+    """A msgid in placeholder form, with what each placeholder stands for."""
+
+    source: str
+    text: str  # placeholder form: what the engine and the cache see
+    atoms: dict[int, tuple[str, bool]] = field(default_factory=dict)  # id -> (bytes, is reST markup)
+    pairs: dict[int, _Pair] = field(default_factory=dict)
+    # markup characters the source's own plain text already holds harmlessly ("2 * 3"): they
+    # are left as the translation has them, so an unchanged text restores byte for byte
+    plain: str = ""
+    # a reference name or role target with a space in it: the source may have had a line break
+    # there, which Sphinx's msgid turned into a space, so Sphinx's own "inconsistent
+    # references" check would compare "a\nb" with "a b" and warn about a correct translation
+    spaced_target: bool = False
+    refnames: list[str] = field(default_factory=list)  # names referred to by `name`_, alias, name_
+
+    @property
+    def droppable(self) -> set[int]:
+        """Pairs the fallback ladder may drop (emphasis only: dropping a link loses its target)."""
+        return {pid for pid, p in self.pairs.items() if p.kind in ("strong", "emphasis")}
+
+    def restore(self, translation: str) -> tuple[str | None, list[str]]:
+        """The translation as reST, or (None, problems) when it cannot be written safely."""
+        problems = validate(self.text, translation)
+        if problems:
+            return None, problems
+        # (kind, text, pair id): kind is "text", "open", "close", "atom" (reST markup) or
+        # "plain" (a placeholder or escape that is not markup)
+        pieces: list[tuple[str, str, int]] = []
+        stack: list[int] = []
+        for kind, value in tokenize(translation):
+            if kind == "text":
+                words = str(value)
+                if stack:
+                    words = _escape_inside(words, self.pairs[stack[-1]].kind, self.plain)
+                else:
+                    words = _escape_text(words, self.plain)
+                pieces.append(("text", words, stack[-1] if stack else 0))
+            elif kind == "atom":
+                raw, markup = self.atoms[int(value)]
+                pieces.append(("atom" if markup else "plain", raw, 0))
+            elif kind == "open":
+                stack.append(int(value))
+                pieces.append(("open", self.pairs[int(value)].open, int(value)))
+            else:
+                stack.pop()
+                pieces.append(("close", self.pairs[int(value)].close, int(value)))
+        # reST markup may not start or end with spaces inside it
+        for i, (kind, _piece, pid) in enumerate(pieces):
+            if kind == "open" and i + 1 < len(pieces) and pieces[i + 1][0] == "text":
+                pieces[i + 1] = ("text", pieces[i + 1][1].lstrip(), pid)
+            if kind == "close" and i > 0 and pieces[i - 1][0] == "text":
+                pieces[i - 1] = ("text", pieces[i - 1][1].rstrip(), pid)
+        pieces = [p for p in pieces if not (p[0] == "text" and not p[1])]
+        renamed = False
+        for i, (kind, _piece, pid) in enumerate(pieces):
+            if kind != "open":
+                continue
+            if pieces[i + 1][0] == "close":
+                return None, ["a translated link or emphasis is empty"]
+            words = "".join(p[1] for p in pieces[i + 1 :][: _close_at(pieces, i) - i - 1])
+            if self.pairs[pid].kind in ("name", "alias") and words != self.pairs[pid].words:
+                renamed = True
+        for i, (kind, piece, pid) in enumerate(pieces):
+            if kind == "close" and self.pairs[pid].kind == "name":
+                j = next(n for n in range(i) if pieces[n][0] == "open" and pieces[n][2] == pid)
+                if "".join(p[1] for p in pieces[j + 1 : i]) != self.pairs[pid].words:
+                    # `name`_ finds its target by its words: translated, it names the same
+                    # target through an embedded alias, anonymous so it defines no new name
+                    pieces[i] = (kind, f" <{_alias(self.pairs[pid].words)}>`__", pid)
+            if kind == "close" and self.pairs[pid].kind == "uri":
+                j = next(n for n in range(i) if pieces[n][0] == "open" and pieces[n][2] == pid)
+                if "".join(p[1] for p in pieces[j + 1 : i]) != self.pairs[pid].words:
+                    # `text <url>`_ also defines the name "text"; translated, two links to
+                    # different URLs may get the same words, a duplicate-name error. The
+                    # anonymous form defines no name (the English name stays registered).
+                    pieces[i] = (kind, piece + "_", pid)
+        out = ""
+        for i, (kind, piece, _pid) in enumerate(pieces):
+            if kind in ("atom", "open") and out and not _start_ok(out, len(out)):
+                out += "\\ "
+            out += piece
+            if kind in ("atom", "close") and i + 1 < len(pieces) and pieces[i + 1][0] in ("text", "plain"):
+                if not _end_ok(pieces[i + 1][1], 0):
+                    out += "\\ "
+        if (renamed or self.spaced_target) and out != self.source:  # (Sphinx skips unchanged text)
+            # An alias keeps its target, but Sphinx warns that the reference's raw text changed
+            # unless the message says it knows (Sphinx's "#noqa" suffix). Our own validation has
+            # checked the references.
+            out += " #noqa"
+        return out, []
+
+
+def _close_at(pieces: list[tuple[str, str, int]], i: int) -> int:
+    """Index of the piece that closes the pair opened at ``i``."""
+    pid = pieces[i][2]
+    return next(j for j in range(i + 1, len(pieces)) if pieces[j][0] == "close" and pieces[j][2] == pid)
+
+
+def _escape_text(words: str, plain: str) -> str:
+    """Characters the model introduced that reST would read as markup, escaped."""
+    words = re.sub(r"[`*|]", lambda m: m.group(0) if m.group(0) in plain else "\\" + m.group(0), words)
+    if "_" in plain:
+        return words
+    return re.sub(r"(?<=\w)_(?=\W|$)", r"\\_", words)
+
+
+def _escape_inside(words: str, kind: str, plain: str) -> str:
+    special = "*`\\" if kind in ("strong", "emphasis") else "`<>\\"
+    return "".join("\\" + ch if ch in special and ch not in plain else ch for ch in words)
+
+
+def protect_rst(source: str, keep_names: Collection[str] = ()) -> RstMessage:
+    """``source`` (one msgid of reST) in placeholder form.
+
+    ``keep_names`` are the reference names other messages of the document refer to (see
+    ``referenced_names``): a ```text <url>`_`` link whose text is one of them defines that
+    name, so its text must stay as it is for the other references to resolve.
+
+    A ```name`_`` reference points at its target *by its words*; translated, it is written
+    ```译文 <name_>`__``, which names the same target explicitly."""
+    return _protect(source, frozenset(keep_names))
+
+
+def referenced_names(sources: Iterable[str]) -> set[str]:
+    """The reference names (normalised) that ``name``_ references, ``<name_>`` aliases and
+    ``name_`` references in ``sources`` point at."""
+    names: set[str] = set()
+    for source in sources:
+        names.update(_protect(source, frozenset()).refnames)
+    return names
+
+
+def _escaped(text: str, k: int) -> bool:
+    """Whether the character at ``k`` is backslash-escaped."""
+    n = 0
+    while k - 1 - n >= 0 and text[k - 1 - n] == "\\":
+        n += 1
+    return n % 2 == 1
+
+
+def _close(text: str, j: int, end: str, *, suffixes: bool = False, escapes: bool = True) -> tuple[int, int, str] | None:
+    """The first valid end-string ``end`` for markup whose content starts at ``j``, as reST
+    finds it: content not empty, no whitespace before the end-string, not escaped, and an
+    allowed character after it (after a ``_``, ``__`` or ``:role:`` suffix for backquotes).
+    Returns (content end, markup end, suffix)."""
+    if j >= len(text) or text[j].isspace():
+        return None
+    k = j
+    while True:
+        k = text.find(end, k + 1)
+        if k < 0:
+            return None
+        if text[k - 1].isspace() or (escapes and _escaped(text, k)):
+            continue
+        after = k + len(end)
+        suffix = ""
+        if suffixes:
+            m = _ROLE_SUFFIX.match(text, after)
+            if text.startswith("__", after):
+                suffix = "__"
+            elif text.startswith("_", after):
+                suffix = "_"
+            elif m:
+                suffix = m.group(0)
+        if _end_ok(text, after + len(suffix)):
+            return k, after + len(suffix), suffix
+
+
+def _match(text: str, i: int) -> tuple[str, int, dict[str, str]] | None:
+    """The inline markup starting at ``i`` (a valid start position): kind, end, parts."""
+    if text.startswith("``", i):
+        found = _close(text, i + 2, "``", escapes=False)
+        return ("literal", found[1], {}) if found else None
+    m = _ROLE_PREFIX.match(text, i)
+    if m:
+        found = _close(text, m.end(), "`")
+        if found and not found[2]:
+            return "role", found[1], {"role": m.group("role"), "body": text[m.end() : found[0]]}
+        return None
+    if text.startswith("_`", i):
+        found = _close(text, i + 2, "`")
+        return ("target", found[1], {}) if found and not found[2] else None
+    if text.startswith("`", i):
+        found = _close(text, i + 1, "`", suffixes=True)
+        if not found:
+            return None
+        body, suffix = text[i + 1 : found[0]], found[2]
+        if suffix in ("_", "__"):
+            return "phrase_ref", found[1], {"body": body, "tail": suffix}
+        return ("suffix_role" if suffix else "interpreted"), found[1], {}
+    if text.startswith("**", i):
+        found = _close(text, i + 2, "**")
+        return ("strong", found[1], {"body": text[i + 2 : found[0]]}) if found else None
+    if text.startswith("*", i):
+        found = _close(text, i + 1, "*")
+        return ("emphasis", found[1], {"body": text[i + 1 : found[0]]}) if found else None
+    for kind, pattern in _PATTERNS:
+        m = pattern.match(text, i)
+        if m and _end_ok(text, m.end()):
+            return kind, m.end(), {}
+    return None
+
+
+def _alias(name: str) -> str:
+    """A reference name as an embedded alias target (``name_``)."""
+    return re.sub(r"(?<!\\)([<>`])", r"\\\1", name) + "_"
+
+
+def _refname(text: str) -> str:
+    """A reference name as docutils normalises it."""
+    return " ".join(text.replace("\\", "").split()).lower()
+
+
+def _protect(source: str, keep_names: frozenset[str]) -> RstMessage:
+    msg = RstMessage(source, "")
+    out: list[str] = []
+    next_id = 1
+    i = 0
+    text_start = 0
+
+    def atom(raw: str, markup: bool = True) -> None:
+        nonlocal next_id
+        msg.atoms[next_id] = (raw, markup)
+        out.append(f"<x{next_id}/>")
+        next_id += 1
+
+    def pair(open_: str, words: str, close: str, kind: str) -> None:
+        nonlocal next_id
+        pid = next_id
+        next_id += 1
+        msg.pairs[pid] = _Pair(open_, close, kind, words if kind in ("name", "alias", "uri") else "")
+        out.append(f"<g{pid}>")
+        pos = 0
+        for m in _ANYWHERE.finditer(words):  # placeholders inside the words stay atoms
+            out.append(words[pos : m.start()])
+            atom(m.group(0), markup=False)
+            pos = m.end()
+        out.append(words[pos:])
+        out.append(f"</g{pid}>")
+
+    while i < len(source):
+        m = _ANYWHERE.match(source, i)
+        if m:
+            out.append(source[text_start:i])
+            atom(m.group(0), markup=False)
+            i = text_start = m.end()
+            continue
+        matched = _match(source, i) if _start_ok(source, i) else None
+        if matched is None:
+            i += 1
+            continue
+        kind, end, parts = matched
+        out.append(source[text_start:i])
+        raw = source[i:end]
+        if kind == "role":
+            role, body = parts["role"], parts["body"]
+            emb = _EMBEDDED.match(body)
+            base = role.lower().removeprefix("std:")
+            if emb and emb.group("text").strip() and base in _PROSE_TITLE_ROLES:
+                pair(f":{role}:`", emb.group("text"), body[len(emb.group("text")) :] + "`", "role")
+                msg.spaced_target |= any(ch.isspace() for ch in emb.group("target"))
+            else:
+                atom(raw)
+                msg.spaced_target |= any(ch.isspace() for ch in body)
+        elif kind == "phrase_ref":
+            body, tail = parts["body"], parts["tail"]
+            emb = _EMBEDDED.match(body)
+            if emb and tail == "_" and _refname(emb.group("text")) in keep_names:
+                atom(raw)  # other references use the name this link defines
+            elif emb and emb.group("text").strip():  # `text <target>`_ : words translated
+                # `text <name_>`_ points at a named target: Sphinx compares its raw text
+                alias = re.search(r"(?<!\\)_$", emb.group("target")) is not None
+                msg.spaced_target |= alias and any(ch.isspace() for ch in emb.group("target"))
+                if alias:
+                    msg.refnames.append(_refname(emb.group("target")[:-1]))
+                pair(
+                    "`",
+                    emb.group("text"),
+                    body[len(emb.group("text")) :] + "`" + tail,
+                    "alias" if alias else "uri" if tail == "_" else "ref",
+                )
+            elif emb:  # `<target>`_
+                atom(raw)
+            elif tail == "_":
+                msg.refnames.append(_refname(body))
+                msg.spaced_target |= any(ch.isspace() for ch in body)
+                pair("`", body, "`_", "name")
+            else:  # `words`__ : anonymous, matched to its target by order
+                pair("`", body, "`__", "ref")
+        elif kind == "simple_ref" and not raw.endswith("__"):
+            msg.refnames.append(_refname(raw[:-1]))
+            atom(raw)
+        elif kind in ("strong", "emphasis"):
+            marker = "**" if kind == "strong" else "*"
+            pair(marker, parts["body"], marker, kind)
+        else:
+            atom(raw)
+        i = text_start = end
+    out.append(source[text_start:])
+    msg.text = "".join(out)
+    text_runs = "".join(part for part in re.split(r"<x\d+/>|</?g\d+>", msg.text))
+    msg.plain = "".join(sorted(set(text_runs) & set("`*|_<>\\")))
+    return msg

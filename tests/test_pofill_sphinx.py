@@ -1,0 +1,153 @@
+"""The Sphinx loop end to end: gettext -> sphinx-intl update -> po fill -> Chinese HTML.
+
+Every link, role, reference and literal of the English HTML must be present and resolving in
+the Chinese HTML, and at least 97% of the catalog entries filled, with the pseudo backend
+(through the console script), with a stand-in translator that writes Han characters next to
+markup, and with the tiny ONNX test model.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mkdocs_zh_translate.batch import LazyTranslator, TranslatorSpec
+from mkdocs_zh_translate.pofill import fill
+from tests.sphinx_helpers import CONTENT_PAGES, HanTranslator, broken_links, build_both, page_facts, prepare
+
+pytest.importorskip("sphinx")
+pytest.importorskip("sphinx_intl")
+
+MIN_FILLED = 0.97
+CJK = "[\u4e00-\u9fff]"
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs_zh_translate", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])},
+    )
+
+
+def _fill_share(project: Path) -> tuple[int, int]:
+    """(entries with a translation, all entries) over the project's zh_CN catalogs."""
+    import polib
+
+    done = total = 0
+    for po_file in (project / "locale").rglob("*.po"):
+        for entry in polib.pofile(str(po_file)):
+            if entry.obsolete or not entry.msgid:
+                continue
+            total += 1
+            done += bool(entry.msgstr)
+    return done, total
+
+
+def _check_html(project: Path, *, marked: str | None) -> None:
+    en, zh, en_warn, zh_warn = build_both(project)
+    assert not en_warn, en_warn
+    assert not zh_warn, zh_warn  # no inconsistent references, no broken inline markup
+    assert broken_links(en) == []
+    assert broken_links(zh) == []
+    for page in CONTENT_PAGES:
+        e, z = page_facts(en / page), page_facts(zh / page)
+        assert z.hrefs == e.hrefs, page  # every link and role, same count, same target
+        assert z.code == e.code, page  # every literal, role target, kbd and code block
+        assert e.ids <= z.ids, sorted(e.ids - z.ids)  # every anchor still there
+        if marked is not None:
+            assert re.search(marked, z.text), page
+            # no stray reST markup in the rendered text (a sign of broken inline markup)
+            assert "``" not in z.text and ":ref:" not in z.text and "]_" not in z.text and "\\ " not in z.text
+
+
+@pytest.mark.slow
+def test_pseudo_backend_through_the_console_script(tmp_path: Path) -> None:
+    project = prepare(tmp_path)
+    proc = _cli("po", "fill", "locale", "--backend", "pseudo", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert "0 failed validation" in proc.stdout
+    assert (tmp_path / "project" / ".zh-translate-cache").is_dir()  # beside the PO tree
+    done, total = _fill_share(project)
+    assert total >= 35 and done / total >= MIN_FILLED, (done, total)
+    _check_html(project, marked="\u300c")
+    # a second run changes nothing and is answered from the cache
+    before = {p: p.read_bytes() for p in (project / "locale").rglob("*.po")}
+    proc = _cli("po", "fill", "locale", "--backend", "pseudo", cwd=project)
+    assert "0 filled" in proc.stdout and "(0 changed)" in proc.stdout
+    assert before == {p: p.read_bytes() for p in (project / "locale").rglob("*.po")}
+
+
+@pytest.mark.slow
+def test_han_text_next_to_markup_still_renders(tmp_path: Path) -> None:
+    project = prepare(tmp_path)
+    lazy = LazyTranslator(lambda *a, **k: HanTranslator())
+    summary = fill([project / "locale"], TranslatorSpec("pseudo", None), cache_dir=tmp_path / "cache", lazy=lazy)
+    assert summary.failed == []
+    assert summary.filled / summary.entries >= MIN_FILLED
+    _check_html(project, marked=CJK)
+    usage = (project / "_build/zh/usage.html").read_text(encoding="utf-8")
+    assert '<strong>' in (project / "_build/zh/install.html").read_text(encoding="utf-8")
+    assert 'href="#event-loop"' in usage
+
+
+@pytest.mark.slow
+def test_tiny_onnx_model(tmp_path: Path) -> None:
+    models = pytest.importorskip("tests.models", reason="tests/models.py (tiny test model) not merged yet")
+    model = models.tiny_onnx_model()
+    project = prepare(tmp_path)
+    proc = _cli("po", "fill", "locale", "--backend", "onnx", "--model", str(model), cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    done, total = _fill_share(project)
+    assert done / total >= MIN_FILLED, (done, total, proc.stdout, proc.stderr)
+    _check_html(project, marked=CJK)
+
+
+@pytest.mark.slow
+def test_round_trip_through_sphinx_intl_and_refresh_after_a_source_change(tmp_path: Path) -> None:
+    project = prepare(tmp_path)
+    catalogs = sorted((project / "locale").rglob("*.po"))
+    before = {p: p.read_text(encoding="utf-8") for p in catalogs}
+    lazy = LazyTranslator(lambda *a, **k: HanTranslator())
+    spec = TranslatorSpec("pseudo", None)
+    fill([project / "locale"], spec, cache_dir=tmp_path / "cache", lazy=lazy)
+    for path in catalogs:  # only msgstr lines, flag lines and our markers differ
+        old, new = before[path].splitlines(), path.read_text(encoding="utf-8").splitlines()
+        it = iter(new)
+        assert all(any(line == n for n in it) for line in old if line != 'msgstr ""' and not line.startswith("#, "))
+        extra = [line for line in new if line not in old]
+        assert all(line.startswith(("msgstr", '"', "#, fuzzy", "# zh-translate: machine")) for line in extra), extra
+
+    # a reviewer accepts one entry; the author rewrites a paragraph; the catalogs are updated
+    usage = project / "locale/zh_CN/LC_MESSAGES/usage.po"
+    text = usage.read_text(encoding="utf-8")
+    text = text.replace('#, fuzzy\nmsgid "Basic usage"', 'msgid "Basic usage"')
+    usage.write_text(text, encoding="utf-8")
+    rst = project / "usage.rst"
+    rst.write_text(rst.read_text(encoding="utf-8").replace("The loop is single-threaded.", "The loop is single-threaded; it never blocks."), encoding="utf-8")
+    from tests.sphinx_helpers import run, sphinx
+
+    sphinx(project, "gettext", "_build/gettext")
+    run([sys.executable, "-m", "sphinx_intl", "update", "-p", "_build/gettext", "-d", "locale", "-l", "zh_CN"], project)
+    import polib
+
+    po = polib.pofile(str(usage))
+    changed = po.find("The loop is single-threaded; it never blocks.")
+    assert changed is not None and "fuzzy" in changed.flags and changed.msgstr  # babel's fuzzy match
+    assert changed.tcomment.startswith("zh-translate: machine")  # our marker survived the update
+    summary = fill([project / "locale"], spec, cache_dir=tmp_path / "cache", lazy=lazy, refresh=True)
+    assert summary.refreshed == 1 and summary.reviewed == 1
+    po = polib.pofile(str(usage))
+    assert po.find("The loop is single-threaded; it never blocks.").msgstr == HanTranslator().translate(
+        ["The loop is single-threaded; it never blocks."]
+    )[0]
+    assert po.find("Basic usage").msgstr and "fuzzy" not in po.find("Basic usage").flags
+    _check_html(project, marked=CJK)
