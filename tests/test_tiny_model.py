@@ -106,6 +106,14 @@ def test_cached_dir_leaves_nothing_behind_when_build_fails(tmp_path: Path, monke
     assert not [p for p in tmp_path.iterdir() if ".tmp-" in p.name]
 
 
+def test_cached_dir_clears_leftovers_of_a_killed_build(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setenv("ZH_TRANSLATE_TEST_CACHE", str(tmp_path))
+    (tmp_path / "entry.tmp-99999").mkdir()
+    (tmp_path / "entry.tmp-99999" / "half").write_text("x")
+    models._cached_dir("entry", lambda target: target.mkdir())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["entry", "entry.lock"]
+
+
 def test_cache_key_follows_preset_and_seed() -> None:
     assert models.tiny_hf_key("test", 0) != models.tiny_hf_key("demo", 0)
     assert models.tiny_hf_key("test", 0) != models.tiny_hf_key("test", 1)
