@@ -67,8 +67,11 @@ def _cached_dir(name: str, build: Callable[[Path], None]) -> Path:
     with _locked(root / f"{name}.lock"):
         if final.is_dir():  # another process finished it while we waited
             return final
+        # Holding the lock, nobody else is building this entry: any leftover temporary
+        # directory is from a killed build and can go.
+        for stale in root.glob(f"{name}.tmp-*"):
+            shutil.rmtree(stale, ignore_errors=True)
         tmp = root / f"{name}.tmp-{os.getpid()}"
-        shutil.rmtree(tmp, ignore_errors=True)
         try:
             build(tmp)
             os.rename(tmp, final)
