@@ -18,10 +18,9 @@ import shutil
 import sqlite3
 import tempfile
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
 
 import diskcache
 
@@ -46,12 +45,6 @@ class Hit:
     text: str
     fallback: str | None = None
     origin: str = MACHINE
-
-
-class MemoryLayer(Protocol):
-    """A read-only translation source consulted before the machine cache (e.g. reviewed PO)."""
-
-    def lookup(self, sources: Sequence[str]) -> dict[str, Hit]: ...
 
 
 def cache_key(source: str, fingerprint: str) -> str:
@@ -179,20 +172,17 @@ def _decode(raw: object) -> Hit | None:
 
 
 class TranslationMemory:
-    """Reviewed layers first, then the machine cache; only the machine cache is written."""
+    """The machine cache as the batcher sees it.
 
-    def __init__(self, machine: MachineCache, layers: Iterable[MemoryLayer] = ()) -> None:
+    Reviewed (PO) translations are not a layer here: they are looked up per segment, because
+    the same source text can be reviewed on one page and not on another (``review.layer``).
+    """
+
+    def __init__(self, machine: MachineCache) -> None:
         self.machine = machine
-        self.layers = list(layers)
 
     def lookup(self, sources: Sequence[str], fingerprint: str) -> dict[str, Hit]:
-        found: dict[str, Hit] = {}
-        remaining = list(sources)
-        for layer in self.layers:
-            found.update(layer.lookup(remaining))
-            remaining = [s for s in remaining if s not in found]
-        found.update(self.machine.lookup(remaining, fingerprint))
-        return found
+        return self.machine.lookup(sources, fingerprint)
 
     def store(self, results: Mapping[str, Hit], fingerprint: str) -> None:
         self.machine.store(results, fingerprint)

@@ -1,39 +1,24 @@
-"""Translation memory layering (the seam for reviewed translations) and the page banner."""
+"""The translation memory over the machine cache, and the page banner."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
-from mkdocs_zh_translate.memory import MACHINE, REVIEWED, Hit, MachineCache, TranslationMemory
+from mkdocs_zh_translate.memory import MACHINE, Hit, MachineCache, TranslationMemory
 from mkdocs_zh_translate.site import banner_html
 
 
-class Reviewed:
-    def __init__(self, table: dict[str, str]) -> None:
-        self.table = table
-        self.asked: list[list[str]] = []
-
-    def lookup(self, sources: Sequence[str]) -> dict[str, Hit]:
-        self.asked.append(list(sources))
-        return {s: Hit(self.table[s], None, REVIEWED) for s in sources if s in self.table}
-
-
-def test_reviewed_layer_wins_and_only_the_machine_cache_is_written(tmp_path: Path) -> None:
+def test_memory_reads_and_writes_the_machine_cache_per_fingerprint(tmp_path: Path) -> None:
     machine = MachineCache(tmp_path / "cache")
-    machine.store({"Hello": Hit("机器你好"), "Bye": Hit("机器再见", "keep-english")}, "fp")
-    reviewed = Reviewed({"Hello": "你好"})
-    memory = TranslationMemory(machine, [reviewed])
+    memory = TranslationMemory(machine)
+    memory.store({"Hello": Hit("你好"), "Bye": Hit("再见", "runs")}, "fp")
 
     found = memory.lookup(["Hello", "Bye", "New"], "fp")
-    assert found["Hello"] == Hit("你好", None, REVIEWED)
-    assert found["Bye"] == Hit("机器再见", "keep-english", MACHINE)
+    assert found["Hello"] == Hit("你好", None, MACHINE)
+    assert found["Bye"] == Hit("再见", "runs", MACHINE)
     assert "New" not in found
-    assert memory.lookup(["Bye"], "other-fingerprint") == {}
-
-    memory.store({"New": Hit("新")}, "fp")
-    assert machine.lookup(["New"], "fp")["New"].text == "新"
-    assert "New" not in reviewed.table
+    assert memory.lookup(["Hello"], "other-fingerprint") == {}
+    assert MachineCache(tmp_path / "cache").lookup(["Hello"], "fp")["Hello"].text == "你好"
 
 
 def test_malformed_cache_values_are_misses(tmp_path: Path) -> None:
