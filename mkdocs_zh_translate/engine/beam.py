@@ -12,6 +12,7 @@ time (transformers keeps computing them until the whole batch is done).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -38,6 +39,7 @@ class SearchOptions:
     forced_eos_id: int | None = None
     bad_words_ids: tuple[tuple[int, ...], ...] = ()
     num_return: int = 1
+    renormalize: bool = False
 
 
 @dataclass
@@ -49,39 +51,79 @@ class Hypothesis:
 
 
 class Decoder(Protocol):
-    def first_step(self, hidden: np.ndarray, mask: np.ndarray, start_id: int, bias: np.ndarray,
+    """``bias`` None selects the graph's plain path: top-k of the log-softmax, nothing added."""
+
+    def first_step(self, hidden: np.ndarray, mask: np.ndarray, start_id: int, bias: np.ndarray | None,
                    k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]: ...
 
-    def step(self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray,
+    def step(self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray | None,
              k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]: ...
+
+
+#: At most this many single-token bans are filtered outside the graph (see ``_Biases.query``).
+_MAX_FILTERED_BANS = 8
 
 
 @dataclass
 class _Biases:
-    """The per-step ``logit_bias``: -inf for bad words always and for EOS below the min length.
+    """The logits processors of one search, applied as cheaply as each step allows.
 
-    One ``[1, vocab]`` row broadcast over all rows, except for multi-token bad words, whose
-    ban depends on each row's last tokens.
+    transformers adds -inf for bad words always and for EOS below the minimum length. When a
+    step bans only a few single tokens (opus-mt bans ``<pad>``, and EOS below the minimum
+    length) it uses the graph's plain path, asks for ``k + len(banned)`` entries and drops
+    the banned ids here: exactly the biased top-k, because a -inf column can only drop out,
+    never reorder the others. Steps that need more (multi-token bad words, renormalized
+    scores, many bans) feed the ``[1 or rows, vocab]`` bias: ``base`` (bad words) or
+    ``no_eos`` (bad words + EOS), with per-row rows for multi-token bad words.
     """
 
     base: np.ndarray
     no_eos: np.ndarray
     multi: tuple[tuple[int, ...], ...]
+    banned: np.ndarray
+    renormalize: bool
 
     @classmethod
     def build(cls, opts: SearchOptions) -> "_Biases":
         base = np.zeros((1, opts.vocab_size), dtype=np.float32)
         multi = []
+        banned: list[int] = []
         for seq in opts.bad_words_ids:
             if list(seq) == [opts.eos_id]:
                 continue  # transformers drops a bad word that is just EOS
             if len(seq) == 1:
                 base[0, seq[0]] = NEG_INF
+                if seq[0] not in banned:
+                    banned.append(seq[0])
             elif seq:
                 multi.append(tuple(seq))
         no_eos = base.copy()
         no_eos[0, opts.eos_id] = NEG_INF
-        return cls(base, no_eos, tuple(multi))
+        return cls(base, no_eos, tuple(multi), np.array(banned, dtype=np.int64), opts.renormalize)
+
+    def banned_at(self, cur_len: int, opts: SearchOptions) -> np.ndarray:
+        """Single tokens banned at this length: the bad words, plus EOS below the minimum length."""
+        if cur_len < opts.min_length and opts.eos_id not in self.banned:
+            return np.append(self.banned, np.int64(opts.eos_id))
+        return self.banned
+
+    def query(self, call: Callable[[np.ndarray | None, int], tuple[np.ndarray, np.ndarray, DecoderState]],
+              cur_len: int, opts: SearchOptions, seqs: Callable[[], np.ndarray],
+              k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]:
+        """Run one decoder step through ``call(bias, k)``; returns exactly the biased top-k."""
+        banned = self.banned_at(cur_len, opts)
+        plain = (not self.renormalize and not self.multi and banned.size <= _MAX_FILTERED_BANS
+                 and k + banned.size <= opts.vocab_size)
+        if not plain:
+            return call(self.for_step(cur_len, opts, seqs()), k)
+        if not banned.size:
+            return call(None, k)
+        scores, ids, state = call(None, k + int(banned.size))
+        hit = np.isin(ids, banned)
+        if not hit.any():
+            return scores[:, :k], ids[:, :k], state
+        order = np.argsort(hit, axis=1, kind="stable")[:, :k]  # unbanned first, order kept
+        return np.take_along_axis(scores, order, axis=1), np.take_along_axis(ids, order, axis=1), state
 
     def for_step(self, cur_len: int, opts: SearchOptions, seqs: np.ndarray) -> np.ndarray:
         """Bias at sequence length ``cur_len`` (``seqs``: each row's ids so far)."""
@@ -122,11 +164,11 @@ def greedy_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
         if _is_forced_step(cur_len, opts):
             tokens = np.full(active.size, opts.forced_eos_id, dtype=np.int64)
         else:
-            bias = biases.for_step(cur_len, opts, seqs[active, :cur_len])
             if state is None:
-                _, ids, state = decoder.first_step(hidden, mask, opts.decoder_start_id, bias, 1)
+                call = lambda bias, k: decoder.first_step(hidden, mask, opts.decoder_start_id, bias, k)  # noqa: E731
             else:
-                _, ids, state = decoder.step(seqs[active, cur_len - 1], state, bias, 1)
+                call = lambda bias, k, st=state: decoder.step(seqs[active, cur_len - 1], st, bias, k)  # noqa: E731
+            _, ids, state = biases.query(call, cur_len, opts, lambda: seqs[active, :cur_len], 1)
             tokens = ids[:, 0]
         seqs[active, cur_len] = tokens
         cur_len += 1
@@ -180,15 +222,17 @@ def beam_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
         else:
             k = min(keep_k, opts.vocab_size)
             if state is None:
-                bias = biases.for_step(cur_len, opts, run_seqs[:, 0, :cur_len])
-                s, i, state = decoder.first_step(hidden, mask, opts.decoder_start_id, bias, k)
+                s, i, state = biases.query(
+                    lambda bias, kk: decoder.first_step(hidden, mask, opts.decoder_start_id, bias, kk),
+                    cur_len, opts, lambda: run_seqs[:, 0, :cur_len], k)
                 # Every beam starts identical; beams 1.. carry the -1e9 start score.
                 step_scores = np.broadcast_to(s[:, None, :], (n, beams, k))
                 step_ids = np.broadcast_to(i[:, None, :], (n, beams, k))
             else:
                 flat = run_seqs.reshape(n * beams, length)
-                bias = biases.for_step(cur_len, opts, flat[:, :cur_len])
-                s, i, state = decoder.step(flat[:, cur_len - 1], state, bias, k)
+                tokens, st = flat[:, cur_len - 1], state
+                s, i, state = biases.query(lambda bias, kk: decoder.step(tokens, st, bias, kk),
+                                           cur_len, opts, lambda: flat[:, :cur_len], k)
                 step_scores = s.reshape(n, beams, k)
                 step_ids = i.reshape(n, beams, k)
 

@@ -83,10 +83,11 @@ class MarianSessions:
 
     def __init__(self, model_dir: Path, settings: dict[str, Any], *, threads: int,
                  providers: Sequence[str] | None, hint: str, renormalize: bool = False) -> None:
+        self.renormalize = bool(renormalize)
         self.encoder = make_session(model_dir / "encoder.onnx", threads, providers, hint)
         self.decoder = make_session(model_dir / "decoder.onnx", threads, providers, hint)
         names = {i.name for i in self.decoder.get_inputs()}
-        needed = {"input_ids", "encoder_attention_mask", "use_cache_branch", "logit_bias", "renormalize", "topk"}
+        needed = {"input_ids", "encoder_attention_mask", "use_cache_branch", "apply_bias", "logit_bias", "renormalize", "topk"}
         if not needed <= names:
             raise EngineError(f"{model_dir / 'decoder.onnx'}: not a decoder exported by this version; re-create it with `{hint}`")
         self.layers = int(settings["decoder_layers"])
@@ -104,11 +105,12 @@ class MarianSessions:
         self._renormalize = np.array([bool(renormalize)])
         self._true = np.array([True])
         self._false = np.array([False])
+        self._no_bias = np.zeros((1, 1), dtype=np.float32)  # unread by the graph's plain path
 
     def encode(self, input_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         return self.encoder.run(["last_hidden_state"], {"input_ids": input_ids, "attention_mask": mask})[0]
 
-    def first_step(self, hidden: np.ndarray, mask: np.ndarray, start_id: int, bias: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]:
+    def first_step(self, hidden: np.ndarray, mask: np.ndarray, start_id: int, bias: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]:
         """Run the decoder start token for each sentence; returns top-k and the caches."""
         rows = hidden.shape[0]
         empty = np.zeros((rows, self.heads, 0, self.head_dim), dtype=np.float32)
@@ -117,7 +119,8 @@ class MarianSessions:
             "encoder_attention_mask": mask,
             "encoder_hidden_states": hidden,
             "use_cache_branch": self._false,
-            "logit_bias": bias,
+            "apply_bias": self._false if bias is None else self._true,
+            "logit_bias": self._no_bias if bias is None else bias,
             "renormalize": self._renormalize,
             "topk": np.array([k], dtype=np.int64),
         }
@@ -128,7 +131,7 @@ class MarianSessions:
         n = 2 * self.layers
         return out[0], out[1], DecoderState(out[2 : 2 + n], out[2 + n :], mask)
 
-    def step(self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]:
+    def step(self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]:
         """One decoding step for every row of ``state``; the self cache grows by one."""
         rows = state.rows
         feed: dict[str, Any] = {
@@ -136,7 +139,8 @@ class MarianSessions:
             "encoder_attention_mask": state.encoder_mask,
             "encoder_hidden_states": np.zeros((rows, 0, self.d_model), dtype=np.float32),
             "use_cache_branch": self._true,
-            "logit_bias": bias,
+            "apply_bias": self._false if bias is None else self._true,
+            "logit_bias": self._no_bias if bias is None else bias,
             "renormalize": self._renormalize,
             "topk": np.array([k], dtype=np.int64),
         }

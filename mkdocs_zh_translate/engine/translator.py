@@ -21,7 +21,7 @@ from .session import MarianSessions, default_threads
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
 
 EXPORT_HINT = "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR"
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 REQUIRED_FILES = ("manifest.json", "generation.json", "encoder.onnx", "decoder.onnx", "source.spm",
                   "target.spm", "vocab.json")
 SENTENCE_END = (".", "!", "?", ";", ":", "。", "！", "？", "；")
@@ -154,7 +154,7 @@ class OnnxTranslator:
     def _options(self, n: int) -> SearchOptions:
         beams = max(self.num_beams, n)
         return SearchOptions(num_beams=beams, max_length=self.max_length, min_length=self.min_length,
-                             num_return=n, **self._base_options)
+                             num_return=n, renormalize=self.sessions.renormalize, **self._base_options)
 
     def _chunks(self, text: str) -> list[list[int]]:
         """Source ids for ``text``, split so that no chunk exceeds the encoder's positions."""
