@@ -124,17 +124,22 @@ def config_dir(config_file_path: str | None) -> Path:
     return Path(config_file_path).resolve().parent if config_file_path else Path.cwd()
 
 
-def resolve_cache_dir(option: str | None, config_file_path: str | None, docs_dir: str) -> Path:
-    """Absolute cache directory; raise ``ValidationError`` if it would sit inside docs_dir."""
-    root = config_dir(config_file_path)
-    cache = (root / (option or DEFAULT_CACHE_DIRNAME)).resolve()
+def _outside_docs(path: Path, option: str, docs_dir: str, what: str) -> Path:
+    """Refuse a directory of ours inside docs_dir: MkDocs would publish it, and every write to
+    it would make `mkdocs serve` rebuild forever."""
     docs = Path(docs_dir).resolve()
-    if cache == docs or docs in cache.parents:
+    if path == docs or docs in path.parents:
         raise base.ValidationError(
-            f"cache_dir {cache} is inside docs_dir {docs}: MkDocs would copy it into the site "
+            f"{option} {path} is inside docs_dir {docs}: MkDocs would publish {what} "
             "and `mkdocs serve` would rebuild forever; put it beside mkdocs.yml"
         )
-    return cache
+    return path
+
+
+def resolve_cache_dir(option: str | None, config_file_path: str | None, docs_dir: str) -> Path:
+    """Absolute cache directory; raise ``ValidationError`` if it would sit inside docs_dir."""
+    cache = (config_dir(config_file_path) / (option or DEFAULT_CACHE_DIRNAME)).resolve()
+    return _outside_docs(cache, "cache_dir", docs_dir, "the cache")
 
 
 def resolve_model(option: str | None, config_file_path: str | None) -> str | None:
@@ -147,12 +152,5 @@ def resolve_model(option: str | None, config_file_path: str | None) -> str | Non
 
 def resolve_review_dir(option: str | None, language: str, config_file_path: str | None, docs_dir: str) -> Path:
     """Absolute review directory; raise ``ValidationError`` if it would sit inside docs_dir."""
-    root = config_dir(config_file_path)
-    review = (root / os.path.expanduser(option or f"translations/{language}")).resolve()
-    docs = Path(docs_dir).resolve()
-    if review == docs or docs in review.parents:
-        raise base.ValidationError(
-            f"review_dir {review} is inside docs_dir {docs}: MkDocs would publish the PO files "
-            "and `mkdocs serve` would rebuild forever; put it beside mkdocs.yml"
-        )
-    return review
+    review = (config_dir(config_file_path) / os.path.expanduser(option or f"translations/{language}")).resolve()
+    return _outside_docs(review, "review_dir", docs_dir, "the PO files")
