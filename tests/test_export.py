@@ -98,3 +98,33 @@ def test_export_writes_a_complete_fingerprinted_directory(quantize: str) -> None
     # int8 must reach the layers inside the merged decoder's If branches (EnableSubgraph).
     assert ("MatMulInteger" in branch_ops) == (quantize == "int8")
 
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("quantize", ["none", "int8"])
+def test_weights_live_in_external_data_files(quantize: str) -> None:
+    """ONNX Runtime memory-maps external initializers; weights inside the protobuf are copied.
+
+    The engine's memory budget relies on this: every weight tensor bigger than 1 KiB (the
+    vocabulary matrices above all) must sit in ``<graph>.onnx.data``, none in the graph file.
+    """
+    import onnx
+    from onnx.external_data_helper import ExternalDataInfo, uses_external_data
+
+    from tests.models import tiny_onnx_model
+
+    out = tiny_onnx_model(quantize)
+    for graph_file in ("encoder.onnx", "decoder.onnx"):
+        model = onnx.load(out / graph_file, load_external_data=False)
+        tensors = list(model.graph.initializer)
+        for node in model.graph.node:
+            for attr in node.attribute:
+                if attr.type == onnx.AttributeProto.GRAPH:
+                    tensors += list(attr.g.initializer)
+        external = [t for t in tensors if uses_external_data(t)]
+        inline = [t.name for t in tensors if not uses_external_data(t) and len(t.raw_data) > 1024]
+        assert external and not inline, (graph_file, inline)
+        assert {ExternalDataInfo(t).location for t in external} == {graph_file + ".data"}
+        vocab = json.loads((out / "generation.json").read_text())["vocab_size"]
+        assert any(vocab in t.dims for t in external)  # the vocabulary matrix is among them
+        assert (out / graph_file).stat().st_size < (out / (graph_file + ".data")).stat().st_size

@@ -21,7 +21,7 @@ from .session import MarianSessions, default_threads
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
 
 EXPORT_HINT = "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR"
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 REQUIRED_FILES = ("manifest.json", "generation.json", "encoder.onnx", "decoder.onnx", "source.spm",
                   "target.spm", "vocab.json")
 SENTENCE_END = (".", "!", "?", ";", ":", "。", "！", "？", "；")
