@@ -9,7 +9,9 @@ banner say so, and the command that exports the real model is printed at the end
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -30,9 +32,19 @@ class DemoError(Exception):
     """A failure to report as one line."""
 
 
+def _export_format(model_dir: Path) -> object:
+    """The format version of an exported model directory, or None when there is none."""
+    try:
+        return json.loads((model_dir / "manifest.json").read_text(encoding="utf-8")).get("format")
+    except (OSError, ValueError, AttributeError):
+        return None
+
+
 def ensure_demo_model(target: Path = DEMO_MODEL) -> Path:
     """The exported demo model, trained and exported first if it is not there yet."""
-    if (target / "manifest.json").is_file():
+    from .engine.translator import FORMAT_VERSION
+
+    if _export_format(target) == FORMAT_VERSION:
         return target
     try:
         from .export import ExportError, export_model
@@ -41,9 +53,15 @@ def ensure_demo_model(target: Path = DEMO_MODEL) -> Path:
         raise DemoError(
             f"building the demo model needs the export extra (pip install -e '.[export]'): {exc}"
         ) from None
-    print("demo: training the tiny demo model (once, kept in .cache/; 10-40 minutes on one CPU core) ...", flush=True)
     started = time.perf_counter()
-    hf_dir = build_tiny_marian(CACHE / "demo-hf", preset="demo")
+    hf_dir = CACHE / "demo-hf"
+    if (hf_dir / "config.json").is_file():
+        # Trained before, exported in an older format: re-export only, no retraining.
+        print("demo: re-exporting the demo model for this engine version ...", flush=True)
+        shutil.rmtree(target, ignore_errors=True)
+    else:
+        print("demo: training the tiny demo model (once, kept in .cache/; 10-40 minutes on one CPU core) ...", flush=True)
+        hf_dir = build_tiny_marian(hf_dir, preset="demo")
     try:
         export_model(str(hf_dir), target, quantize="int8")
     except ExportError as exc:
