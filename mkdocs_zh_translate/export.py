@@ -5,10 +5,16 @@ engine itself needs onnxruntime, sentencepiece and numpy only, so everything the
 know about the model (special ids, generation defaults, tokenizer quirks) is written to
 ``generation.json`` here, once.
 
-The decoder graph is extended after optimum's export: log-softmax, the logits processors'
-bias and top-k are computed inside the graph, so only ``[rows, k]`` scores leave ONNX
-Runtime each step. Moving that work out of numpy made beam search about 3x faster (see
-BENCHMARKS.md).
+The graphs are reshaped after optimum's export:
+
+* the encoder also computes every decoder layer's cross-attention keys/values, so the decoder
+  is optimum's *decoder-with-past* alone (one plain graph, fed an empty self-attention cache on
+  the first step) instead of the merged decoder whose If node holds two copies of every layer:
+  ONNX Runtime optimises and pre-packs each copy, which made the merged decoder's session take
+  ~0.5 s to create against ~0.2 s, and held the pre-packed weights twice;
+* log-softmax, the logits processors' bias and top-k run inside the decoder, so only
+  ``[rows, k]`` scores leave ONNX Runtime each step. Moving that work out of numpy made beam
+  search about 3x faster (see BENCHMARKS.md).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 #: Bump when the directory layout or graph contract changes; the engine refuses other formats.
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 
 ENCODER_FILE = "encoder.onnx"
 DECODER_FILE = "decoder.onnx"
@@ -179,8 +185,8 @@ def _flatten_logits_bias(decoder: Any) -> bool:
     return False
 
 
-def _share_cross_cache_across_beams(decoder: Any, heads: int, head_dim: int) -> int:
-    """Let the cached-step branch read encoder keys/values with one row per *sentence*.
+def _share_cross_cache_across_beams(graph: Any, heads: int, head_dim: int) -> int:
+    """Let the decoder read encoder keys/values with one row per *sentence*.
 
     optimum's graph wants the cross-attention cache with one row per beam, i.e. ``beams``
     identical copies of each sentence's encoder keys/values (110 MB at batch 16, beam 4, 70
@@ -195,48 +201,115 @@ def _share_cross_cache_across_beams(decoder: Any, heads: int, head_dim: int) -> 
     from onnx import helper, numpy_helper
     import numpy as np
 
-    ifs = [n for n in decoder.graph.node if n.op_type == "If" and n.input[0] == "use_cache_branch"]
-    if len(ifs) != 1:
-        raise ExportError("the merged decoder has no single If node; unsupported optimum version")
+    producer = {out: node for node in graph.node for out in node.output}
+    plans = []
+    for index, node in enumerate(graph.node):
+        if node.op_type != "MatMul" or len(node.input) != 2:
+            continue
+        mul = producer.get(node.input[1])
+        trans = producer.get(mul.input[0]) if mul is not None and mul.op_type == "Mul" else None
+        if trans is None or trans.op_type != "Transpose":
+            continue
+        cache = trans.input[0]
+        if not (cache.startswith("past_key_values.") and cache.endswith(".encoder.key")):
+            continue
+        plans.append((index, node, cache))
     rewritten = 0
-    for attr in ifs[0].attribute:
-        graph = attr.g
-        producer = {out: node for node in graph.node for out in node.output}
-        plans = []
-        for index, node in enumerate(graph.node):
-            if node.op_type != "MatMul" or len(node.input) != 2:
-                continue
-            mul = producer.get(node.input[1])
-            trans = producer.get(mul.input[0]) if mul is not None and mul.op_type == "Mul" else None
-            if trans is None or trans.op_type != "Transpose":
-                continue
-            cache = trans.input[0]
-            if not (cache.startswith("past_key_values.") and cache.endswith(".encoder.key")):
-                continue
-            plans.append((index, node, cache))
-        for offset, (index, node, cache) in enumerate(sorted(plans, key=lambda p: p[0])):
-            tag = f"zh_cross_{cache.split('.')[1]}_"
+    for offset, (index, node, cache) in enumerate(sorted(plans, key=lambda p: p[0])):
+        tag = f"zh_cross_{cache.split('.')[1]}_"
 
-            def const(name: str, values: list[int]) -> Any:
-                return helper.make_node("Constant", [], [tag + name],
-                                        value=numpy_helper.from_array(np.array(values, dtype=np.int64), tag + name + "_v"))
+        def const(name: str, values: list[int]) -> Any:
+            return helper.make_node("Constant", [], [tag + name],
+                                    value=numpy_helper.from_array(np.array(values, dtype=np.int64), tag + name + "_v"))
 
-            new_nodes = [
-                const("zero", [0]),
-                const("one", [1]),
-                const("tail", [-1, heads, head_dim]),
-                helper.make_node("Shape", [cache], [tag + "shape"]),
-                helper.make_node("Slice", [tag + "shape", tag + "zero", tag + "one"], [tag + "sentences"]),
-                helper.make_node("Concat", [tag + "sentences", tag + "tail"], [tag + "target"], axis=0),
-                helper.make_node("Reshape", [node.input[0], tag + "target"], [tag + "q_beams"]),
-                helper.make_node("Transpose", [tag + "q_beams"], [tag + "q"], perm=[0, 2, 1, 3]),
-            ]
-            node.input[0] = tag + "q"
-            position = index + offset * len(new_nodes)
-            for j, extra in enumerate(new_nodes):
-                graph.node.insert(position + j, extra)
-            rewritten += 1
+        new_nodes = [
+            const("zero", [0]),
+            const("one", [1]),
+            const("tail", [-1, heads, head_dim]),
+            helper.make_node("Shape", [cache], [tag + "shape"]),
+            helper.make_node("Slice", [tag + "shape", tag + "zero", tag + "one"], [tag + "sentences"]),
+            helper.make_node("Concat", [tag + "sentences", tag + "tail"], [tag + "target"], axis=0),
+            helper.make_node("Reshape", [node.input[0], tag + "target"], [tag + "q_beams"]),
+            helper.make_node("Transpose", [tag + "q_beams"], [tag + "q"], perm=[0, 2, 1, 3]),
+        ]
+        node.input[0] = tag + "q"
+        position = index + offset * len(new_nodes)
+        for j, extra in enumerate(new_nodes):
+            graph.node.insert(position + j, extra)
+        rewritten += 1
     return rewritten
+
+
+def _add_cross_cache_to_encoder(encoder: Any, first_decoder: Any, layers: int, heads: int, head_dim: int) -> None:
+    """Make the encoder output each decoder layer's cross-attention keys and values.
+
+    They depend on the encoder states only, so computing them here (once per batch) lets the
+    decoder be a single graph that always reads them from its cache inputs. The projections are
+    found in optimum's no-past decoder by walking back from its ``present.N.encoder.*`` outputs
+    (Transpose <- Reshape <- Add(bias) <- MatMul(encoder_hidden_states, W)) and rebuilt on the
+    encoder's ``last_hidden_state`` with the same weights and the same ops, so the values are the
+    ones the merged decoder's first step computed. New outputs ``cross.N.key`` / ``cross.N.value``
+    ``[batch, heads, source length, head_dim]`` replace ``last_hidden_state``.
+    """
+    from onnx import TensorProto, helper, numpy_helper
+    import numpy as np
+
+    graph = first_decoder.graph
+    producer = {out: node for node in graph.node for out in node.output}
+    tensors = {init.name: init for init in graph.initializer}
+
+    def constant(name: str) -> Any:
+        node = producer.get(name)
+        while node is not None and node.op_type == "Identity":
+            name = node.input[0]
+            node = producer.get(name)
+        if name not in tensors:
+            raise ExportError(f"cross-attention weight {name!r} is not a constant; unsupported optimum version")
+        return numpy_helper.to_array(tensors[name])
+
+    def expect(name: str, op: str) -> Any:
+        node = producer.get(name)
+        if node is None or node.op_type != op:
+            raise ExportError(f"unexpected cross-attention graph at {name!r} (wanted {op}); unsupported optimum version")
+        return node
+
+    encoder.graph.initializer.append(
+        numpy_helper.from_array(np.array([0, -1, heads, head_dim], dtype=np.int64), "zh_cross_shape"))
+    outputs = []
+    for layer in range(layers):
+        for kind in ("key", "value"):
+            transpose = expect(f"present.{layer}.encoder.{kind}", "Transpose")
+            reshape = expect(transpose.input[0], "Reshape")
+            add = expect(reshape.input[0], "Add")
+            matmul_name = next((i for i in add.input if producer.get(i) is not None and producer[i].op_type == "MatMul"), None)
+            if matmul_name is None:
+                raise ExportError("cross-attention projection without MatMul; unsupported optimum version")
+            matmul = producer[matmul_name]
+            if matmul.input[0] != "encoder_hidden_states":
+                raise ExportError("cross-attention projection not fed by the encoder states; unsupported optimum version")
+            weight = constant(matmul.input[1])
+            bias = constant(next(i for i in add.input if i != matmul_name))
+            perm = next(list(a.ints) for a in transpose.attribute if a.name == "perm")
+            if weight.shape != (heads * head_dim, heads * head_dim):
+                raise ExportError(f"cross-attention weight of shape {weight.shape}; unsupported model layout")
+            tag = f"zh_cross.{layer}.{kind}"
+            encoder.graph.initializer.extend([numpy_helper.from_array(weight, tag + ".weight"),
+                                              numpy_helper.from_array(bias, tag + ".bias")])
+            out = f"cross.{layer}.{kind}"
+            encoder.graph.node.extend(
+                [
+                    helper.make_node("MatMul", ["last_hidden_state", tag + ".weight"], [tag + ".proj"]),
+                    helper.make_node("Add", [tag + ".proj", tag + ".bias"], [tag + ".biased"]),
+                    helper.make_node("Reshape", [tag + ".biased", "zh_cross_shape"], [tag + ".heads"]),
+                    helper.make_node("Transpose", [tag + ".heads"], [out], perm=perm),
+                ]
+            )
+            outputs.append(out)
+    del encoder.graph.output[:]
+    encoder.graph.output.extend(
+        helper.make_tensor_value_info(name, TensorProto.FLOAT, ["batch_size", heads, "encoder_sequence_length", head_dim])
+        for name in outputs
+    )
 
 
 def _language_codes(vocab: dict[str, int]) -> list[str]:
@@ -378,15 +451,9 @@ def write_manifest(out: Path, *, source: str, quantize: str) -> dict[str, Any]:
 def _quantize_int8(src: Path, dst: Path) -> None:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
-    # EnableSubgraph: optimum's merged decoder keeps its layers inside an If node's branches;
-    # without it the quantiser silently leaves the whole decoder in fp32.
-    quantize_dynamic(
-        src,
-        dst,
-        weight_type=QuantType.QInt8,
-        per_channel=False,
-        extra_options={"EnableSubgraph": True},
-    )
+    # Every MatMul sits in the main graph (the only If nodes are the top-k head's), so the
+    # quantiser needs no EnableSubgraph.
+    quantize_dynamic(src, dst, weight_type=QuantType.QInt8, per_channel=False)
 
 
 def _save_external(src: Path, dst: Path) -> None:
@@ -443,17 +510,24 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
         final = tmp / "final"
         final.mkdir()
 
-        decoder = onnx.load(raw / "decoder_model_merged.onnx")
+        heads, head_dim, layers = settings["decoder_attention_heads"], settings["head_dim"], settings["decoder_layers"]
+        encoder = onnx.load(raw / "encoder_model.onnx")
+        first_decoder = onnx.load(raw / "decoder_model.onnx")
+        _add_cross_cache_to_encoder(encoder, first_decoder, layers, heads, head_dim)
+        del first_decoder
+        decoder = onnx.load(raw / "decoder_with_past_model.onnx")
         _add_topk_head(decoder)
         _flatten_logits_bias(decoder)
-        layers = _share_cross_cache_across_beams(decoder, settings["decoder_attention_heads"], settings["head_dim"])
-        if layers != settings["decoder_layers"]:
-            raise ExportError(f"{src}: found {layers} cross-attention blocks to rewrite, expected "
-                              f"{settings['decoder_layers']}; unsupported transformers/optimum version")
-        encoder_fp32 = raw / "encoder_model.onnx"
+        rewritten = _share_cross_cache_across_beams(decoder.graph, heads, head_dim)
+        if rewritten != layers:
+            raise ExportError(f"{src}: found {rewritten} cross-attention blocks to rewrite, expected "
+                              f"{layers}; unsupported transformers/optimum version")
+        encoder_fp32 = tmp / "encoder_fp32.onnx"
         decoder_fp32 = tmp / "decoder_fp32.onnx"
+        onnx.save(encoder, encoder_fp32)
         onnx.save(decoder, decoder_fp32)
-        del decoder
+        del encoder, decoder
+        shutil.rmtree(raw)
         if quantize == "int8":
             _quantize_int8(encoder_fp32, tmp / "encoder_int8.onnx")
             _quantize_int8(decoder_fp32, tmp / "decoder_int8.onnx")
@@ -479,7 +553,11 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
 
 
 def _run_optimum(src: Path, raw: Path) -> None:
-    """optimum's exporter: encoder, decoder and decoder-with-past merged into one If graph."""
+    """optimum's exporter: encoder, decoder (first step) and decoder-with-past, not merged.
+
+    The no-past decoder is only read for its cross-attention projections (see
+    ``_add_cross_cache_to_encoder``); skipping optimum's merge step also saves a graph copy.
+    """
     import warnings
 
     from optimum.exporters.onnx import main_export
@@ -492,9 +570,11 @@ def _run_optimum(src: Path, raw: Path) -> None:
                 raw,
                 task="text2text-generation-with-past",
                 do_validation=False,
+                no_post_process=True,
                 library_name="transformers",
             )
         except Exception as exc:  # optimum raises many types; the user needs the cause in one line
             raise ExportError(f"{src}: ONNX export failed: {exc.__class__.__name__}: {exc}".splitlines()[0]) from None
-    if not (raw / "decoder_model_merged.onnx").is_file():
-        raise ExportError(f"{src}: optimum produced no merged decoder; unsupported optimum version")
+    for name in ("encoder_model.onnx", "decoder_model.onnx", "decoder_with_past_model.onnx"):
+        if not (raw / name).is_file():
+            raise ExportError(f"{src}: optimum produced no {name}; unsupported optimum version")

@@ -51,10 +51,11 @@ class Hypothesis:
 
 
 class Decoder(Protocol):
-    """``bias`` None selects the graph's plain path: top-k of the log-softmax, nothing added."""
+    """``bias`` None selects the graph's plain path: top-k of the log-softmax, nothing added.
 
-    def first_step(self, hidden: np.ndarray, mask: np.ndarray, start_id: int, bias: np.ndarray | None,
-                   k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]: ...
+    The search starts from the encoder's state (one row per sentence, empty self cache); the
+    first step feeds the decoder start token like any other.
+    """
 
     def step(self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray | None,
              k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]: ...
@@ -149,26 +150,22 @@ def _is_forced_step(cur_len: int, opts: SearchOptions) -> bool:
     return opts.forced_eos_id is not None and cur_len == opts.max_length - 1
 
 
-def greedy_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
-                  opts: SearchOptions) -> list[list[Hypothesis]]:
+def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> list[list[Hypothesis]]:
     """transformers' greedy decoding (num_beams=1): argmax of the processed scores."""
-    n = hidden.shape[0]
+    n = state.sentences
     biases = _Biases.build(opts)
     seqs = np.full((n, opts.max_length), opts.pad_id, dtype=np.int64)
     seqs[:, 0] = opts.decoder_start_id
     results: list[list[Hypothesis]] = [[] for _ in range(n)]
     active = np.arange(n)
     cur_len = 1
-    state: DecoderState | None = None
     while active.size:
         if _is_forced_step(cur_len, opts):
             tokens = np.full(active.size, opts.forced_eos_id, dtype=np.int64)
         else:
-            if state is None:
-                call = lambda bias, k: decoder.first_step(hidden, mask, opts.decoder_start_id, bias, k)  # noqa: E731
-            else:
-                call = lambda bias, k, st=state: decoder.step(seqs[active, cur_len - 1], st, bias, k)  # noqa: E731
+            call = lambda bias, k, st=state: decoder.step(seqs[active, cur_len - 1], st, bias, k)  # noqa: E731
             _, ids, state = biases.query(call, cur_len, opts, lambda: seqs[active, :cur_len], 1)
+            del call  # holds the previous step's cache; free it before the next gather
             tokens = ids[:, 0]
         seqs[active, cur_len] = tokens
         cur_len += 1
@@ -179,15 +176,14 @@ def greedy_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
         if finished.any():
             keep = np.flatnonzero(~finished)
             active = active[keep]
-            if active.size and state is not None:
-                state = state.take(keep, keep)
+            if active.size:
+                state.take(keep, keep)
     return results
 
 
-def beam_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
-                opts: SearchOptions) -> list[list[Hypothesis]]:
+def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> list[list[Hypothesis]]:
     """Batched beam search; returns the ``num_return`` best finished hypotheses per sentence."""
-    n_sent = hidden.shape[0]
+    n_sent = state.sentences
     beams = opts.num_beams
     keep_k = 2 * beams  # transformers: max(2, 1 + n_eos) * num_beams with one EOS id
     length = opts.max_length
@@ -208,7 +204,6 @@ def beam_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
     results: list[list[Hypothesis]] = [[] for _ in range(n_sent)]
     top_mask = np.arange(keep_k) < beams
 
-    state: DecoderState | None = None
     cur_len = 1
     while active.size:
         n = active.size
@@ -221,10 +216,11 @@ def beam_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
             step_ids[:, :, 0] = opts.forced_eos_id
         else:
             k = min(keep_k, opts.vocab_size)
-            if state is None:
-                s, i, state = biases.query(
-                    lambda bias, kk: decoder.first_step(hidden, mask, opts.decoder_start_id, bias, kk),
-                    cur_len, opts, lambda: run_seqs[:, 0, :cur_len], k)
+            if state.rows == n:  # first step: one row per sentence, all beams alike
+                first, st = run_seqs[:, 0, 0], state
+                s, i, state = biases.query(lambda bias, kk: decoder.step(first, st, bias, kk),
+                                           cur_len, opts, lambda: run_seqs[:, 0, :cur_len], k)
+                del st
                 # Every beam starts identical; beams 1.. carry the -1e9 start score.
                 step_scores = np.broadcast_to(s[:, None, :], (n, beams, k))
                 step_ids = np.broadcast_to(i[:, None, :], (n, beams, k))
@@ -233,6 +229,7 @@ def beam_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
                 tokens, st = flat[:, cur_len - 1], state
                 s, i, state = biases.query(lambda bias, kk: decoder.step(tokens, st, bias, kk),
                                            cur_len, opts, lambda: flat[:, :cur_len], k)
+                del st  # the previous cache: freed now, before the gather below copies the new one
                 step_scores = s.reshape(n, beams, k)
                 step_ids = i.reshape(n, beams, k)
 
@@ -303,13 +300,12 @@ def beam_search(decoder: Decoder, hidden: np.ndarray, mask: np.ndarray,
             unsatisfied = unsatisfied[keep]
             src_beam = src_beam[keep]
         # 6. gather caches: rows follow their source beam; skip when nothing moved.
-        assert state is not None
         if state.rows == n:  # after the first step: one row per sentence -> one per beam
-            state = state.take(np.repeat(keep, beams), keep if keep.size != n else None)
+            state.take(np.repeat(keep, beams), keep if keep.size != n else None)
         else:
             rows_src = (keep[:, None] * beams + src_beam).reshape(-1)
             if keep.size != n:
-                state = state.take(rows_src, keep)
+                state.take(rows_src, keep)
             elif not np.array_equal(rows_src, np.arange(rows_src.size)):
-                state = state.take(rows_src)
+                state.take(rows_src)
     return results

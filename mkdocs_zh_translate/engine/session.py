@@ -7,13 +7,18 @@ search works on plain "rows" and never on graph details.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import onnxruntime as ort
+# ONNX Runtime 1.32 records a telemetry event per process (queued in a local database for
+# upload); a translator sold as local-only should not, so it is off unless the user set it.
+os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+
+import numpy as np  # noqa: E402
+import onnxruntime as ort  # noqa: E402
 
 from .errors import EngineError
 
@@ -21,6 +26,37 @@ from .errors import EngineError
 def default_threads() -> int:
     """Physical-ish core count: ORT's intra-op pool gains nothing from hyper-threads here."""
     return max(1, min(os.cpu_count() or 1, 8))
+
+
+def concurrently(*jobs: Callable[[], Any]) -> list[Any]:
+    """Run ``jobs[0]`` in this thread and the others in threads; return their results in order.
+
+    Loading is mostly ONNX Runtime session creation (graph optimisation, weight pre-packing),
+    which runs in C++ without the GIL: creating the encoder and decoder sessions side by side,
+    while this thread reads the tokenizer, brings the int8 opus-mt-shaped model's load from the
+    sum of the three to about the decoder session's alone on two cores. The first failing job
+    (in ``jobs`` order) has its exception re-raised, so messages name the same file a
+    sequential load would have.
+    """
+    results: list[Any] = [None] * len(jobs)
+    failed: list[BaseException | None] = [None] * len(jobs)
+
+    def work(index: int) -> None:
+        try:
+            results[index] = jobs[index]()
+        except BaseException as exc:  # re-raised in the caller's thread below
+            failed[index] = exc
+
+    threads = [threading.Thread(target=work, args=(i,), daemon=True) for i in range(1, len(jobs))]
+    for thread in threads:
+        thread.start()
+    work(0)
+    for thread in threads:
+        thread.join()
+    for exc in failed:
+        if exc is not None:
+            raise exc
+    return results
 
 
 def make_session(path: Path, threads: int, providers: Sequence[str] | None, hint: str) -> ort.InferenceSession:
@@ -70,66 +106,62 @@ class DecoderState:
     def sentences(self) -> int:
         return int(self.encoder_mask.shape[0])
 
-    def take(self, rows: np.ndarray, sentences: np.ndarray | None = None) -> "DecoderState":
-        """Keep/reorder beam rows; ``sentences`` (when some left) subsets the per-sentence caches."""
-        self_kv = [t[rows] for t in self.self_kv]
-        if sentences is None:
-            return DecoderState(self_kv, self.cross_kv, self.encoder_mask)
-        return DecoderState(self_kv, [t[sentences] for t in self.cross_kv], self.encoder_mask[sentences])
+    def take(self, rows: np.ndarray, sentences: np.ndarray | None = None) -> None:
+        """Keep/reorder beam rows in place; ``sentences`` (when some left) subsets the per-sentence caches.
+
+        In place and one tensor at a time, so each old cache tensor is freed as soon as its
+        gathered copy exists: the transient is one layer's tensor instead of a second full
+        cache (~50 MB at batch 16, beam 4, step 32 on opus-mt's shape). The caller must hold
+        no other reference to the old tensors (the beam search drops the step's inputs first).
+        """
+        for i, tensor in enumerate(self.self_kv):
+            self.self_kv[i] = tensor[rows]
+            del tensor
+        if sentences is not None:
+            for i, tensor in enumerate(self.cross_kv):
+                self.cross_kv[i] = tensor[sentences]
+                del tensor
+            self.encoder_mask = self.encoder_mask[sentences]
 
 
 class MarianSessions:
-    """The encoder and decoder graphs of one exported model directory."""
+    """The encoder and decoder graphs of one exported model directory.
+
+    The encoder returns the cross-attention keys/values of every decoder layer (see
+    ``export._add_cross_cache_to_encoder``), so ``encode`` yields a ready ``DecoderState`` with
+    an empty self-attention cache and every decoding step, the first included, is one ``step``.
+    """
 
     def __init__(self, model_dir: Path, settings: dict[str, Any], *, threads: int,
                  providers: Sequence[str] | None, hint: str, renormalize: bool = False) -> None:
         self.renormalize = bool(renormalize)
-        self.encoder = make_session(model_dir / "encoder.onnx", threads, providers, hint)
-        self.decoder = make_session(model_dir / "decoder.onnx", threads, providers, hint)
-        names = {i.name for i in self.decoder.get_inputs()}
-        needed = {"input_ids", "encoder_attention_mask", "use_cache_branch", "apply_bias", "logit_bias", "renormalize", "topk"}
-        if not needed <= names:
-            raise EngineError(f"{model_dir / 'decoder.onnx'}: not a decoder exported by this version; re-create it with `{hint}`")
+        self.encoder, self.decoder = concurrently(
+            lambda: make_session(model_dir / "encoder.onnx", threads, providers, hint),
+            lambda: make_session(model_dir / "decoder.onnx", threads, providers, hint))
         self.layers = int(settings["decoder_layers"])
         self.heads = int(settings["decoder_attention_heads"])
         self.head_dim = int(settings["head_dim"])
-        self.d_model = int(settings["d_model"])
+        names = {i.name for i in self.decoder.get_inputs()}
+        needed = {"input_ids", "encoder_attention_mask", "apply_bias", "logit_bias", "renormalize", "topk"}
+        self._cross_outputs = [f"cross.{i}.{kind}" for i in range(self.layers) for kind in ("key", "value")]
+        if not needed <= names or "use_cache_branch" in names or \
+                {o.name for o in self.encoder.get_outputs()} != set(self._cross_outputs):
+            raise EngineError(f"{model_dir}: not a model exported by this version; re-create it with `{hint}`")
         self._self_names = [(f"past_key_values.{i}.decoder.key", f"past_key_values.{i}.decoder.value") for i in range(self.layers)]
         self._cross_names = [(f"past_key_values.{i}.encoder.key", f"past_key_values.{i}.encoder.value") for i in range(self.layers)]
         self._outputs = ["topk_scores", "topk_ids"]
         for i in range(self.layers):
             self._outputs += [f"present.{i}.decoder.key", f"present.{i}.decoder.value"]
-        self._first_outputs = list(self._outputs)
-        for i in range(self.layers):
-            self._first_outputs += [f"present.{i}.encoder.key", f"present.{i}.encoder.value"]
         self._renormalize = np.array([bool(renormalize)])
         self._true = np.array([True])
         self._false = np.array([False])
         self._no_bias = np.zeros((1, 1), dtype=np.float32)  # unread by the graph's plain path
 
-    def encode(self, input_ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        return self.encoder.run(["last_hidden_state"], {"input_ids": input_ids, "attention_mask": mask})[0]
-
-    def first_step(self, hidden: np.ndarray, mask: np.ndarray, start_id: int, bias: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]:
-        """Run the decoder start token for each sentence; returns top-k and the caches."""
-        rows = hidden.shape[0]
-        empty = np.zeros((rows, self.heads, 0, self.head_dim), dtype=np.float32)
-        feed: dict[str, Any] = {
-            "input_ids": np.full((rows, 1), start_id, dtype=np.int64),
-            "encoder_attention_mask": mask,
-            "encoder_hidden_states": hidden,
-            "use_cache_branch": self._false,
-            "apply_bias": self._false if bias is None else self._true,
-            "logit_bias": self._no_bias if bias is None else bias,
-            "renormalize": self._renormalize,
-            "topk": np.array([k], dtype=np.int64),
-        }
-        for names in self._self_names + self._cross_names:
-            for n in names:
-                feed[n] = empty
-        out = self.decoder.run(self._first_outputs, feed)
-        n = 2 * self.layers
-        return out[0], out[1], DecoderState(out[2 : 2 + n], out[2 + n :], mask)
+    def encode(self, input_ids: np.ndarray, mask: np.ndarray) -> DecoderState:
+        """Run the encoder; the state has one row per sentence and nothing decoded yet."""
+        cross = self.encoder.run(self._cross_outputs, {"input_ids": input_ids, "attention_mask": mask})
+        empty = np.zeros((input_ids.shape[0], self.heads, 0, self.head_dim), dtype=np.float32)
+        return DecoderState([empty] * (2 * self.layers), cross, mask)
 
     def step(self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]:
         """One decoding step for every row of ``state``; the self cache grows by one."""
@@ -137,8 +169,6 @@ class MarianSessions:
         feed: dict[str, Any] = {
             "input_ids": tokens.reshape(rows, 1),
             "encoder_attention_mask": state.encoder_mask,
-            "encoder_hidden_states": np.zeros((rows, 0, self.d_model), dtype=np.float32),
-            "use_cache_branch": self._true,
             "apply_bias": self._false if bias is None else self._true,
             "logit_bias": self._no_bias if bias is None else bias,
             "renormalize": self._renormalize,
@@ -151,4 +181,4 @@ class MarianSessions:
             feed[kn] = state.cross_kv[2 * i]
             feed[vn] = state.cross_kv[2 * i + 1]
         out = self.decoder.run(self._outputs, feed)
-        return out[0], out[1], DecoderState(out[2:], state.cross_kv, state.encoder_mask)
+        return out[0], out[1], DecoderState(out[2:], list(state.cross_kv), state.encoder_mask)

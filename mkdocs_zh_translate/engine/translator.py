@@ -17,11 +17,11 @@ import numpy as np
 from .batching import dedupe, plan_batches
 from .beam import Hypothesis, SearchOptions, beam_search, greedy_search
 from .errors import EngineError
-from .session import MarianSessions, default_threads
+from .session import MarianSessions, concurrently, default_threads
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
 
 EXPORT_HINT = "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR"
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 REQUIRED_FILES = ("manifest.json", "generation.json", "encoder.onnx", "decoder.onnx", "source.spm",
                   "target.spm", "vocab.json")
 SENTENCE_END = (".", "!", "?", ";", ":", "。", "！", "？", "；")
@@ -99,11 +99,13 @@ class OnnxTranslator:
         if min_new_tokens is not None:
             min_length = min_new_tokens + 1
         self.min_length = min_length
-        self.tokenizer = MarianSpmTokenizer(self.model_dir, settings["tokenizer"])
         self.target_prefix: str | None = settings["tokenizer"].get("target_prefix")
         renormalize = bool(settings.get("renormalize_logits", False) if renormalize_logits is None else renormalize_logits)
-        self.sessions = MarianSessions(self.model_dir, settings, threads=threads or default_threads(),
-                                       providers=providers, hint=EXPORT_HINT, renormalize=renormalize)
+        # The tokenizer (Python, holds the GIL) loads while the sessions are created in C++.
+        self.tokenizer, self.sessions = concurrently(
+            lambda: MarianSpmTokenizer(self.model_dir, settings["tokenizer"]),
+            lambda: MarianSessions(self.model_dir, settings, threads=threads or default_threads(),
+                                   providers=providers, hint=EXPORT_HINT, renormalize=renormalize))
         early = settings.get("early_stopping", False) if early_stopping is None else early_stopping
         self._base_options = dict(
             length_penalty=float(settings.get("length_penalty", 1.0) if length_penalty is None else length_penalty),
@@ -215,11 +217,9 @@ class OnnxTranslator:
             for row, i in enumerate(batch):
                 input_ids[row, : lengths[i]] = encoded[i]
                 mask[row, : lengths[i]] = 1
-            hidden = self.sessions.encode(input_ids, mask)
-            if opts.num_beams == 1:
-                hyps = greedy_search(self.sessions, hidden, mask, opts)
-            else:
-                hyps = beam_search(self.sessions, hidden, mask, opts)
+            # No local name for the encoder state: the search drops caches as sentences finish.
+            search = greedy_search if opts.num_beams == 1 else beam_search
+            hyps = search(self.sessions, self.sessions.encode(input_ids, mask), opts)
             for row, i in enumerate(batch):
                 out[i] = hyps[row]
         return out
