@@ -110,6 +110,46 @@ def test_corrupt_graph_of_right_size_is_reported(tmp_path: Path, model: Path) ->
     assert "decoder.onnx" in str(info.value) and "mkdocs-zh-translate export" in str(info.value)
 
 
+def test_both_graphs_corrupt_names_the_encoder_first(tmp_path: Path, model: Path) -> None:
+    """Sessions load concurrently, yet the error is the one a sequential load would give."""
+    broken = tmp_path / "m"
+    shutil.copytree(model, broken)
+    for name in ("encoder.onnx", "decoder.onnx"):
+        size = (broken / name).stat().st_size
+        (broken / name).write_bytes(b"\x07garbage" * (size // 8) + b"\x00" * (size % 8))
+    for _ in range(3):
+        with pytest.raises(EngineError) as info:
+            OnnxTranslator(broken)
+        assert "encoder.onnx" in str(info.value) and "decoder.onnx" not in str(info.value)
+
+
+def test_shared_embedding_is_mapped_once_and_changes_nothing(model: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_zh_translate.engine import session
+
+    texts = ["Open the file.", "Click <x1/> to save.", "Run <g1>the build</g1> now.", "Save the page and close it."]
+    shared = OnnxTranslator(model, num_beams=4)
+    assert [name for name, _ in shared.sessions._shared] == [
+        e["name"] for e in json.loads((model / "generation.json").read_text())["shared_initializers"]]
+    expected = shared.translate_nbest(texts, 3)
+    monkeypatch.setattr(session, "shared_initializers", lambda *args: [])
+    own = OnnxTranslator(model, num_beams=4)
+    assert own.sessions._shared == []
+    assert own.translate_nbest(texts, 3) == expected
+
+
+def test_bad_shared_weight_entry_is_reported(tmp_path: Path, model: Path) -> None:
+    broken = tmp_path / "m"
+    shutil.copytree(model, broken)
+    settings = json.loads((broken / "generation.json").read_text())
+    settings["shared_initializers"][0]["offset"] = (broken / "encoder.onnx.data").stat().st_size
+    (broken / "generation.json").write_text(json.dumps(settings))
+    manifest = json.loads((broken / "manifest.json").read_text())
+    manifest["files"]["generation.json"]["size"] = (broken / "generation.json").stat().st_size
+    (broken / "manifest.json").write_text(json.dumps(manifest))
+    with pytest.raises(EngineError, match=r"encoder\.onnx\.data: cannot map the shared weight.*mkdocs-zh-translate export"):
+        OnnxTranslator(broken)
+
+
 def test_bad_options_are_refused(model: Path) -> None:
     with pytest.raises(EngineError, match="num_beams"):
         OnnxTranslator(model, num_beams=0)

@@ -88,15 +88,25 @@ def test_export_writes_a_complete_fingerprinted_directory(quantize: str) -> None
     for key in ("bad_words_ids", "forced_eos_token_id", "max_length", "num_beams", "length_penalty", "early_stopping"):
         assert key in settings
 
-    decoder = onnx.load(out / "decoder.onnx")
+    decoder = onnx.load(out / "decoder.onnx", load_external_data=False)
     assert [o.name for o in decoder.graph.output[:2]] == ["topk_scores", "topk_ids"]
-    branch_ops = {n.op_type for n in decoder.graph.node}
-    for node in decoder.graph.node:
-        for attr in node.attribute:
-            if attr.type == onnx.AttributeProto.GRAPH:
-                branch_ops |= {n.op_type for n in attr.g.node}
-    # int8 must reach the layers inside the merged decoder's If branches (EnableSubgraph).
-    assert ("MatMulInteger" in branch_ops) == (quantize == "int8")
+    inputs = {i.name for i in decoder.graph.input}
+    # One plain decoder graph: no merged If on use_cache_branch, no encoder states fed to it.
+    assert "use_cache_branch" not in inputs and "encoder_hidden_states" not in inputs
+    assert not [n for n in decoder.graph.node if n.op_type == "If" and n.input[0] == "use_cache_branch"]
+    layers = settings["decoder_layers"]
+    encoder = onnx.load(out / "encoder.onnx", load_external_data=False)
+    assert [o.name for o in encoder.graph.output] == [f"cross.{i}.{k}" for i in range(layers) for k in ("key", "value")]
+    # Saved already optimised (fused int8 MatMuls), and quantised only when asked.
+    ops = {n.op_type for n in decoder.graph.node} | {n.op_type for n in encoder.graph.node}
+    quantised = {"MatMulInteger", "DynamicQuantizeMatMul", "MatMulIntegerToFloat"} & ops
+    assert bool(quantised) == (quantize == "int8"), ops
+    # The tied embedding is stored once and mapped once for both graphs.
+    shared = settings["shared_initializers"]
+    assert len(shared) == 1 and shared[0]["file"] == "encoder.onnx.data"
+    assert shared[0]["shape"] == [settings["vocab_size"], settings["d_model"]]
+    for model in (encoder, decoder):
+        assert shared[0]["name"] in {t.name for t in model.graph.initializer}
 
 
 
@@ -124,7 +134,10 @@ def test_weights_live_in_external_data_files(quantize: str) -> None:
         external = [t for t in tensors if uses_external_data(t)]
         inline = [t.name for t in tensors if not uses_external_data(t) and len(t.raw_data) > 1024]
         assert external and not inline, (graph_file, inline)
-        assert {ExternalDataInfo(t).location for t in external} == {graph_file + ".data"}
+        # Each graph's own file, except the tied embedding, which the decoder reads from the encoder's.
+        shared = {e["name"] for e in json.loads((out / "generation.json").read_text())["shared_initializers"]}
+        assert {ExternalDataInfo(t).location for t in external if t.name not in shared} == {graph_file + ".data"}
+        assert {ExternalDataInfo(t).location for t in external if t.name in shared} == {"encoder.onnx.data"}
         vocab = json.loads((out / "generation.json").read_text())["vocab_size"]
         assert any(vocab in t.dims for t in external)  # the vocabulary matrix is among them
         assert (out / graph_file).stat().st_size < (out / (graph_file + ".data")).stat().st_size
