@@ -65,3 +65,14 @@ def test_translate_never_imports_torch_or_transformers() -> None:
     report = json.loads(proc.stderr.strip().splitlines()[-1])
     assert report == {"rc": 0, "heavy": []}
     assert proc.stdout.strip()
+
+
+@pytest.mark.parametrize("preset, expected", [(None, "1"), ("0", "0")])
+def test_onnxruntime_telemetry_is_off_unless_the_user_chose(preset: str | None, expected: str) -> None:
+    """ONNX Runtime queues a telemetry event per process; a local-only translator turns that off."""
+    env = {k: v for k, v in ENV.items() if k != "ORT_DISABLE_TELEMETRY"}
+    if preset is not None:
+        env["ORT_DISABLE_TELEMETRY"] = preset
+    code = "import os, mkdocs_zh_translate.engine\nprint(os.environ.get('ORT_DISABLE_TELEMETRY'))\n"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=env, timeout=120)
+    assert proc.stdout.strip() == expected, proc.stderr
