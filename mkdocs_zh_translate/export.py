@@ -452,8 +452,10 @@ def _quantize_int8(src: Path, dst: Path) -> None:
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     # Every MatMul sits in the main graph (the only If nodes are the top-k head's), so the
-    # quantiser needs no EnableSubgraph.
-    quantize_dynamic(src, dst, weight_type=QuantType.QInt8, per_channel=False)
+    # quantiser needs no EnableSubgraph. Per-channel scales: same speed, load time and RSS as
+    # per-tensor on the opus-mt-shaped benchmark (13.9 vs 13.7 sent/s at beam 4, batch 16), and
+    # closer to fp32: 179/220 identical beam-4 translations of the test model against 171/220.
+    quantize_dynamic(src, dst, weight_type=QuantType.QInt8, per_channel=True)
 
 
 def _optimize_offline(src: Path, dst: Path) -> Path:
