@@ -117,7 +117,7 @@ class DecoderState:
     """KV caches for the rows (sentence-major: sentence × beam) currently decoded.
 
     ``self_kv`` has one row per beam and grows by one position per step. ``cross_kv`` (encoder
-    keys/values, computed once by the first step) and ``encoder_mask`` have one row per
+    keys/values, computed by the encoder) and ``encoder_mask`` have one row per
     *sentence*: the exported graph shares them across a sentence's beams, so moving beams
     never touches them and they are only subset when sentences leave.
     """
