@@ -17,6 +17,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from .model_format import FORMAT_VERSION, MANIFEST_FILE
+
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE_SITE = REPO / "example_site"
 CACHE = REPO / ".cache"
@@ -35,15 +37,13 @@ class DemoError(Exception):
 def _export_format(model_dir: Path) -> object:
     """The format version of an exported model directory, or None when there is none."""
     try:
-        return json.loads((model_dir / "manifest.json").read_text(encoding="utf-8")).get("format")
+        return json.loads((model_dir / MANIFEST_FILE).read_text(encoding="utf-8")).get("format")
     except (OSError, ValueError, AttributeError):
         return None
 
 
 def ensure_demo_model(target: Path = DEMO_MODEL) -> Path:
     """The exported demo model, trained and exported first if it is not there yet."""
-    from .engine.translator import FORMAT_VERSION
-
     if _export_format(target) == FORMAT_VERSION:
         return target
     try:

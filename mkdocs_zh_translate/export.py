@@ -27,14 +27,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-#: Bump when the directory layout or graph contract changes; the engine refuses other formats.
-FORMAT_VERSION = 7
-
-ENCODER_FILE = "encoder.onnx"
-DECODER_FILE = "decoder.onnx"
-GENERATION_FILE = "generation.json"
-MANIFEST_FILE = "manifest.json"
-EXPORT_HINT = "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR"
+from .model_format import DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
 
 _INSTALL_HINT = "install the export extra: pip install 'mkdocs-zh-translate[export]'"
 

@@ -20,6 +20,7 @@ os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 import numpy as np  # noqa: E402
 import onnxruntime as ort  # noqa: E402
 
+from ..model_format import DECODER_FILE, ENCODER_FILE
 from .errors import EngineError
 
 
@@ -166,8 +167,8 @@ class MarianSessions:
         # Kept alive here: the sessions read these arrays' memory for as long as they live.
         self._shared = shared_initializers(model_dir, settings.get("shared_initializers") or [], hint)
         self.encoder, self.decoder = concurrently(
-            lambda: make_session(model_dir / "encoder.onnx", threads, providers, hint, self._shared),
-            lambda: make_session(model_dir / "decoder.onnx", threads, providers, hint, self._shared))
+            lambda: make_session(model_dir / ENCODER_FILE, threads, providers, hint, self._shared),
+            lambda: make_session(model_dir / DECODER_FILE, threads, providers, hint, self._shared))
         self.layers = int(settings["decoder_layers"])
         self.heads = int(settings["decoder_attention_heads"])
         self.head_dim = int(settings["head_dim"])

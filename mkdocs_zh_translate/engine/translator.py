@@ -14,16 +14,14 @@ from typing import Any
 
 import numpy as np
 
+from ..model_format import DECODER_FILE, ENCODER_FILE, EXPORT_HINT, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
 from .batching import dedupe, plan_batches
 from .beam import Hypothesis, SearchOptions, beam_search, greedy_search
 from .errors import EngineError
 from .session import MarianSessions, concurrently, default_threads
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
 
-EXPORT_HINT = "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR"
-FORMAT_VERSION = 7
-REQUIRED_FILES = ("manifest.json", "generation.json", "encoder.onnx", "decoder.onnx", "source.spm",
-                  "target.spm", "vocab.json")
+REQUIRED_FILES = (MANIFEST_FILE, GENERATION_FILE, ENCODER_FILE, DECODER_FILE, "source.spm", "target.spm", "vocab.json")
 SENTENCE_END = (".", "!", "?", ";", ":", "。", "！", "？", "；")
 
 
@@ -46,8 +44,8 @@ def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
             f"{model_dir}: not a complete exported model (missing {', '.join(missing)}); "
             f"create it with `{EXPORT_HINT.replace('DIR', str(model_dir))}`"
         )
-    manifest = _read_json(model_dir / "manifest.json", model_dir)
-    settings = _read_json(model_dir / "generation.json", model_dir)
+    manifest = _read_json(model_dir / MANIFEST_FILE, model_dir)
+    settings = _read_json(model_dir / GENERATION_FILE, model_dir)
     if manifest.get("format") != FORMAT_VERSION or settings.get("format") != FORMAT_VERSION:
         raise EngineError(f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`")
     for name, meta in manifest.get("files", {}).items():
