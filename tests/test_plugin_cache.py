@@ -2,49 +2,20 @@
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
 from mkdocs_zh_translate import batch
-from mkdocs_zh_translate.backends import BackendError
 
-from tests.plugin_sites import build_in_process, run_mkdocs, write_site
-
-
-class CountingTranslator:
-    """Upper-cases text outside placeholders; counts segments; dies after ``fail_after`` calls."""
-
-    def __init__(self, fail_after: int | None = None) -> None:
-        self.calls = 0
-        self.segments = 0
-        self.fail_after = fail_after
-
-    def translate(self, texts: Sequence[str]) -> list[str]:
-        if self.fail_after is not None and self.calls >= self.fail_after:
-            raise KeyboardInterrupt
-        self.calls += 1
-        self.segments += len(texts)
-        return [re.sub(r"(<[^>]*>)|([^<]+)", lambda m: m.group(1) or m.group(2).upper(), t) for t in texts]
+from tests.plugin_sites import CountingTranslator, build_in_process, fake_model_loader, run_mkdocs, write_site
 
 
 @pytest.fixture
 def factory(monkeypatch: pytest.MonkeyPatch) -> list[CountingTranslator]:
-    """Replace the backend loader: it needs the model directory to exist, like the real one."""
-    made: list[CountingTranslator] = []
-
-    def load(backend: str, model: str | None, **options: object) -> CountingTranslator:
-        if not model or not Path(model).is_dir():
-            raise BackendError(f"model directory {model} does not exist")
-        made.append(CountingTranslator())
-        return made[-1]
-
-    monkeypatch.setattr(batch, "load_translator", load)
-    return made
+    return fake_model_loader(monkeypatch)
 
 
 def _onnx_site(root: Path) -> Path:

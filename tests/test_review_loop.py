@@ -12,18 +12,15 @@ from __future__ import annotations
 import logging
 import re
 import shutil
-from collections.abc import Sequence
 from pathlib import Path
 
 import polib
 import pytest
 import yaml
 
-from mkdocs_zh_translate import batch
-from mkdocs_zh_translate.backends import BackendError
 from mkdocs_zh_translate.cli import main as cli_main
 
-from tests.plugin_sites import build_in_process
+from tests.plugin_sites import CountingTranslator, build_in_process, fake_model_loader
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -38,29 +35,9 @@ REMOVED = "Run the command below. It prints the sub-commands of the tool."
 ADDED = "A new sentence that nobody has translated yet."
 
 
-class Upper:
-    """Upper-cases text outside placeholders; counts the segments it was asked for."""
-
-    def __init__(self) -> None:
-        self.segments = 0
-
-    def translate(self, texts: Sequence[str]) -> list[str]:
-        self.segments += len(texts)
-        return [re.sub(r"(<[^>]*>)|([^<]+)", lambda m: m.group(1) or m.group(2).upper(), t) for t in texts]
-
-
 @pytest.fixture
-def made(monkeypatch: pytest.MonkeyPatch) -> list[Upper]:
-    loaded: list[Upper] = []
-
-    def load(backend: str, model: str | None, **options: object) -> Upper:
-        if not model or not Path(model).is_dir():
-            raise BackendError(f"model directory {model} does not exist")
-        loaded.append(Upper())
-        return loaded[-1]
-
-    monkeypatch.setattr(batch, "load_translator", load)
-    return loaded
+def made(monkeypatch: pytest.MonkeyPatch) -> list[CountingTranslator]:
+    return fake_model_loader(monkeypatch)
 
 
 @pytest.fixture
@@ -98,7 +75,7 @@ def _zh(root: Path, page: str) -> str:
 
 
 def test_review_loop_on_the_example_site(
-    site: Path, made: list[Upper], capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+    site: Path, made: list[CountingTranslator], capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
     root = site.parent
     install_po = root / "translations" / "zh" / "guide" / "install.md.po"

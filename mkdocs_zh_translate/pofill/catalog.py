@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 
 import polib
 
+from .rst import backslash_escaped
+
 MARKER = "zh-translate: machine"
 _KEYWORD_RE = re.compile(r"^(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+(\".*)$")
 _STRING_RE = re.compile(r'^\s*"(.*)"\s*$')
@@ -254,7 +256,7 @@ def _wrap(escaped: str, room: int) -> list[str]:
         cut = 0
         for i in range(1, room + 1):
             prev, nxt = escaped[i - 1], escaped[i] if i < len(escaped) else ""
-            if prev == "\\" and _odd_backslashes(escaped, i):
+            if prev == "\\" and backslash_escaped(escaped, i):
                 continue  # never split an escape sequence
             if prev == " " and nxt != " ":
                 cut = i
@@ -270,13 +272,6 @@ def _wrap(escaped: str, room: int) -> list[str]:
     if escaped:
         out.append(escaped)
     return out
-
-
-def _odd_backslashes(text: str, end: int) -> bool:
-    n = 0
-    while end - 1 - n >= 0 and text[end - 1 - n] == "\\":
-        n += 1
-    return n % 2 == 1
 
 
 @dataclass

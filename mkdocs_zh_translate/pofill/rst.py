@@ -218,8 +218,8 @@ def referenced_names(sources: Iterable[str]) -> set[str]:
     return names
 
 
-def _escaped(text: str, k: int) -> bool:
-    """Whether the character at ``k`` is backslash-escaped."""
+def backslash_escaped(text: str, k: int) -> bool:
+    """Whether the character at ``k`` is backslash-escaped (an odd run of backslashes before it)."""
     n = 0
     while k - 1 - n >= 0 and text[k - 1 - n] == "\\":
         n += 1
@@ -238,7 +238,7 @@ def _close(text: str, j: int, end: str, *, suffixes: bool = False, escapes: bool
         k = text.find(end, k + 1)
         if k < 0:
             return None
-        if text[k - 1].isspace() or (escapes and _escaped(text, k)):
+        if text[k - 1].isspace() or (escapes and backslash_escaped(text, k)):
             continue
         after = k + len(end)
         suffix = ""
