@@ -28,7 +28,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
 
 from . import site
-from .batch import LazyTranslator, PageJob, PageResult, SiteTranslator, Stats, TranslationFailed, TranslatorSpec
+from .pipeline.pages import LazyTranslator, PageJob, PageResult, SiteTranslator, Stats, TranslationFailed, TranslatorSpec
 from .config import PluginConfig, resolve_cache_dir, resolve_model, resolve_review_dir
 from .memory import MachineCache, TranslationMemory
 from .review.glossary import GLOSSARY_FILE, Glossary, load_glossary

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate import batch
+from mkdocs_zh_translate.pipeline import pages as batch
 
 from tests.plugin_sites import CountingTranslator, build_in_process, fake_model_loader, run_mkdocs, write_site
 
@@ -167,7 +167,7 @@ def test_model_fingerprint_prefers_the_export_manifest(tmp_path: Path) -> None:
 _SLOW_BUILD = """
 import sys, time
 from pathlib import Path
-from mkdocs_zh_translate import batch
+from mkdocs_zh_translate.pipeline import pages as batch
 from tests.plugin_sites import build_in_process
 
 class Slow:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.batch import LazyTranslator, TranslatorSpec
+from mkdocs_zh_translate.pipeline.pages import LazyTranslator, TranslatorSpec
 from mkdocs_zh_translate.pofill import fill
 from tests.sphinx_helpers import HanTranslator
 

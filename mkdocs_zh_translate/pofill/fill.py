@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..batch import LazyTranslator, TranslatorSpec, translator_fingerprint
+from ..pipeline.pages import LazyTranslator, TranslatorSpec, translator_fingerprint
 from ..memory import MACHINE, Hit, MachineCache, TranslationMemory
 from ..segment import translate_segments
 from .catalog import Catalog, CatalogError, Edit, Entry, apply_edits_mapped, check_edits, parse_catalog
@@ -263,7 +263,7 @@ def _translate(
     texts: dict[str, set[int]], spec: TranslatorSpec, cache_dir: Path, glossary: Any, lazy: LazyTranslator
 ) -> dict[str, Hit]:
     """Placeholder texts -> validated translations: cache first, the model only for misses."""
-    from ..batch import TranslationFailed
+    from ..pipeline.pages import TranslationFailed
 
     memory = TranslationMemory(MachineCache(cache_dir))
     try:

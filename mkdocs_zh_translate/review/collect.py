@@ -59,7 +59,7 @@ def _collect(config_file: Path, site_dir: str) -> Site:
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    from ..batch import translator_fingerprint
+    from ..pipeline.pages import translator_fingerprint
 
     found: list[Site] = []
 

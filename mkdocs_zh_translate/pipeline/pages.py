@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from . import __version__
-from .backends import BackendError, load_translator
-from .memory import MACHINE, REVIEWED, Hit, TranslationMemory
-from .translator import Translator
+from .. import __version__
+from ..backends import BackendError, load_translator
+from ..memory import MACHINE, REVIEWED, Hit, TranslationMemory
+from ..translator import Translator
 
 log = logging.getLogger("mkdocs.plugins.zh_translate")
 
@@ -122,7 +122,7 @@ def translator_fingerprint(spec: TranslatorSpec, memory: TranslationMemory) -> s
     When the model directory has been deleted, the fingerprint last computed for that path is
     taken from the cache's metadata, so a fully cached site still rebuilds."""
     if spec.backend == "pseudo":
-        from .translator import PseudoTranslator
+        from ..translator import PseudoTranslator
 
         return f"{PseudoTranslator.fingerprint}|{spec.decode_options()}"
     model_dir = Path(spec.model or "")
@@ -228,7 +228,7 @@ class SiteTranslator:
     ) -> tuple[dict[str, PageResult], dict[str, str], Stats]:
         """Chinese Markdown for each job and Chinese text for each short string (nav titles,
         site_name), with the statistics of the pass."""
-        from .segment import segment_markdown
+        from ..segment import segment_markdown
 
         started = time.perf_counter()
         stats = Stats()
@@ -248,7 +248,7 @@ class SiteTranslator:
         reviewed_strings: dict[str, str] = {}
         string_warnings: list[str] = []
         if self.reviewer is not None:
-            from .review.store import ReviewError
+            from ..review.store import ReviewError
 
             try:
                 for job in jobs:
@@ -322,7 +322,7 @@ class SiteTranslator:
         misses = sorted((s for s in unique if s not in hits), key=len)
         if not misses:
             return hits
-        from .segment import translate_segments
+        from ..segment import translate_segments
 
         loads = self.lazy.loads
         try:
@@ -334,7 +334,7 @@ class SiteTranslator:
             hits.update({s: Hit(s, ENGLISH, ENGLISH) for s in misses})
             return hits
         if self.glossary:
-            from .review.glossary import GlossaryTranslator
+            from ..review.glossary import GlossaryTranslator
 
             translator = GlossaryTranslator(translator, self.glossary)
         stats.model = "model loaded" if self.lazy.loads > loads else "model already loaded"
