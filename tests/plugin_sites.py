@@ -258,7 +258,7 @@ class CountingTranslator:
 def fake_model_loader(monkeypatch: Any) -> list[CountingTranslator]:
     """Make the ``onnx`` backend load a ``CountingTranslator`` per model load (listed in the
     returned list); like the real loader it needs the model directory to exist."""
-    from mkdocs_zh_translate.pipeline import pages as batch
+    from mkdocs_zh_translate.pipeline import lazy as batch
     from mkdocs_zh_translate.backends import BackendError
 
     made: list[CountingTranslator] = []

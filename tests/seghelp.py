@@ -8,7 +8,8 @@ from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
 
-from mkdocs_zh_translate.segment import segment_markdown, translate_markdown
+from mkdocs_zh_translate import translate_markdown
+from mkdocs_zh_translate.segment import segment_markdown
 from mkdocs_zh_translate.translator import PseudoTranslator
 
 from pymd import render as render_pm

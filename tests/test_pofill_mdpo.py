@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.pipeline.pages import LazyTranslator, TranslatorSpec
+from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
+from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.pofill import fill
 from tests.sphinx_helpers import HanTranslator
 

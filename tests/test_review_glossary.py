@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.pipeline.pages import LazyTranslator, PageJob, SiteTranslator, TranslatorSpec
+from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
+from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
+from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.memory import MachineCache, TranslationMemory
 from mkdocs_zh_translate.review.glossary import load_glossary
 from mkdocs_zh_translate.review.store import ReviewError

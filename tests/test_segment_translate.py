@@ -7,7 +7,8 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from mkdocs_zh_translate.segment import split_sentences, translate_markdown, translate_segments, validate
+from mkdocs_zh_translate import translate_markdown
+from mkdocs_zh_translate.segment import split_sentences, translate_segments, validate
 from mkdocs_zh_translate.translator import PseudoTranslator
 
 

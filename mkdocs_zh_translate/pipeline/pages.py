@@ -1,138 +1,27 @@
-"""Whole-site translation: segment every page, dedupe, ask the memory, translate only misses.
+"""Whole-site translation: segment every page, dedupe, reviewed text first, then the service.
 
-This module is the one place that decides *what* gets translated and *when the model is
-loaded*: never for a rebuild whose segments are all remembered, and at most once per process
-(``mkdocs serve`` keeps the plugin, hence the :class:`LazyTranslator`, across rebuilds). It knows
-nothing of MkDocs events or HTML; the plugin hands it page texts and gets page texts back.
+The plugin's front half: it hands page texts and short strings (nav titles, site name, front
+matter) to :class:`SiteTranslator` and gets page texts back. This module decides what counts as
+one page's result (warnings, fallbacks, reviewed count); the cache, the model and the fallback
+ladder are the :class:`~.service.TranslationService`'s. It knows nothing of MkDocs.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
-import logging
-import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
-from .. import __version__
-from ..backends import BackendError, load_translator
-from ..memory import MACHINE, REVIEWED, Hit, TranslationMemory
-from ..translator import Translator
-
-log = logging.getLogger("mkdocs.plugins.zh_translate")
-
-# One engine call gets at most this many characters of source: big enough for the engine's
-# own length bucketing to batch well, small enough that Ctrl-C loses little finished work.
-CHUNK_CHARS = 12_000
-
-
-class TranslationFailed(Exception):
-    """The translator could not be loaded or failed; the message is for the user as is."""
-
-
-@dataclass(frozen=True)
-class TranslatorSpec:
-    """Everything needed to build the translator, and to fingerprint it without building it."""
-
-    backend: str
-    model: str | None
-    beams: int | None = None
-    threads: int | None = None
-    max_batch_tokens: int | None = None
-
-    def decode_options(self) -> str:
-        """What besides the model can change a stored result: decoding options (threads
-        cannot) and our own version (validation and the fallback ladder live in it)."""
-        return f"beams={self.beams};max_batch_tokens={self.max_batch_tokens};v={__version__}"
-
-
-class LazyTranslator:
-    """Builds the translator on first use only, and keeps it for later builds with the same spec."""
-
-    def __init__(self, factory: Callable[..., Translator] | None = None) -> None:
-        self._factory = factory
-        self._spec: TranslatorSpec | None = None
-        self._translator: Translator | None = None
-        self.loads = 0
-
-    def get(self, spec: TranslatorSpec) -> Translator:
-        if self._translator is not None and self._spec == spec:
-            return self._translator
-        if spec.backend == "onnx" and spec.model and not Path(spec.model).exists():
-            raise TranslationFailed(
-                "some segments are not in the translation cache, but the "
-                f"model directory {spec.model} does not exist; create it with "
-                f"`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out {spec.model}`"
-            )
-        factory = self._factory or load_translator
-        try:
-            translator = factory(
-                spec.backend,
-                spec.model,
-                beams=spec.beams,
-                threads=spec.threads,
-                max_batch_tokens=spec.max_batch_tokens,
-            )
-        except BackendError as exc:
-            raise TranslationFailed(str(exc)) from None
-        except ImportError as exc:
-            raise TranslationFailed(f"the {spec.backend} backend cannot be imported: {exc}") from None
-        self._translator, self._spec = translator, spec
-        self.loads += 1
-        return translator
-
-    @property
-    def loaded(self) -> bool:
-        return self._translator is not None
-
-
-def model_fingerprint(model_dir: Path) -> str:
-    """A content fingerprint of an exported model directory, in milliseconds.
-
-    ``mkdocs-zh-translate export`` writes a manifest with a hash of every file; without one,
-    hash names and sizes of all files, whole small files (configs, vocabularies) and the first
-    and last MiB of large ones, rather than read 300 MB of weights on every build."""
-    try:
-        manifest = json.loads((model_dir / "manifest.json").read_text(encoding="utf-8"))
-        if isinstance(manifest, dict) and isinstance(manifest.get("fingerprint"), str):
-            return "manifest:" + manifest["fingerprint"]
-    except (OSError, ValueError):
-        pass
-    digest = hashlib.sha256()
-    for path in sorted(p for p in model_dir.rglob("*") if p.is_file()):
-        size = path.stat().st_size
-        digest.update(f"{path.relative_to(model_dir).as_posix()}\x00{size}\x00".encode())
-        with path.open("rb") as fh:
-            if size <= 4 << 20:
-                digest.update(fh.read())
-            else:
-                digest.update(fh.read(1 << 20))
-                fh.seek(-(1 << 20), 2)
-                digest.update(fh.read())
-    return digest.hexdigest()[:24]
-
-
-def translator_fingerprint(spec: TranslatorSpec, memory: TranslationMemory) -> str:
-    """The cache-key fingerprint of ``spec``, computed without loading the model.
-
-    When the model directory has been deleted, the fingerprint last computed for that path is
-    taken from the cache's metadata, so a fully cached site still rebuilds."""
-    if spec.backend == "pseudo":
-        from ..translator import PseudoTranslator
-
-        return f"{PseudoTranslator.fingerprint}|{spec.decode_options()}"
-    model_dir = Path(spec.model or "")
-    meta_name = f"model:{model_dir}"
-    if model_dir.is_dir():
-        content = model_fingerprint(model_dir)
-        memory.machine.set_meta(meta_name, content)
-    else:
-        content = memory.machine.get_meta(meta_name) or f"missing:{model_dir}"
-    return f"{spec.backend}:{content}|{spec.decode_options()}"
+from ..memory import Hit, TranslationMemory
+from ..review.glossary import Glossary
+from ..review.store import ReviewError
+from ..segment import SegmentedPage, segment_markdown
+from .lazy import LazyTranslator, TranslationFailed
+from .origin import Origin
+from .progress import progress_for
+from .service import Guard, Requests, TranslationService
+from .spec import TranslatorSpec, bind_cache
 
 
 @dataclass
@@ -178,28 +67,46 @@ class PageResult:
     translated: bool = True
 
 
-ENGLISH = "english"  # origin of a segment left in English because no model could be loaded
+class ReviewedPage(Protocol):
+    """Reviewed translations of one page (``review.layer.PageReview``)."""
+
+    hits: dict[int, Hit]  # segment index -> reviewed hit
+    warnings: list[str]  # rejected entries, "file:line: reason"
 
 
 class Reviewer(Protocol):
-    """Reviewed translations consulted per segment before the memory (issue 5's PO files).
+    """Reviewed translations consulted per segment before the cache (``review.layer``).
 
     Per segment, not per text: the same placeholder text on two pages can be reviewed on one
-    and not the other. ``page`` returns an object with ``hits`` (segment index -> Hit) and
-    ``warnings``; both methods raise an exception with a user-facing message on bad files."""
+    and not the other. Both methods raise ReviewError with a user-facing message on bad files."""
 
-    def page(self, src_uri: str, page: Any, location: str, line_offset: int = 0) -> Any: ...
+    def page(self, src_uri: str, page: SegmentedPage, location: str, line_offset: int = 0) -> ReviewedPage: ...
 
     def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]: ...
 
 
-class SiteTranslator:
-    """Translate many pages and short strings in one deduplicated pass over the memory.
+def site_requests(pages: Iterable[SegmentedPage], strings: Iterable[str]) -> Requests:
+    """Every distinct text of a site with its droppable pairs, as the cache keys it.
 
-    Order of authority: ``reviewer`` (human text) > the memory (machine cache) > the model.
+    The build and ``review sync`` both derive keys from this, so they agree on what is cached;
+    reviewed segments count too, so a review does not change another segment's key."""
+    requests = Requests()
+    for page in pages:
+        requests.add_page(page)
+    for text in strings:
+        if text.strip():
+            requests.add(text)
+    return requests
+
+
+class SiteTranslator:
+    """Translate many pages and short strings in one deduplicated pass.
+
+    Order of authority: ``reviewer`` (human text) > the machine cache > the model.
     ``glossary`` protects and fixes terms and adds the terms it touches to the cache key.
     ``english_fallback``: when the model cannot be loaded, keep what is missing in English
     (one warning per page) instead of failing, so a clone with PO files and no model builds.
+    ``guard``: the page guard (see :data:`~.service.Guard`).
     """
 
     def __init__(
@@ -210,30 +117,35 @@ class SiteTranslator:
         *,
         progress: bool | None = None,
         reviewer: Reviewer | None = None,
-        glossary: Any = None,
+        glossary: Glossary | None = None,
         english_fallback: bool = False,
+        guard: Guard | None = None,
     ) -> None:
-        self.memory = memory
         self.lazy = lazy
         self.spec = spec
         self.reviewer = reviewer
-        self.glossary = glossary
-        self.english_fallback = english_fallback
-        self.unavailable: str | None = None  # why the model could not be loaded
-        self.fingerprint = translator_fingerprint(spec, memory)
-        self.progress = sys.stderr.isatty() if progress is None else progress
+        self.service = TranslationService(
+            lambda: lazy.get(spec),
+            cache=bind_cache(spec, memory),
+            glossary=glossary,
+            english_fallback=english_fallback,
+            progress=progress_for(progress),
+            guard=guard,
+        )
+
+    def cached(self, pages: Sequence[SegmentedPage], strings: Sequence[str]) -> dict[str, Hit]:
+        """The machine cache's text for the site's segments and strings; never loads a model."""
+        return self.service.lookup(site_requests(pages, strings))
 
     def translate_pages(
         self, jobs: Sequence[PageJob], strings: Sequence[str] = ()
     ) -> tuple[dict[str, PageResult], dict[str, str], Stats]:
         """Chinese Markdown for each job and Chinese text for each short string (nav titles,
         site_name), with the statistics of the pass."""
-        from ..segment import segment_markdown
-
         started = time.perf_counter()
         stats = Stats()
         results: dict[str, PageResult] = {}
-        segmented = {}
+        segmented: dict[str, SegmentedPage] = {}
         for job in jobs:
             try:
                 segmented[job.key] = segment_markdown(job.markdown)
@@ -244,12 +156,10 @@ class SiteTranslator:
                     warnings=[f"{job.label}:{line + job.line_offset}: cannot segment this page, kept in English: {exc}"],
                     translated=False,
                 )
-        reviewed: dict[str, Any] = {}
+        reviewed: dict[str, ReviewedPage] = {}
         reviewed_strings: dict[str, str] = {}
         string_warnings: list[str] = []
         if self.reviewer is not None:
-            from ..review.store import ReviewError
-
             try:
                 for job in jobs:
                     if job.key in segmented:
@@ -257,9 +167,8 @@ class SiteTranslator:
                 reviewed_strings, string_warnings = self.reviewer.strings([s for s in strings if s.strip()])
             except ReviewError as exc:
                 raise TranslationFailed(str(exc)) from None
-        texts = [s.text for page in segmented.values() for s in page.segments]
-        texts.extend(s for s in strings if s.strip())
-        stats.segments = len(texts)
+        everything = site_requests(segmented.values(), strings)
+        stats.segments = sum(len(p.segments) for p in segmented.values()) + sum(1 for s in strings if s.strip())
         machine = [
             s.text
             for key, page in segmented.items()
@@ -267,43 +176,22 @@ class SiteTranslator:
             if key not in reviewed or i not in reviewed[key].hits
         ]
         machine.extend(s for s in strings if s.strip() and s not in reviewed_strings)
-        hits = self._translate_unique(list(dict.fromkeys(machine)), stats)
-        stats.unique = len(set(texts))
-        stats.cached += len(set(texts) - set(machine))  # reviewed only: answered without the cache
+        needed = Requests({t: everything.droppable[t] for t in dict.fromkeys(machine)})
+        service = self.service
+        loads, cached, translated = self.lazy.loads, service.cached, service.translated
+        hits = service.translate(needed)
+        stats.translated = service.translated - translated
+        if stats.translated:
+            stats.model = "model loaded" if self.lazy.loads > loads else "model already loaded"
+        stats.unique = len(everything)
+        # reviewed only: answered without the cache
+        stats.cached = service.cached - cached + len(set(everything) - set(machine))
 
         for job in jobs:
             page = segmented.get(job.key)
-            if page is None:
-                continue
-            result = PageResult(job.markdown, segments=len(page.segments))
-            review = reviewed.get(job.key)
-            page_hits = [review.hits.get(i) if review else None for i in range(len(page.segments))]
-            page_hits = [h or hits[s.text] for h, s in zip(page_hits, page.segments)]
-            if review:
-                result.warnings.extend(review.warnings)
-            english = sum(1 for h in page_hits if h.origin == ENGLISH)
-            if english:
-                result.warnings.append(
-                    f"{job.label}: {english} of {len(page.segments)} segments have no reviewed or cached "
-                    f"translation and cannot be machine-translated ({self.unavailable}); kept in English"
-                )
-            for segment, hit in zip(page.segments, page_hits):
-                if hit.origin == REVIEWED:
-                    result.reviewed += 1
-                if hit.fallback and hit.origin != ENGLISH:
-                    result.fallbacks.append(
-                        f"{job.label}:{segment.line + job.line_offset}: translation fell back to '{hit.fallback}'"
-                    )
-            try:
-                result.markdown = page.splice([h.text for h in page_hits])
-            except Exception as exc:
-                result = PageResult(
-                    job.markdown,
-                    warnings=[f"{job.label}:{1 + job.line_offset}: cannot splice the translation, kept in English: {exc}"],
-                    translated=False,
-                )
-            results[job.key] = result
-        stats.fallbacks = sum(1 for s in set(machine) if hits[s].fallback and hits[s].origin != ENGLISH)
+            if page is not None:
+                results[job.key] = self._page_result(job, page, reviewed.get(job.key), hits)
+        stats.fallbacks = sum(1 for s in needed if hits[s].fallback and hits[s].origin is not Origin.ENGLISH)
         stats.seconds = time.perf_counter() - started
         translated_strings = {
             s: reviewed_strings[s] if s in reviewed_strings else hits[s].text if s in hits else s for s in strings
@@ -313,72 +201,37 @@ class SiteTranslator:
             results.setdefault(label, PageResult("", translated=False, warnings=list(string_warnings)))
         return results, translated_strings, stats
 
-    def _translate_unique(self, unique: list[str], stats: Stats) -> dict[str, Hit]:
-        stats.unique = len(unique)
-        keys = {s: self.cache_source(s) for s in unique}
-        found = self.memory.lookup(list(dict.fromkeys(keys.values())), self.fingerprint)
-        hits = {s: found[k] for s, k in keys.items() if k in found}
-        stats.cached = len(hits)
-        misses = sorted((s for s in unique if s not in hits), key=len)
-        if not misses:
-            return hits
-        from ..segment import translate_segments
-
-        loads = self.lazy.loads
+    def _page_result(self, job: PageJob, page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit]) -> PageResult:
+        result = PageResult(job.markdown, segments=len(page.segments))
+        page_hits = [(review.hits.get(i) if review else None) or hits[s.text] for i, s in enumerate(page.segments)]
+        if review:
+            result.warnings.extend(review.warnings)
+        english = sum(1 for h in page_hits if h.origin is Origin.ENGLISH)
+        if english:
+            result.warnings.append(
+                f"{job.label}: {english} of {len(page.segments)} segments have no reviewed or cached "
+                f"translation and cannot be machine-translated ({self.service.unavailable}); kept in English"
+            )
+        for segment, hit in zip(page.segments, page_hits):
+            if hit.origin is Origin.REVIEWED:
+                result.reviewed += 1
+            if hit.fallback and hit.origin is not Origin.ENGLISH:
+                result.fallbacks.append(
+                    f"{job.label}:{segment.line + job.line_offset}: translation fell back to '{hit.fallback}'"
+                )
         try:
-            translator = self.lazy.get(self.spec)
-        except TranslationFailed as exc:
-            if not self.english_fallback:
-                raise
-            self.unavailable = str(exc)
-            hits.update({s: Hit(s, ENGLISH, ENGLISH) for s in misses})
-            return hits
-        if self.glossary:
-            from ..review.glossary import GlossaryTranslator
-
-            translator = GlossaryTranslator(translator, self.glossary)
-        stats.model = "model loaded" if self.lazy.loads > loads else "model already loaded"
-        done = 0
-        for chunk in _chunks(misses, CHUNK_CHARS):
-            try:
-                outputs = translate_segments(chunk, translator)
-            except (KeyboardInterrupt, SystemExit):
-                raise
-            except Exception as exc:
-                raise TranslationFailed(f"the translator failed: {exc}") from exc
-            batch = {src: Hit(out.text, out.fallback, MACHINE) for src, out in zip(chunk, outputs)}
-            self.memory.store({self.cache_source(s): h for s, h in batch.items()}, self.fingerprint)
-            hits.update(batch)
-            done += len(chunk)
-            stats.translated = done
-            if self.progress:
-                _draw_progress(done, len(misses))
-        if self.progress:
-            sys.stderr.write("\n")
-        return hits
-
-    def cache_source(self, text: str) -> str:
-        """What the machine cache keys ``text`` by (the glossary entries it touches included)."""
-        return self.glossary.cache_source(text) if self.glossary else text
-
-
-def _chunks(texts: list[str], budget: int) -> list[list[str]]:
-    chunks: list[list[str]] = []
-    current: list[str] = []
-    size = 0
-    for text in texts:
-        if current and size + len(text) > budget:
-            chunks.append(current)
-            current, size = [], 0
-        current.append(text)
-        size += len(text)
-    if current:
-        chunks.append(current)
-    return chunks
-
-
-def _draw_progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // max(total, 1)
-    sys.stderr.write(f"\rzh-translate [{'#' * filled}{'.' * (width - filled)}] {done}/{total} segments")
-    sys.stderr.flush()
+            result.markdown, reverted = self.service.splice(job.markdown, page, [h.text for h in page_hits])
+        except Exception as exc:
+            return PageResult(
+                job.markdown,
+                warnings=[f"{job.label}:{1 + job.line_offset}: cannot splice the translation, kept in English: {exc}"],
+                translated=False,
+            )
+        if reverted:
+            lines = ", ".join(str(page.segments[i].line + job.line_offset) for i in reverted)
+            result.warnings.append(
+                f"{job.label}:{page.segments[reverted[0]].line + job.line_offset}: the page guard kept "
+                f"{len(reverted)} segment(s) in English because the translation changed the page's "
+                f"structure (lines {lines})"
+            )
+        return result
