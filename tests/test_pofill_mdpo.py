@@ -13,7 +13,7 @@ import pytest
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.pofill import fill
-from tests.sphinx_helpers import HanTranslator
+from tests.fakes import HanTranslator
 
 PAGE = """\
 # Install the toolkit
