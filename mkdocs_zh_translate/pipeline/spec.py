@@ -64,7 +64,7 @@ def model_fingerprint(model_dir: Path) -> str:
     try:
         manifest = json.loads((model_dir / "manifest.json").read_text(encoding="utf-8"))
         if isinstance(manifest, dict) and isinstance(manifest.get("fingerprint"), str):
-            return "manifest:" + manifest["fingerprint"]
+            return "manifest:" + str(manifest["fingerprint"])
     except (OSError, ValueError):
         pass
     digest = hashlib.sha256()

@@ -87,10 +87,11 @@ def _collect(config_file: Path, site_dir: str) -> Site:
         config = load_config(config_file=str(config_file), site_dir=site_dir)
     except MkDocsException as exc:
         raise ReviewError(f"{display(config_file)}: {exc}") from None
-    try:
-        plugin = config.plugins["zh-translate"]
-    except KeyError:
-        raise ReviewError(f"{display(config_file)}: the zh-translate plugin is not in `plugins:`") from None
+    from ..plugin import ZhTranslatePlugin
+
+    plugin = config.plugins.get("zh-translate")
+    if not isinstance(plugin, ZhTranslatePlugin):
+        raise ReviewError(f"{display(config_file)}: the zh-translate plugin is not in `plugins:`")
     plugin.collector = collector
     config.plugins.on_startup(command="build", dirty=False)
     try:
