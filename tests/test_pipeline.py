@@ -123,7 +123,8 @@ def test_entries_of_0_1_0_are_reused_when_the_ladder_could_not_change_them(tmp_p
     memory = TranslationMemory(MachineCache(tmp_path / "cache"))
     binding = bind_cache(SPEC, memory)
     assert binding.legacy is not None and "v=0.1.0" in binding.legacy
-    memory.store({"Kept.": Hit("留下。"), "Runs.": Hit("分段。", "runs"), "Gave up.": Hit("Gave up.", "english")}, binding.legacy)
+    old = {"Kept.": Hit("留下。"), "Runs.": Hit("分段。", "runs"), "Gave up.": Hit("Gave up.", "english")}
+    memory.store(old, binding.legacy)
     model = CountingTranslator()
     service = TranslationService(lambda: model, cache=binding)
     requests = Requests()
@@ -175,7 +176,8 @@ def test_the_page_guard_sends_segments_back_to_english_with_a_warning(tmp_path: 
     assert seen == [("First.\n\nSecond.\n", 2, ["FIRST.", "SECOND."])]
     assert results["a.md"].markdown == "FIRST.\n\nSecond.\n"
     assert results["a.md"].warnings == [
-        "a.md:3: the page guard kept 1 segment(s) in English because the translation changed the page's structure (lines 3)"
+        "a.md:3: the page guard kept 1 segment(s) in English because the translation changed "
+        "the page's structure (lines 3)"
     ]
 
 
@@ -227,3 +229,21 @@ def test_the_ladder_is_called_from_one_module_outside_segment() -> None:
                 if name == "translate_segments":
                     callers.add(path.relative_to(package).as_posix())
     assert callers == {"pipeline/service.py"}
+
+
+def test_review_sync_finds_what_the_build_stored_under_the_same_keys(tmp_path: Path) -> None:
+    # review sync looks the machine text up per site (SiteTranslator.cached); the keys carry the
+    # droppable pairs, so it must gather them exactly as the build did.
+    from mkdocs_zh_translate.segment import segment_markdown
+
+    pages = {"bold.md": BOLD, "link.md": LINK, "plain.md": "Plain words.\n"}
+    site, memory = _site(tmp_path, CountingTranslator())
+    site.translate_pages([PageJob(k, k, v) for k, v in pages.items()], ["Site name"])
+    hits = site.cached([segment_markdown(v) for v in pages.values()], ["Site name"])
+    memory.machine.close()
+    assert {t: h.text for t, h in hits.items()} == {
+        "Press <g1>Enter</g1> to begin the setup.": "PRESS <g1>ENTER</g1> TO BEGIN THE SETUP.",
+        "Plain words.": "PLAIN WORDS.",
+        "Site name": "SITE NAME",
+    }
+    assert all(h.origin is Origin.CACHE for h in hits.values())

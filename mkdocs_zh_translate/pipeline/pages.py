@@ -153,7 +153,9 @@ class SiteTranslator:
                 line = getattr(exc, "line", None) or 1
                 results[job.key] = PageResult(
                     job.markdown,
-                    warnings=[f"{job.label}:{line + job.line_offset}: cannot segment this page, kept in English: {exc}"],
+                    warnings=[
+                        f"{job.label}:{line + job.line_offset}: cannot segment this page, kept in English: {exc}"
+                    ],
                     translated=False,
                 )
         reviewed: dict[str, ReviewedPage] = {}
@@ -201,7 +203,10 @@ class SiteTranslator:
             results.setdefault(label, PageResult("", translated=False, warnings=list(string_warnings)))
         return results, translated_strings, stats
 
-    def _page_result(self, job: PageJob, page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit]) -> PageResult:
+    def _page_result(
+        self, job: PageJob, page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit]
+    ) -> PageResult:
+        """One page's result: reviewed hits first, then the machine's; warnings; guard; splice."""
         result = PageResult(job.markdown, segments=len(page.segments))
         page_hits = [(review.hits.get(i) if review else None) or hits[s.text] for i, s in enumerate(page.segments)]
         if review:
