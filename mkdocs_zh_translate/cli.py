@@ -40,14 +40,19 @@ def _read_text(path: Path) -> str:
 
 def _cmd_md(args: argparse.Namespace) -> int:
     from .backends import BackendError, load_translator
-    from .segment import translate_markdown
+    from .pipeline.lazy import TranslationFailed
+    from .pipeline.markdown import translate_markdown
+    from .pipeline.progress import progress_for
 
     source = _read_text(Path(args.input))
     try:
         translator = load_translator(args.backend, args.model, beams=args.beams, threads=args.threads)
     except BackendError as exc:
         raise CliError(str(exc)) from None
-    result = translate_markdown(source, translator)
+    try:
+        result = translate_markdown(source, translator, progress=progress_for(None))
+    except TranslationFailed as exc:
+        raise CliError(str(exc)) from None
     if args.output:
         out = Path(args.output)
         try:
