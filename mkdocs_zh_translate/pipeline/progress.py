@@ -1,12 +1,14 @@
-"""The one progress reporter: a bar on a terminal, nothing anywhere else.
+"""The one progress reporter: a bar on a terminal, a log line every ~10 s anywhere else.
 
-Only model work is reported (cache hits are instant). The bar goes to stderr and only when it
-is a terminal, so logs, CI output and ``md > out.md`` stay clean.
+Only model work is reported (cache hits are instant). Both go to stderr, so ``md > out.md``
+stays clean; a CI log gets a few lines with rate and ETA instead of silence or ``\r`` noise.
 """
 
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from typing import Protocol, TextIO
 
 
@@ -52,8 +54,87 @@ class TerminalProgress:
             self._drawn = False
 
 
-def progress_for(enabled: bool | None) -> Progress:
-    """The reporter for a run: ``None`` means "a bar if stderr is a terminal"."""
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    return TerminalProgress() if enabled else NoProgress()
+class LogProgress:
+    """``zh-translate: 120/400 segments (30%), 12.0/s, ETA 23 s`` as one line every ``interval``
+    seconds, for logs and CI where a redrawn bar would be noise and silence looks like a hang.
+
+    A daemon thread writes the lines, so a long first chunk still shows that the run is alive;
+    runs shorter than ``interval`` print nothing at all."""
+
+    def __init__(self, stream: TextIO | None = None, interval: float = 10.0) -> None:
+        self.stream = stream or sys.stderr
+        self.interval = interval
+        self._lock = threading.Lock()
+        self._done = 0
+        self._total = 0
+        self._started = 0.0
+        self._printed = False
+        self._stop: threading.Event | None = None
+        self._thread: threading.Thread | None = None
+
+    def update(self, done: int, total: int) -> None:
+        with self._lock:
+            self._done, self._total = done, total
+            if self._thread is None:
+                self._started = time.monotonic()
+                self._stop = threading.Event()
+                self._thread = threading.Thread(target=self._run, args=(self._stop,), daemon=True)
+                self._thread.start()
+
+    def _run(self, stop: threading.Event) -> None:
+        while not stop.wait(self.interval):
+            self._write(self.line())
+
+    def line(self) -> str:
+        """The current state as one line (rate and ETA once a chunk has finished)."""
+        with self._lock:
+            done, total, elapsed = self._done, self._total, time.monotonic() - self._started
+        percent = 100 * done // max(total, 1)
+        text = f"zh-translate: {done}/{total} segments ({percent}%)"
+        if done and elapsed > 0:
+            rate = done / elapsed
+            text += f", {rate:.1f}/s, ETA {_duration((total - done) / rate)}"
+        else:
+            text += ", ETA unknown"
+        return text
+
+    def _write(self, line: str) -> None:
+        with self._lock:
+            self._printed = True
+        self.stream.write(line + "\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        thread, stop = self._thread, self._stop
+        if thread is None or stop is None:
+            return
+        stop.set()
+        thread.join()
+        with self._lock:
+            self._thread = self._stop = None
+            printed, done, elapsed = self._printed, self._done, time.monotonic() - self._started
+            self._printed = False
+        if printed:
+            self._write(f"zh-translate: {done} segments translated in {_duration(elapsed)}")
+            self._printed = False
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes} min {seconds:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+def progress_for(enabled: bool | None, *, interval: float = 10.0) -> Progress:
+    """The reporter for a run: a bar on a terminal, a log line every ``interval`` seconds
+    elsewhere (``None``: decide by whether stderr is a terminal), nothing when ``False``."""
+    if enabled is False:
+        return NoProgress()
+    if enabled is None and not sys.stderr.isatty():
+        return LogProgress(interval=interval)
+    return TerminalProgress()
