@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -72,6 +73,13 @@ def _i18n_languages(config: Any) -> tuple[list[dict[str, Any]], str | None, set[
     return found, default, {str(e["locale"]) for e in found if e.get("locale") != default}
 
 
+def _one_line(config_file: Path, message: str) -> str:
+    """MkDocs' config errors (YAML's span several lines) as ``file:line: message``."""
+    found = re.search(r"line (\d+)", message)
+    where = f"{config_file}:{found.group(1)}" if found else str(config_file)
+    return f"{where}: {' '.join(message.split())}"
+
+
 def _suffix_locale(src_uri: str, locales: set[str]) -> bool:
     parts = src_uri.rsplit(".", 2)
     return len(parts) == 3 and parts[1] in locales
@@ -95,7 +103,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
     try:
         config = load_config(config_file=str(config_file))
     except MkDocsException as exc:
-        raise DocsError(f"{config_file}: {exc}") from None
+        raise DocsError(_one_line(config_file, str(exc))) from None
     except OSError as exc:
         raise DocsError(f"{config_file}: cannot read: {exc.strerror or exc}") from None
     finally:
