@@ -195,6 +195,54 @@ def check_out_dir(out: Path, docs_dir: Path) -> Path:
     return out
 
 
+@dataclass
+class Translation:
+    """The translated pages as file contents (``{zh path: text}``) and the language's strings."""
+
+    contents: dict[str, str]
+    strings: dict[str, str]  # English string -> Chinese (site name, nav titles, front matter)
+    admonitions: dict[str, str]  # admonition type -> zh title (for titles the pages don't write)
+    stats: Stats
+    warnings: list[str] = field(default_factory=list)
+    fallbacks: list[str] = field(default_factory=list)
+
+
+def translate_tree(
+    translator: SiteTranslator,
+    pages: Sequence[DocsPage],
+    site_strings: Sequence[str],
+    *,
+    language: str,
+    layout: Layout = "suffix",
+    default_locale: str = "en",
+) -> Translation:
+    """Every page and string in one pass of the pipeline; pages kept wholly in English get no
+    file (the i18n plugins then show the English page with their "not translated" notice).
+
+    Shared by ``docs`` and the plugin beside mkdocs-static-i18n (``coexist``). Raises
+    :class:`~.pipeline.lazy.TranslationFailed`."""
+    used: set[str] = set()
+    for page in pages:
+        used |= admonition_types(page.body)
+    titles = {a: a.replace("-", " ").replace("_", " ").capitalize() for a in sorted(used - set(STANDARD_ADMONITIONS))}
+    jobs = [PageJob(p.src_uri, p.label, p.body, p.line_offset) for p in pages]
+    strings = list(site_strings) + list(titles.values()) + [v for p in pages for v in p.meta.values()]
+    results, translated, stats = translator.translate_pages(jobs, list(dict.fromkeys(strings)))
+    done = Translation({}, translated, {}, stats)
+    for result in results.values():
+        done.warnings.extend(result.warnings)
+        done.fallbacks.extend(result.fallbacks)
+    for page in pages:
+        result: PageResult | None = results.get(page.src_uri)
+        if result is None or not result.translated:
+            continue
+        _, target = translated_path(page.src_uri, language, layout, default_locale)
+        done.contents[target] = translate_front_matter(page.front_matter, translated) + result.markdown
+    done.admonitions = {a: STANDARD_ADMONITIONS[a] for a in sorted(used) if a in STANDARD_ADMONITIONS}
+    done.admonitions.update({a: translated.get(t, t) for a, t in titles.items()})
+    return done
+
+
 def write_docs(
     source: DocsSource,
     out: Path,
@@ -209,41 +257,29 @@ def write_docs(
     Raises :class:`DocsError` on bad input or, with ``strict``, on any translation problem."""
     out = check_out_dir(out, source.docs_dir)
     report = DocsReport()
-    admonitions_used: set[str] = set()
-    for page in source.pages:
-        admonitions_used |= admonition_types(page.body)
-    custom = sorted(a for a in admonitions_used if a not in STANDARD_ADMONITIONS)
-    titles = {a: a.replace("-", " ").replace("_", " ").capitalize() for a in custom}
-    jobs = [PageJob(p.src_uri, p.label, p.body, p.line_offset) for p in source.pages]
-    strings = list(source.site_strings) + list(titles.values())
-    strings += [v for p in source.pages for v in p.meta.values()]
     try:
-        results, translated, stats = source.translator.translate_pages(jobs, list(dict.fromkeys(strings)))
+        done = translate_tree(
+            source.translator,
+            source.pages,
+            source.site_strings,
+            language=source.language,
+            layout=layout,
+            default_locale=source.default_locale,
+        )
     except TranslationFailed as exc:
         raise DocsError(str(exc)) from None
-    report.stats = stats
-    for result in results.values():
-        report.warnings.extend(result.warnings)
-        report.fallbacks.extend(result.fallbacks)
+    report.stats, report.warnings, report.fallbacks = done.stats, done.warnings, done.fallbacks
     if strict and (report.warnings or report.fallbacks):
         for message in report.warnings + report.fallbacks:
             log(message)
         raise DocsError(f"{len(report.warnings) + len(report.fallbacks)} translation problem(s) and --strict")
-
     for name in source.files:
         target = f"{source.default_locale}/{name}" if layout == "folder" else name
         _copy(source.docs_dir / name, out / target, report, target)
-    for page in source.pages:
-        result: PageResult | None = results.get(page.src_uri)
-        if result is None or not result.translated:
-            continue  # the i18n plugins fall back to the English page, with their notice
-        _, target = translated_path(page.src_uri, source.language, layout, source.default_locale)
-        text = translate_front_matter(page.front_matter, translated) + result.markdown
+    for target, text in done.contents.items():
         _write(out / target, text.encode("utf-8"), report, target)
         report.translated_pages += 1
-    admonitions = {a: STANDARD_ADMONITIONS[a] for a in sorted(admonitions_used) if a in STANDARD_ADMONITIONS}
-    admonitions.update({a: translated.get(t, t) for a, t in titles.items()})
-    report.snippet = snippet(source, translated, admonitions, layout)
+    report.snippet = snippet(source, done.strings, done.admonitions, layout)
     if snippet_path is not None:
         _write(snippet_path, report.snippet.encode("utf-8"), report, str(snippet_path))
     return report

@@ -85,6 +85,55 @@ def _suffix_locale(src_uri: str, locales: set[str]) -> bool:
     return len(parts) == 3 and parts[1] in locales
 
 
+def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str]) -> tuple[list[str], list[DocsPage]]:
+    """The files of docs_dir to copy and the English pages to translate, read as MkDocs reads
+    them: ``exclude_docs`` respected, front matter split off by MkDocs' ``get_data``. Pages in
+    another locale (``page.fr.md``), excluded by the plugin, or with a human translation beside
+    them (``page.zh.md``) are not translated."""
+    from mkdocs.structure.files import get_files
+    from mkdocs.utils import meta as meta_util
+
+    files = get_files(config)
+    copy: list[str] = []
+    pages: list[DocsPage] = []
+    uris = {f.src_uri for f in files}
+    for file in files:
+        if file.inclusion.is_excluded():
+            continue
+        copy.append(file.src_uri)
+        if not file.is_documentation_page():
+            continue
+        if _suffix_locale(file.src_uri, other_locales) or plugin._excluded(file.src_uri):
+            continue
+        stem, _, ext = file.src_uri.rpartition(".")
+        if f"{stem}.{language}.{ext}" in uris:
+            continue  # a human translation already sits beside it: the i18n plugins use that
+        label = os.path.relpath(file.abs_src_path or file.src_uri)
+        try:
+            source = file.content_string
+        except UnicodeDecodeError as exc:
+            raise DocsError(f"{label}: not valid UTF-8 (byte {exc.start})") from None
+        except OSError as exc:
+            raise DocsError(f"{label}: cannot read: {exc.strerror or exc}") from None
+        body, meta = meta_util.get_data(source)
+        normal = source if source.endswith(body) else source.replace("\r\n", "\n").replace("\r", "\n")
+        front = normal[: len(normal) - len(body)] if normal.endswith(body) else ""
+        page_meta = {k: v for k in ("title", "description") if isinstance(v := meta.get(k), str)}
+        pages.append(DocsPage(file.src_uri, label, front, body, page_meta))
+    return sorted(copy), pages
+
+
+def read_strings(config: Any, plugin: Any) -> tuple[list[str], list[str]]:
+    """(nav titles, all site strings) in the order the plugin's build translates them."""
+    nav_titles = list(dict.fromkeys(_nav_titles(config.nav))) if plugin.config.translate_nav else []
+    strings = list(nav_titles)
+    if plugin.config.translate_nav:
+        strings.append(config.site_name)
+    if config.site_description:
+        strings.append(config.site_description)
+    return nav_titles, strings
+
+
 @contextmanager
 def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> Iterator[DocsSource]:
     """Load ``config_file`` and yield the docs tree's inputs; the plugin is shut down after.
@@ -92,9 +141,6 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
     ``options`` override the plugin's options (``backend``, ``model``) from the command line."""
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException, PluginError
-    from mkdocs.structure.files import get_files
-    from mkdocs.utils import meta as meta_util
-
     from .plugin import ZhTranslatePlugin
 
     quiet = logging.getLogger("mkdocs")
@@ -132,44 +178,13 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
         language = plugin.config.language
         other_locales.add(language)
         docs_dir = Path(config.docs_dir)
-        files = get_files(config)
-        copy: list[str] = []
-        pages: list[DocsPage] = []
-        uris = {f.src_uri for f in files}
-        for file in files:
-            if file.inclusion.is_excluded():
-                continue
-            copy.append(file.src_uri)
-            if not file.is_documentation_page():
-                continue
-            if _suffix_locale(file.src_uri, other_locales) or plugin._excluded(file.src_uri):
-                continue
-            stem, _, ext = file.src_uri.rpartition(".")
-            if f"{stem}.{language}.{ext}" in uris:
-                continue  # a human translation already sits beside it: the i18n plugins use that
-            label = os.path.relpath(file.abs_src_path or file.src_uri)
-            try:
-                source = file.content_string
-            except UnicodeDecodeError as exc:
-                raise DocsError(f"{label}: not valid UTF-8 (byte {exc.start})") from None
-            except OSError as exc:
-                raise DocsError(f"{label}: cannot read: {exc.strerror or exc}") from None
-            body, meta = meta_util.get_data(source)
-            normal = source if source.endswith(body) else source.replace("\r\n", "\n").replace("\r", "\n")
-            front = normal[: len(normal) - len(body)] if normal.endswith(body) else ""
-            page_meta = {k: v for k in ("title", "description") if isinstance(v := meta.get(k), str)}
-            pages.append(DocsPage(file.src_uri, label, front, body, page_meta))
-        nav_titles = list(dict.fromkeys(_nav_titles(config.nav))) if plugin.config.translate_nav else []
-        site_strings = list(nav_titles)
-        if plugin.config.translate_nav:
-            site_strings.append(config.site_name)
-        if config.site_description:
-            site_strings.append(config.site_description)
+        copy, pages = read_pages(config, plugin, language, other_locales)
+        nav_titles, site_strings = read_strings(config, plugin)
         yield DocsSource(
             docs_dir=docs_dir,
             language=language,
             default_locale=i18n_default or "en",
-            files=sorted(copy),
+            files=copy,
             pages=pages,
             translator=plugin._site_translator(),
             site_strings=site_strings,

@@ -27,7 +27,7 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
 
-from . import site
+from . import coexist, site
 from .pipeline.lazy import LazyTranslator, TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats
 from .pipeline.spec import TranslatorSpec
@@ -71,6 +71,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         self._memory: TranslationMemory | None = None
         self._review: ReviewedLayer | None = None
         self._glossary: Glossary | None = None
+        self._i18n: coexist.StaticI18nBridge | None = None  # beside mkdocs-static-i18n
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
         self.collector: Collector | None = None
@@ -90,6 +91,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if self._zh:
             return config
+        i18n = coexist.find_static_i18n(config)
+        if i18n is not None and self._i18n is not None and not self._i18n.is_default_build():
+            return config  # one of static-i18n's other language builds: same state
         site.quiet_jieba()
         try:
             cache_dir = resolve_cache_dir(self.config.cache_dir, config.config_file_path, config.docs_dir)
@@ -124,8 +128,22 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             site_name=config.site_name,
             site_description=config.site_description,
         )
-        site.set_alternates(config)
+        if i18n is not None:
+            self._i18n = coexist.StaticI18nBridge(i18n, self.config.language)
+            self._i18n.prepare(config)
+        else:
+            self._i18n = None
+            site.set_alternates(config)
         return config
+
+    @event_priority(-50)  # before static-i18n's on_files (-100) sorts the files by language
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files | None:
+        if self._i18n is None or self.collector is not None:
+            return files
+        return self._i18n.add_files(files, config, self)
+
+    def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
+        return self._i18n.read_source(page) if self._i18n is not None else None
 
     def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
         # The PO files live outside docs_dir: watch them so a reviewer's edit shows up live.
@@ -137,7 +155,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
     # -- collecting (English build) and applying (Chinese build) ---------------------------
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation | None:
-        if not self.config.translate_nav or self._build is None:
+        if not self.config.translate_nav or self._build is None or self._i18n is not None:
             return nav
         items = list(_walk(nav.items))
         if not self._zh:
@@ -152,8 +170,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
     @event_priority(-100)  # after macros and any other plugin that changes the Markdown
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
         build = self._build
-        if build is None:
-            return markdown
+        if build is None or (self._i18n is not None and self.collector is None):
+            return markdown  # beside static-i18n the zh pages arrive translated (on_files)
         key = page.file.src_uri
         if not self._zh:
             if not self._excluded(key):
@@ -172,6 +190,10 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         return result.markdown
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        if self._i18n is not None and self._i18n.is_zh_build() and page.file.src_uri in self._i18n.generated:
+            return site.banner_html(
+                self.config.banner, segments=1, reviewed=0, model=self._model_label(), translated=True
+            ) + html
         if not self._zh or self._build is None:
             return html
         result = self._build.results.get(page.file.src_uri)
@@ -185,7 +207,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         return banner + html
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str | None:
-        if self._build is None:
+        if self._build is None or self._i18n is not None:
             return output
         current = "zh" if self._zh else site.SOURCE_LANG
         hrefs = site.language_hrefs(self._build.langs, page.url, current)
@@ -194,7 +216,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
 
     def on_post_template(self, output_content: str, template_name: str, config: MkDocsConfig) -> str | None:
         # 404.html and friends are not pages: send their language links to each site's root.
-        if self._build is None or not site.is_material(config):
+        if self._build is None or self._i18n is not None or not site.is_material(config):
             return output_content
         root = (self._build.langs.site_url or "/").rstrip("/") + "/"
         hrefs = {site.SOURCE_LANG: root, "zh": f"{root}{self._build.langs.prefix}/"}
@@ -203,8 +225,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
     @event_priority(-100)  # last: the English site, its search index and sitemap are written
     def on_post_build(self, config: MkDocsConfig) -> None:
         build = self._build
-        if build is None:
-            return
+        if build is None or (self._i18n is not None and self.collector is None):
+            return  # static-i18n builds the zh site from the files added in on_files
         site_dir = Path(config.site_dir)
         if self._zh:
             site.segment_search_index(site_dir)

@@ -205,3 +205,90 @@ def test_the_plugin_builds_under_properdocs(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "zh-translate:" in done.stderr  # the plugin ran (its summary line)
     _assert_every_page_translated(root / "site")
+
+
+# -- beside mkdocs-static-i18n (en + fr) inside MkDocs -------------------------------------------
+
+I18N_PAGES = {
+    "index.md": "# Welcome\n\nRead the [guide](guide.md).\n",
+    "index.fr.md": "# Bienvenue\n\nLisez le [guide](guide.md).\n",
+    "guide.md": "---\ntitle: The guide\n---\n# Guide\n\nInstall it with pip.\n",
+    "guide.fr.md": "# Guide\n\nInstallez-le avec pip.\n",
+}
+
+
+def _i18n_site(root: Path, alternate: list[dict[str, str]] | None = None) -> Path:
+    extra: dict[str, Any] = {
+        "nav": [{"Home": "index.md"}, {"Guide": "guide.md"}],
+        "plugins": [
+            "search",
+            {
+                "i18n": {
+                    "docs_structure": "suffix",
+                    "languages": [
+                        {"locale": "en", "name": "English", "default": True},
+                        {"locale": "fr", "name": "Français"},
+                    ],
+                }
+            },
+            {"zh-translate": {"backend": "pseudo"}},
+        ],
+    }
+    if alternate is not None:
+        extra["extra"] = {"alternate": alternate}
+    return write_site(root, theme="material", pages=I18N_PAGES, extra_config=extra)
+
+
+def _switcher(page: Path) -> dict[str, str]:
+    return {a["hreflang"]: a["href"] for a in Html(page).find("a") if "hreflang" in a}
+
+
+def _build(root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=dict(os.environ, NO_MKDOCS_2_WARNING="1"),
+    )
+
+
+def test_beside_static_i18n_every_language_links_every_language_once(tmp_path: Path) -> None:
+    pytest.importorskip("mkdocs_static_i18n")
+    root = tmp_path / "proj"
+    _i18n_site(root)
+    done = _build(root)
+    assert done.returncode == 0, done.stderr
+    site = root / "site"
+    assert not (site / "zh" / "fr").exists() and not (site / "fr" / "zh").exists()
+    assert done.stderr.count("Building 'zh' documentation") == 1
+    assert sorted(p.name for p in (root / "docs").iterdir()) == ["guide.fr.md", "guide.md", "img", "index.fr.md", "index.md"]
+    for lang, prefix in (("en", ""), ("fr", "fr/"), ("zh", "zh/")):
+        page = site / prefix / "guide" / "index.html"
+        links = _switcher(page)
+        assert set(links) == {"en", "fr", "zh"}, (page, links)
+        for other, other_prefix in (("en", ""), ("fr", "fr/"), ("zh", "zh/")):
+            target = (page.parent / links[other]).resolve()
+            assert target == (site / other_prefix / "guide").resolve(), (lang, other, links[other])
+        html = Html(page)
+        assert html.lang == lang
+    zh = Html(site / "zh/guide/index.html")
+    assert "「Install it with pip.」" in zh.text and "「The guide」" in zh.text
+    assert "zh-translate-banner" in zh.source
+    assert "「" not in Html(site / "fr/guide/index.html").text
+
+
+def test_beside_static_i18n_a_users_extra_alternate_is_kept_and_zh_added(tmp_path: Path) -> None:
+    pytest.importorskip("mkdocs_static_i18n")
+    root = tmp_path / "proj"
+    own = [
+        {"name": "English (US)", "link": "/", "lang": "en"},
+        {"name": "Français", "link": "/fr/", "lang": "fr"},
+    ]
+    _i18n_site(root, alternate=own)
+    done = _build(root)
+    assert done.returncode == 0, done.stderr
+    names = [a.get("hreflang") for a in Html(root / "site/fr/index.html").find("a") if "hreflang" in a]
+    assert names == ["en", "fr", "zh"]
+    assert "English (US)" in Html(root / "site/zh/index.html").text
