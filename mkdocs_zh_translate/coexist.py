@@ -27,6 +27,7 @@ from typing import Any
 
 from .docs import Translation, translate_tree
 from .docs_source import read_pages, read_strings
+from .overrides import translatable_copyright
 from .pipeline.lazy import TranslationFailed
 
 log = logging.getLogger("mkdocs.plugins.zh_translate")
@@ -121,6 +122,8 @@ class StaticI18nBridge:
             for page in pages:
                 page.src_uri = page.src_uri[len(default) + 1 :]
         nav_titles, strings = read_strings(config, plugin)
+        if translatable_copyright(config.copyright):
+            strings.append(config.copyright)
         try:
             done = translate_tree(
                 plugin._site_translator(),
@@ -143,6 +146,8 @@ class StaticI18nBridge:
             entry.site_name = done.strings.get(config.site_name, config.site_name)
         if config.site_description and "site_description" not in self.overrides:
             entry.site_description = done.strings.get(config.site_description, config.site_description)
+        if translatable_copyright(config.copyright) and "copyright" not in self.overrides:
+            entry.copyright = done.strings.get(config.copyright, config.copyright)
         nav = {t: done.strings[t] for t in nav_titles if done.strings.get(t, t) != t}
         entry.nav_translations = {**nav, **(entry.nav_translations or {})}
         entry.admonition_translations = {**done.admonitions, **(entry.admonition_translations or {})}

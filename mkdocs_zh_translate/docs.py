@@ -88,6 +88,7 @@ class DocsSource:
     site_description: str | None = None
     languages: list[dict[str, Any]] = field(default_factory=list)  # static-i18n's, if configured
     overrides: dict[str, Any] = field(default_factory=dict)  # the language's own settings
+    copyright: str | None = None  # plain-text copyright (translated)
 
 
 @dataclass
@@ -142,6 +143,8 @@ def snippet(source: DocsSource, strings: dict[str, str], admonitions: dict[str, 
         zh["site_name"] = strings.get(source.site_name, source.site_name)
     if source.site_description:
         zh["site_description"] = strings.get(source.site_description, source.site_description)
+    if source.copyright:
+        zh["copyright"] = strings.get(source.copyright, source.copyright)
     nav = {t: strings[t] for t in source.nav_titles if strings.get(t, t) != t}
     if nav:
         zh["nav_translations"] = nav

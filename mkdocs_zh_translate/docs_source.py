@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .docs import DocsError, DocsPage, DocsSource
+from .overrides import translatable_copyright
 
 # properdocs looks for its own name first, then MkDocs' (ProperDocs 1.6.7 config/base.py).
 CONFIG_NAMES = ("properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml")
@@ -131,6 +132,8 @@ def read_strings(config: Any, plugin: Any) -> tuple[list[str], list[str]]:
         strings.append(config.site_name)
     if config.site_description:
         strings.append(config.site_description)
+    if translatable_copyright(config.copyright):
+        strings.append(config.copyright)
     return nav_titles, strings
 
 
@@ -192,6 +195,8 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
             site_name=config.site_name if plugin.config.translate_nav else "",
             site_description=config.site_description,
             languages=languages,
+            overrides=plugin.config.overrides.values(),
+            copyright=config.copyright if translatable_copyright(config.copyright) else None,
         )
     finally:
         plugin.on_shutdown()

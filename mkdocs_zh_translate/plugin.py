@@ -28,6 +28,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
 
 from . import coexist, site
+from .overrides import apply_overrides, translatable_copyright
 from .pipeline.lazy import LazyTranslator, TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats
 from .pipeline.spec import TranslatorSpec
@@ -54,6 +55,7 @@ class _Build:
     nav_titles: list[str] = field(default_factory=list)
     site_name: str = ""
     site_description: str | None = None
+    copyright: str | None = None  # when it is plain text (translatable_copyright)
     results: dict[str, PageResult] = field(default_factory=dict)
     strings: dict[str, str] = field(default_factory=dict)
 
@@ -127,9 +129,10 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             site.Languages(self.config.language, config.site_url),
             site_name=config.site_name,
             site_description=config.site_description,
+            copyright=config.copyright if translatable_copyright(config.copyright) else None,
         )
         if i18n is not None:
-            self._i18n = coexist.StaticI18nBridge(i18n, self.config.language)
+            self._i18n = coexist.StaticI18nBridge(i18n, self.config.language, self.config.overrides.values())
             self._i18n.prepare(config)
         else:
             self._i18n = None
@@ -237,6 +240,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             site_strings.append(build.site_name)
         if build.site_description:
             site_strings.append(build.site_description)
+        if build.copyright:
+            site_strings.append(build.copyright)
         if self.collector is not None:
             assert self._review is not None
             self.collector(
@@ -314,6 +319,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             site.prepare_zh_config(zh_config, build.langs, build.strings.get(build.site_name, build.site_name))
             if build.site_description:
                 zh_config.site_description = build.strings.get(build.site_description, build.site_description)
+            if build.copyright:
+                zh_config.copyright = build.strings.get(build.copyright, build.copyright)
+            apply_overrides(zh_config, self.config.overrides.values())
             site.set_alternates(zh_config)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
             log.info(f"zh-translate: building the Chinese site in {zh_dir}")
