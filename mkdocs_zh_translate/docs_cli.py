@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .docs import LAYOUTS, DocsError, default_snippet_path, summary, write_docs
+from .pipeline.pages import plain_fallbacks
 
 
 def add_parser(sub: Any, cli_error: type[Exception]) -> None:
@@ -51,11 +52,8 @@ def _run(args: argparse.Namespace, cli_error: type[Exception]) -> int:
         raise cli_error(str(exc)) from None
     for message in report.warnings:
         warn(f"warning: {message}")
-    if report.fallbacks:
-        warn(
-            f"{len(report.fallbacks)} sentence(s) could not be translated with all their formatting "
-            "and were simplified or kept in English; --strict lists them"
-        )
+    if report.stats is not None and report.stats.fallback_steps:
+        warn(f"{plain_fallbacks(report.stats.fallback_steps)} (--strict lists where)")
     for line in summary(report, out, snippet_path):
         print(line, file=sys.stderr)
     return 0

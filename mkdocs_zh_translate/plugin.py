@@ -30,7 +30,7 @@ from mkdocs.utils import meta as meta_util
 from . import coexist, site
 from .overrides import apply_overrides, translatable_copyright
 from .pipeline.lazy import LazyTranslator, TranslationFailed
-from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats
+from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks
 from .pipeline.spec import TranslatorSpec
 from .config import PluginConfig, resolve_cache_dir, resolve_model, resolve_review_dir
 from .memory import MachineCache, TranslationMemory
@@ -275,6 +275,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         build.strings.update(translated)
         self.stats = stats
         log.info(stats.summary())
+        if stats.fallback_steps and not self.config.strict:
+            log.info(f"zh-translate: {plain_fallbacks(stats.fallback_steps)} (`-v` lists where)")
         errors = []
         for result in results.values():
             for message in result.warnings:

@@ -292,3 +292,12 @@ def test_a_run_shorter_than_the_interval_prints_nothing() -> None:
     requests.add("One two.")
     service.translate(requests)
     assert stream.getvalue() == ""
+
+
+def test_fallbacks_are_summarised_in_plain_words_most_frequent_first() -> None:
+    from mkdocs_zh_translate.pipeline.pages import plain_fallbacks
+
+    text = plain_fallbacks(["runs", "drop_pairs", "runs"])
+    assert text.startswith("3 sentence(s) needed a fallback: 2 translated in pieces")
+    assert "1 translated without some of its bold/italic marks" in text
+    assert "drop_pairs" not in text and "runs" not in text.split(":", 1)[1].split()
