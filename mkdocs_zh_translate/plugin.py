@@ -20,7 +20,7 @@ from typing import Any, Literal
 from mkdocs.config import load_config
 from mkdocs.config.base import ValidationError
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
+from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation, Section
@@ -28,6 +28,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
 
 from . import coexist, site
+from .buildlog import PREFIX, prefixed_warnings
 from .overrides import apply_overrides, translatable_copyright
 from .pipeline.lazy import LazyTranslator, TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks
@@ -219,7 +220,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
 
     def on_post_template(self, output_content: str, template_name: str, config: MkDocsConfig) -> str | None:
         # 404.html and friends are not pages: send their language links to each site's root.
-        if self._build is None or self._i18n is not None or not site.is_material(config):
+        if self._build is None or self._i18n is not None:
+            return output_content
+        if self._zh:
+            output_content = site.fix_404_links(site.fix_html_lang(output_content), template_name, self._build.langs)
+        if not site.is_material(config):
             return output_content
         root = (self._build.langs.site_url or "/").rstrip("/") + "/"
         hrefs = {site.SOURCE_LANG: root, "zh": f"{root}{self._build.langs.prefix}/"}
@@ -308,13 +313,15 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         options = self.config
         self._zh = True
         try:
-            zh_config = load_config(
-                config_file=config.config_file_path,
-                site_dir=str(zh_dir),
-                docs_dir=config.docs_dir,
-                strict=config.strict,
-                use_directory_urls=config.use_directory_urls,
-            )
+            overrides: dict[str, Any] = {
+                "site_dir": str(zh_dir),
+                "docs_dir": config.docs_dir,
+                "strict": config.strict,
+                "use_directory_urls": config.use_directory_urls,
+            }
+            zh_config = load_config(config_file=config.config_file_path, **overrides)
+            if zh_config.theme.name != config.theme.name:  # `mkdocs build -t NAME`: the same theme
+                zh_config = load_config(config_file=config.config_file_path, theme=config.theme.name, **overrides)
             # load_config handed us our own instance again (MkDocs caches instances that define
             # on_startup) with options re-read from mkdocs.yml: keep the ones this build runs with.
             self.config = options
@@ -327,7 +334,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             site.set_alternates(zh_config)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
             log.info(f"zh-translate: building the Chinese site in {zh_dir}")
-            mkdocs_build(zh_config, serve_url=serve_url, dirty=self._dirty)
+            try:
+                with prefixed_warnings():
+                    mkdocs_build(zh_config, serve_url=serve_url, dirty=self._dirty)
+            except Abort as exc:  # --strict: say that the Chinese build is the one that failed
+                raise Abort(f"{PREFIX}{exc.message}") from None
         finally:
             self._zh = False
 

@@ -107,9 +107,13 @@ def inject_language_links(output: str, config: MkDocsConfig, hrefs: dict[str, st
     return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + bar, output, count=1)
 
 
+_HTML_LANG = re.compile(r'(<html\b[^>]*?\blang=")([A-Za-z]{2,3}(?:_[A-Za-z0-9]{2,8})+)(")')
+
+
 def fix_html_lang(output: str) -> str:
-    """Built-in themes write the locale (``zh_CN``) where HTML wants a language tag (``zh-CN``)."""
-    return output.replace('<html lang="zh_CN"', '<html lang="zh-CN"', 1)
+    """Built-in themes write Babel's locale (``zh_Hans_CN``) where HTML wants a BCP 47 language
+    tag (``zh-Hans-CN``): the same subtags, joined by hyphens."""
+    return _HTML_LANG.sub(lambda m: m.group(1) + m.group(2).replace("_", "-") + m.group(3), output, count=1)
 
 
 def banner_html(text: bool | str, *, segments: int, reviewed: int, model: str, translated: bool) -> str:
@@ -287,3 +291,17 @@ def add_sitemap_alternates(sitemap: Path, langs: Languages, lang: str) -> None:
     gz = sitemap.with_name(sitemap.name + ".gz")
     if gz.exists():
         gz.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+
+
+# -- 404 -----------------------------------------------------------------------------------
+
+_ROOT_LINK = re.compile(r'(\b(?:href|src)=")/(?!/)')
+
+
+def fix_404_links(output: str, template_name: str, langs: Languages) -> str:
+    """Keep the Chinese 404 page in the Chinese site. Without ``site_url`` MkDocs renders the
+    404 template with root-relative links (``/guide/``), i.e. into the English site; with one,
+    the zh build's own ``site_url`` (``…/zh/``) already gives the right links."""
+    if template_name != "404.html" or langs.site_url:
+        return output
+    return _ROOT_LINK.sub(lambda m: f"{m.group(1)}/{langs.prefix}/", output)
