@@ -106,6 +106,10 @@ class StaticI18nBridge:
             self.generated.add(uri)
         return files
 
+    def counts(self, src_uri: str) -> tuple[int, int]:
+        """(segments, reviewed segments) of a zh page we added, for its banner."""
+        return self.translation.counts.get(src_uri, (0, 0)) if self.translation else (0, 0)
+
     def read_source(self, page: Any) -> str | None:
         """The translated source of a zh page we added; None for every other page."""
         if self.translation is None or page.file.src_uri not in self.generated:

@@ -208,6 +208,7 @@ class Translation:
     stats: Stats
     warnings: list[str] = field(default_factory=list)
     fallbacks: list[str] = field(default_factory=list)
+    counts: dict[str, tuple[int, int]] = field(default_factory=dict)  # zh path -> (segments, reviewed)
 
 
 def translate_tree(
@@ -241,6 +242,7 @@ def translate_tree(
             continue
         _, target = translated_path(page.src_uri, language, layout, default_locale)
         done.contents[target] = translate_front_matter(page.front_matter, translated) + result.markdown
+        done.counts[target] = (result.segments, result.reviewed)
     done.admonitions = {a: STANDARD_ADMONITIONS[a] for a in sorted(used) if a in STANDARD_ADMONITIONS}
     done.admonitions.update({a: translated.get(t, t) for a, t in titles.items()})
     return done

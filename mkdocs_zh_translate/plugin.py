@@ -75,6 +75,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         self._review: ReviewedLayer | None = None
         self._glossary: Glossary | None = None
         self._i18n: coexist.StaticI18nBridge | None = None  # beside mkdocs-static-i18n
+        self._banners: dict[str, str] = {}  # src_uri -> banner, from on_page_content to on_page_context
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
         self.collector: Collector | None = None
@@ -194,21 +195,37 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         return result.markdown
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        # The banner is added in on_page_context, after the search plugins indexed page.content:
+        # otherwise every page would match the banner's words (机器翻译) in the zh search.
+        banner = self._banner(page)
+        if banner:
+            self._banners[page.file.src_uri] = banner
+        return html
+
+    @event_priority(-100)  # after the search plugins (priority 0) read page.content
+    def on_page_context(self, context: Any, page: Page, config: MkDocsConfig, nav: Navigation) -> Any:
+        banner = self._banners.pop(page.file.src_uri, "")
+        if banner and page.content is not None:
+            page.content = banner + page.content
+        return context
+
+    def _banner(self, page: Page) -> str:
+        """The machine-translation notice for a zh page ("" for English pages)."""
         if self._i18n is not None and self._i18n.is_zh_build() and page.file.src_uri in self._i18n.generated:
+            segments, reviewed = self._i18n.counts(page.file.src_uri)
             return site.banner_html(
-                self.config.banner, segments=1, reviewed=0, model=self._model_label(), translated=True
-            ) + html
+                self.config.banner, segments=segments, reviewed=reviewed, model=self._model_label(), translated=True
+            )
         if not self._zh or self._build is None:
-            return html
+            return ""
         result = self._build.results.get(page.file.src_uri)
-        banner = site.banner_html(
+        return site.banner_html(
             self.config.banner,
             segments=result.segments if result else 0,
             reviewed=result.reviewed if result else 0,
             model=self._model_label(),
             translated=bool(result and result.translated),
         )
-        return banner + html
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str | None:
         if self._build is None or self._i18n is not None:

@@ -3,6 +3,7 @@ from the Chinese build (also under ``--strict``)."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -60,3 +61,15 @@ def test_the_chinese_404_page_links_into_the_chinese_site(tmp_path: Path, theme:
         assert page.find("a", hreflang="zh")[0]["href"] == "/zh/"
     english = Html(tmp_path / "site/404.html")
     assert any(h.startswith("/guide/") for h in english.content_links())
+
+
+@pytest.mark.parametrize("theme", ["mkdocs", "material"])
+def test_the_banner_is_shown_but_not_indexed_for_search(tmp_path: Path, theme: str) -> None:
+    write_site(tmp_path, theme=theme)
+    done = run_mkdocs(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "机器翻译" in Html(tmp_path / "site/zh/guide/install/index.html").text
+    docs = json.loads((tmp_path / "site/zh/search/search_index.json").read_text(encoding="utf-8"))["docs"]
+    index = " ".join(f"{d.get('title', '')} {d.get('text', '')}" for d in docs)
+    assert "Install" in index and "「" in index  # the pages are indexed ...
+    assert "机器" not in index and "审校" not in index  # ... without the banner
