@@ -43,6 +43,7 @@ from .review.store import ReviewError, has_po_files
 log = logging.getLogger("mkdocs.plugins.zh_translate")
 
 _FRONT_MATTER_KEYS = ("title", "description")
+HOME_ZH = "首页"  # MkDocs' implicit "Home"
 
 
 @dataclass
@@ -200,6 +201,10 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         banner = self._banner(page)
         if banner:
             self._banners[page.file.src_uri] = banner
+            # MkDocs' implicit title of a homepage without nav title, meta title or H1 (after
+            # render, before any template shows it in a nav).
+            if page.is_homepage and "title" not in page.__dict__ and page.title == "Home":
+                page.title = HOME_ZH
         return html
 
     @event_priority(-100)  # after the search plugins (priority 0) read page.content

@@ -73,3 +73,14 @@ def test_the_banner_is_shown_but_not_indexed_for_search(tmp_path: Path, theme: s
     index = " ".join(f"{d.get('title', '')} {d.get('text', '')}" for d in docs)
     assert "Install" in index and "「" in index  # the pages are indexed ...
     assert "机器" not in index and "审校" not in index  # ... without the banner
+
+
+def test_the_implicit_home_title_is_chinese(tmp_path: Path) -> None:
+    pages = {"index.md": "Welcome without a heading.\n", "other.md": "# Other\n\nText.\n"}
+    write_site(tmp_path, theme="mkdocs", pages=pages)
+    done = run_mkdocs(tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "<title>Demo Docs</title>" in Html(tmp_path / "site/index.html").source
+    other = Html(tmp_path / "site/zh/other/index.html")
+    assert "首页" in other.text and ">Home<" not in other.source
+    assert ">Home<" in Html(tmp_path / "site/other/index.html").source
