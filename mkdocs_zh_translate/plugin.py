@@ -348,6 +348,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             # on_startup) with options re-read from mkdocs.yml: keep the ones this build runs with.
             self.config = options
             site.prepare_zh_config(zh_config, build.langs, build.strings.get(build.site_name, build.site_name))
+            site.unstemmed_material_search(zh_config)
             if build.site_description:
                 zh_config.site_description = build.strings.get(build.site_description, build.site_description)
             if build.copyright:

@@ -233,6 +233,16 @@ _WORKER_PATCH = r"""
 """
 
 
+def unstemmed_material_search(config: MkDocsConfig) -> None:
+    """Material's zh search stems the index (``indentation`` is stored as ``indent``) but not
+    the prefix query the browser sends (``indentation*``), so inflected English words in
+    Chinese pages are never found. Without the stemmer the index keeps whole words and the
+    prefix query finds both ``indent`` and ``indentation``. A pipeline the user set is kept."""
+    for plugin in config.plugins.values():
+        if type(plugin).__module__.startswith("material.plugins.search") and plugin.config.get("pipeline") is None:
+            plugin.config.pipeline = []
+
+
 def segment_search_index(site_dir: Path) -> bool:
     """Prepare the built-in theme's search for Chinese; False when there is no such index."""
     index_path = site_dir / "search" / "search_index.json"
