@@ -292,3 +292,22 @@ def test_beside_static_i18n_a_users_extra_alternate_is_kept_and_zh_added(tmp_pat
     names = [a.get("hreflang") for a in Html(root / "site/fr/index.html").find("a") if "hreflang" in a]
     assert names == ["en", "fr", "zh"]
     assert "English (US)" in Html(root / "site/zh/index.html").text
+
+
+def test_progress_without_a_terminal_is_log_lines_in_build_and_docs(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    _site(root)
+    build = _build(root)  # stderr is a pipe here, as in CI
+    assert build.returncode == 0, build.stderr
+    assert "zh-translate: translating " in build.stderr and " segments translated in " in build.stderr
+    assert "\r" not in build.stderr
+    docs = subprocess.run(
+        [sys.executable, "-m", "mkdocs_zh_translate", "docs", "--out", "../out", "--backend", "pseudo"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert docs.returncode == 0, docs.stderr
+    # the build filled the cache: nothing left to translate, so no progress at all
+    assert "translating" not in docs.stderr and "0 translated" in docs.stderr

@@ -277,13 +277,14 @@ def test_without_a_terminal_progress_is_a_log_line_with_rate_and_eta() -> None:
     service.translate(requests)
     watcher.join(5)
     lines = stream.getvalue().splitlines()
-    assert lines[0].startswith("zh-translate: 0/2 segments (0%)") and "ETA unknown" in lines[0]
+    assert lines[0] == "zh-translate: translating 2 segments"
+    assert lines[1].startswith("zh-translate: 0/2 segments (0%)") and "ETA unknown" in lines[1]
     assert lines[-1].startswith("zh-translate: 2 segments translated in ")
     assert "\r" not in stream.getvalue()
     assert isinstance(progress_for(None), (LogProgress, TerminalProgress))
 
 
-def test_a_run_shorter_than_the_interval_prints_nothing() -> None:
+def test_a_run_shorter_than_the_interval_prints_a_start_and_an_end_line() -> None:
     from mkdocs_zh_translate.pipeline.progress import LogProgress
 
     stream = io.StringIO()
@@ -291,7 +292,9 @@ def test_a_run_shorter_than_the_interval_prints_nothing() -> None:
     requests = Requests()
     requests.add("One two.")
     service.translate(requests)
-    assert stream.getvalue() == ""
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "zh-translate: translating 1 segments"
+    assert len(lines) == 2 and lines[1].startswith("zh-translate: 1 segments translated in ")
 
 
 def test_fallbacks_are_summarised_in_plain_words_most_frequent_first() -> None:

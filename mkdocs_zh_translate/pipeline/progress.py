@@ -58,8 +58,9 @@ class LogProgress:
     """``zh-translate: 120/400 segments (30%), 12.0/s, ETA 23 s`` as one line every ``interval``
     seconds, for logs and CI where a redrawn bar would be noise and silence looks like a hang.
 
-    A daemon thread writes the lines, so a long first chunk still shows that the run is alive;
-    runs shorter than ``interval`` print nothing at all."""
+    A start line says how much there is to do, a daemon thread writes a line every ``interval``
+    seconds (so a long first chunk still shows that the run is alive), and a closing line gives
+    the total time: a short run costs two lines, a long one a line per ``interval``."""
 
     def __init__(self, stream: TextIO | None = None, interval: float = 10.0) -> None:
         self.stream = stream or sys.stderr
@@ -68,18 +69,21 @@ class LogProgress:
         self._done = 0
         self._total = 0
         self._started = 0.0
-        self._printed = False
         self._stop: threading.Event | None = None
         self._thread: threading.Thread | None = None
 
     def update(self, done: int, total: int) -> None:
         with self._lock:
             self._done, self._total = done, total
-            if self._thread is None:
+            starting = self._thread is None
+            if starting:
                 self._started = time.monotonic()
                 self._stop = threading.Event()
                 self._thread = threading.Thread(target=self._run, args=(self._stop,), daemon=True)
-                self._thread.start()
+        if starting:
+            self._write(f"zh-translate: translating {total} segments")
+            assert self._thread is not None
+            self._thread.start()
 
     def _run(self, stop: threading.Event) -> None:
         while not stop.wait(self.interval):
@@ -99,8 +103,6 @@ class LogProgress:
         return text
 
     def _write(self, line: str) -> None:
-        with self._lock:
-            self._printed = True
         self.stream.write(line + "\n")
         self.stream.flush()
 
@@ -112,11 +114,8 @@ class LogProgress:
         thread.join()
         with self._lock:
             self._thread = self._stop = None
-            printed, done, elapsed = self._printed, self._done, time.monotonic() - self._started
-            self._printed = False
-        if printed:
-            self._write(f"zh-translate: {done} segments translated in {_duration(elapsed)}")
-            self._printed = False
+            done, elapsed = self._done, time.monotonic() - self._started
+        self._write(f"zh-translate: {done} segments translated in {_duration(elapsed)}")
 
 
 def _duration(seconds: float) -> str:
