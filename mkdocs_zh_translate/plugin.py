@@ -176,7 +176,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
     @event_priority(-100)  # after macros and any other plugin that changes the Markdown
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
         build = self._build
-        if build is None or (self._i18n is not None and self.collector is None):
+        if build is None or (self._i18n is not None and (self.collector is None or not self._i18n.is_default_build())):
             return markdown  # beside static-i18n the zh pages arrive translated (on_files)
         key = page.file.src_uri
         if not self._zh:
