@@ -48,9 +48,9 @@ STANDARD_ADMONITIONS = {
 }
 
 # `!!! type`, `???+ type` and `/// type` without an explicit title (the title is the type).
-_ADMONITION = re.compile(r'^[ \t]*(?:!!!|\?\?\?\+?|///)[ \t]+([A-Za-z][\w-]*)(?:[ \t]+[\w -]*)?[ \t]*$', re.M)
+_ADMONITION = re.compile(r'^[ \t]*(?:!!!|\?\?\?\+?|///)[ \t]+([A-Za-z][\w-]*)(?:[ \t]+[\w -]*)?[ \t]*$', re.MULTILINE)
 _NOT_ADMONITIONS = {"tab", "html", "define", "caption", "admonition", "figure"}  # other `///` blocks
-_FRONT_KEY = re.compile(r"^(title|description)([ \t]*:[ \t]*)(.*)$", re.M)
+_FRONT_KEY = re.compile(r"^(title|description)([ \t]*:[ \t]*)(.*)$", re.MULTILINE)
 
 
 class DocsError(Exception):
@@ -237,9 +237,10 @@ def translate_tree(
         done.warnings.extend(result.warnings)
         done.fallbacks.extend(result.fallbacks)
     for page in pages:
-        result: PageResult | None = results.get(page.src_uri)
-        if result is None or not result.translated:
+        page_result: PageResult | None = results.get(page.src_uri)
+        if page_result is None or not page_result.translated:
             continue
+        result = page_result
         _, target = translated_path(page.src_uri, language, layout, default_locale)
         done.contents[target] = translate_front_matter(page.front_matter, translated) + result.markdown
         done.counts[target] = (result.segments, result.reviewed)

@@ -144,6 +144,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
     ``options`` override the plugin's options (``backend``, ``model``) from the command line."""
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException, PluginError
+
     from .plugin import ZhTranslatePlugin
 
     quiet = logging.getLogger("mkdocs")

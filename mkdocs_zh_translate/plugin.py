@@ -29,12 +29,12 @@ from mkdocs.utils import meta as meta_util
 
 from . import coexist, site
 from .buildlog import PREFIX, prefixed_warnings
+from .config import PluginConfig, resolve_cache_dir, resolve_model, resolve_review_dir
+from .memory import MachineCache, TranslationMemory
 from .overrides import apply_overrides, translatable_copyright
 from .pipeline.lazy import LazyTranslator, TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks
 from .pipeline.spec import TranslatorSpec
-from .config import PluginConfig, resolve_cache_dir, resolve_model, resolve_review_dir
-from .memory import MachineCache, TranslationMemory
 from .review.collect import Collector, EnglishBuild
 from .review.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from .review.layer import ReviewedLayer

@@ -8,11 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from tests import test_plugin_browser  # skips this module where no browser is installed
 from tests.plugin_sites import build_in_process, write_site
 from tests.test_docs_stacks import _build, _i18n_site
-from tests.test_plugin_browser import _serve, _wait, browser  # noqa: F401  (browser is a fixture)
+from tests.test_plugin_browser import By, _serve, _wait
 
-from selenium.webdriver.common.by import By  # noqa: E402  (after the module skips above)
+browser = test_plugin_browser.browser  # the module's headless Chromium fixture
 
 
 @pytest.fixture

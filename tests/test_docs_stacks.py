@@ -297,17 +297,23 @@ def test_beside_static_i18n_a_users_extra_alternate_is_kept_and_zh_added(tmp_pat
 def test_progress_without_a_terminal_is_log_lines_in_build_and_docs(tmp_path: Path) -> None:
     root = tmp_path / "proj"
     _site(root)
-    build = _build(root)  # stderr is a pipe here, as in CI
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1", ZH_TRANSLATE_PROGRESS_SECONDS="0")  # a line per chunk
+    build = subprocess.run(  # stderr is a pipe here, as in CI
+        [sys.executable, "-m", "mkdocs", "build"], cwd=root, capture_output=True, text=True, timeout=300, env=env
+    )
     assert build.returncode == 0, build.stderr
-    assert "zh-translate: translating " in build.stderr and " segments translated in " in build.stderr
-    assert "\r" not in build.stderr
+    lines = [line for line in build.stderr.splitlines() if re.match(r"zh-translate: \d+/\d+ segments", line)]
+    assert lines[0].startswith("zh-translate: 0/") and "ETA unknown" in lines[0]
+    assert re.search(r"(\d+)/\1 segments \(100%\), [\d.]+/s, ETA 0 s", lines[-1]), lines
+    assert " segments translated in " in build.stderr and "\r" not in build.stderr
     docs = subprocess.run(
         [sys.executable, "-m", "mkdocs_zh_translate", "docs", "--out", "../out", "--backend", "pseudo"],
         cwd=root,
         capture_output=True,
         text=True,
         timeout=300,
+        env=env,
     )
     assert docs.returncode == 0, docs.stderr
     # the build filled the cache: nothing left to translate, so no progress at all
-    assert "translating" not in docs.stderr and "0 translated" in docs.stderr
+    assert not re.search(r"zh-translate: \d+/\d+ segments", docs.stderr) and " 0 translated" in docs.stderr

@@ -277,14 +277,13 @@ def test_without_a_terminal_progress_is_a_log_line_with_rate_and_eta() -> None:
     service.translate(requests)
     watcher.join(5)
     lines = stream.getvalue().splitlines()
-    assert lines[0] == "zh-translate: translating 2 segments"
-    assert lines[1].startswith("zh-translate: 0/2 segments (0%)") and "ETA unknown" in lines[1]
+    assert lines[0].startswith("zh-translate: 0/2 segments (0%)") and "ETA unknown" in lines[0]
     assert lines[-1].startswith("zh-translate: 2 segments translated in ")
     assert "\r" not in stream.getvalue()
     assert isinstance(progress_for(None), (LogProgress, TerminalProgress))
 
 
-def test_a_run_shorter_than_the_interval_prints_a_start_and_an_end_line() -> None:
+def test_a_run_shorter_than_the_interval_prints_nothing() -> None:
     from mkdocs_zh_translate.pipeline.progress import LogProgress
 
     stream = io.StringIO()
@@ -292,9 +291,26 @@ def test_a_run_shorter_than_the_interval_prints_a_start_and_an_end_line() -> Non
     requests = Requests()
     requests.add("One two.")
     service.translate(requests)
+    assert stream.getvalue() == ""
+
+
+def test_interval_zero_is_a_line_per_chunk_and_a_closing_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_zh_translate.pipeline import service as service_module
+    from mkdocs_zh_translate.pipeline.progress import LogProgress
+
+    monkeypatch.setattr(service_module, "CHUNK_CHARS", 10)
+    stream = io.StringIO()
+    service = TranslationService(CountingTranslator, progress=LogProgress(stream, interval=0))
+    requests = Requests()
+    for text in ("One two.", "Three four.", "Five six."):
+        requests.add(text)
+    service.translate(requests)
     lines = stream.getvalue().splitlines()
-    assert lines[0] == "zh-translate: translating 1 segments"
-    assert len(lines) == 2 and lines[1].startswith("zh-translate: 1 segments translated in ")
+    assert [line.split(" segments")[0] for line in lines[:4]] == [
+        "zh-translate: 0/3", "zh-translate: 1/3", "zh-translate: 2/3", "zh-translate: 3/3"
+    ]
+    assert "/s, ETA " in lines[1] and lines[4].startswith("zh-translate: 3 segments translated in ")
+    assert len(lines) == 5
 
 
 def test_fallbacks_are_summarised_in_plain_words_most_frequent_first() -> None:

@@ -23,7 +23,6 @@ from .progress import progress_for
 from .service import Guard, Requests, TranslationService
 from .spec import TranslatorSpec, bind_cache
 
-
 # What each fallback step means for a reader, in plain words (the ladder's names are jargon).
 PLAIN_FALLBACKS = {
     "nbest": "the best translation broke the formatting; a runner-up translation was used",
