@@ -153,10 +153,11 @@ def test_bad_input_is_one_line_and_exit_2(
     assert len(err.splitlines()) == 1 and message in err and "Traceback" not in err
 
 
-def test_docs_output_builds_with_mkdocs_static_i18n(tmp_path: Path) -> None:
+@pytest.mark.parametrize("layout", ["suffix", "folder"])
+def test_docs_output_builds_with_mkdocs_static_i18n(tmp_path: Path, layout: str) -> None:
     pytest.importorskip("mkdocs_static_i18n")
     _site(tmp_path / "proj")
-    assert _docs(tmp_path / "proj", "--out", "../out") == 0
+    assert _docs(tmp_path / "proj", "--out", "../out", "--layout", layout) == 0
     config = _i18n_config(tmp_path, "out", tmp_path / "out.i18n.yml", "site")
     done = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "-f", str(config)],
@@ -171,10 +172,11 @@ def test_docs_output_builds_with_mkdocs_static_i18n(tmp_path: Path) -> None:
     assert "「Demo Docs」" in Html(tmp_path / "site/zh/index.html").source
 
 
-def test_docs_output_builds_with_zensical_i18n(tmp_path: Path) -> None:
+@pytest.mark.parametrize("layout", ["suffix", "folder"])
+def test_docs_output_builds_with_zensical_i18n(tmp_path: Path, layout: str) -> None:
     pytest.importorskip("zensical_i18n")
     _site(tmp_path / "proj")
-    assert _docs(tmp_path / "proj", "--out", "../zproj/docs") == 0
+    assert _docs(tmp_path / "proj", "--out", "../zproj/docs", "--layout", layout) == 0
     root = tmp_path / "zproj"
     config = _i18n_config(root, "docs", tmp_path / "zproj/docs.i18n.yml", "site")
     config.rename(root / "mkdocs.yml")
