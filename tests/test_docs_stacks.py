@@ -245,9 +245,11 @@ def _switcher(page: Path) -> dict[str, str]:
     return {a["hreflang"]: a["href"] for a in Html(page).find("a") if "hreflang" in a}
 
 
-def _build(root: Path) -> subprocess.CompletedProcess[str]:
+def _build(root: Path, host: str = "mkdocs") -> subprocess.CompletedProcess[str]:
+    if host == "properdocs" and (root / "mkdocs.yml").exists():
+        (root / "mkdocs.yml").rename(root / "properdocs.yml")
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build"],
+        [sys.executable, "-m", host, "build"],
         cwd=root,
         capture_output=True,
         text=True,
@@ -256,11 +258,13 @@ def _build(root: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_beside_static_i18n_every_language_links_every_language_once(tmp_path: Path) -> None:
+@pytest.mark.parametrize("host", ["mkdocs", "properdocs"])
+def test_beside_static_i18n_every_language_links_every_language_once(tmp_path: Path, host: str) -> None:
     pytest.importorskip("mkdocs_static_i18n")
+    pytest.importorskip(host)
     root = tmp_path / "proj"
     _i18n_site(root)
-    done = _build(root)
+    done = _build(root, host)
     assert done.returncode == 0, done.stderr
     site = root / "site"
     assert not (site / "zh" / "fr").exists() and not (site / "fr" / "zh").exists()
