@@ -60,9 +60,13 @@ def set_alternates(config: MkDocsConfig) -> None:
     """Give Material's language selector both languages (links fixed per page later)."""
     if not is_material(config):
         return
+    # A user's own entries (other language sites) are kept, and their names for en / zh too.
+    own = [a for a in config.extra.get("alternate") or [] if isinstance(a, dict)]
+    names = {a.get("lang"): a.get("name") for a in own if isinstance(a.get("name"), str)}
     config.extra["alternate"] = [
-        {"name": EN_LABEL, "link": f"{_ALT_MARK}/{SOURCE_LANG}/", "lang": SOURCE_LANG},
-        {"name": ZH_LABEL, "link": f"{_ALT_MARK}/zh/", "lang": "zh"},
+        {"name": names.get(SOURCE_LANG, EN_LABEL), "link": f"{_ALT_MARK}/{SOURCE_LANG}/", "lang": SOURCE_LANG},
+        {"name": names.get("zh", ZH_LABEL), "link": f"{_ALT_MARK}/zh/", "lang": "zh"},
+        *(a for a in own if a.get("lang") not in (SOURCE_LANG, "zh")),
     ]
 
 

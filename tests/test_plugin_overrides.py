@@ -57,3 +57,16 @@ def test_bad_overrides_are_config_errors(tmp_path: Path, overrides: dict[str, ob
     write_site(tmp_path, pages=PAGES, plugin={"backend": "pseudo", "overrides": overrides})
     done = run_mkdocs(tmp_path)
     assert done.returncode != 0 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_users_extra_alternate_is_kept(tmp_path: Path) -> None:
+    own = [
+        {"name": "English (US)", "link": "/", "lang": "en"},
+        {"name": "Deutsch", "link": "https://de.example.com/", "lang": "de"},
+    ]
+    config = write_site(tmp_path, theme="material", pages=PAGES, extra_config={"extra": {"alternate": own}})
+    build_in_process(config)
+    for page in (tmp_path / "site/index.html", tmp_path / "site/zh/index.html"):
+        links = {a["hreflang"]: a["href"] for a in Html(page).find("a") if "hreflang" in a}
+        assert set(links) == {"en", "zh", "de"} and links["de"] == "https://de.example.com/"
+        assert "English (US)" in Html(page).text
