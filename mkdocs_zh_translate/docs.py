@@ -13,6 +13,7 @@ pipeline exactly as the plugin does, so the files hold what the plugin's zh buil
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -89,6 +90,7 @@ class DocsSource:
     languages: list[dict[str, Any]] = field(default_factory=list)  # static-i18n's, if configured
     overrides: dict[str, Any] = field(default_factory=dict)  # the language's own settings
     copyright: str | None = None  # plain-text copyright (translated)
+    state_dir: Path | None = None  # where the list of files written last time is kept (cache dir)
 
 
 @dataclass
@@ -97,6 +99,7 @@ class DocsReport:
 
     written: list[str] = field(default_factory=list)
     unchanged: int = 0
+    removed: list[str] = field(default_factory=list)  # written by an earlier run, gone from the source
     translated_pages: int = 0
     stats: Stats | None = None
     warnings: list[str] = field(default_factory=list)
@@ -186,6 +189,44 @@ def _copy(src: Path, path: Path, report: DocsReport, name: str) -> None:
     except OSError as exc:
         raise DocsError(f"{path}: cannot copy {src}: {exc.strerror or exc}") from None
     report.written.append(name)
+
+
+def _manifest(state_dir: Path, out: Path) -> Path:
+    digest = hashlib.sha256(str(out).encode("utf-8")).hexdigest()[:16]
+    return state_dir / f"docs-output-{digest}.json"
+
+
+def _remove_stale(out: Path, state_dir: Path | None, names: list[str], report: DocsReport) -> None:
+    """Delete the files an earlier run wrote that this run did not (a page deleted or newly
+    excluded): only files listed in our own manifest, never anything else in ``out``."""
+    if state_dir is None:
+        return
+    manifest = _manifest(state_dir, out)
+    try:
+        before = json.loads(manifest.read_text(encoding="utf-8")).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        before = []
+    current = set(names)
+    for name in before:
+        if not isinstance(name, str) or name in current or ".." in Path(name).parts:
+            continue
+        path = out / name
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise DocsError(f"{path}: cannot remove a stale file: {exc.strerror or exc}") from None
+        report.removed.append(name)
+        for parent in path.parents:
+            if parent == out or not parent.is_dir() or any(parent.iterdir()):
+                break
+            parent.rmdir()
+    try:
+        manifest.parent.mkdir(parents=True, exist_ok=True)
+        manifest.write_text(json.dumps({"out": str(out), "files": sorted(current)}), encoding="utf-8")
+    except OSError:
+        pass  # the next run then cannot clean up; the tree itself is complete
 
 
 def check_out_dir(out: Path, docs_dir: Path) -> Path:
@@ -285,6 +326,8 @@ def write_docs(
     for target, text in done.contents.items():
         _write(out / target, text.encode("utf-8"), report, target)
         report.translated_pages += 1
+    targets = [f"{source.default_locale}/{n}" if layout == "folder" else n for n in source.files]
+    _remove_stale(out, source.state_dir, targets + list(done.contents), report)
     report.snippet = snippet(source, done.strings, done.admonitions, layout)
     if snippet_path is not None:
         _write(snippet_path, report.snippet.encode("utf-8"), report, str(snippet_path))
@@ -304,7 +347,7 @@ def summary(report: DocsReport, out: Path, snippet_path: Path | None) -> Sequenc
         lines.append(report.stats.summary())
     lines.append(
         f"zh-translate: {report.translated_pages} translated page(s); {len(report.written)} file(s) written, "
-        f"{report.unchanged} unchanged, in {os.path.relpath(out)}"
+        f"{report.unchanged} unchanged, {len(report.removed)} stale removed, in {os.path.relpath(out)}"
     )
     if snippet_path is not None:
         lines.append(f"zh-translate: i18n settings for the Chinese language in {os.path.relpath(snippet_path)}")

@@ -197,6 +197,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
             site_description=config.site_description,
             languages=languages,
             overrides=plugin.config.overrides.values(),
+            state_dir=plugin._memory.machine.directory if plugin._memory is not None else None,
             copyright=config.copyright if translatable_copyright(config.copyright) else None,
         )
     finally:

@@ -323,3 +323,16 @@ def test_progress_without_a_terminal_is_log_lines_in_build_and_docs(tmp_path: Pa
     assert docs.returncode == 0, docs.stderr
     # the build filled the cache: nothing left to translate, so no progress at all
     assert not re.search(r"zh-translate: \d+/\d+ segments", docs.stderr) and " 0 translated" in docs.stderr
+
+
+def test_files_of_deleted_pages_are_removed_and_nothing_else(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    _site(root)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out/mine.txt").write_text("not ours", encoding="utf-8")
+    assert _docs(root, "--out", "../out") == 0
+    (root / "docs/guide/usage.md").unlink()
+    assert _docs(root, "--out", "../out") == 0
+    out = tmp_path / "out"
+    assert not (out / "guide/usage.md").exists() and not (out / "guide/usage.zh.md").exists()
+    assert (out / "guide/install.zh.md").is_file() and (out / "mine.txt").read_text(encoding="utf-8") == "not ours"
