@@ -8,8 +8,8 @@ writes to disk, in memory:
 - ``on_config`` of the default-language build adds a ``zh`` language to static-i18n's
   ``languages`` (with the plugin's per-language overrides) and a ``zh`` entry to a user's own
   ``extra.alternate``;
-- ``on_files`` of every language build adds a virtual ``page.zh.md`` (its text is served by
-  ``on_page_read_source``; nothing is written into docs_dir) beside each English page
+- ``on_files`` of every language build adds a virtual ``page.zh.md`` before static-i18n sorts
+  the files, and sets its text on static-i18n's copy after (nothing is written into docs_dir) beside each English page
   (``zh/page.md`` in the folder structure), translated once per build through the plugin's
   pipeline; static-i18n then builds ``/zh/`` once, computes every page's alternates across all
   languages (so each switcher offers en, fr and zh for the same page), sets ``lang`` and the
@@ -101,7 +101,7 @@ class StaticI18nBridge:
                 continue
             # static-i18n re-creates every File from docs_dir + src_path (it cannot take generated
             # ones), so the zh file is virtual: it names docs_dir/page.zh.md, never written, and
-            # its source comes from `read_source` (MkDocs' on_page_read_source).
+            # gets its text once static-i18n is done with the files (`fill_files`).
             files.append(File(uri, config.docs_dir, config.site_dir, config.use_directory_urls))
             self.generated.add(uri)
         return files
@@ -110,11 +110,14 @@ class StaticI18nBridge:
         """(segments, reviewed segments) of a zh page we added, for its banner."""
         return self.translation.counts.get(src_uri, (0, 0)) if self.translation else (0, 0)
 
-    def read_source(self, page: Any) -> str | None:
-        """The translated source of a zh page we added; None for every other page."""
-        if self.translation is None or page.file.src_uri not in self.generated:
-            return None
-        return self.translation.contents.get(page.file.src_uri)
+    def fill_files(self, files: Any) -> Any:
+        """Give the zh files, as static-i18n re-created them, their translated text (MkDocs
+        1.6's ``File.content_string``: the page is then never read from disk)."""
+        if self.translation is not None:
+            for file in files:
+                if file.src_uri in self.generated:
+                    file.content_string = self.translation.contents[file.src_uri]
+        return files
 
     def _translate(self, config: Any, plugin: Any) -> None:
         folder = self.i18n.config.docs_structure == "folder"

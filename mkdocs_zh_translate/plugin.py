@@ -21,7 +21,7 @@ from mkdocs.config import load_config
 from mkdocs.config.base import ValidationError
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
@@ -143,13 +143,18 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         return config
 
     @event_priority(-50)  # before static-i18n's on_files (-100) sorts the files by language
-    def on_files(self, files: Files, config: MkDocsConfig) -> Files | None:
+    def _add_zh_files(self, files: Files, config: MkDocsConfig) -> Files | None:
         if self._i18n is None or self.collector is not None:
             return files
         return self._i18n.add_files(files, config, self)
 
-    def on_page_read_source(self, page: Page, config: MkDocsConfig) -> str | None:
-        return self._i18n.read_source(page) if self._i18n is not None else None
+    @event_priority(-110)  # after static-i18n re-created the files from docs_dir
+    def _fill_zh_files(self, files: Files, config: MkDocsConfig) -> Files | None:
+        if self._i18n is None or self.collector is not None:
+            return files
+        return self._i18n.fill_files(files)
+
+    on_files = CombinedEvent(_add_zh_files, _fill_zh_files)
 
     def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
         # The PO files live outside docs_dir: watch them so a reviewer's edit shows up live.
