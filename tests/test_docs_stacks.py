@@ -336,3 +336,20 @@ def test_files_of_deleted_pages_are_removed_and_nothing_else(tmp_path: Path) -> 
     out = tmp_path / "out"
     assert not (out / "guide/usage.md").exists() and not (out / "guide/usage.zh.md").exists()
     assert (out / "guide/install.zh.md").is_file() and (out / "mine.txt").read_text(encoding="utf-8") == "not ours"
+
+
+def test_beside_static_i18n_in_the_folder_structure(tmp_path: Path) -> None:
+    pytest.importorskip("mkdocs_static_i18n")
+    root = tmp_path / "proj"
+    pages = {"en/index.md": "# Welcome\n\nRead the [guide](guide.md).\n", "en/guide.md": "# Guide\n\nInstall it.\n"}
+    pages["fr/index.md"] = "# Bienvenue\n\nLisez le guide.\n"
+    languages = [{"locale": "en", "name": "English", "default": True}, {"locale": "fr", "name": "Français"}]
+    plugins = ["search", {"i18n": {"docs_structure": "folder", "languages": languages}}, {"zh-translate": {"backend": "pseudo"}}]
+    write_site(root, theme="material", pages=pages, extra_config={"plugins": plugins})
+    done = _build(root)
+    assert done.returncode == 0, done.stderr
+    site = root / "site"
+    assert not (root / "docs/zh").exists()
+    assert "「Install it.」" in Html(site / "zh/guide/index.html").text
+    assert _switcher(site / "fr/guide/index.html")["zh"] == "../../zh/guide/"
+    assert not (site / "zh/fr").exists() and not (site / "zh/en").exists()
