@@ -53,6 +53,30 @@ class UrlSegment(c.Type[str]):
         return text
 
 
+class LanguageOverrides(base.Config):
+    """Settings of the translated site only, as mkdocs-static-i18n's ``languages:`` entries have
+    them. Each wins over the machine translation of the English value."""
+
+    site_name = c.Optional(c.Type(str))
+    site_description = c.Optional(c.Type(str))
+    copyright = c.Optional(c.Type(str))
+    theme = c.Optional(c.Type(dict))
+    """Merged into ``theme`` (e.g. ``font: {text: Noto Sans SC}`` or a ``palette``)."""
+    extra = c.Optional(c.Type(dict))
+    """Merged into ``extra``."""
+
+    def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
+        failed, warnings = super().validate()
+        known = sorted(self._schema_keys)
+        for key in sorted(set(self.keys()) - set(known)):
+            failed.append((key, base.ValidationError(f"not a per-language setting; use one of {', '.join(known)}")))
+        return failed, [(k, w) for k, w in warnings if k not in self.keys() or k in known]
+
+    def values(self) -> dict[str, object]:  # type: ignore[override]
+        """The settings the user gave (unset ones left out)."""
+        return {k: v for k, v in self.items() if v is not None and k in self._schema_keys}
+
+
 class PluginConfig(base.Config):
     """Options of the ``zh-translate`` plugin, as written under ``plugins:`` in mkdocs.yml."""
 
@@ -98,6 +122,10 @@ class PluginConfig(base.Config):
     exclude = c.ListOfItems(c.Type(str), default=[])
     """Page globs (matched against the path inside docs_dir, e.g. ``changelog.md`` or
     ``api/*``) that stay in English in the translated site."""
+
+    overrides = c.SubConfig(LanguageOverrides)
+    """Settings of the translated site: ``site_name``, ``site_description``, ``copyright``,
+    ``theme`` (merged), ``extra`` (merged). Unknown keys are refused."""
 
     strict = c.Type(bool, default=False)
     """Treat every translation fallback (placeholder mismatch, page that cannot be segmented)

@@ -20,19 +20,21 @@ from typing import Any, Literal
 from mkdocs.config import load_config
 from mkdocs.config.base import ValidationError
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, event_priority
+from mkdocs.exceptions import Abort, PluginError
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
 
-from . import site
-from .pipeline.lazy import LazyTranslator, TranslationFailed
-from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats
-from .pipeline.spec import TranslatorSpec
+from . import coexist, site
+from .buildlog import PREFIX, prefixed_warnings
 from .config import PluginConfig, resolve_cache_dir, resolve_model, resolve_review_dir
 from .memory import MachineCache, TranslationMemory
+from .overrides import apply_overrides, translatable_copyright
+from .pipeline.lazy import LazyTranslator, TranslationFailed
+from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks
+from .pipeline.spec import TranslatorSpec
 from .review.collect import Collector, EnglishBuild
 from .review.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from .review.layer import ReviewedLayer
@@ -41,6 +43,7 @@ from .review.store import ReviewError, has_po_files
 log = logging.getLogger("mkdocs.plugins.zh_translate")
 
 _FRONT_MATTER_KEYS = ("title", "description")
+HOME_ZH = "首页"  # MkDocs' implicit "Home"
 
 
 @dataclass
@@ -54,6 +57,7 @@ class _Build:
     nav_titles: list[str] = field(default_factory=list)
     site_name: str = ""
     site_description: str | None = None
+    copyright: str | None = None  # when it is plain text (translatable_copyright)
     results: dict[str, PageResult] = field(default_factory=dict)
     strings: dict[str, str] = field(default_factory=dict)
 
@@ -71,6 +75,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         self._memory: TranslationMemory | None = None
         self._review: ReviewedLayer | None = None
         self._glossary: Glossary | None = None
+        self._i18n: coexist.StaticI18nBridge | None = None  # beside mkdocs-static-i18n
+        self._banners: dict[str, str] = {}  # src_uri -> banner, from on_page_content to on_page_context
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
         self.collector: Collector | None = None
@@ -90,6 +96,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if self._zh:
             return config
+        i18n = coexist.find_static_i18n(config)
+        if i18n is not None and self._i18n is not None and not self._i18n.is_default_build():
+            return config  # one of static-i18n's other language builds: same state
         site.quiet_jieba()
         try:
             cache_dir = resolve_cache_dir(self.config.cache_dir, config.config_file_path, config.docs_dir)
@@ -123,9 +132,29 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             site.Languages(self.config.language, config.site_url),
             site_name=config.site_name,
             site_description=config.site_description,
+            copyright=config.copyright if translatable_copyright(config.copyright) else None,
         )
-        site.set_alternates(config)
+        if i18n is not None:
+            self._i18n = coexist.StaticI18nBridge(i18n, self.config.language, self.config.overrides.values())
+            self._i18n.prepare(config)
+        else:
+            self._i18n = None
+            site.set_alternates(config)
         return config
+
+    @event_priority(-50)  # before static-i18n's on_files (-100) sorts the files by language
+    def _add_zh_files(self, files: Files, config: MkDocsConfig) -> Files | None:
+        if self._i18n is None or self.collector is not None:
+            return files
+        return self._i18n.add_files(files, config, self)
+
+    @event_priority(-110)  # after static-i18n re-created the files from docs_dir
+    def _fill_zh_files(self, files: Files, config: MkDocsConfig) -> Files | None:
+        if self._i18n is None or self.collector is not None:
+            return files
+        return self._i18n.fill_files(files)
+
+    on_files = CombinedEvent(_add_zh_files, _fill_zh_files)
 
     def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
         # The PO files live outside docs_dir: watch them so a reviewer's edit shows up live.
@@ -137,7 +166,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
     # -- collecting (English build) and applying (Chinese build) ---------------------------
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation | None:
-        if not self.config.translate_nav or self._build is None:
+        if not self.config.translate_nav or self._build is None or self._i18n is not None:
             return nav
         items = list(_walk(nav.items))
         if not self._zh:
@@ -152,8 +181,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
     @event_priority(-100)  # after macros and any other plugin that changes the Markdown
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
         build = self._build
-        if build is None:
-            return markdown
+        if build is None or (self._i18n is not None and (self.collector is None or not self._i18n.is_default_build())):
+            return markdown  # beside static-i18n the zh pages arrive translated (on_files)
         key = page.file.src_uri
         if not self._zh:
             if not self._excluded(key):
@@ -172,20 +201,44 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         return result.markdown
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        # The banner is added in on_page_context, after the search plugins indexed page.content:
+        # otherwise every page would match the banner's words (机器翻译) in the zh search.
+        banner = self._banner(page)
+        if banner:
+            self._banners[page.file.src_uri] = banner
+            # MkDocs' implicit title of a homepage without nav title, meta title or H1 (after
+            # render, before any template shows it in a nav).
+            if page.is_homepage and "title" not in page.__dict__ and page.title == "Home":
+                page.title = HOME_ZH
+        return html
+
+    @event_priority(-100)  # after the search plugins (priority 0) read page.content
+    def on_page_context(self, context: Any, page: Page, config: MkDocsConfig, nav: Navigation) -> Any:
+        banner = self._banners.pop(page.file.src_uri, "")
+        if banner and page.content is not None:
+            page.content = banner + page.content
+        return context
+
+    def _banner(self, page: Page) -> str:
+        """The machine-translation notice for a zh page ("" for English pages)."""
+        if self._i18n is not None and self._i18n.is_zh_build() and page.file.src_uri in self._i18n.generated:
+            segments, reviewed = self._i18n.counts(page.file.src_uri)
+            return site.banner_html(
+                self.config.banner, segments=segments, reviewed=reviewed, model=self._model_label(), translated=True
+            )
         if not self._zh or self._build is None:
-            return html
+            return ""
         result = self._build.results.get(page.file.src_uri)
-        banner = site.banner_html(
+        return site.banner_html(
             self.config.banner,
             segments=result.segments if result else 0,
             reviewed=result.reviewed if result else 0,
             model=self._model_label(),
             translated=bool(result and result.translated),
         )
-        return banner + html
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str | None:
-        if self._build is None:
+        if self._build is None or self._i18n is not None:
             return output
         current = "zh" if self._zh else site.SOURCE_LANG
         hrefs = site.language_hrefs(self._build.langs, page.url, current)
@@ -194,7 +247,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
 
     def on_post_template(self, output_content: str, template_name: str, config: MkDocsConfig) -> str | None:
         # 404.html and friends are not pages: send their language links to each site's root.
-        if self._build is None or not site.is_material(config):
+        if self._build is None or self._i18n is not None:
+            return output_content
+        if self._zh:
+            output_content = site.fix_404_links(site.fix_html_lang(output_content), template_name, self._build.langs)
+        if not site.is_material(config):
             return output_content
         root = (self._build.langs.site_url or "/").rstrip("/") + "/"
         hrefs = {site.SOURCE_LANG: root, "zh": f"{root}{self._build.langs.prefix}/"}
@@ -203,8 +260,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
     @event_priority(-100)  # last: the English site, its search index and sitemap are written
     def on_post_build(self, config: MkDocsConfig) -> None:
         build = self._build
-        if build is None:
-            return
+        if build is None or (self._i18n is not None and self.collector is None):
+            return  # static-i18n builds the zh site from the files added in on_files
         site_dir = Path(config.site_dir)
         if self._zh:
             site.segment_search_index(site_dir)
@@ -215,6 +272,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             site_strings.append(build.site_name)
         if build.site_description:
             site_strings.append(build.site_description)
+        if build.copyright:
+            site_strings.append(build.copyright)
         if self.collector is not None:
             assert self._review is not None
             self.collector(
@@ -248,6 +307,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         build.strings.update(translated)
         self.stats = stats
         log.info(stats.summary())
+        if stats.fallback_steps and not self.config.strict:
+            log.info(f"zh-translate: {plain_fallbacks(stats.fallback_steps)} (`-v` lists where)")
         errors = []
         for result in results.values():
             for message in result.warnings:
@@ -279,23 +340,33 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         options = self.config
         self._zh = True
         try:
-            zh_config = load_config(
-                config_file=config.config_file_path,
-                site_dir=str(zh_dir),
-                docs_dir=config.docs_dir,
-                strict=config.strict,
-                use_directory_urls=config.use_directory_urls,
-            )
+            overrides: dict[str, Any] = {
+                "site_dir": str(zh_dir),
+                "docs_dir": config.docs_dir,
+                "strict": config.strict,
+                "use_directory_urls": config.use_directory_urls,
+            }
+            zh_config = load_config(config_file=config.config_file_path, **overrides)
+            if zh_config.theme.name != config.theme.name:  # `mkdocs build -t NAME`: the same theme
+                zh_config = load_config(config_file=config.config_file_path, theme=config.theme.name, **overrides)
             # load_config handed us our own instance again (MkDocs caches instances that define
             # on_startup) with options re-read from mkdocs.yml: keep the ones this build runs with.
             self.config = options
             site.prepare_zh_config(zh_config, build.langs, build.strings.get(build.site_name, build.site_name))
+            site.unstemmed_material_search(zh_config)
             if build.site_description:
                 zh_config.site_description = build.strings.get(build.site_description, build.site_description)
+            if build.copyright:
+                zh_config.copyright = build.strings.get(build.copyright, build.copyright)
+            apply_overrides(zh_config, self.config.overrides.values())
             site.set_alternates(zh_config)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
             log.info(f"zh-translate: building the Chinese site in {zh_dir}")
-            mkdocs_build(zh_config, serve_url=serve_url, dirty=self._dirty)
+            try:
+                with prefixed_warnings():
+                    mkdocs_build(zh_config, serve_url=serve_url, dirty=self._dirty)
+            except Abort as exc:  # --strict: say that the Chinese build is the one that failed
+                raise Abort(f"{PREFIX}{exc.message}") from None
         finally:
             self._zh = False
 

@@ -60,9 +60,13 @@ def set_alternates(config: MkDocsConfig) -> None:
     """Give Material's language selector both languages (links fixed per page later)."""
     if not is_material(config):
         return
+    # A user's own entries (other language sites) are kept, and their names for en / zh too.
+    own = [a for a in config.extra.get("alternate") or [] if isinstance(a, dict)]
+    names = {a.get("lang"): a.get("name") for a in own if isinstance(a.get("name"), str)}
     config.extra["alternate"] = [
-        {"name": EN_LABEL, "link": f"{_ALT_MARK}/{SOURCE_LANG}/", "lang": SOURCE_LANG},
-        {"name": ZH_LABEL, "link": f"{_ALT_MARK}/zh/", "lang": "zh"},
+        {"name": names.get(SOURCE_LANG, EN_LABEL), "link": f"{_ALT_MARK}/{SOURCE_LANG}/", "lang": SOURCE_LANG},
+        {"name": names.get("zh", ZH_LABEL), "link": f"{_ALT_MARK}/zh/", "lang": "zh"},
+        *(a for a in own if a.get("lang") not in (SOURCE_LANG, "zh")),
     ]
 
 
@@ -107,9 +111,13 @@ def inject_language_links(output: str, config: MkDocsConfig, hrefs: dict[str, st
     return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + bar, output, count=1)
 
 
+_HTML_LANG = re.compile(r'(<html\b[^>]*?\blang=")([A-Za-z]{2,3}(?:_[A-Za-z0-9]{2,8})+)(")')
+
+
 def fix_html_lang(output: str) -> str:
-    """Built-in themes write the locale (``zh_CN``) where HTML wants a language tag (``zh-CN``)."""
-    return output.replace('<html lang="zh_CN"', '<html lang="zh-CN"', 1)
+    """Built-in themes write Babel's locale (``zh_Hans_CN``) where HTML wants a BCP 47 language
+    tag (``zh-Hans-CN``): the same subtags, joined by hyphens."""
+    return _HTML_LANG.sub(lambda m: m.group(1) + m.group(2).replace("_", "-") + m.group(3), output, count=1)
 
 
 def banner_html(text: bool | str, *, segments: int, reviewed: int, model: str, translated: bool) -> str:
@@ -229,6 +237,16 @@ _WORKER_PATCH = r"""
 """
 
 
+def unstemmed_material_search(config: MkDocsConfig) -> None:
+    """Material's zh search stems the index (``indentation`` is stored as ``indent``) but not
+    the prefix query the browser sends (``indentation*``), so inflected English words in
+    Chinese pages are never found. Without the stemmer the index keeps whole words and the
+    prefix query finds both ``indent`` and ``indentation``. A pipeline the user set is kept."""
+    for plugin in config.plugins.values():
+        if type(plugin).__module__.startswith("material.plugins.search") and plugin.config.get("pipeline") is None:
+            plugin.config.pipeline = []
+
+
 def segment_search_index(site_dir: Path) -> bool:
     """Prepare the built-in theme's search for Chinese; False when there is no such index."""
     index_path = site_dir / "search" / "search_index.json"
@@ -287,3 +305,17 @@ def add_sitemap_alternates(sitemap: Path, langs: Languages, lang: str) -> None:
     gz = sitemap.with_name(sitemap.name + ".gz")
     if gz.exists():
         gz.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+
+
+# -- 404 -----------------------------------------------------------------------------------
+
+_ROOT_LINK = re.compile(r'(\b(?:href|src)=")/(?!/)')
+
+
+def fix_404_links(output: str, template_name: str, langs: Languages) -> str:
+    """Keep the Chinese 404 page in the Chinese site. Without ``site_url`` MkDocs renders the
+    404 template with root-relative links (``/guide/``), i.e. into the English site; with one,
+    the zh build's own ``site_url`` (``…/zh/``) already gives the right links."""
+    if template_name != "404.html" or langs.site_url:
+        return output
+    return _ROOT_LINK.sub(lambda m: f"{m.group(1)}/{langs.prefix}/", output)

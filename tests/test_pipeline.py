@@ -211,7 +211,7 @@ def test_misses_are_reported_chunk_by_chunk(monkeypatch: pytest.MonkeyPatch) -> 
     for text in ("One two.", "Three four.", "Five six."):
         requests.add(text)
     service.translate(requests)
-    assert stream.getvalue().count("\r") == 3 and stream.getvalue().endswith("3/3 segments\n")
+    assert stream.getvalue().count("\r") == 4 and stream.getvalue().endswith("3/3 segments\n")
 
 
 # -- one ladder call site -------------------------------------------------------------------------
@@ -247,3 +247,76 @@ def test_review_sync_finds_what_the_build_stored_under_the_same_keys(tmp_path: P
         "Site name": "SITE NAME",
     }
     assert all(h.origin is Origin.CACHE for h in hits.values())
+
+
+def test_without_a_terminal_progress_is_a_log_line_with_rate_and_eta() -> None:
+    import threading
+
+    from mkdocs_zh_translate.pipeline.progress import LogProgress
+
+    stream = io.StringIO()
+    progress = LogProgress(stream, interval=0.01)
+    release = threading.Event()
+
+    class Slow(CountingTranslator):
+        def translate(self, texts):  # type: ignore[no-untyped-def]
+            release.wait(5)  # until the reporter has written at least one line
+            return super().translate(texts)
+
+    def watch() -> None:
+        while "ETA" not in stream.getvalue():
+            threading.Event().wait(0.01)
+        release.set()
+
+    watcher = threading.Thread(target=watch, daemon=True)
+    watcher.start()
+    service = TranslationService(Slow, progress=progress)
+    requests = Requests()
+    for text in ("One two.", "Three four."):
+        requests.add(text)
+    service.translate(requests)
+    watcher.join(5)
+    lines = stream.getvalue().splitlines()
+    assert lines[0].startswith("zh-translate: 0/2 segments (0%)") and "ETA unknown" in lines[0]
+    assert lines[-1].startswith("zh-translate: 2 segments translated in ")
+    assert "\r" not in stream.getvalue()
+    assert isinstance(progress_for(None), (LogProgress, TerminalProgress))
+
+
+def test_a_run_shorter_than_the_interval_prints_nothing() -> None:
+    from mkdocs_zh_translate.pipeline.progress import LogProgress
+
+    stream = io.StringIO()
+    service = TranslationService(CountingTranslator, progress=LogProgress(stream, interval=3600))
+    requests = Requests()
+    requests.add("One two.")
+    service.translate(requests)
+    assert stream.getvalue() == ""
+
+
+def test_interval_zero_is_a_line_per_chunk_and_a_closing_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_zh_translate.pipeline import service as service_module
+    from mkdocs_zh_translate.pipeline.progress import LogProgress
+
+    monkeypatch.setattr(service_module, "CHUNK_CHARS", 10)
+    stream = io.StringIO()
+    service = TranslationService(CountingTranslator, progress=LogProgress(stream, interval=0))
+    requests = Requests()
+    for text in ("One two.", "Three four.", "Five six."):
+        requests.add(text)
+    service.translate(requests)
+    lines = stream.getvalue().splitlines()
+    assert [line.split(" segments")[0] for line in lines[:4]] == [
+        "zh-translate: 0/3", "zh-translate: 1/3", "zh-translate: 2/3", "zh-translate: 3/3"
+    ]
+    assert "/s, ETA " in lines[1] and lines[4].startswith("zh-translate: 3 segments translated in ")
+    assert len(lines) == 5
+
+
+def test_fallbacks_are_summarised_in_plain_words_most_frequent_first() -> None:
+    from mkdocs_zh_translate.pipeline.pages import plain_fallbacks
+
+    text = plain_fallbacks(["runs", "drop_pairs", "runs"])
+    assert text.startswith("3 sentence(s) needed a fallback: 2 translated in pieces")
+    assert "1 translated without some of its bold/italic marks" in text
+    assert "drop_pairs" not in text and "runs" not in text.split(":", 1)[1].split()

@@ -23,6 +23,23 @@ from .progress import progress_for
 from .service import Guard, Requests, TranslationService
 from .spec import TranslatorSpec, bind_cache
 
+# What each fallback step means for a reader, in plain words (the ladder's names are jargon).
+PLAIN_FALLBACKS = {
+    "nbest": "the best translation broke the formatting; a runner-up translation was used",
+    "runs": "translated in pieces around its links and code, so the wording may be stiffer",
+    "drop_pairs": "translated without some of its bold/italic marks",
+    "english": "kept in English: no translation kept its links and code intact",
+}
+
+
+def plain_fallbacks(steps: Sequence[str]) -> str:
+    """``"3 sentences: 2 kept in English …; 1 translated in pieces …"`` for the summary."""
+    counts: dict[str, int] = {}
+    for step in steps:
+        counts[step] = counts.get(step, 0) + 1
+    parts = [f"{n} {PLAIN_FALLBACKS.get(step, step)}" for step, n in sorted(counts.items(), key=lambda i: -i[1])]
+    return f"{len(steps)} sentence(s) needed a fallback: " + "; ".join(parts)
+
 
 @dataclass
 class Stats:
@@ -34,7 +51,8 @@ class Stats:
     translated: int = 0
     fallbacks: int = 0
     seconds: float = 0.0
-    model: str = "model not loaded"  # or "model loaded", "model already loaded"
+    model: str = "model not loaded"  # or "model loaded", "model already loaded", "pseudo backend"
+    fallback_steps: list[str] = field(default_factory=list)  # one ladder step per fallback
 
     def summary(self) -> str:
         return (
@@ -185,6 +203,8 @@ class SiteTranslator:
         stats.translated = service.translated - translated
         if stats.translated:
             stats.model = "model loaded" if self.lazy.loads > loads else "model already loaded"
+            if self.spec.backend == "pseudo":
+                stats.model = "pseudo backend (no model)"
         stats.unique = len(everything)
         # reviewed only: answered without the cache
         stats.cached = service.cached - cached + len(set(everything) - set(machine))
@@ -193,7 +213,10 @@ class SiteTranslator:
             page = segmented.get(job.key)
             if page is not None:
                 results[job.key] = self._page_result(job, page, reviewed.get(job.key), hits)
-        stats.fallbacks = sum(1 for s in needed if hits[s].fallback and hits[s].origin is not Origin.ENGLISH)
+        stats.fallback_steps = [
+            str(hits[s].fallback) for s in needed if hits[s].fallback and hits[s].origin is not Origin.ENGLISH
+        ]
+        stats.fallbacks = len(stats.fallback_steps)
         stats.seconds = time.perf_counter() - started
         translated_strings = {
             s: reviewed_strings[s] if s in reviewed_strings else hits[s].text if s in hits else s for s in strings

@@ -147,6 +147,7 @@ class TranslationService:
             translator = GlossaryTranslator(translator, self.glossary)
         done = 0
         try:
+            self.progress.update(0, len(misses))  # starts the clock of a log reporter
             for chunk in _chunks(misses, CHUNK_CHARS):
                 try:
                     outputs = translate_segments(chunk, translator, droppable=[requests.droppable[t] for t in chunk])

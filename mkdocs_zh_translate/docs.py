@@ -1,0 +1,354 @@
+"""``mkdocs-zh-translate docs``: the site's translation as files, for stacks that build from files.
+
+Zensical runs no third-party plugins and mkdocs-static-i18n / zensical-i18n build each language
+from its own Markdown files, so for them the Chinese site is a docs tree: a copy of ``docs_dir``
+plus every page's translation as ``page.zh.md`` beside ``page.md`` (``suffix`` layout, the
+default of both plugins) or ``en/page.md`` + ``zh/page.md`` (``folder`` layout), and a YAML
+snippet with the language's strings (site name, nav and admonition titles) for their config.
+
+This module only shapes and writes files. The pages, the site's strings and the pipeline
+(cache, reviewed PO, glossary, page guard) come from :mod:`.docs_source`, which configures the
+pipeline exactly as the plugin does, so the files hold what the plugin's zh build would show.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+
+from .pipeline.lazy import TranslationFailed
+from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats
+
+Layout = Literal["suffix", "folder"]
+LAYOUTS: tuple[Layout, ...] = ("suffix", "folder")
+
+# Default admonition titles of Material / Zensical, as zensical-i18n ships them for zh; other
+# types go through the pipeline like any other string.
+STANDARD_ADMONITIONS = {
+    "note": "注",
+    "abstract": "摘要",
+    "info": "信息",
+    "tip": "提示",
+    "success": "成功",
+    "question": "问题",
+    "warning": "警告",
+    "failure": "失败",
+    "danger": "危险",
+    "bug": "缺陷",
+    "example": "示例",
+    "quote": "引用",
+}
+
+# `!!! type`, `???+ type` and `/// type` without an explicit title (the title is the type).
+_ADMONITION = re.compile(r'^[ \t]*(?:!!!|\?\?\?\+?|///)[ \t]+([A-Za-z][\w-]*)(?:[ \t]+[\w -]*)?[ \t]*$', re.MULTILINE)
+_NOT_ADMONITIONS = {"tab", "html", "define", "caption", "admonition", "figure"}  # other `///` blocks
+_FRONT_KEY = re.compile(r"^(title|description)([ \t]*:[ \t]*)(.*)$", re.MULTILINE)
+
+
+class DocsError(Exception):
+    """Bad input for ``docs``: reported as one line, exit code 2."""
+
+
+@dataclass
+class DocsPage:
+    """One English page: ``body`` is what MkDocs hands the plugin (front matter removed)."""
+
+    src_uri: str
+    label: str  # the path shown in messages
+    front_matter: str  # the raw front matter block, delimiters included ("" when none)
+    body: str
+    meta: dict[str, str] = field(default_factory=dict)  # title / description to translate
+
+    @property
+    def line_offset(self) -> int:
+        return self.front_matter.count("\n")
+
+
+@dataclass
+class DocsSource:
+    """Everything ``docs`` writes from, gathered by :mod:`.docs_source` from the config."""
+
+    docs_dir: Path
+    language: str  # the locale and URL prefix of the translation ("zh")
+    default_locale: str  # the English pages' locale ("en")
+    files: list[str]  # every file under docs_dir to copy, POSIX paths
+    pages: list[DocsPage]  # the pages to translate (excludes and existing translations left out)
+    translator: SiteTranslator
+    site_strings: list[str] = field(default_factory=list)  # nav titles, site_name, description
+    nav_titles: list[str] = field(default_factory=list)
+    site_name: str = ""
+    site_description: str | None = None
+    languages: list[dict[str, Any]] = field(default_factory=list)  # static-i18n's, if configured
+    overrides: dict[str, Any] = field(default_factory=dict)  # the language's own settings
+    copyright: str | None = None  # plain-text copyright (translated)
+    state_dir: Path | None = None  # where the list of files written last time is kept (cache dir)
+
+
+@dataclass
+class DocsReport:
+    """What one run did: files written / left alone, the pipeline's statistics, messages."""
+
+    written: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    removed: list[str] = field(default_factory=list)  # written by an earlier run, gone from the source
+    translated_pages: int = 0
+    stats: Stats | None = None
+    warnings: list[str] = field(default_factory=list)
+    fallbacks: list[str] = field(default_factory=list)
+    snippet: str = ""
+
+
+def admonition_types(markdown: str) -> set[str]:
+    """Admonition types used without an explicit title (their title is the type's name)."""
+    found = {m.group(1).lower() for m in _ADMONITION.finditer(markdown)}
+    return found - _NOT_ADMONITIONS
+
+
+def translated_path(src_uri: str, language: str, layout: Layout, default_locale: str) -> tuple[str, str]:
+    """(where the English file goes, where its translation goes) in the output tree."""
+    if layout == "folder":
+        return f"{default_locale}/{src_uri}", f"{language}/{src_uri}"
+    stem, dot, ext = src_uri.rpartition(".")
+    return src_uri, f"{stem}.{language}.{ext}" if dot else f"{src_uri}.{language}"
+
+
+def translate_front_matter(front_matter: str, strings: dict[str, str]) -> str:
+    """The front matter with its one-line ``title`` / ``description`` values translated,
+    everything else byte for byte (JSON strings are valid YAML double-quoted scalars)."""
+
+    def replace(match: re.Match[str]) -> str:
+        raw = match.group(3).strip()
+        try:
+            value = yaml.safe_load(raw) if raw else None
+        except yaml.YAMLError:
+            return match.group(0)
+        if not isinstance(value, str) or value not in strings or strings[value] == value:
+            return match.group(0)
+        return f"{match.group(1)}{match.group(2)}{json.dumps(strings[value], ensure_ascii=False)}"
+
+    return _FRONT_KEY.sub(replace, front_matter)
+
+
+def snippet(source: DocsSource, strings: dict[str, str], admonitions: dict[str, str], layout: Layout) -> str:
+    """The i18n plugin block (mkdocs-static-i18n 1.3 and zensical-i18n 0.3 read the same keys)
+    with the site's own languages, if any, and the translation's strings."""
+    zh: dict[str, Any] = {"locale": source.language, "name": "中文"}
+    if source.site_name:
+        zh["site_name"] = strings.get(source.site_name, source.site_name)
+    if source.site_description:
+        zh["site_description"] = strings.get(source.site_description, source.site_description)
+    if source.copyright:
+        zh["copyright"] = strings.get(source.copyright, source.copyright)
+    nav = {t: strings[t] for t in source.nav_titles if strings.get(t, t) != t}
+    if nav:
+        zh["nav_translations"] = nav
+    if admonitions:
+        zh["admonition_translations"] = admonitions
+    zh.update(source.overrides)
+    languages = [dict(lang) for lang in source.languages if lang.get("locale") != source.language]
+    if not languages:
+        languages = [{"locale": source.default_locale, "name": "English", "default": True}]
+    block = {"plugins": [{"i18n": {"docs_structure": layout, "languages": [*languages, zh]}}]}
+    head = (
+        "# Written by `mkdocs-zh-translate docs`: the Chinese language for mkdocs-static-i18n 1.3\n"
+        "# and zensical-i18n 0.3. Merge this plugin entry into the config that builds the tree.\n"
+    )
+    return head + yaml.safe_dump(block, allow_unicode=True, sort_keys=False, width=100)
+
+
+def _write(path: Path, data: bytes, report: DocsReport, name: str) -> None:
+    """Write ``data`` unless the file already holds exactly it (keeps mtimes, so watchers and
+    incremental builds downstream see only real changes)."""
+    try:
+        if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
+            report.unchanged += 1
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError as exc:
+        raise DocsError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    report.written.append(name)
+
+
+def _copy(src: Path, path: Path, report: DocsReport, name: str) -> None:
+    try:
+        if path.is_file() and path.stat().st_size == src.stat().st_size and path.read_bytes() == src.read_bytes():
+            report.unchanged += 1
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, path)
+    except OSError as exc:
+        raise DocsError(f"{path}: cannot copy {src}: {exc.strerror or exc}") from None
+    report.written.append(name)
+
+
+def _manifest(state_dir: Path, out: Path) -> Path:
+    digest = hashlib.sha256(str(out).encode("utf-8")).hexdigest()[:16]
+    return state_dir / f"docs-output-{digest}.json"
+
+
+def _remove_stale(out: Path, state_dir: Path | None, names: list[str], report: DocsReport) -> None:
+    """Delete the files an earlier run wrote that this run did not (a page deleted or newly
+    excluded): only files listed in our own manifest, never anything else in ``out``."""
+    if state_dir is None:
+        return
+    manifest = _manifest(state_dir, out)
+    try:
+        before = json.loads(manifest.read_text(encoding="utf-8")).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        before = []
+    current = set(names)
+    for name in before:
+        if not isinstance(name, str) or name in current or ".." in Path(name).parts:
+            continue
+        path = out / name
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise DocsError(f"{path}: cannot remove a stale file: {exc.strerror or exc}") from None
+        report.removed.append(name)
+        for parent in path.parents:
+            if parent == out or not parent.is_dir() or any(parent.iterdir()):
+                break
+            parent.rmdir()
+    try:
+        manifest.parent.mkdir(parents=True, exist_ok=True)
+        manifest.write_text(json.dumps({"out": str(out), "files": sorted(current)}), encoding="utf-8")
+    except OSError:
+        pass  # the next run then cannot clean up; the tree itself is complete
+
+
+def check_out_dir(out: Path, docs_dir: Path) -> Path:
+    """The output directory, refused where writing it would touch the English docs."""
+    out, docs = out.resolve(), docs_dir.resolve()
+    if out == docs or docs in out.parents or out in docs.parents:
+        raise DocsError(f"{out}: the output directory must not contain or be inside docs_dir {docs}")
+    if out.exists() and not out.is_dir():
+        raise DocsError(f"{out}: exists and is not a directory")
+    return out
+
+
+@dataclass
+class Translation:
+    """The translated pages as file contents (``{zh path: text}``) and the language's strings."""
+
+    contents: dict[str, str]
+    strings: dict[str, str]  # English string -> Chinese (site name, nav titles, front matter)
+    admonitions: dict[str, str]  # admonition type -> zh title (for titles the pages don't write)
+    stats: Stats
+    warnings: list[str] = field(default_factory=list)
+    fallbacks: list[str] = field(default_factory=list)
+    counts: dict[str, tuple[int, int]] = field(default_factory=dict)  # zh path -> (segments, reviewed)
+
+
+def translate_tree(
+    translator: SiteTranslator,
+    pages: Sequence[DocsPage],
+    site_strings: Sequence[str],
+    *,
+    language: str,
+    layout: Layout = "suffix",
+    default_locale: str = "en",
+) -> Translation:
+    """Every page and string in one pass of the pipeline; pages kept wholly in English get no
+    file (the i18n plugins then show the English page with their "not translated" notice).
+
+    Shared by ``docs`` and the plugin beside mkdocs-static-i18n (``coexist``). Raises
+    :class:`~.pipeline.lazy.TranslationFailed`."""
+    used: set[str] = set()
+    for page in pages:
+        used |= admonition_types(page.body)
+    titles = {a: a.replace("-", " ").replace("_", " ").capitalize() for a in sorted(used - set(STANDARD_ADMONITIONS))}
+    jobs = [PageJob(p.src_uri, p.label, p.body, p.line_offset) for p in pages]
+    strings = list(site_strings) + list(titles.values()) + [v for p in pages for v in p.meta.values()]
+    results, translated, stats = translator.translate_pages(jobs, list(dict.fromkeys(strings)))
+    done = Translation({}, translated, {}, stats)
+    for result in results.values():
+        done.warnings.extend(result.warnings)
+        done.fallbacks.extend(result.fallbacks)
+    for page in pages:
+        page_result: PageResult | None = results.get(page.src_uri)
+        if page_result is None or not page_result.translated:
+            continue
+        result = page_result
+        _, target = translated_path(page.src_uri, language, layout, default_locale)
+        done.contents[target] = translate_front_matter(page.front_matter, translated) + result.markdown
+        done.counts[target] = (result.segments, result.reviewed)
+    done.admonitions = {a: STANDARD_ADMONITIONS[a] for a in sorted(used) if a in STANDARD_ADMONITIONS}
+    done.admonitions.update({a: translated.get(t, t) for a, t in titles.items()})
+    return done
+
+
+def write_docs(
+    source: DocsSource,
+    out: Path,
+    *,
+    layout: Layout = "suffix",
+    snippet_path: Path | None = None,
+    strict: bool = False,
+    log: Callable[[str], None] = lambda message: None,
+) -> DocsReport:
+    """Translate ``source`` through its pipeline and write the tree under ``out``.
+
+    Raises :class:`DocsError` on bad input or, with ``strict``, on any translation problem."""
+    out = check_out_dir(out, source.docs_dir)
+    report = DocsReport()
+    try:
+        done = translate_tree(
+            source.translator,
+            source.pages,
+            source.site_strings,
+            language=source.language,
+            layout=layout,
+            default_locale=source.default_locale,
+        )
+    except TranslationFailed as exc:
+        raise DocsError(str(exc)) from None
+    report.stats, report.warnings, report.fallbacks = done.stats, done.warnings, done.fallbacks
+    if strict and (report.warnings or report.fallbacks):
+        for message in report.warnings + report.fallbacks:
+            log(message)
+        raise DocsError(f"{len(report.warnings) + len(report.fallbacks)} translation problem(s) and --strict")
+    for name in source.files:
+        target = f"{source.default_locale}/{name}" if layout == "folder" else name
+        _copy(source.docs_dir / name, out / target, report, target)
+    for target, text in done.contents.items():
+        _write(out / target, text.encode("utf-8"), report, target)
+        report.translated_pages += 1
+    targets = [f"{source.default_locale}/{n}" if layout == "folder" else n for n in source.files]
+    _remove_stale(out, source.state_dir, targets + list(done.contents), report)
+    report.snippet = snippet(source, done.strings, done.admonitions, layout)
+    if snippet_path is not None:
+        _write(snippet_path, report.snippet.encode("utf-8"), report, str(snippet_path))
+    return report
+
+
+def default_snippet_path(out: Path) -> Path:
+    """``<out>.i18n.yml`` beside the output directory: outside the tree, so never published."""
+    out = out.resolve()
+    return out.with_name(out.name + ".i18n.yml")
+
+
+def summary(report: DocsReport, out: Path, snippet_path: Path | None) -> Sequence[str]:
+    """The lines ``docs`` prints at the end."""
+    lines = []
+    if report.stats is not None:
+        lines.append(report.stats.summary())
+    lines.append(
+        f"zh-translate: {report.translated_pages} translated page(s); {len(report.written)} file(s) written, "
+        f"{report.unchanged} unchanged, {len(report.removed)} stale removed, in {os.path.relpath(out)}"
+    )
+    if snippet_path is not None:
+        lines.append(f"zh-translate: i18n settings for the Chinese language in {os.path.relpath(snippet_path)}")
+    return lines

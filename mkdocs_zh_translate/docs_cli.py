@@ -1,0 +1,59 @@
+"""``mkdocs-zh-translate docs``: argument parsing and printing; the work is in ``docs``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from .docs import LAYOUTS, DocsError, default_snippet_path, summary, write_docs
+from .pipeline.pages import plain_fallbacks
+
+
+def add_parser(sub: Any, cli_error: type[Exception]) -> None:
+    """Register ``docs`` on the console script's sub-command parser."""
+    docs = sub.add_parser(
+        "docs",
+        help="write the translated docs tree (page.zh.md files) for mkdocs-static-i18n / zensical-i18n",
+        description=(
+            "Write a copy of docs_dir plus every page's translation (page.zh.md beside page.md, or "
+            "en/ + zh/ folders) through the plugin's pipeline (cache, reviewed PO files, glossary, "
+            "excludes), and the Chinese language's settings as a YAML snippet for the i18n plugins."
+        ),
+    )
+    docs.add_argument("-f", "--config-file", metavar="CONFIG", help="mkdocs.yml or properdocs.yml (default: ./)")
+    docs.add_argument("--out", required=True, metavar="DIR", help="output docs directory")
+    docs.add_argument("--layout", choices=LAYOUTS, default="suffix", help="page.zh.md (suffix) or zh/page.md")
+    docs.add_argument("--snippet", metavar="FILE", help="where the i18n settings go (default: DIR.i18n.yml)")
+    docs.add_argument("--backend", choices=("pseudo", "onnx"), help="override the plugin's backend")
+    docs.add_argument("--model", metavar="DIR", help="override the plugin's model directory")
+    docs.add_argument("--strict", action="store_true", help="fail on any fallback or page kept in English")
+    docs.set_defaults(func=lambda args: _run(args, cli_error))
+
+
+def _run(args: argparse.Namespace, cli_error: type[Exception]) -> int:
+    from .docs_source import docs_source, find_config
+
+    options = {k: v for k in ("backend", "model") if (v := getattr(args, k)) is not None}
+    out = Path(args.out)
+    snippet_path = Path(args.snippet) if args.snippet else default_snippet_path(out)
+
+    def warn(message: str) -> None:
+        print(f"zh-translate: {message}", file=sys.stderr)
+
+    try:
+        config_file = find_config(args.config_file)
+        with docs_source(config_file, options) as source:
+            report = write_docs(
+                source, out, layout=args.layout, snippet_path=snippet_path, strict=args.strict, log=warn
+            )
+    except DocsError as exc:
+        raise cli_error(str(exc)) from None
+    for message in report.warnings:
+        warn(f"warning: {message}")
+    if report.stats is not None and report.stats.fallback_steps:
+        warn(f"{plain_fallbacks(report.stats.fallback_steps)} (--strict lists where)")
+    for line in summary(report, out, snippet_path):
+        print(line, file=sys.stderr)
+    return 0

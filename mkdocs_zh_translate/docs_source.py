@@ -1,0 +1,204 @@
+"""The ``docs`` command's inputs, read the way the plugin reads them (this module imports MkDocs).
+
+``mkdocs.yml`` or ``properdocs.yml`` is loaded with MkDocs' own ``load_config``, and the pipeline
+is the plugin's own: the ``zh-translate`` entry of ``plugins:`` (or, when the site does not list
+it, a plugin instance with the command line's options) runs its ``on_config`` and hands out
+:meth:`~.plugin.ZhTranslatePlugin._site_translator`, so cache directory, reviewed PO files,
+glossary, excludes and the page guard are exactly the build's. Pages are read as MkDocs reads
+them (``exclude_docs`` respected, front matter split off by MkDocs' ``get_data``), so the PO keys
+match the build's for every page no other plugin rewrites.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from .docs import DocsError, DocsPage, DocsSource
+from .overrides import translatable_copyright
+
+# properdocs looks for its own name first, then MkDocs' (ProperDocs 1.6.7 config/base.py).
+CONFIG_NAMES = ("properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml")
+
+_I18N_SUFFIX_KEYS = ("locale", "name", "default", "build", "link", "fixed_link", "site_name", "site_description")
+
+
+def find_config(option: str | None, cwd: Path | None = None) -> Path:
+    """The config file: ``-f`` if given, else the first of :data:`CONFIG_NAMES` present."""
+    if option:
+        path = Path(option)
+        if not path.is_file():
+            raise DocsError(f"{path}: no such config file")
+        return path
+    here = cwd or Path.cwd()
+    for name in CONFIG_NAMES:
+        if (here / name).is_file():
+            return here / name
+    raise DocsError(f"{here}: no mkdocs.yml or properdocs.yml here (use -f to name the config file)")
+
+
+def _nav_titles(nav: Any) -> Iterator[str]:
+    """Titles written in the config's ``nav`` (the strings the plugin translates in on_nav)."""
+    if isinstance(nav, list):
+        for item in nav:
+            yield from _nav_titles(item)
+    elif isinstance(nav, dict):
+        for title, value in nav.items():
+            if isinstance(title, str) and title.strip():
+                yield title
+            yield from _nav_titles(value)
+
+
+def _i18n_languages(config: Any) -> tuple[list[dict[str, Any]], str | None, set[str]]:
+    """mkdocs-static-i18n's languages (as plain dicts), its default locale, its other locales."""
+    plugin = config.plugins.get("i18n")
+    languages = getattr(getattr(plugin, "config", None), "languages", None)
+    if not languages:
+        return [], None, set()
+    found: list[dict[str, Any]] = []
+    default = None
+    for lang in languages:
+        entry = {k: lang[k] for k in _I18N_SUFFIX_KEYS if k in lang and lang[k] not in (None, False)}
+        entry.pop("link", None)  # static-i18n fills it in; the snippet keeps what users write
+        if lang.get("nav_translations"):
+            entry["nav_translations"] = dict(lang["nav_translations"])
+        found.append(entry)
+        if lang.get("default"):
+            default = lang["locale"]
+    default = default or found[0].get("locale")
+    return found, default, {str(e["locale"]) for e in found if e.get("locale") != default}
+
+
+def _one_line(config_file: Path, message: str) -> str:
+    """MkDocs' config errors (YAML's span several lines) as ``file:line: message``."""
+    found = re.search(r"line (\d+)", message)
+    where = f"{config_file}:{found.group(1)}" if found else str(config_file)
+    return f"{where}: {' '.join(message.split())}"
+
+
+def _suffix_locale(src_uri: str, locales: set[str]) -> bool:
+    parts = src_uri.rsplit(".", 2)
+    return len(parts) == 3 and parts[1] in locales
+
+
+def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str]) -> tuple[list[str], list[DocsPage]]:
+    """The files of docs_dir to copy and the English pages to translate, read as MkDocs reads
+    them: ``exclude_docs`` respected, front matter split off by MkDocs' ``get_data``. Pages in
+    another locale (``page.fr.md``), excluded by the plugin, or with a human translation beside
+    them (``page.zh.md``) are not translated."""
+    from mkdocs.structure.files import get_files
+    from mkdocs.utils import meta as meta_util
+
+    files = get_files(config)
+    copy: list[str] = []
+    pages: list[DocsPage] = []
+    uris = {f.src_uri for f in files}
+    for file in files:
+        if file.inclusion.is_excluded():
+            continue
+        copy.append(file.src_uri)
+        if not file.is_documentation_page():
+            continue
+        if _suffix_locale(file.src_uri, other_locales) or plugin._excluded(file.src_uri):
+            continue
+        stem, _, ext = file.src_uri.rpartition(".")
+        if f"{stem}.{language}.{ext}" in uris:
+            continue  # a human translation already sits beside it: the i18n plugins use that
+        label = os.path.relpath(file.abs_src_path or file.src_uri)
+        try:
+            source = file.content_string
+        except UnicodeDecodeError as exc:
+            raise DocsError(f"{label}: not valid UTF-8 (byte {exc.start})") from None
+        except OSError as exc:
+            raise DocsError(f"{label}: cannot read: {exc.strerror or exc}") from None
+        body, meta = meta_util.get_data(source)
+        normal = source if source.endswith(body) else source.replace("\r\n", "\n").replace("\r", "\n")
+        front = normal[: len(normal) - len(body)] if normal.endswith(body) else ""
+        page_meta = {k: v for k in ("title", "description") if isinstance(v := meta.get(k), str)}
+        pages.append(DocsPage(file.src_uri, label, front, body, page_meta))
+    return sorted(copy), pages
+
+
+def read_strings(config: Any, plugin: Any) -> tuple[list[str], list[str]]:
+    """(nav titles, all site strings) in the order the plugin's build translates them."""
+    nav_titles = list(dict.fromkeys(_nav_titles(config.nav))) if plugin.config.translate_nav else []
+    strings = list(nav_titles)
+    if plugin.config.translate_nav:
+        strings.append(config.site_name)
+    if config.site_description:
+        strings.append(config.site_description)
+    if translatable_copyright(config.copyright):
+        strings.append(config.copyright)
+    return nav_titles, strings
+
+
+@contextmanager
+def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> Iterator[DocsSource]:
+    """Load ``config_file`` and yield the docs tree's inputs; the plugin is shut down after.
+
+    ``options`` override the plugin's options (``backend``, ``model``) from the command line."""
+    from mkdocs.config import load_config
+    from mkdocs.exceptions import MkDocsException, PluginError
+
+    from .plugin import ZhTranslatePlugin
+
+    quiet = logging.getLogger("mkdocs")
+    level = quiet.level
+    quiet.setLevel(logging.ERROR)  # load_config's "unrecognised option" chatter is the build's job
+    try:
+        config = load_config(config_file=str(config_file))
+    except MkDocsException as exc:
+        raise DocsError(_one_line(config_file, str(exc))) from None
+    except OSError as exc:
+        raise DocsError(f"{config_file}: cannot read: {exc.strerror or exc}") from None
+    finally:
+        quiet.setLevel(level)
+    plugin = config.plugins.get("zh-translate")
+    if not isinstance(plugin, ZhTranslatePlugin):
+        plugin = ZhTranslatePlugin()
+        errors, _warnings = plugin.load_config(dict(options or {}), config.config_file_path)
+        if errors:
+            name, error = errors[0]
+            raise DocsError(f"{config_file}: zh-translate option '{name}': {error}")
+    else:
+        for name, value in (options or {}).items():
+            plugin.config[name] = value
+        if plugin.config.get("backend") == "onnx" and not plugin.config.get("model"):
+            raise DocsError(f"{config_file}: the onnx backend needs --model DIR (or `backend: pseudo`)")
+    if options and options.get("model"):
+        plugin.config["model"] = str(Path(str(options["model"])).expanduser().resolve())  # from the cwd
+    plugin.on_startup(command="build", dirty=False)
+    try:
+        try:
+            plugin.on_config(config)
+        except PluginError as exc:
+            raise DocsError(f"{config_file}: {exc}") from None
+        languages, i18n_default, other_locales = _i18n_languages(config)
+        language = plugin.config.language
+        other_locales.add(language)
+        docs_dir = Path(config.docs_dir)
+        copy, pages = read_pages(config, plugin, language, other_locales)
+        nav_titles, site_strings = read_strings(config, plugin)
+        yield DocsSource(
+            docs_dir=docs_dir,
+            language=language,
+            default_locale=i18n_default or "en",
+            files=copy,
+            pages=pages,
+            translator=plugin._site_translator(),
+            site_strings=site_strings,
+            nav_titles=nav_titles,
+            site_name=config.site_name if plugin.config.translate_nav else "",
+            site_description=config.site_description,
+            languages=languages,
+            overrides=plugin.config.overrides.values(),
+            state_dir=plugin._memory.machine.directory if plugin._memory is not None else None,
+            copyright=config.copyright if translatable_copyright(config.copyright) else None,
+        )
+    finally:
+        plugin.on_shutdown()

@@ -1,0 +1,32 @@
+"""The translated site's own settings (the plugin's ``overrides:``) and which English ones the
+pipeline may translate.
+
+mkdocs-static-i18n users set ``site_name``, ``copyright``, theme options (a CJK font) and
+``extra`` per language; the plugin takes the same keys and applies them to the Chinese build
+after the machine translation, so a human choice always wins.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+_MARKUP = re.compile(r"[<>&]|\]\(")
+
+
+def translatable_copyright(text: str | None) -> bool:
+    """Plain-text copyright lines are translated; HTML or Markdown ones (links, entities) stay
+    as written, since a string goes through the pipeline as plain text."""
+    return bool(text and text.strip() and not _MARKUP.search(text))
+
+
+def apply_overrides(config: Any, overrides: dict[str, Any]) -> None:
+    """Apply the plugin's ``overrides`` to the loaded zh config: plain values replace, ``theme``
+    and ``extra`` are merged (one level, as mkdocs-static-i18n merges them)."""
+    for key in ("site_name", "site_description", "copyright"):
+        if isinstance(overrides.get(key), str):
+            config[key] = overrides[key]
+    for key, value in (overrides.get("theme") or {}).items():
+        config.theme[key] = value
+    if overrides.get("extra"):
+        config.extra.update(overrides["extra"])
