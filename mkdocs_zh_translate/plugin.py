@@ -28,6 +28,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
 
 from . import site
+from .plaintext import for_template
 from .batch import LazyTranslator, PageJob, PageResult, SiteTranslator, Stats, TranslationFailed, TranslatorSpec
 from .config import PluginConfig, resolve_cache_dir, resolve_model, resolve_review_dir
 from .memory import MachineCache, TranslationMemory
@@ -143,7 +144,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         for item in items:
             title = _explicit_title(item)
             if title:
-                item.title = self._build.strings.get(title, title)
+                item.title = for_template(self._build.strings.get(title, title))
         return nav
 
     @event_priority(-100)  # after macros and any other plugin that changes the Markdown
@@ -165,7 +166,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             self._translate({key: job}, list(_translatable_meta(page).values()))
             result = build.results[key]
         for name, value in _translatable_meta(page).items():
-            page.meta[name] = build.strings.get(value, value)
+            page.meta[name] = for_template(build.strings.get(value, value))
         return result.markdown
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
@@ -272,9 +273,13 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             # load_config handed us our own instance again (MkDocs caches instances that define
             # on_startup) with options re-read from mkdocs.yml: keep the ones this build runs with.
             self.config = options
-            site.prepare_zh_config(zh_config, build.langs, build.strings.get(build.site_name, build.site_name))
+            # Templates print these unescaped: untrusted text (PO, glossary, model) leaves as text.
+            site_name = for_template(build.strings.get(build.site_name, build.site_name))
+            site.prepare_zh_config(zh_config, build.langs, site_name)
             if build.site_description:
-                zh_config.site_description = build.strings.get(build.site_description, build.site_description)
+                zh_config.site_description = for_template(
+                    build.strings.get(build.site_description, build.site_description)
+                )
             site.set_alternates(zh_config)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
             log.info(f"zh-translate: building the Chinese site in {zh_dir}")

@@ -8,12 +8,18 @@ absolute times.
 
 from __future__ import annotations
 
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from html.parser import HTMLParser
+from pathlib import Path
 
+import polib
 import pytest
 
+from mkdocs_zh_translate.cli import main as cli_main
 from mkdocs_zh_translate.segment import segment_markdown
+from tests.plugin_sites import NAV, PAGES, build_in_process, write_site
 
 # -- 4. the segmenter is linear on pathological input ------------------------------------------
 
@@ -57,3 +63,150 @@ def test_attr_list_still_an_atom() -> None:
     page = segment_markdown("Hello world {: #id .cls data-x=1 } end.\n\nA {{ var }} and \\(x^2\\) here.\n")
     texts = [s.text for s in page.segments]
     assert all("{:" not in t and "{{" not in t and "\\(" not in t for t in texts), texts
+
+
+# -- 1-3. untrusted text reaches pages only as text --------------------------------------------
+
+PAYLOAD = "\" zhevil=\"1' <zhevil>&amp; & <script>alert(1)</script>"
+
+
+class _LiveMarkup(HTMLParser):
+    """What a browser would execute or obey from the payloads: their tags, attributes, scripts."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.found: list[str] = []
+        self._tag = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._tag = tag
+        if tag == "zhevil":
+            self.found.append("<zhevil> element")
+        for name, value in attrs:
+            if name == "zhevil" or (name == "http-equiv" and "refresh" in (value or "").lower()):
+                self.found.append(f"<{tag} {name}={value!r}>")
+            if "evil.example" in (value or ""):
+                self.found.append(f"<{tag} {name}={value!r}>")
+
+    def handle_data(self, data: str) -> None:
+        if self._tag == "script" and "alert(1)" in data:
+            self.found.append("live <script>alert(1)")
+
+
+def live_markup(text: str) -> list[str]:
+    parser = _LiveMarkup()
+    parser.feed(text)
+    return parser.found
+
+
+class PayloadTranslator:
+    """A hostile model: keeps the placeholders, appends quotes, tags, ampersands and a script."""
+
+    fingerprint = "payload-model"
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        return [f"{t}{PAYLOAD}" if t.strip() else t for t in texts]
+
+
+def _payload_loader(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_zh_translate import batch
+
+    monkeypatch.setattr(batch, "load_translator", lambda backend, model, **options: PayloadTranslator())
+
+
+def _poison_po(path: Path, msgstr_for: Callable[[str], str]) -> int:
+    po = polib.pofile(str(path))
+    count = 0
+    for entry in po:
+        if entry.msgid:
+            entry.msgstr = msgstr_for(entry.msgid)
+            if "fuzzy" in entry.flags:
+                entry.flags.remove("fuzzy")
+            count += 1
+    po.save()
+    return count
+
+
+def test_no_payload_reaches_any_zh_html_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _payload_loader(monkeypatch)
+    (tmp_path / "model").mkdir()
+    config = write_site(
+        tmp_path, theme="material", plugin={"backend": "onnx", "model": "model"},
+        extra_config={"markdown_extensions": ["admonition"]},
+    )
+    pages = dict(PAGES)
+    pages["guide/usage.md"] += '\n!!! note\n    A default title.\n\n!!! warning "Careful here"\n    Body text.\n'
+    write_site(tmp_path, theme="material", plugin={"backend": "onnx", "model": "model"}, pages=pages,
+               extra_config={"markdown_extensions": ["admonition"], "nav": NAV})
+    build_in_process(config)
+    assert cli_main(["review", "sync", "-f", str(config)]) == 0
+    review = tmp_path / "translations" / "zh"
+    # Reviewers' payloads: page entries and site strings (site name, description, nav, front matter).
+    assert _poison_po(review / "index.md.po", lambda m: "欢迎 <zhevil> " + m) > 0
+    site_po = review / "site.po"
+    assert _poison_po(site_po, lambda m: '0;url=//evil.example/" http-equiv="refresh' if "cache" in m else f"{m} & 译") > 0
+    (review / "glossary.yml").write_text("terms:\n  cache: 缓存&存储\n", encoding="utf-8")
+    build_in_process(config)
+    zh_files = list((tmp_path / "site" / "zh").rglob("*.html"))
+    assert len(zh_files) >= 4
+    seen_payload = False
+    for path in zh_files:
+        text = path.read_text(encoding="utf-8")
+        assert live_markup(text) == [], path
+        seen_payload = seen_payload or "zhevil" in text
+    assert seen_payload  # the payloads did reach the pages, as text
+    assert "缓存&amp;存储" in (tmp_path / "site" / "zh" / "index.html").read_text(encoding="utf-8")
+
+
+def test_glossary_markup_is_refused_with_file_and_line(tmp_path: Path) -> None:
+    from mkdocs_zh_translate.review.glossary import load_glossary
+    from mkdocs_zh_translate.review.store import ReviewError
+
+    path = tmp_path / "glossary.yml"
+    path.write_text('keep: [MkDocs]\nterms:\n  plugin: 插件\n  guide: "\\"><script>alert(1)</script><meta x=\\""\n', encoding="utf-8")
+    with pytest.raises(ReviewError, match=r"glossary\.yml:4: glossary term .*plain text"):
+        load_glossary(path)
+
+
+@pytest.mark.parametrize("bad", ["\u202e", "\u2066", "\u2069", "\u200b", "\ufeff", "\u200d"])
+def test_glossary_invisible_controls_are_refused(tmp_path: Path, bad: str) -> None:
+    from mkdocs_zh_translate.review.glossary import load_glossary
+    from mkdocs_zh_translate.review.store import ReviewError
+
+    path = tmp_path / "glossary.yml"
+    path.write_text(f"terms:\n  plugin: 插{bad}件\n", encoding="utf-8")
+    with pytest.raises(ReviewError, match=r"glossary\.yml:2: .*invisible control characters \(U\+"):
+        load_glossary(path)
+
+
+@pytest.mark.parametrize("bad", ["\u202a", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069", "\u200b", "\u2060", "\ufeff"])
+def test_reviewed_msgstr_with_invisible_controls_is_rejected(bad: str) -> None:
+    from mkdocs_zh_translate.segment import from_readable
+
+    segment = segment_markdown("Run the build command.\n").segments[0]
+    assert from_readable(segment, "运行构建命令。").problems == []
+    problems = from_readable(segment, f"运行{bad}构建命令。").problems
+    assert any("invisible control" in p and f"U+{ord(bad):04X}" in p for p in problems), problems
+
+
+def test_zwj_inside_an_emoji_sequence_is_kept() -> None:
+    from mkdocs_zh_translate.segment import from_readable
+
+    segment = segment_markdown("Run the build command.\n").segments[0]
+    assert from_readable(segment, "运行构建命令 👩\u200d💻。").problems == []
+    assert from_readable(segment, "运行\u200d构建命令。").problems != []
+
+
+def test_rejected_site_string_names_site_po_and_line(tmp_path: Path) -> None:
+    from mkdocs_zh_translate.review.layer import ReviewedLayer
+
+    (tmp_path / "site.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Docs about the cache"\nmsgstr "0;url=//evil.example/\\" http-equiv=\\"refresh"\n\n'
+        'msgid "Guide"\nmsgstr "指南\u202e"\n',
+        encoding="utf-8",
+    )
+    found, warnings = ReviewedLayer(tmp_path).strings(["Docs about the cache", "Guide"])
+    assert found == {}
+    assert any("site.po:5:" in w and "double quote" in w for w in warnings), warnings
+    assert any("site.po:8:" in w and "U+202E" in w for w in warnings), warnings

@@ -8,7 +8,7 @@ from __future__ import annotations
 from ._api import SegmentedPage, segment_markdown, translate_markdown
 from ._model import Segment
 from ._placeholders import validate
-from ._readable import Parsed, from_readable, to_readable
+from ._readable import Parsed, from_readable, markup_in, to_readable
 from ._sentences import split_sentences
 from ._slug import slugify
 from ._translate import LADDER, SegmentTranslation, translate_segments
@@ -20,6 +20,7 @@ __all__ = [
     "SegmentTranslation",
     "SegmentedPage",
     "from_readable",
+    "markup_in",
     "segment_markdown",
     "slugify",
     "split_sentences",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..plaintext import invisible_controls
 from ._model import Segment
 from ._placeholders import TAG_RE, tokenize, validate, without_pairs
 
@@ -161,6 +162,18 @@ def from_readable(segment: Segment, markdown: str) -> Parsed:
     return best
 
 
+def markup_in(text: str) -> list[str]:
+    """What in plain ``text`` could be read as markup or hide what it says (glossary terms
+    are checked with this: they reach pages and templates like reviewed text does)."""
+    problems = [f"contains {name}" for name, pattern in _MARKUP if pattern.search(text)]
+    if '"' in text or "<" in text or ">" in text:
+        problems.append("contains a quote or angle bracket")
+    controls = invisible_controls(text)
+    if controls:
+        problems.append(f"contains invisible control characters ({', '.join(controls)})")
+    return list(dict.fromkeys(problems))
+
+
 def _problems(segment: Segment, markdown: str, text: str, text_runs: list[str]) -> list[str]:
     problems: list[str] = []
     source_text = "".join(str(v) for k, v in tokenize(segment.text) if k == "text")
@@ -168,6 +181,12 @@ def _problems(segment: Segment, markdown: str, text: str, text_runs: list[str]) 
     for name, pattern in _MARKUP:
         if len(pattern.findall(added)) > len(pattern.findall(source_text)):
             problems.append(f"adds {name} the source does not have")
+    controls = [c for c in invisible_controls(markdown) if c not in invisible_controls(segment.text)]
+    if controls:
+        problems.append(f"adds invisible control characters ({', '.join(controls)})")
+    # Site strings and admonition titles end up inside quotes (attributes, `!!! note "…"`).
+    if (segment.kind == "string" or segment.restore.insert_title) and added.count('"') > source_text.count('"'):
+        problems.append("adds a double quote the source does not have")
     if TAG_RE.search(added):
         problems.append("contains placeholder tags")
     # Dropping bold or italics loses formatting only; the splice accepts that (as for the model).
