@@ -8,7 +8,10 @@ absolute times.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import subprocess
 import time
 from collections.abc import Callable, Sequence
 from html.parser import HTMLParser
@@ -210,3 +213,61 @@ def test_rejected_site_string_names_site_po_and_line(tmp_path: Path) -> None:
     assert found == {}
     assert any("site.po:5:" in w and "double quote" in w for w in warnings), warnings
     assert any("site.po:8:" in w and "U+202E" in w for w in warnings), warnings
+
+
+# -- 6. one strict PO reader: msgfmt's rules, file:line, nothing written ----------------------
+
+_PO_HEAD = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+BAD_PO = {
+    # name: (body after the header, line msgfmt reports, words of our message)
+    "unterminated": ('msgid "FAQ"\nmsgstr "常见问题\n', 6, "unterminated"),
+    "bad escape": ('msgid "FAQ"\nmsgstr "常见\\q问题"\n', 6, "escape"),
+    "stray continuation": ('msgid "FAQ"\nmsgstr "常见问题"\n# translator comment\n"stray"\n', 8, "stray"),
+    "duplicate": ('msgid "FAQ"\nmsgstr "常见问题"\n\nmsgid "Guide"\nmsgstr "指南"\n\nmsgid "FAQ"\nmsgstr "问答"\n', 11, "duplicate"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD_PO))
+def test_strict_po_reader_names_the_real_line(tmp_path: Path, name: str) -> None:
+    from mkdocs_zh_translate.review.store import ReviewError, read_po
+
+    body, line, words = BAD_PO[name]
+    path = tmp_path / "index.md.po"
+    path.write_text(_PO_HEAD + body, encoding="utf-8")
+    with pytest.raises(ReviewError, match=rf"index\.md\.po:{line}: malformed PO file: .*{words}"):
+        read_po(path)
+
+
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="gettext's msgfmt not installed")
+@pytest.mark.parametrize("name", list(BAD_PO))
+def test_msgfmt_agrees_on_line(tmp_path: Path, name: str) -> None:
+    body, line, _words = BAD_PO[name]
+    path = tmp_path / "x.po"
+    path.write_text(_PO_HEAD + body, encoding="utf-8")
+    done = subprocess.run(["msgfmt", "-o", os.devnull, str(path)], capture_output=True, text=True)
+    # msgfmt reports an unterminated string at the line after it (where it saw the newline).
+    assert done.returncode != 0 and re.search(rf"x\.po:({line}|{line + 1}):", done.stderr), done.stderr
+
+
+def test_pofill_catalog_is_as_strict(tmp_path: Path) -> None:
+    from mkdocs_zh_translate.pofill.catalog import CatalogError, parse_catalog
+
+    with pytest.raises(CatalogError, match=r"usage\.po:6: malformed PO file: invalid escape"):
+        parse_catalog(_PO_HEAD + BAD_PO["bad escape"][0], "usage.po")
+
+
+def test_review_sync_writes_nothing_for_an_unterminated_msgstr(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_site(tmp_path)
+    assert cli_main(["review", "sync", "-f", str(config)]) == 0
+    path = tmp_path / "translations" / "zh" / "index.md.po"
+    text = path.read_text(encoding="utf-8")
+    broken = re.sub(r'msgstr ""\n\n', 'msgstr "欢迎光临\n\n', text.split("\n\n", 1)[1], count=1)
+    path.write_text(text.split("\n\n", 1)[0] + "\n\n" + broken, encoding="utf-8")
+    before = {p: p.read_bytes() for p in path.parent.rglob("*") if p.is_file()}
+    capsys.readouterr()
+    assert cli_main(["review", "sync", "-f", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert re.search(r"index\.md\.po:\d+: malformed PO file: unterminated", err), err
+    assert {p: p.read_bytes() for p in path.parent.rglob("*") if p.is_file()} == before

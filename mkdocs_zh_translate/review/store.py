@@ -17,6 +17,8 @@ from pathlib import Path
 
 import polib
 
+from ..pocheck import PoSyntaxError, check_po
+
 SITE_PO = "site.po"  # site-wide strings: nav titles, site name, default admonition titles
 PAGE_SUFFIX = ".po"  # a page's file is <review_dir>/<src_uri>.po, e.g. guide/install.md.po
 
@@ -70,6 +72,10 @@ def read_po(path: Path) -> polib.POFile | None:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise ReviewError(f"{display(path)}:{line}: not valid UTF-8") from None
+    try:
+        check_po(text)  # msgfmt's rules first: polib would quietly accept a broken string
+    except PoSyntaxError as exc:
+        raise ReviewError(f"{display(path)}:{exc.line}: malformed PO file: {exc.message}") from None
     try:
         po = polib.pofile(text, wrapwidth=78, check_for_duplicates=True)
     except (OSError, ValueError) as exc:
