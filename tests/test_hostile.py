@@ -11,11 +11,14 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import polib
 import pytest
@@ -271,3 +274,126 @@ def test_review_sync_writes_nothing_for_an_unterminated_msgstr(
     err = capsys.readouterr().err
     assert re.search(r"index\.md\.po:\d+: malformed PO file: unterminated", err), err
     assert {p: p.read_bytes() for p in path.parent.rglob("*") if p.is_file()} == before
+
+
+# -- 7. cache faults: corrupt is moved aside, cannot-write is still read ----------------------
+
+
+def _mount(*args: str) -> bool:
+    """Run ``mount`` (root in a container that allows it); False when it is not permitted."""
+    if shutil.which("mount") is None or os.geteuid() != 0:
+        return False
+    return subprocess.run(["mount", *args], capture_output=True).returncode == 0
+
+
+def _cached_build(root: Path) -> tuple[Any, Path]:
+    config = write_site(root, plugin={"backend": "pseudo", "cache_dir": "mnt/cache"})
+    plugin = build_in_process(config)
+    assert plugin.stats.translated > 0
+    return plugin, config
+
+
+def _edit_a_page(root: Path) -> None:
+    page = root / "docs" / "index.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\nOne new sentence to translate.\n", encoding="utf-8")
+
+
+def _assert_cache_read_and_kept(root: Path, config: Path, first: Any, caplog: pytest.LogCaptureFixture) -> None:
+    cache = root / "mnt" / "cache"
+
+    def files() -> list[str]:  # SQLite's own -wal/-shm companions may come and go
+        return sorted(p.name for p in cache.iterdir() if not p.name.endswith(("-wal", "-shm")))
+
+    before = files()
+    _edit_a_page(root)
+    for _ in range(2):  # twice: the second build must find the same valid cache, nothing piled up
+        caplog.clear()
+        plugin = build_in_process(config)
+        assert plugin.stats.cached == first.stats.translated, plugin.stats.summary()  # every old segment read
+        assert plugin.stats.translated == 1
+        warnings = [r.getMessage() for r in caplog.records if "translation cache" in r.getMessage()]
+        assert len(warnings) == 1 and "cannot write" in warnings[0] and "reading it" in warnings[0], warnings
+        assert (root / "site" / "zh" / "index.html").is_file()
+    assert files() == before
+    assert not list((root / "mnt").glob("*.broken*")) and not list(root.glob("*.broken*"))
+
+
+def test_cache_on_a_full_tmpfs_is_read_and_kept(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    if not _mount("-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)):
+        pytest.skip("cannot mount a tmpfs here (see test_cache_that_cannot_be_written_is_read for the simulation)")
+    try:
+        first, config = _cached_build(tmp_path)
+        try:  # fill the disk to the last byte
+            with open(mnt / "filler", "wb") as fh:
+                while True:
+                    fh.write(b"\0" * 4096)
+                    fh.flush()
+        except OSError:
+            pass
+        with pytest.raises(OSError):
+            (mnt / "probe").write_bytes(b"\0" * 8192)
+        before_tmp = set(Path(tempfile.gettempdir()).glob("zh-translate-cache-*"))
+        _assert_cache_read_and_kept(tmp_path, config, first, caplog)
+        assert set(Path(tempfile.gettempdir()).glob("zh-translate-cache-*")) == before_tmp
+    finally:
+        subprocess.run(["umount", str(mnt)], check=False)
+
+
+def test_cache_in_a_read_only_directory_is_read(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    first, config = _cached_build(tmp_path)
+    mnt = tmp_path / "mnt"
+    if not _mount("--bind", str(mnt), str(mnt)):
+        pytest.skip("cannot bind-mount here (see test_cache_that_cannot_be_written_is_read for the simulation)")
+    try:
+        assert _mount("-o", "remount,bind,ro", str(mnt))
+        with pytest.raises(OSError):
+            (mnt / "cache" / "probe").write_text("x")
+        _assert_cache_read_and_kept(tmp_path, config, first, caplog)
+    finally:
+        subprocess.run(["umount", str(mnt)], check=False)
+
+
+def test_cache_that_cannot_be_written_is_read(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another user's cache (root cannot be refused by chmod): diskcache fails to open it for
+    writing, as it does for a directory owned by someone else; simulated by monkeypatching."""
+    import diskcache
+
+    from mkdocs_zh_translate import memory
+
+    first, config = _cached_build(tmp_path)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(memory.diskcache, "Cache", refuse)
+    assert memory.diskcache is diskcache
+    _assert_cache_read_and_kept(tmp_path, config, first, caplog)
+
+
+def test_failed_writes_on_an_open_cache_warn_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ENOSPC in the middle of a build: the open cache stays in use for reading."""
+    import diskcache
+
+    first, config = _cached_build(tmp_path)
+
+    def full(self: object, *args: object, **kwargs: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(diskcache.Cache, "set", full)
+    _assert_cache_read_and_kept(tmp_path, config, first, caplog)
+
+
+def test_corrupt_cache_leaves_one_broken_copy(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    first, config = _cached_build(tmp_path)
+    for _ in range(3):
+        (tmp_path / "mnt" / "cache" / "cache.db").write_bytes(b"this is not a database" * 100)
+        caplog.clear()
+        build_in_process(config)
+        assert any("integrity check failed" in r.getMessage() for r in caplog.records)
+    assert [p.name for p in (tmp_path / "mnt").iterdir() if "broken" in p.name] == ["cache.broken"]
