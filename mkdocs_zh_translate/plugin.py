@@ -30,7 +30,7 @@ from mkdocs.utils import meta as meta_util
 from . import site
 from .plaintext import for_template
 from .batch import LazyTranslator, PageJob, PageResult, SiteTranslator, Stats, TranslationFailed, TranslatorSpec
-from .config import PluginConfig, resolve_cache_dir, resolve_model, resolve_review_dir
+from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
 from .memory import MachineCache, TranslationMemory
 from .review.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from .review.layer import ReviewedLayer
@@ -89,8 +89,16 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         if self._zh:
             return config
         site.quiet_jieba()
+        collision = language_collision(self.config.language, config.docs_dir, list(config.theme.dirs))
+        if collision:
+            raise PluginError(
+                f"zh-translate: option 'language': {self.config.language!r} would put the Chinese site in "
+                f"site/{self.config.language}/, where the English site has its own files ({collision}); "
+                "choose another language prefix, e.g. 'zh-hans'"
+            )
         try:
             cache_dir = resolve_cache_dir(self.config.cache_dir, config.config_file_path, config.docs_dir)
+            outside_site(cache_dir, "cache_dir", config.site_dir)
         except ValidationError as exc:
             raise PluginError(f"zh-translate: option 'cache_dir': {exc}") from None
         if self._memory is None or self._memory.machine.directory != cache_dir:
@@ -101,6 +109,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             review_dir = resolve_review_dir(
                 self.config.review_dir, self.config.language, config.config_file_path, config.docs_dir
             )
+            outside_site(review_dir, "review_dir", config.site_dir)
         except ValidationError as exc:
             raise PluginError(f"zh-translate: option 'review_dir': {exc}") from None
         if self._review is None or self._review.review_dir != review_dir:
@@ -133,6 +142,14 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         return server
 
     # -- collecting (English build) and applying (Chinese build) ---------------------------
+
+    def on_files(self, files: Files, config: MkDocsConfig) -> Files | None:
+        if not self._zh:
+            pages = [f.src_uri for f in files.documentation_pages()]
+            for pattern in self.config.exclude:
+                if not any(fnmatch.fnmatchcase(uri, pattern) for uri in pages):
+                    log.warning(f"zh-translate: option 'exclude': {pattern!r} matches no page in docs_dir (typo?)")
+        return files
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation | None:
         if not self.config.translate_nav or self._build is None:

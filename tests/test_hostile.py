@@ -397,3 +397,54 @@ def test_corrupt_cache_leaves_one_broken_copy(tmp_path: Path, caplog: pytest.Log
         build_in_process(config)
         assert any("integrity check failed" in r.getMessage() for r in caplog.records)
     assert [p.name for p in (tmp_path / "mnt").iterdir() if "broken" in p.name] == ["cache.broken"]
+
+
+# -- 8. collisions with the English site --------------------------------------------------------
+
+
+def _build_error(config: Path, caplog: pytest.LogCaptureFixture) -> str:
+    """The one error line a refused build logs (MkDocs turns our PluginError into Abort)."""
+    from mkdocs.exceptions import Abort
+
+    caplog.clear()
+    with pytest.raises(Abort):
+        build_in_process(config)
+    errors = [r.getMessage() for r in caplog.records if r.levelname == "ERROR"]
+    assert len(errors) == 1, errors
+    return errors[0]
+
+
+@pytest.mark.parametrize(
+    ("language", "theme", "extra_page", "what"),
+    [
+        ("guide", "mkdocs", None, "docs_dir has guide/"),
+        ("assets", "material", None, "the theme has assets/"),
+        ("zh", "mkdocs", "zh/index.md", "docs_dir has zh/"),
+        ("faq", "mkdocs", "faq.md", "docs_dir has faq.md"),
+    ],
+)
+def test_language_prefix_that_would_delete_english_files_is_refused(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, language: str, theme: str, extra_page: str | None, what: str
+) -> None:
+    pages = dict(PAGES)
+    if extra_page:
+        pages[extra_page] = "# Extra\n\nAn English page.\n"
+    config = write_site(tmp_path, theme=theme, plugin={"backend": "pseudo", "language": language}, pages=pages,
+                        extra_config={"nav": NAV})
+    assert re.search(rf"option 'language': '{language}' .*\({re.escape(what)}", _build_error(config, caplog))
+    assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("option", ["cache_dir", "review_dir"])
+def test_cache_or_review_dir_inside_site_dir_is_refused(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, option: str
+) -> None:
+    config = write_site(tmp_path, plugin={"backend": "pseudo", option: "site/ours"})
+    assert re.search(rf"option '{option}': .* is inside site_dir", _build_error(config, caplog))
+
+
+def test_exclude_pattern_matching_nothing_is_warned(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    config = write_site(tmp_path, plugin={"backend": "pseudo", "exclude": ["guide/*", "changelog.md"]})
+    build_in_process(config)
+    warned = [r.getMessage() for r in caplog.records if "exclude" in r.getMessage()]
+    assert warned == ["zh-translate: option 'exclude': 'changelog.md' matches no page in docs_dir (typo?)"]
