@@ -448,3 +448,41 @@ def test_exclude_pattern_matching_nothing_is_warned(tmp_path: Path, caplog: pyte
     build_in_process(config)
     warned = [r.getMessage() for r in caplog.records if "exclude" in r.getMessage()]
     assert warned == ["zh-translate: option 'exclude': 'changelog.md' matches no page in docs_dir (typo?)"]
+
+
+# -- 5. deep nesting: one line, or the page kept in English ------------------------------------
+
+DEEP = "".join('<div markdown="1">\n\n' for _ in range(500)) + "Deep text.\n\n" + "</div>\n\n" * 500
+
+
+def test_md_refuses_deep_nesting_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "deep.md"
+    path.write_text(DEEP, encoding="utf-8")
+    assert cli_main(["md", "--backend", "pseudo", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "deep.md:1: nesting too deep" in err and "Traceback" not in err, err
+
+
+def test_plugin_keeps_a_too_deep_page_in_english(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    pages = dict(PAGES)
+    pages["deep.md"] = "# Deep\n\n" + DEEP
+    # Without md_in_html: Python-Markdown itself overflows the stack on this page with it.
+    config = write_site(tmp_path, pages=pages, extra_config={"nav": NAV})
+    build_in_process(config)
+    warned = [r.getMessage() for r in caplog.records if "deep.md" in r.getMessage()]
+    assert any("nesting too deep" in w and "kept in English" in w for w in warned), warned
+    assert "Deep text." in (tmp_path / "site" / "zh" / "deep" / "index.html").read_text(encoding="utf-8")
+
+
+# -- 10. smaller ones -----------------------------------------------------------------------------
+
+
+def test_md_keeps_a_utf8_bom(tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
+    src, out = tmp_path / "bom.md", tmp_path / "out.md"
+    src.write_bytes("\ufeff# Hello\n\nWorld.\n".encode())
+    assert cli_main(["md", "--backend", "pseudo", str(src), "-o", str(out)]) == 0
+    assert out.read_bytes().startswith(b"\xef\xbb\xbf#")
+    plain = tmp_path / "plain.md"
+    plain.write_bytes(b"# Hello\n")
+    assert cli_main(["md", "--backend", "pseudo", str(plain), "-o", str(out)]) == 0
+    assert out.read_bytes().startswith(b"#")
