@@ -486,3 +486,18 @@ def test_md_keeps_a_utf8_bom(tmp_path: Path, capsysbinary: pytest.CaptureFixture
     plain.write_bytes(b"# Hello\n")
     assert cli_main(["md", "--backend", "pseudo", str(plain), "-o", str(out)]) == 0
     assert out.read_bytes().startswith(b"#")
+
+
+def test_review_sync_refuses_a_symlinked_directory_inside_review_dir(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_site(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    review = tmp_path / "translations" / "zh"
+    review.mkdir(parents=True)
+    (review / "guide").symlink_to(outside, target_is_directory=True)
+    assert cli_main(["review", "sync", "-f", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert "guide: is a symbolic link inside" in err and err.count("\n") == 1, err
+    assert list(outside.iterdir()) == [] and not (review / "index.md.po").exists()  # nothing written
