@@ -88,7 +88,6 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if self._zh:
             return config
-        site.quiet_jieba()
         collision = language_collision(self.config.language, config.docs_dir, list(config.theme.dirs))
         if collision:
             raise PluginError(
@@ -101,6 +100,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             outside_site(cache_dir, "cache_dir", config.site_dir)
         except ValidationError as exc:
             raise PluginError(f"zh-translate: option 'cache_dir': {exc}") from None
+        site.quiet_jieba(cache_dir)
         if self._memory is None or self._memory.machine.directory != cache_dir:
             if self._memory is not None:
                 self._memory.machine.close()
@@ -137,8 +137,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
     def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
         # The PO files live outside docs_dir: watch them so a reviewer's edit shows up live.
         # Builds only read them (review sync writes, and only on change), so no reload loop.
-        if self._review is not None and self._review.review_dir.is_dir():
-            server.watch(str(self._review.review_dir))
+        if self._review is not None:
+            watch_review_dir(server, self._review.review_dir)
         return server
 
     # -- collecting (English build) and applying (Chinese build) ---------------------------
@@ -311,6 +311,53 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         if self.config.backend == "pseudo":
             return "pseudo 后端"
         return os.path.basename((self.config.model or "").rstrip("/")) or "model"
+
+
+def watch_review_dir(server: Any, review_dir: Path) -> None:
+    """Watch ``review_dir`` now, or as soon as it is created (the first `review sync` during
+    `mkdocs serve`): until then only its nearest existing ancestor is watched, one level deep,
+    so the cache directory beside mkdocs.yml never triggers a rebuild."""
+    if review_dir.is_dir():
+        server.watch(str(review_dir))
+        return
+    import watchdog.events
+
+    watching: set[Path] = set()
+
+    def appeared(event: Any) -> None:
+        if review_dir.is_dir():
+            if str(review_dir) not in getattr(server, "_watched_paths", {}):
+                server.watch(str(review_dir))
+                _request_rebuild(server)
+            return
+        follow()
+
+    def follow() -> None:
+        ancestor = review_dir.parent
+        while not ancestor.is_dir() and ancestor != ancestor.parent:
+            ancestor = ancestor.parent
+        if ancestor in watching:
+            return
+        watching.add(ancestor)
+        handler = watchdog.events.FileSystemEventHandler()
+        handler.on_created = appeared  # type: ignore[method-assign]
+        handler.on_moved = appeared  # type: ignore[method-assign]
+        server.observer.schedule(handler, str(ancestor), recursive=False)
+        if review_dir.is_dir():  # created while the watch was being set up
+            appeared(None)
+
+    follow()
+
+
+def _request_rebuild(server: Any) -> None:
+    """Ask `mkdocs serve` for a rebuild, as its own file watcher does (PO files written with
+    the new directory may have landed before the watch on it started)."""
+    condition = getattr(server, "_rebuild_cond", None)
+    if condition is None:
+        return
+    with condition:
+        server._want_rebuild = True
+        condition.notify_all()
 
 
 def _walk(items: list[Any]) -> Any:

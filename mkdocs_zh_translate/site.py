@@ -133,12 +133,23 @@ def banner_html(text: bool | str, *, segments: int, reviewed: int, model: str, t
     )
 
 
-def quiet_jieba() -> None:
+def quiet_jieba(fallback_dir: Path | None = None) -> None:
     """jieba prints its dictionary loading to stderr at DEBUG level; both sites' search
-    segmentation (Material's and ours) would put those lines into every build log."""
+    segmentation (Material's and ours) would put those lines into every build log.
+
+    jieba also keeps its dictionary cache in the shared ``/tmp/jieba.cache``: another user's
+    file there cannot be replaced (jieba prints a traceback) and would be loaded with
+    ``marshal``. The cache goes to the user's cache directory instead (``fallback_dir``, our
+    translation cache directory, when there is none), and a failed dump stays silent."""
     import jieba
 
-    jieba.setLogLevel(logging.WARNING)
+    from .userdirs import user_cache_dir
+
+    jieba.setLogLevel(logging.CRITICAL)  # also hides "Dump cache file failed." + traceback
+    if jieba.dt.tmp_dir is None:
+        private = user_cache_dir() or fallback_dir
+        if private is not None:
+            jieba.dt.tmp_dir = str(private)
 
 
 def prepare_zh_config(config: MkDocsConfig, langs: Languages, site_name: str) -> None:

@@ -13,6 +13,7 @@ import re
 import shutil
 import sqlite3
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -501,3 +502,67 @@ def test_review_sync_refuses_a_symlinked_directory_inside_review_dir(
     err = capsys.readouterr().err
     assert "guide: is a symbolic link inside" in err and err.count("\n") == 1, err
     assert list(outside.iterdir()) == [] and not (review / "index.md.po").exists()  # nothing written
+
+
+_JIEBA_PROBE = """
+import os, sys, tempfile
+real_rename = os.rename
+def rename(src, dst):  # /tmp/jieba.cache belongs to another user: it cannot be replaced
+    if os.path.dirname(os.path.abspath(dst)) == tempfile.gettempdir() and os.path.basename(dst) == "jieba.cache":
+        raise PermissionError(13, "Operation not permitted", dst)
+    return real_rename(src, dst)
+os.rename = rename
+from pathlib import Path
+from mkdocs_zh_translate import site
+site.quiet_jieba(Path(sys.argv[1]))
+print(site.segment_chinese("翻译缓存让第二次构建更快"))
+"""
+
+
+def test_jieba_cache_is_per_user_and_never_a_traceback(tmp_path: Path) -> None:
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "xdg"))
+    done = subprocess.run(
+        [sys.executable, "-c", _JIEBA_PROBE, str(tmp_path / "cache")], env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert "\u200b" in done.stdout  # segmented
+    private = tmp_path / "xdg" / "mkdocs-zh-translate"
+    assert (private / "jieba.cache").is_file()
+    assert private.stat().st_mode & 0o077 == 0
+
+
+def test_review_dir_created_after_serve_started_is_watched(tmp_path: Path) -> None:
+    import threading
+
+    from watchdog.observers import Observer
+
+    from mkdocs_zh_translate.plugin import watch_review_dir
+
+    class Server:  # the parts of MkDocs' LiveReloadServer the plugin uses
+        def __init__(self) -> None:
+            self.observer = Observer()
+            self._watched_paths: dict[str, int] = {}
+            self._rebuild_cond = threading.Condition()
+            self._want_rebuild = False
+
+        def watch(self, path: str) -> None:
+            self._watched_paths[path] = 1
+
+    server = Server()
+    review = tmp_path / "translations" / "zh"
+    watch_review_dir(server, review)
+    server.observer.start()
+    try:
+        assert server._watched_paths == {}
+        (tmp_path / "translations").mkdir()
+        time.sleep(0.5)  # the ancestor watch moves one level down
+        review.mkdir()
+        (review / "index.md.po").write_text("", encoding="utf-8")
+        deadline = time.monotonic() + 10
+        while str(review) not in server._watched_paths and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert str(review) in server._watched_paths
+        assert server._want_rebuild
+    finally:
+        server.observer.stop()
+        server.observer.join()
