@@ -566,3 +566,85 @@ def test_review_dir_created_after_serve_started_is_watched(tmp_path: Path) -> No
     finally:
         server.observer.stop()
         server.observer.join()
+
+
+# -- 9. model integrity ---------------------------------------------------------------------------
+
+
+def _fake_export(root: Path, files: dict[str, bytes]) -> Path:
+    import hashlib
+    import json
+
+    model = root / "model"
+    model.mkdir()
+    listed = {}
+    for name, data in files.items():
+        (model / name).write_bytes(data)
+        listed[name] = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+    (model / "manifest.json").write_text(json.dumps({"format": 7, "fingerprint": "x", "files": listed}))
+    return model
+
+
+def test_edited_small_file_changes_the_fingerprint_and_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_zh_translate import batch
+    from mkdocs_zh_translate.model_integrity import ModelIntegrityError, verify_model
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    model = _fake_export(tmp_path, {"generation.json": b'{"eos_token_id": 0}', "encoder.onnx": b"\x01" * 1000})
+    import json
+
+    manifest = json.loads((model / "manifest.json").read_text())
+    original = batch.model_fingerprint(model)
+    assert original.startswith("manifest:")
+    (model / "generation.json").write_bytes(b'{"eos_token_id": 7}')  # same size, other meaning
+    assert batch.model_fingerprint(model) != original  # never cached under the original's key
+    with pytest.raises(ModelIntegrityError, match=r"generation\.json: changed since export \(sha256"):
+        verify_model(model, manifest)
+    (model / "generation.json").write_bytes(b'{"eos_token_id": 0}')  # restored: the old key again
+    assert batch.model_fingerprint(model) == original
+
+
+def test_large_files_are_hashed_once_and_remembered_outside_the_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from mkdocs_zh_translate import model_integrity
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setattr(model_integrity, "SMALL_FILE", 100)
+    model = _fake_export(tmp_path, {"generation.json": b"{}", "encoder.onnx": b"\x01" * 1000})
+    manifest = json.loads((model / "manifest.json").read_text())
+    hashed: list[str] = []
+    real = model_integrity.sha256_file
+    monkeypatch.setattr(model_integrity, "sha256_file", lambda p: hashed.append(p.name) or real(p))
+    before = sorted(p.name for p in model.iterdir())
+    first = model_integrity.verify_model(model, manifest)
+    assert hashed == ["encoder.onnx", "generation.json"]
+    hashed.clear()
+    assert model_integrity.verify_model(model, manifest) == first
+    assert hashed == ["generation.json"]  # small: every load; large: remembered by size+mtime
+    (model / "encoder.onnx").write_bytes(b"\x02" * 1000)  # same size, new mtime
+    with pytest.raises(model_integrity.ModelIntegrityError, match=r"encoder\.onnx: changed since export"):
+        model_integrity.verify_model(model, manifest)
+    assert sorted(p.name for p in model.iterdir()) == before  # nothing written into the model dir
+    assert (tmp_path / "xdg" / "mkdocs-zh-translate" / "verified-models.json").is_file()
+
+
+def test_engine_refuses_an_edited_generation_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The issue's case: eos 0→7 in generation.json, same size, produced garbage before."""
+    from mkdocs_zh_translate.engine import EngineError, OnnxTranslator
+    from tests.models import tiny_onnx_model
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    model = tmp_path / "m"
+    shutil.copytree(tiny_onnx_model("int8"), model)
+    fingerprint = OnnxTranslator(model).fingerprint
+    text = (model / "generation.json").read_text(encoding="utf-8")
+    edited = re.sub(r'"eos_token_id": (\d)\b', lambda m: f'"eos_token_id": {(int(m.group(1)) + 7) % 10}', text, count=1)
+    assert edited != text and len(edited) == len(text)
+    (model / "generation.json").write_text(edited, encoding="utf-8")
+    with pytest.raises(EngineError, match=r"generation\.json: changed since export \(sha256 differs"):
+        OnnxTranslator(model)
+    (model / "generation.json").write_text(text, encoding="utf-8")
+    assert OnnxTranslator(model).fingerprint == fingerprint

@@ -151,17 +151,24 @@ def test_summary_line_and_no_progress_bar_without_a_tty(tmp_path: Path) -> None:
     assert "\r" not in proc.stderr
 
 
-def test_model_fingerprint_prefers_the_export_manifest(tmp_path: Path) -> None:
+def test_model_fingerprint_is_the_verified_export_manifest(tmp_path: Path) -> None:
     model = tmp_path / "m"
     model.mkdir()
     (model / "weights.onnx").write_bytes(b"a" * 100)
     plain = batch.model_fingerprint(model)
     (model / "weights.onnx").write_bytes(b"b" * 100)
     assert batch.model_fingerprint(model) != plain  # same size, other content
-    (model / "manifest.json").write_text('{"fingerprint": "abc123"}')
-    assert batch.model_fingerprint(model) == "manifest:abc123"
-    (model / "weights.onnx").write_bytes(b"c" * 100)
-    assert batch.model_fingerprint(model) == "manifest:abc123"
+    import hashlib
+    import json
+
+    from mkdocs_zh_translate.model_integrity import fingerprint_of
+
+    files = {"weights.onnx": {"sha256": hashlib.sha256(b"b" * 100).hexdigest(), "size": 100}}
+    (model / "manifest.json").write_text(json.dumps({"fingerprint": "abc123", "files": files}))
+    assert batch.model_fingerprint(model) == "manifest:" + fingerprint_of(files)  # verified, not taken on trust
+    (model / "weights.onnx").write_bytes(b"c" * 100)  # edited after export: never the manifest's key
+    assert not batch.model_fingerprint(model).startswith("manifest:")
+    assert batch.model_fingerprint(model) not in (plain, "manifest:" + fingerprint_of(files))
 
 
 _SLOW_BUILD = """
