@@ -66,6 +66,36 @@ def test_segmenter_grows_linearly(name: str) -> None:
     pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
 
 
+REVIEWED = {
+    "unclosed tags": (lambda n: "运行" + "<a" * n, 20000),
+    "attr-list equals": (lambda n: "运行" + "{=" * n, 2000),
+}
+
+
+@pytest.mark.parametrize("name", list(REVIEWED))
+def test_reviewed_text_check_grows_linearly(name: str) -> None:
+    from mkdocs_zh_translate.segment import from_readable
+
+    segment = segment_markdown("Run the build command.\n").segments[0]
+    make, n = REVIEWED[name]
+
+    def best(k: int) -> float:
+        text, times = make(k * n), []
+        for _ in range(3):
+            started = time.perf_counter()
+            from_readable(segment, text)
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    ratios = (0.0, 0.0)
+    for _attempt in range(3):
+        t1, t2, t4 = best(1), best(2), best(4)
+        ratios = (t2 / t1, t4 / t2)
+        if max(ratios) <= 2.5:
+            return
+    pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+
+
 def test_attr_list_still_an_atom() -> None:
     page = segment_markdown("Hello world {: #id .cls data-x=1 } end.\n\nA {{ var }} and \\(x^2\\) here.\n")
     texts = [s.text for s in page.segments]

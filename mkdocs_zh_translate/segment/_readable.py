@@ -16,15 +16,42 @@ from ..plaintext import invisible_controls
 from ._model import Segment
 from ._placeholders import TAG_RE, tokenize, validate, without_pairs
 
+class _RawHtml:
+    """``<\\s*/?\\s*[A-Za-z!?][^>]*>|&#?\\w+;`` as a regex would find them, in linear time: the
+    regex rescans to the end of the text from every ``<`` that has no ``>`` after it (a
+    reviewer's ``<a<a<a…`` would take quadratic time)."""
+
+    _OPEN = re.compile(r"<\s*+(?:/\s*+)?[A-Za-z!?]")
+    _ENTITY = re.compile(r"&#?\w+;")
+
+    def findall(self, text: str) -> list[str]:
+        found: list[str] = []
+        pos = 0
+        while True:
+            m = self._OPEN.search(text, pos)
+            if m is None:
+                break
+            close = text.find(">", m.end())
+            if close < 0:
+                break  # no ">" after this "<", hence none after any later one
+            found.append(text[m.start() : close + 1])
+            pos = close + 1
+        return found + self._ENTITY.findall(text)
+
+    def search(self, text: str) -> bool:
+        return bool(self.findall(text))
+
+
 # Markup a translator could add in plain text runs, with the words used to report it.
-_MARKUP: tuple[tuple[str, re.Pattern[str]], ...] = (
+_MARKUP: tuple[tuple[str, re.Pattern[str] | _RawHtml], ...] = (
     ("a script", re.compile(r"<\s*script|javascript\s*:|\bon[a-z]+\s*=", re.I)),
-    ("raw HTML", re.compile(r"<\s*/?\s*[A-Za-z!?][^>]*>|&#?\w+;")),
+    ("raw HTML", _RawHtml()),
     ("a link", re.compile(r"\]\s*[(\[]|\bhttps?://|\bwww\.|\bmailto:|<https?:", re.I)),
     ("an image", re.compile(r"!\[")),
     ("a code span", re.compile(r"`")),
     ("a template expression", re.compile(r"\{\{|\{%")),
-    ("an attribute list", re.compile(r"\{\s*[#.:]|\{[^}\n]*=[^}\n]*\}")),
+    # `[^{}\n=]` before the "=": one way to match, and no scan runs past the next "{".
+    ("an attribute list", re.compile(r"\{\s*+[#.:]|\{[^{}\n=]*+=[^{}\n]*+\}")),
     ("a footnote reference", re.compile(r"\[\^")),
 )
 
