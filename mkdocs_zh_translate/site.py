@@ -19,6 +19,8 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.utils import get_relative_url
 
+from .plaintext import for_template
+
 SOURCE_LANG = "en"
 ZH_LABEL = "中文"
 EN_LABEL = "English"
@@ -129,7 +131,7 @@ def banner_html(text: bool | str, *, segments: int, reviewed: int, model: str, t
         body = first + review
     return (
         '<div class="admonition note zh-translate-banner">'
-        f'<p class="admonition-title">{html.escape(body)}</p></div>\n'
+        f'<p class="admonition-title">{for_template(body)}</p></div>\n'
     )
 
 

@@ -167,14 +167,12 @@ def _poison_po(path: Path, msgstr_for: Callable[[str], str]) -> int:
 def test_no_payload_reaches_any_zh_html_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _payload_loader(monkeypatch)
     (tmp_path / "model").mkdir()
-    config = write_site(
-        tmp_path, theme="material", plugin={"backend": "onnx", "model": "model"},
-        extra_config={"markdown_extensions": ["admonition"]},
-    )
-    pages = dict(PAGES)
+    pages = dict(PAGES)  # admonition titles: the default one (site.po) and one written on the page
     pages["guide/usage.md"] += '\n!!! note\n    A default title.\n\n!!! warning "Careful here"\n    Body text.\n'
-    write_site(tmp_path, theme="material", plugin={"backend": "onnx", "model": "model"}, pages=pages,
-               extra_config={"markdown_extensions": ["admonition"], "nav": NAV})
+    config = write_site(
+        tmp_path, theme="material", plugin={"backend": "onnx", "model": "model", "banner": "机器翻译 <b>&"},
+        pages=pages, extra_config={"markdown_extensions": ["admonition"], "nav": NAV},
+    )
     build_in_process(config)
     assert cli_main(["review", "sync", "-f", str(config)]) == 0
     review = tmp_path / "translations" / "zh"
