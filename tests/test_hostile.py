@@ -35,8 +35,8 @@ PATHOLOGICAL: dict[str, tuple[Callable[[int], str], int]] = {
     "attr_list a=b": (lambda n: "Hello world {" + "a=b" * n + " end.\n", 4000),
     "jinja {{": (lambda n: "{{" * n + "\n", 4000),
     "bracket math \\(": (lambda n: "\\(" * n + "\n", 4000),
-    "url closing parens": (lambda n: "see http://a.b/" + ")" * n + "\n", 20000),
-    "loose placeholder": (lambda n: "x <" + " " * n + "y\n", 20000),
+    "url closing parens": (lambda n: "see http://a.b/" + ")" * n + "\n", 50000),
+    "loose placeholder": (lambda n: "x <" + " " * n + "y\n", 50000),
 }
 
 
