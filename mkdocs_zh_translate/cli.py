@@ -42,7 +42,10 @@ def _read_text(path: Path) -> tuple[str, str]:
 
 def _cmd_md(args: argparse.Namespace) -> int:
     from .backends import BackendError, load_translator
-    from .segment import SegmentError, translate_markdown
+    from .pipeline.lazy import TranslationFailed
+    from .pipeline.markdown import translate_markdown
+    from .pipeline.progress import progress_for
+    from .segment import SegmentError
 
     source, bom = _read_text(Path(args.input))
     try:
@@ -50,9 +53,11 @@ def _cmd_md(args: argparse.Namespace) -> int:
     except BackendError as exc:
         raise CliError(str(exc)) from None
     try:
-        result = bom + translate_markdown(source, translator)
+        result = bom + translate_markdown(source, translator, progress=progress_for(None))
     except SegmentError as exc:
         raise CliError(f"{args.input}:{exc.line}: {exc}") from None
+    except TranslationFailed as exc:
+        raise CliError(str(exc)) from None
     if args.output:
         out = Path(args.output)
         try:

@@ -23,10 +23,9 @@ from pathlib import Path
 
 import diskcache
 
-log = logging.getLogger("mkdocs.plugins.zh_translate")
+from .pipeline.origin import Origin
 
-MACHINE = "machine"
-REVIEWED = "reviewed"
+log = logging.getLogger("mkdocs.plugins.zh_translate")
 
 # Bump when the stored value format changes; old entries then simply miss.
 _FORMAT = "v1"
@@ -39,12 +38,13 @@ _CACHE_ERRORS = (sqlite3.Error, OSError, diskcache.Timeout)
 @dataclass(frozen=True)
 class Hit:
     """A stored translation and what it is worth: ``fallback`` names the fallback step the
-    segmenter had to take (None when the model output was used as is), ``origin`` says whether
-    a human reviewed it."""
+    segmenter had to take (None when the model output was used as is), ``origin`` where the
+    text came from (only the text and the fallback are stored: a stored hit reads back as
+    ``Origin.CACHE``)."""
 
     text: str
     fallback: str | None = None
-    origin: str = MACHINE
+    origin: Origin = Origin.CACHE
 
 
 def cache_key(source: str, fingerprint: str) -> str:
@@ -280,7 +280,7 @@ def _decode(raw: object) -> Hit | None:
     if not isinstance(data, dict) or not isinstance(data.get("t"), str):
         return None
     fallback = data.get("f")
-    return Hit(data["t"], fallback if isinstance(fallback, str) else None, MACHINE)
+    return Hit(data["t"], fallback if isinstance(fallback, str) else None, Origin.CACHE)
 
 
 class TranslationMemory:

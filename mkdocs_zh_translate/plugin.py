@@ -28,10 +28,13 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
 
 from . import site
-from .plaintext import for_template
-from .batch import LazyTranslator, PageJob, PageResult, SiteTranslator, Stats, TranslationFailed, TranslatorSpec
 from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
+from .pipeline.lazy import LazyTranslator, TranslationFailed
+from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats
+from .pipeline.spec import TranslatorSpec
+from .plaintext import for_template
 from .memory import MachineCache, TranslationMemory
+from .review.collect import Collector, EnglishBuild
 from .review.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from .review.layer import ReviewedLayer
 from .review.store import ReviewError, has_po_files
@@ -71,7 +74,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         self._glossary: Glossary | None = None
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
-        self.collector: Any = None
+        self.collector: Collector | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -225,16 +228,25 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             site.segment_search_index(site_dir)
             site.add_sitemap_alternates(site_dir / "sitemap.xml", build.langs, "zh")
             return
-        strings = list(build.nav_titles)
+        site_strings = list(build.nav_titles)
         if self.config.translate_nav:
-            strings.append(build.site_name)
+            site_strings.append(build.site_name)
         if build.site_description:
-            strings.append(build.site_description)
-        for metas in build.metas.values():
-            strings.extend(metas.values())
+            site_strings.append(build.site_description)
         if self.collector is not None:
-            self.collector(self, build, config)
+            assert self._review is not None
+            self.collector(
+                EnglishBuild(
+                    Path(config.docs_dir),
+                    self._review.review_dir,
+                    build.jobs,
+                    site_strings,
+                    build.metas,
+                    self._site_translator(),
+                )
+            )
             return
+        strings = site_strings + [value for metas in build.metas.values() for value in metas.values()]
         self._translate(build.jobs, strings)
         site.add_sitemap_alternates(site_dir / "sitemap.xml", build.langs, site.SOURCE_LANG)
         self._build_zh(config, build)
@@ -243,18 +255,10 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
 
     def _translate(self, jobs: dict[str, PageJob], strings: list[str]) -> None:
         """Translate pages and strings in one pass; report problems; record the statistics."""
-        build, memory = self._build, self._memory
-        assert build is not None and memory is not None
+        build = self._build
+        assert build is not None
         try:
-            review = self._review
-            translator = SiteTranslator(
-                memory,
-                self.lazy,
-                build.spec,
-                reviewer=review,
-                glossary=self._glossary,
-                english_fallback=review is not None and has_po_files(review.review_dir),
-            )
+            translator = self._site_translator()
             results, translated, stats = translator.translate_pages(list(jobs.values()), strings)
         except TranslationFailed as exc:
             raise PluginError(f"zh-translate: {exc}") from None
@@ -272,6 +276,19 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             for message in errors:
                 log.error(message)
             raise PluginError(f"zh-translate: {len(errors)} translation problem(s) and `strict: true`")
+
+    def _site_translator(self) -> SiteTranslator:
+        """The pipeline as this build configures it (cache, model, review, glossary)."""
+        build, memory, review = self._build, self._memory, self._review
+        assert build is not None and memory is not None
+        return SiteTranslator(
+            memory,
+            self.lazy,
+            build.spec,
+            reviewer=review,
+            glossary=self._glossary,
+            english_fallback=review is not None and has_po_files(review.review_dir),
+        )
 
     def _build_zh(self, config: MkDocsConfig, build: _Build) -> None:
         from mkdocs.commands.build import build as mkdocs_build

@@ -10,13 +10,15 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import yaml
+
+from tests.fakes import CountingTranslator
 
 PAGES: dict[str, str] = {
     "index.md": (
@@ -238,27 +240,10 @@ def check_twin(en: Path, zh: Path, site: Path, site_url: str | None = None) -> l
     return problems
 
 
-class CountingTranslator:
-    """A fake model: upper-cases text outside placeholders; counts calls and segments; raises
-    KeyboardInterrupt (a Ctrl-C mid-build) once it has served ``fail_after`` calls."""
-
-    def __init__(self, fail_after: int | None = None) -> None:
-        self.calls = 0
-        self.segments = 0
-        self.fail_after = fail_after
-
-    def translate(self, texts: Sequence[str]) -> list[str]:
-        if self.fail_after is not None and self.calls >= self.fail_after:
-            raise KeyboardInterrupt
-        self.calls += 1
-        self.segments += len(texts)
-        return [re.sub(r"(<[^>]*>)|([^<]+)", lambda m: m.group(1) or m.group(2).upper(), t) for t in texts]
-
-
 def fake_model_loader(monkeypatch: Any) -> list[CountingTranslator]:
     """Make the ``onnx`` backend load a ``CountingTranslator`` per model load (listed in the
     returned list); like the real loader it needs the model directory to exist."""
-    from mkdocs_zh_translate import batch
+    from mkdocs_zh_translate.pipeline import lazy as batch
     from mkdocs_zh_translate.backends import BackendError
 
     made: list[CountingTranslator] = []

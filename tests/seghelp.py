@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
 
-from mkdocs_zh_translate.segment import segment_markdown, translate_markdown
+from mkdocs_zh_translate import translate_markdown
+from mkdocs_zh_translate.segment import segment_markdown
 from mkdocs_zh_translate.translator import PseudoTranslator
 
 from pymd import render as render_pm
+from tests.fakes import WordTranslator  # noqa: F401  (re-exported for the segment tests)
 
 _CM = MarkdownIt("commonmark")
 _TAG_RE = re.compile(r"<x\d+/>|</?g\d+>")
@@ -36,32 +37,6 @@ def identity(text: str) -> str:
 
 def pseudo(text: str, *, heading_ids: bool = True) -> str:
     return translate_markdown(text, PseudoTranslator(), heading_ids=heading_ids)
-
-
-class WordTranslator:
-    """A stand-in for a Chinese model: every English word becomes CJK, spaces between CJK go,
-    placeholders stay. Its output puts CJK right against emphasis, links and URLs, which is
-    exactly where Markdown breaks."""
-
-    name = "words"
-
-    def translate(self, texts: Sequence[str]) -> list[str]:
-        return [self._one(t) for t in texts]
-
-    @staticmethod
-    def _one(text: str) -> str:
-        parts = re.split(r"(<x\d+/>|</?g\d+>)", text)
-        out = []
-        for part in parts:
-            if _TAG_RE.fullmatch(part):
-                out.append(part)
-            else:
-                words = re.sub(r"[A-Za-z][A-Za-z'-]*", "词", part)
-                words = re.sub(r"(?<=[词，。])\s+(?=[词])", "", words)
-                out.append(words.replace(". ", "。").replace(", ", "，"))
-        joined = "".join(out).replace("\n", " ")
-        # Chinese has no spaces between words, nor around the formatting inside a sentence.
-        return re.sub(r"(?<=[词。，>:])[ ]+(?=[词<])|(?<=[词。，])[ ]+(?=[<:])", "", joined)
 
 
 class _Structure(HTMLParser):

@@ -6,12 +6,12 @@ import re
 import shutil
 import subprocess
 import sys
-import zlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
+
 
 SAMPLE = Path(__file__).parent / "data" / "sphinx_sample"
 TAG_RE = re.compile(r"(<x\d+/>|</?g\d+>)")
@@ -116,32 +116,3 @@ def broken_links(site: Path, pages: Sequence[str] = CONTENT_PAGES) -> list[str]:
     return broken
 
 
-def _han_word(word: str) -> str:
-    """A stable one- or two-character Han "translation" of an English word (distinct words
-    mostly get distinct characters, as with a real model)."""
-    code = zlib.crc32(word.lower().encode())
-    chars = [chr(0x4E00 + code % 20000), chr(0x4E00 + (code // 20000) % 20000)]
-    return "".join(chars[: 1 + len(word) % 2])
-
-
-class HanTranslator:
-    """A stand-in for a real model that writes "Chinese": every English word becomes Han
-    characters and the spaces between them disappear, so markup ends up touching CJK text the
-    way real translations make it (the case reST's inline markup rules trip over)."""
-
-    fingerprint = "han-test-v1"
-
-    def translate(self, texts: Sequence[str]) -> list[str]:
-        return [self._one(t) for t in texts]
-
-    @staticmethod
-    def _one(text: str) -> str:
-        out = []
-        for part in TAG_RE.split(text):
-            if TAG_RE.fullmatch(part):
-                out.append(part)
-                continue
-            part = re.sub(r"[A-Za-z]+", lambda m: _han_word(m.group(0)), part)
-            part = re.sub(r"(?<=[\u4e00-\u9fff]) +(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff]) +$|^ +(?=[\u4e00-\u9fff])", "", part)
-            out.append(part.replace(",", "，").replace(".", "。"))
-        return "".join(out)

@@ -146,9 +146,9 @@ class PayloadTranslator:
 
 
 def _payload_loader(monkeypatch: pytest.MonkeyPatch) -> None:
-    from mkdocs_zh_translate import batch
+    from mkdocs_zh_translate.pipeline import lazy
 
-    monkeypatch.setattr(batch, "load_translator", lambda backend, model, **options: PayloadTranslator())
+    monkeypatch.setattr(lazy, "load_translator", lambda backend, model, **options: PayloadTranslator())
 
 
 def _poison_po(path: Path, msgstr_for: Callable[[str], str]) -> int:
@@ -614,8 +614,8 @@ def _fake_export(root: Path, files: dict[str, bytes]) -> Path:
 
 
 def test_edited_small_file_changes_the_fingerprint_and_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from mkdocs_zh_translate import batch
     from mkdocs_zh_translate.model_integrity import ModelIntegrityError, verify_model
+    from mkdocs_zh_translate.pipeline import spec as batch
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     model = _fake_export(tmp_path, {"generation.json": b'{"eos_token_id": 0}', "encoder.onnx": b"\x01" * 1000})

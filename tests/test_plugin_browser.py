@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate import batch
+from mkdocs_zh_translate.pipeline import lazy as batch
 
 from tests.plugin_sites import build_in_process, write_site
 

@@ -103,3 +103,23 @@ def test_second_build_translates_nothing(built: tuple[str, Path]) -> None:
     assert len(summary) == 1, proc.stderr
     assert " 0 translated" in summary[0]
     assert "model not loaded" in summary[0]
+
+
+def test_the_plugin_build_runs_the_drop_pairs_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # 0.1.0's plugin never passed the droppable emphasis pairs: a model that broke **bold**
+    # left the whole sentence English. Now the ladder drops the bold and keeps the words.
+    from mkdocs_zh_translate.pipeline import lazy
+
+    from tests.fakes import EmphasisBreaker
+    from tests.plugin_sites import build_in_process
+
+    model = EmphasisBreaker()
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: model)
+    pages = {"index.md": "# Home\n\nPress **Enter** to begin the setup.\n\nPress [Enter](other.md) to begin the setup.\n",
+             "other.md": "# Other\n"}
+    plugin = build_in_process(write_site(tmp_path, pages=pages))
+    assert plugin.stats.fallbacks == 1
+    html = (tmp_path / "site" / "zh" / "index.html").read_text(encoding="utf-8")
+    assert "PRESS ENTER TO BEGIN THE SETUP." in html and "<strong>" not in html
+    # the same text around a link is not allowed to lose it: that occurrence stays English
+    assert 'Press <a href="other/">Enter</a> to begin the setup.' in html

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate import batch
+from mkdocs_zh_translate.pipeline import lazy, service, spec
 
 from tests.plugin_sites import CountingTranslator, build_in_process, fake_model_loader, run_mkdocs, write_site
 
@@ -79,8 +79,8 @@ def test_interrupted_build_keeps_every_finished_batch(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     dying = CountingTranslator(fail_after=2)
-    monkeypatch.setattr(batch, "load_translator", lambda *a, **k: dying)
-    monkeypatch.setattr(batch, "CHUNK_CHARS", 40)  # many small batches
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: dying)
+    monkeypatch.setattr(service, "CHUNK_CHARS", 40)  # many small batches
     config = _onnx_site(tmp_path)
     with pytest.raises(KeyboardInterrupt):
         build_in_process(config)
@@ -88,7 +88,7 @@ def test_interrupted_build_keeps_every_finished_batch(
     assert finished > 0
 
     healthy = CountingTranslator()
-    monkeypatch.setattr(batch, "load_translator", lambda *a, **k: healthy)
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: healthy)
     plugin = build_in_process(config)
     assert plugin.stats.cached == finished
     assert healthy.segments == plugin.stats.unique - finished
@@ -155,9 +155,9 @@ def test_model_fingerprint_is_the_verified_export_manifest(tmp_path: Path) -> No
     model = tmp_path / "m"
     model.mkdir()
     (model / "weights.onnx").write_bytes(b"a" * 100)
-    plain = batch.model_fingerprint(model)
+    plain = spec.model_fingerprint(model)
     (model / "weights.onnx").write_bytes(b"b" * 100)
-    assert batch.model_fingerprint(model) != plain  # same size, other content
+    assert spec.model_fingerprint(model) != plain  # same size, other content
     import hashlib
     import json
 
@@ -165,16 +165,16 @@ def test_model_fingerprint_is_the_verified_export_manifest(tmp_path: Path) -> No
 
     files = {"weights.onnx": {"sha256": hashlib.sha256(b"b" * 100).hexdigest(), "size": 100}}
     (model / "manifest.json").write_text(json.dumps({"fingerprint": "abc123", "files": files}))
-    assert batch.model_fingerprint(model) == "manifest:" + fingerprint_of(files)  # verified, not taken on trust
+    assert spec.model_fingerprint(model) == "manifest:" + fingerprint_of(files)  # verified, not taken on trust
     (model / "weights.onnx").write_bytes(b"c" * 100)  # edited after export: never the manifest's key
-    assert not batch.model_fingerprint(model).startswith("manifest:")
-    assert batch.model_fingerprint(model) not in (plain, "manifest:" + fingerprint_of(files))
+    assert not spec.model_fingerprint(model).startswith("manifest:")
+    assert spec.model_fingerprint(model) not in (plain, "manifest:" + fingerprint_of(files))
 
 
 _SLOW_BUILD = """
 import sys, time
 from pathlib import Path
-from mkdocs_zh_translate import batch
+from mkdocs_zh_translate.pipeline import lazy, service
 from tests.plugin_sites import build_in_process
 
 class Slow:
@@ -184,8 +184,8 @@ class Slow:
             log.write("call\\n")
         return list(texts)
 
-batch.CHUNK_CHARS = 40
-batch.load_translator = lambda *a, **k: Slow()
+service.CHUNK_CHARS = 40
+lazy.load_translator = lambda *a, **k: Slow()
 build_in_process(Path(sys.argv[1]))
 """
 
@@ -212,7 +212,7 @@ def test_killed_build_keeps_finished_batches_and_a_readable_cache(
     assert child.returncode == -signal.SIGKILL
 
     healthy = CountingTranslator()
-    monkeypatch.setattr(batch, "load_translator", lambda *a, **k: healthy)
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: healthy)
     plugin = build_in_process(config)
     assert plugin.stats.cached >= 2  # at least the batches finished before the kill
     assert plugin.stats.translated == plugin.stats.unique - plugin.stats.cached

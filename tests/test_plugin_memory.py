@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mkdocs_zh_translate.memory import MACHINE, Hit, MachineCache, TranslationMemory
+from mkdocs_zh_translate.memory import Hit, MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.origin import Origin
 from mkdocs_zh_translate.site import banner_html
 
 
@@ -14,8 +15,8 @@ def test_memory_reads_and_writes_the_machine_cache_per_fingerprint(tmp_path: Pat
     memory.store({"Hello": Hit("你好"), "Bye": Hit("再见", "runs")}, "fp")
 
     found = memory.lookup(["Hello", "Bye", "New"], "fp")
-    assert found["Hello"] == Hit("你好", None, MACHINE)
-    assert found["Bye"] == Hit("再见", "runs", MACHINE)
+    assert found["Hello"] == Hit("你好", None, Origin.CACHE)
+    assert found["Bye"] == Hit("再见", "runs", Origin.CACHE)
     assert "New" not in found
     assert memory.lookup(["Hello"], "other-fingerprint") == {}
     assert MachineCache(tmp_path / "cache").lookup(["Hello"], "fp")["Hello"].text == "你好"

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_zh_translate import segment
+from mkdocs_zh_translate.pipeline import pages
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
 
 from tests.plugin_sites import Html, build_in_process, run_mkdocs, write_site
@@ -99,7 +100,7 @@ def fragile_segmenter(monkeypatch: pytest.MonkeyPatch) -> None:
             raise _Unsegmentable("unclosed construct")
         return real(text)
 
-    monkeypatch.setattr(segment, "segment_markdown", segment_markdown)
+    monkeypatch.setattr(pages, "segment_markdown", segment_markdown)  # where the site pipeline looks it up
 
 
 PAGES_WITH_BROKEN = {

@@ -3,7 +3,6 @@ the machine marker and --refresh, plurals, validation failures, Markdown catalog
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from collections.abc import Sequence
@@ -12,11 +11,14 @@ from pathlib import Path
 import polib
 import pytest
 
-from mkdocs_zh_translate.batch import LazyTranslator, TranslatorSpec
+from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
+from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.cli import main
 from mkdocs_zh_translate.pofill import FillError, fill
 from mkdocs_zh_translate.pofill.catalog import apply_edits, parse_catalog
 from mkdocs_zh_translate.review.glossary import load_glossary
+
+from tests.fakes import Recorder
 
 HEADER = """\
 # Translations of the Widget Toolkit.
@@ -71,26 +73,6 @@ msgstr[0] ""
 #~ msgid "Gone"
 #~ msgstr "消失"
 """
-
-
-class Recorder:
-    """A translator that remembers what it was asked (and can be told to break things)."""
-
-    fingerprint = "recorder-v1"
-
-    def __init__(self, mode: str = "han") -> None:
-        self.calls: list[str] = []
-        self.mode = mode
-
-    def translate(self, texts: Sequence[str]) -> list[str]:
-        self.calls.extend(texts)
-        if self.mode == "drop":  # loses every placeholder, and has nothing for the runs between them
-            return [re.sub(r"<x\d+/>|</?g\d+>", "", t) + "。" if "<" in t else "" for t in texts]
-        return [
-            "".join(p if re.fullmatch(r"<x\d+/>|</?g\d+>", p) else re.sub(r"[A-Za-z]+", "文", p)
-                    for p in re.split(r"(<x\d+/>|</?g\d+>)", t))
-            for t in texts
-        ]
 
 
 def _write(tmp: Path, text: str, name: str = "usage.po") -> Path:

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.batch import LazyTranslator, TranslatorSpec
+from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
+from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.pofill import fill
-from tests.sphinx_helpers import HanTranslator
+from tests.fakes import HanTranslator
 
 PAGE = """\
 # Install the toolkit

@@ -16,9 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.batch import LazyTranslator, TranslatorSpec
+from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
+from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.pofill import fill
-from tests.sphinx_helpers import CONTENT_PAGES, HanTranslator, broken_links, build_both, page_facts, prepare
+from tests.fakes import HanTranslator
+from tests.sphinx_helpers import CONTENT_PAGES, broken_links, build_both, page_facts, prepare
 
 pytest.importorskip("sphinx")
 pytest.importorskip("sphinx_intl")

@@ -9,21 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.batch import LazyTranslator, PageJob, SiteTranslator, TranslatorSpec
+from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
+from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
+from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.memory import MachineCache, TranslationMemory
 from mkdocs_zh_translate.review.glossary import load_glossary
 from mkdocs_zh_translate.review.store import ReviewError
 
-
-class Recorder:
-    """Upper-cases text outside placeholders and remembers every text it was given."""
-
-    def __init__(self) -> None:
-        self.seen: list[str] = []
-
-    def translate(self, texts: Sequence[str]) -> list[str]:
-        self.seen.extend(texts)
-        return [re.sub(r"(<[^>]*>)|([^<]+)", lambda m: m.group(1) or m.group(2).upper(), t) for t in texts]
+from tests.fakes import CountingTranslator
 
 
 PAGE = (
@@ -34,7 +27,7 @@ PAGE = (
 )
 
 
-def _run(tmp_path: Path, glossary_text: str | None, recorder: Recorder) -> dict[str, str]:
+def _run(tmp_path: Path, glossary_text: str | None, recorder: CountingTranslator) -> dict[str, str]:
     glossary_file = tmp_path / "glossary.yml"
     if glossary_text is None:
         glossary_file.unlink(missing_ok=True)
@@ -57,7 +50,7 @@ GLOSSARY = "keep: [MkDocs]\nterms:\n  cache: 缓存\n"
 
 
 def test_kept_terms_reach_the_model_as_placeholders_and_fixed_terms_are_applied(tmp_path: Path) -> None:
-    recorder = Recorder()
+    recorder = CountingTranslator()
     out = _run(tmp_path, GLOSSARY, recorder)["page"]
     assert not any("MkDocs" in t or "cache" in t for t in recorder.seen)
     assert "# MkDocs PLUGINS" in out  # kept as written, not upper-cased by the "model"
@@ -66,23 +59,23 @@ def test_kept_terms_reach_the_model_as_placeholders_and_fixed_terms_are_applied(
 
 
 def test_a_glossary_change_retranslates_only_the_segments_it_touches(tmp_path: Path) -> None:
-    first = Recorder()
+    first = CountingTranslator()
     _run(tmp_path, GLOSSARY, first)
     assert len(first.seen) == 4
-    again = Recorder()
+    again = CountingTranslator()
     _run(tmp_path, GLOSSARY, again)
     assert again.seen == []  # all cached
-    changed = Recorder()
+    changed = CountingTranslator()
     out = _run(tmp_path, "keep: [MkDocs]\nterms:\n  cache: 高速缓存\n", changed)["page"]
     assert len(changed.seen) == 1 and "before it loads" in changed.seen[0]
     assert "高速缓存" in out
-    removed = Recorder()
+    removed = CountingTranslator()
     _run(tmp_path, "terms:\n  cache: 高速缓存\n", removed)  # MkDocs no longer kept
     assert len(removed.seen) == 2 and all("MkDocs" in t for t in removed.seen)
 
 
 def test_a_term_the_model_drops_is_retranslated_without_protection(tmp_path: Path) -> None:
-    class Dropper(Recorder):
+    class Dropper(CountingTranslator):
         def translate(self, texts: Sequence[str]) -> list[str]:
             self.seen.extend(texts)
             return [re.sub(r"<x\d+/>", "", t) if "<x" in t else t.upper() for t in texts]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mkdocs_zh_translate.segment import segment_markdown, translate_markdown, validate
+from mkdocs_zh_translate import translate_markdown
+from mkdocs_zh_translate.segment import segment_markdown, validate
 from mkdocs_zh_translate.translator import PseudoTranslator
 from seghelp import WordTranslator
 

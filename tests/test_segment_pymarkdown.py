@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.segment import segment_markdown, translate_markdown
+from mkdocs_zh_translate import translate_markdown
+from mkdocs_zh_translate.segment import segment_markdown
 from pymd import PAGES, render, visible_text
 from seghelp import WordTranslator, identity, pseudo, structure, unmark
 

@@ -3,33 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
 
 import pytest
 
-from mkdocs_zh_translate.segment import split_sentences, translate_markdown, translate_segments, validate
+from mkdocs_zh_translate import translate_markdown
+from mkdocs_zh_translate.segment import split_sentences, translate_segments, validate
 from mkdocs_zh_translate.translator import PseudoTranslator
 
-
-class Scripted:
-    """A translator whose answer for each text is computed by ``rule``; records every call."""
-
-    def __init__(self, rule: Callable[[str], str]) -> None:
-        self.rule = rule
-        self.calls: list[list[str]] = []
-
-    def translate(self, texts: Sequence[str]) -> list[str]:
-        self.calls.append(list(texts))
-        return [self.rule(t) for t in texts]
-
-
-class ScriptedNBest(Scripted):
-    def __init__(self, rule: Callable[[str], str], alternatives: Callable[[str], list[str]]) -> None:
-        super().__init__(rule)
-        self.alternatives = alternatives
-
-    def translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
-        return [[self.rule(t), *self.alternatives(t)][:n] for t in texts]
+from tests.fakes import Scripted, ScriptedNBest
 
 
 def drop_tags(text: str) -> str:

@@ -30,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:
 
 
 def _run(args: argparse.Namespace, error: type[Exception]) -> int:
-    from ..batch import TranslatorSpec
+    from ..pipeline.spec import TranslatorSpec
     from ..review.store import ReviewError
     from .fill import FillError, fill
 

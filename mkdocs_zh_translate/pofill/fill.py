@@ -14,11 +14,10 @@ Chinese does): ``msgstr[0]`` is the translation of ``msgid_plural``. Otherwise t
 and listed. Every new translation is ``#, fuzzy`` so Sphinx uses it only with
 ``gettext_allow_fuzzy_translations`` and reviewers see it as a draft.
 
-The translation path is the plugin's: reST or Markdown protection into placeholders, the
-machine cache keyed by translator fingerprint (plus the glossary terms a text touches),
-``translate_segments`` with its validation and fallback ladder, and a final check that the
-restored text still holds every protected part. A text that fails stays untranslated and is
-listed with its file and line.
+The translation path is the plugin's pipeline (``pipeline.service``): reST or Markdown
+protection into placeholders here, then the same cache key, lazy model, glossary, validation and
+fallback ladder as ``mkdocs build``, and a final check here that the restored text still holds
+every protected part. A text that fails stays untranslated and is listed with its file and line.
 """
 
 from __future__ import annotations
@@ -28,16 +27,17 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from ..batch import LazyTranslator, TranslatorSpec, translator_fingerprint
-from ..memory import MACHINE, Hit, MachineCache, TranslationMemory
-from ..segment import translate_segments
+from ..memory import Hit, MachineCache, TranslationMemory
+from ..pipeline.lazy import LazyTranslator, TranslationFailed
+from ..pipeline.progress import progress_for
+from ..pipeline.service import Requests, TranslationService
+from ..pipeline.spec import TranslatorSpec, bind_cache
+from ..review.glossary import Glossary
 from .catalog import Catalog, CatalogError, Edit, Entry, apply_edits_mapped, check_edits, parse_catalog
 from .formats import Message, protect
 
 DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
-CHUNK = 200
 
 
 class FillError(Exception):
@@ -131,7 +131,7 @@ def fill(
     fmt: str = "rst",
     refresh: bool = False,
     cache_dir: Path | None = None,
-    glossary: Any = None,
+    glossary: Glossary | None = None,
     lazy: LazyTranslator | None = None,
     write: Callable[[Path, str], bool] | None = None,
 ) -> Summary:
@@ -192,11 +192,11 @@ def fill(
             source = entry.msgid_plural if plural and entry.msgid_plural is not None else entry.msgid
             jobs.append(_Job(catalog, entry, protect(source, fmt, keep_names), plural, again))
 
-    texts: dict[str, set[int]] = {}
+    requests = Requests()
     for job in jobs:
         for text, droppable in zip(job.message.texts, job.message.droppable):
-            texts.setdefault(text, set()).update(droppable)
-    hits = _translate(texts, spec, cache_dir or default_cache_dir(paths), glossary, lazy or LazyTranslator())
+            requests.add(text, droppable)
+    hits = _translate(requests, spec, cache_dir or default_cache_dir(paths), glossary, lazy or LazyTranslator())
 
     edits: dict[str, list[Edit]] = {}
     for job in jobs:
@@ -260,39 +260,16 @@ def _read(path: Path) -> str:
 
 
 def _translate(
-    texts: dict[str, set[int]], spec: TranslatorSpec, cache_dir: Path, glossary: Any, lazy: LazyTranslator
+    requests: Requests, spec: TranslatorSpec, cache_dir: Path, glossary: Glossary | None, lazy: LazyTranslator
 ) -> dict[str, Hit]:
-    """Placeholder texts -> validated translations: cache first, the model only for misses."""
-    from ..batch import TranslationFailed
-
+    """Placeholder texts -> validated translations, through the one pipeline."""
     memory = TranslationMemory(MachineCache(cache_dir))
     try:
-        fingerprint = translator_fingerprint(spec, memory)
-        key = (lambda t: glossary.cache_source(t)) if glossary else (lambda t: t)
-        found = memory.lookup(list({key(t) for t in texts}), fingerprint)
-        hits = {t: found[key(t)] for t in texts if key(t) in found}
-        misses = sorted((t for t in texts if t not in hits), key=len)
-        if not misses:
-            return hits
-        try:
-            translator = lazy.get(spec)
-        except TranslationFailed as exc:
-            raise FillError(str(exc)) from None
-        if glossary:
-            from ..review.glossary import GlossaryTranslator
-
-            translator = GlossaryTranslator(translator, glossary)
-        for start in range(0, len(misses), CHUNK):
-            chunk = misses[start : start + CHUNK]
-            try:
-                outputs = translate_segments(chunk, translator, droppable=[texts[t] for t in chunk])  # type: ignore[arg-type]
-            except (KeyboardInterrupt, SystemExit):
-                raise
-            except Exception as exc:  # the engine's own errors; finished chunks stay cached
-                raise FillError(f"the translator failed: {exc}; no PO file was changed") from exc
-            batch = {t: Hit(o.text, o.fallback, MACHINE) for t, o in zip(chunk, outputs)}
-            memory.store({key(t): h for t, h in batch.items()}, fingerprint)
-            hits.update(batch)
-        return hits
+        service = TranslationService(
+            lambda: lazy.get(spec), cache=bind_cache(spec, memory), glossary=glossary, progress=progress_for(None)
+        )
+        return service.translate(requests)
+    except TranslationFailed as exc:  # finished chunks stay cached
+        raise FillError(f"{exc}; no PO file was changed") from None
     finally:
         memory.machine.close()

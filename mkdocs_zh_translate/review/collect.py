@@ -11,13 +11,32 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from ..segment import Segment, to_readable
+from ..pipeline.pages import PageJob, SiteTranslator
+from ..segment import Segment, SegmentedPage, segment_markdown, to_readable
 from .store import ReviewError, display, page_po_path, site_po_path
 from .units import Unit, merge_site_units, page_units, string_units
+
+
+@dataclass(frozen=True)
+class EnglishBuild:
+    """What the plugin's English build hands to ``review sync`` (its collect mode): the pages
+    as the build would translate them, the site's strings, and the build's pipeline, whose
+    machine cache answers for them (no model is loaded)."""
+
+    docs_dir: Path
+    review_dir: Path
+    jobs: Mapping[str, PageJob]  # src_uri -> page
+    site_strings: Sequence[str]  # nav titles, site name (when translated), site description
+    metas: Mapping[str, Mapping[str, str]]  # src_uri -> front-matter values to translate
+    translator: SiteTranslator
+
+
+Collector = Callable[[EnglishBuild], None]
+"""Set as the plugin's ``collector``: called with the English build instead of translating."""
 
 
 @dataclass
@@ -59,21 +78,20 @@ def _collect(config_file: Path, site_dir: str) -> Site:
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    from ..batch import translator_fingerprint
-
     found: list[Site] = []
 
-    def collector(plugin: Any, state: Any, config: Any) -> None:
-        found.append(_units(plugin, state, config_file, Path(config.docs_dir), translator_fingerprint))
+    def collector(english: EnglishBuild) -> None:
+        found.append(_units(english, config_file))
 
     try:
         config = load_config(config_file=str(config_file), site_dir=site_dir)
     except MkDocsException as exc:
         raise ReviewError(f"{display(config_file)}: {exc}") from None
-    try:
-        plugin = config.plugins["zh-translate"]
-    except KeyError:
-        raise ReviewError(f"{display(config_file)}: the zh-translate plugin is not in `plugins:`") from None
+    from ..plugin import ZhTranslatePlugin
+
+    plugin = config.plugins.get("zh-translate")
+    if not isinstance(plugin, ZhTranslatePlugin):
+        raise ReviewError(f"{display(config_file)}: the zh-translate plugin is not in `plugins:`")
     plugin.collector = collector
     config.plugins.on_startup(command="build", dirty=False)
     try:
@@ -88,45 +106,34 @@ def _collect(config_file: Path, site_dir: str) -> Site:
     return found[0]
 
 
-def _units(plugin: Any, state: Any, config_file: Path, docs_dir: Path, fingerprint_of: Any) -> Site:
-    from ..segment import segment_markdown
-
-    review_dir = plugin._review.review_dir
-    memory = plugin._memory
-    glossary = plugin._glossary
+def _units(build: EnglishBuild, config_file: Path) -> Site:
     root = config_file.resolve().parent
-    site = Site(config_file, review_dir)
+    site = Site(config_file, build.review_dir)
     site_groups: list[list[Unit]] = []
-    strings: list[tuple[str, str]] = [(t, "mkdocs.yml") for t in state.nav_titles]
-    if plugin.config.translate_nav:
-        strings.append((state.site_name, "mkdocs.yml"))
-    if state.site_description:
-        strings.append((state.site_description, "mkdocs.yml"))
-    for key, job in sorted(state.jobs.items()):
-        location = os.path.relpath(docs_dir / key, root).replace(os.sep, "/")
+    strings: list[tuple[str, str]] = [(t, "mkdocs.yml") for t in build.site_strings]
+    pages: list[SegmentedPage] = []
+    for key, job in sorted(build.jobs.items()):
+        location = os.path.relpath(build.docs_dir / key, root).replace(os.sep, "/")
         try:
             page = segment_markdown(job.markdown)
         except Exception as exc:  # reported by the build as well; the page has no entries
             logging.getLogger("mkdocs.plugins.zh_translate").warning(f"{location}: cannot segment: {exc}")
             continue
+        pages.append(page)
         units, site_units = page_units(page, location, job.line_offset)
-        path = page_po_path(review_dir, key)
+        path = page_po_path(build.review_dir, key)
         site.pages[path] = units
         site.page_labels[path] = key
         site_groups.append(site_units)
-        strings.extend((value, location) for value in state.metas.get(key, {}).values())
-    site_path = site_po_path(review_dir)
+        strings.extend((value, location) for value in build.metas.get(key, {}).values())
+    site_path = site_po_path(build.review_dir)
     site_groups.append(string_units(strings))
     site.pages[site_path] = merge_site_units(site_groups)
     site.page_labels[site_path] = "(site-wide strings)"
-    fingerprint = fingerprint_of(state.spec, memory)
+    hits = build.translator.cached(pages, [text for text, _where in strings])
     for path, units in site.pages.items():
-        sources = {u.key: (glossary.cache_source(u.text) if glossary else u.text) for u in units}
-        hits = memory.machine.lookup(list(dict.fromkeys(sources.values())), fingerprint)
         for unit in units:
-            hit = hits.get(sources[unit.key])
-            if hit is None:
-                continue
-            site.machine[(path, unit.key)] = to_readable(_segment_of(unit), hit.text)
+            hit = hits.get(unit.text)
+            if hit is not None:
+                site.machine[(path, unit.key)] = to_readable(_segment_of(unit), hit.text)
     return site
-

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import polib
 
-from ..memory import REVIEWED, Hit
+from ..memory import Hit
+from ..pipeline.origin import Origin
 from ..segment import Segment, SegmentedPage, from_readable
 from .store import PoReader, display, page_po_path, site_po_path
 from .units import Unit, page_units, string_units
@@ -82,7 +83,7 @@ class ReviewedLayer:
                 if text is None:
                     continue
                 for index in unit.indices:
-                    review.hits[index] = Hit(text, None, REVIEWED)
+                    review.hits[index] = Hit(text, None, Origin.REVIEWED)
         return review
 
     def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]:

@@ -5,7 +5,7 @@ Pure: no MkDocs, no models, no IO. See ``_api`` for the entry points.
 
 from __future__ import annotations
 
-from ._api import SegmentedPage, segment_markdown, translate_markdown
+from ._api import SegmentedPage, segment_markdown
 from ._model import Segment
 from ._placeholders import validate
 from ._readable import Parsed, from_readable, markup_in, to_readable
@@ -27,7 +27,6 @@ __all__ = [
     "slugify",
     "split_sentences",
     "to_readable",
-    "translate_markdown",
     "translate_segments",
     "validate",
 ]

@@ -1,11 +1,14 @@
-"""The segmenter's public API: segment a page, splice translations back, translate a page."""
+"""The segmenter's public API: segment a page, splice translations back.
+
+Translating a whole page (cache, model, fallback policy) is the pipeline's job:
+``mkdocs_zh_translate.translate_markdown``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ..translator import Translator
 from ._model import Segment
 from ._segmenter import build_segments
 from ._splice import restore_segment
@@ -61,29 +64,10 @@ def segment_markdown(text: str, *, slugify: Callable[[str, str], str] | None = N
     return SegmentedPage(text, build_segments(text, slugify))
 
 
-def translate_markdown(
-    text: str,
-    translator: Translator,
-    *,
-    heading_ids: bool = True,
-    slugify: Callable[[str, str], str] | None = None,
-) -> str:
-    """Segment ``text``, translate each distinct segment once, and splice the results back."""
-    page = segment_markdown(text, slugify=slugify)
-    unique: dict[str, set[int]] = {}
-    for segment in page.segments:
-        unique.setdefault(segment.text, set(segment.droppable_pairs))
-    texts = list(unique)
-    results = translate_segments(texts, translator, droppable=[unique[t] for t in texts])
-    by_text = {t: r.text for t, r in zip(texts, results)}
-    return page.splice([by_text[s.text] for s in page.segments], heading_ids=heading_ids)
-
-
 __all__ = [
     "Segment",
     "SegmentTranslation",
     "SegmentedPage",
     "segment_markdown",
-    "translate_markdown",
     "translate_segments",
 ]

@@ -1,0 +1,58 @@
+"""The one lazily loaded model: built on first use only, kept for later runs with the same spec.
+
+A rebuild whose segments are all cached never loads the model, and ``mkdocs serve`` (which keeps
+the plugin, hence this object, across rebuilds) loads it at most once per process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from ..backends import BackendError, load_translator
+from ..translator import Translator
+from .spec import TranslatorSpec
+
+
+class TranslationFailed(Exception):
+    """The translator could not be loaded or failed; the message is for the user as is."""
+
+
+class LazyTranslator:
+    """Builds the translator on first use only, and keeps it for later builds with the same spec."""
+
+    def __init__(self, factory: Callable[..., Translator] | None = None) -> None:
+        self._factory = factory
+        self._spec: TranslatorSpec | None = None
+        self._translator: Translator | None = None
+        self.loads = 0
+
+    def get(self, spec: TranslatorSpec) -> Translator:
+        if self._translator is not None and self._spec == spec:
+            return self._translator
+        if spec.backend == "onnx" and spec.model and not Path(spec.model).exists():
+            raise TranslationFailed(
+                "some segments are not in the translation cache, but the "
+                f"model directory {spec.model} does not exist; create it with "
+                f"`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out {spec.model}`"
+            )
+        factory = self._factory or load_translator
+        try:
+            translator = factory(
+                spec.backend,
+                spec.model,
+                beams=spec.beams,
+                threads=spec.threads,
+                max_batch_tokens=spec.max_batch_tokens,
+            )
+        except BackendError as exc:
+            raise TranslationFailed(str(exc)) from None
+        except ImportError as exc:
+            raise TranslationFailed(f"the {spec.backend} backend cannot be imported: {exc}") from None
+        self._translator, self._spec = translator, spec
+        self.loads += 1
+        return translator
+
+    @property
+    def loaded(self) -> bool:
+        return self._translator is not None

@@ -1,0 +1,44 @@
+"""One Markdown text through the pipeline: the library's ``translate_markdown`` and ``md``.
+
+No cache unless the caller binds one, no MkDocs: segment, translate each distinct segment once
+(with the site build's fallback policy and glossary), guard, splice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from ..review.glossary import Glossary
+from ..segment import segment_markdown
+from ..translator import Translator
+from .progress import Progress
+from .service import Guard, Requests, TranslationService
+from .spec import CacheBinding
+
+
+def translate_markdown(
+    text: str,
+    translator: Translator,
+    *,
+    heading_ids: bool = True,
+    slugify: Callable[[str, str], str] | None = None,
+    glossary: Glossary | None = None,
+    guard: Guard | None = None,
+    cache: CacheBinding | None = None,
+    progress: Progress | None = None,
+) -> str:
+    """Segment ``text``, translate each distinct segment once, and splice the results back.
+
+    ``heading_ids`` pins translated headings to their English ids (``{ #slug }``);
+    ``slugify(text, separator)`` is the site's heading-id function. Raises
+    :class:`~.lazy.TranslationFailed` when the translator raises.
+    """
+    page = segment_markdown(text, slugify=slugify)
+    service = TranslationService(lambda: translator, cache=cache, glossary=glossary, progress=progress, guard=guard)
+    requests = Requests()
+    requests.add_page(page)
+    hits = service.translate(requests)
+    markdown, _reverted = service.splice(
+        text, page, [hits[s.text].text for s in page.segments], heading_ids=heading_ids
+    )
+    return markdown

@@ -1,0 +1,242 @@
+"""Whole-site translation: segment every page, dedupe, reviewed text first, then the service.
+
+The plugin's front half: it hands page texts and short strings (nav titles, site name, front
+matter) to :class:`SiteTranslator` and gets page texts back. This module decides what counts as
+one page's result (warnings, fallbacks, reviewed count); the cache, the model and the fallback
+ladder are the :class:`~.service.TranslationService`'s. It knows nothing of MkDocs.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from ..memory import Hit, TranslationMemory
+from ..review.glossary import Glossary
+from ..review.store import ReviewError
+from ..segment import SegmentedPage, segment_markdown
+from .lazy import LazyTranslator, TranslationFailed
+from .origin import Origin
+from .progress import progress_for
+from .service import Guard, Requests, TranslationService
+from .spec import TranslatorSpec, bind_cache
+
+
+@dataclass
+class Stats:
+    """What one build did, for the one-line summary, the tests and the benchmark."""
+
+    segments: int = 0
+    unique: int = 0
+    cached: int = 0
+    translated: int = 0
+    fallbacks: int = 0
+    seconds: float = 0.0
+    model: str = "model not loaded"  # or "model loaded", "model already loaded"
+
+    def summary(self) -> str:
+        return (
+            f"zh-translate: {self.segments} segments ({self.unique} unique), {self.cached} from "
+            f"memory, {self.translated} translated, {self.fallbacks} fallbacks, "
+            f"{self.seconds:.1f} s, {self.model}"
+        )
+
+
+@dataclass
+class PageJob:
+    """One page to translate: ``key`` identifies it (src_uri), ``label`` names it to the user."""
+
+    key: str
+    label: str
+    markdown: str
+    line_offset: int = 0  # lines of front matter MkDocs removed before the Markdown we get
+
+
+@dataclass
+class PageResult:
+    """A page's Chinese Markdown (or its English one when it could not be segmented)."""
+
+    markdown: str
+    segments: int = 0
+    reviewed: int = 0
+    # "file:line: message": pages kept in English (warnings), segments that fell back (notes)
+    warnings: list[str] = field(default_factory=list)
+    fallbacks: list[str] = field(default_factory=list)
+    translated: bool = True
+
+
+class ReviewedPage(Protocol):
+    """Reviewed translations of one page (``review.layer.PageReview``)."""
+
+    hits: dict[int, Hit]  # segment index -> reviewed hit
+    warnings: list[str]  # rejected entries, "file:line: reason"
+
+
+class Reviewer(Protocol):
+    """Reviewed translations consulted per segment before the cache (``review.layer``).
+
+    Per segment, not per text: the same placeholder text on two pages can be reviewed on one
+    and not the other. Both methods raise ReviewError with a user-facing message on bad files."""
+
+    def page(self, src_uri: str, page: SegmentedPage, location: str, line_offset: int = 0) -> ReviewedPage: ...
+
+    def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]: ...
+
+
+def site_requests(pages: Iterable[SegmentedPage], strings: Iterable[str]) -> Requests:
+    """Every distinct text of a site with its droppable pairs, as the cache keys it.
+
+    The build and ``review sync`` both derive keys from this, so they agree on what is cached;
+    reviewed segments count too, so a review does not change another segment's key."""
+    requests = Requests()
+    for page in pages:
+        requests.add_page(page)
+    for text in strings:
+        if text.strip():
+            requests.add(text)
+    return requests
+
+
+class SiteTranslator:
+    """Translate many pages and short strings in one deduplicated pass.
+
+    Order of authority: ``reviewer`` (human text) > the machine cache > the model.
+    ``glossary`` protects and fixes terms and adds the terms it touches to the cache key.
+    ``english_fallback``: when the model cannot be loaded, keep what is missing in English
+    (one warning per page) instead of failing, so a clone with PO files and no model builds.
+    ``guard``: the page guard (see :data:`~.service.Guard`).
+    """
+
+    def __init__(
+        self,
+        memory: TranslationMemory,
+        lazy: LazyTranslator,
+        spec: TranslatorSpec,
+        *,
+        progress: bool | None = None,
+        reviewer: Reviewer | None = None,
+        glossary: Glossary | None = None,
+        english_fallback: bool = False,
+        guard: Guard | None = None,
+    ) -> None:
+        self.lazy = lazy
+        self.spec = spec
+        self.reviewer = reviewer
+        self.service = TranslationService(
+            lambda: lazy.get(spec),
+            cache=bind_cache(spec, memory),
+            glossary=glossary,
+            english_fallback=english_fallback,
+            progress=progress_for(progress),
+            guard=guard,
+        )
+
+    def cached(self, pages: Sequence[SegmentedPage], strings: Sequence[str]) -> dict[str, Hit]:
+        """The machine cache's text for the site's segments and strings; never loads a model."""
+        return self.service.lookup(site_requests(pages, strings))
+
+    def translate_pages(
+        self, jobs: Sequence[PageJob], strings: Sequence[str] = ()
+    ) -> tuple[dict[str, PageResult], dict[str, str], Stats]:
+        """Chinese Markdown for each job and Chinese text for each short string (nav titles,
+        site_name), with the statistics of the pass."""
+        started = time.perf_counter()
+        stats = Stats()
+        results: dict[str, PageResult] = {}
+        segmented: dict[str, SegmentedPage] = {}
+        for job in jobs:
+            try:
+                segmented[job.key] = segment_markdown(job.markdown)
+            except Exception as exc:  # the segmenter's error types are its own business
+                line = getattr(exc, "line", None) or 1
+                results[job.key] = PageResult(
+                    job.markdown,
+                    warnings=[
+                        f"{job.label}:{line + job.line_offset}: cannot segment this page, kept in English: {exc}"
+                    ],
+                    translated=False,
+                )
+        reviewed: dict[str, ReviewedPage] = {}
+        reviewed_strings: dict[str, str] = {}
+        string_warnings: list[str] = []
+        if self.reviewer is not None:
+            try:
+                for job in jobs:
+                    if job.key in segmented:
+                        reviewed[job.key] = self.reviewer.page(job.key, segmented[job.key], job.label, job.line_offset)
+                reviewed_strings, string_warnings = self.reviewer.strings([s for s in strings if s.strip()])
+            except ReviewError as exc:
+                raise TranslationFailed(str(exc)) from None
+        everything = site_requests(segmented.values(), strings)
+        stats.segments = sum(len(p.segments) for p in segmented.values()) + sum(1 for s in strings if s.strip())
+        machine = [
+            s.text
+            for key, page in segmented.items()
+            for i, s in enumerate(page.segments)
+            if key not in reviewed or i not in reviewed[key].hits
+        ]
+        machine.extend(s for s in strings if s.strip() and s not in reviewed_strings)
+        needed = Requests({t: everything.droppable[t] for t in dict.fromkeys(machine)})
+        service = self.service
+        loads, cached, translated = self.lazy.loads, service.cached, service.translated
+        hits = service.translate(needed)
+        stats.translated = service.translated - translated
+        if stats.translated:
+            stats.model = "model loaded" if self.lazy.loads > loads else "model already loaded"
+        stats.unique = len(everything)
+        # reviewed only: answered without the cache
+        stats.cached = service.cached - cached + len(set(everything) - set(machine))
+
+        for job in jobs:
+            page = segmented.get(job.key)
+            if page is not None:
+                results[job.key] = self._page_result(job, page, reviewed.get(job.key), hits)
+        stats.fallbacks = sum(1 for s in needed if hits[s].fallback and hits[s].origin is not Origin.ENGLISH)
+        stats.seconds = time.perf_counter() - started
+        translated_strings = {
+            s: reviewed_strings[s] if s in reviewed_strings else hits[s].text if s in hits else s for s in strings
+        }
+        if string_warnings:
+            label = "site strings"
+            results.setdefault(label, PageResult("", translated=False, warnings=list(string_warnings)))
+        return results, translated_strings, stats
+
+    def _page_result(
+        self, job: PageJob, page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit]
+    ) -> PageResult:
+        """One page's result: reviewed hits first, then the machine's; warnings; guard; splice."""
+        result = PageResult(job.markdown, segments=len(page.segments))
+        page_hits = [(review.hits.get(i) if review else None) or hits[s.text] for i, s in enumerate(page.segments)]
+        if review:
+            result.warnings.extend(review.warnings)
+        english = sum(1 for h in page_hits if h.origin is Origin.ENGLISH)
+        if english:
+            result.warnings.append(
+                f"{job.label}: {english} of {len(page.segments)} segments have no reviewed or cached "
+                f"translation and cannot be machine-translated ({self.service.unavailable}); kept in English"
+            )
+        for segment, hit in zip(page.segments, page_hits):
+            if hit.origin is Origin.REVIEWED:
+                result.reviewed += 1
+            if hit.fallback and hit.origin is not Origin.ENGLISH:
+                result.fallbacks.append(
+                    f"{job.label}:{segment.line + job.line_offset}: translation fell back to '{hit.fallback}'"
+                )
+        try:
+            result.markdown, reverted = self.service.splice(job.markdown, page, [h.text for h in page_hits])
+        except Exception as exc:
+            return PageResult(
+                job.markdown,
+                warnings=[f"{job.label}:{1 + job.line_offset}: cannot splice the translation, kept in English: {exc}"],
+                translated=False,
+            )
+        if reverted:
+            lines = ", ".join(str(page.segments[i].line + job.line_offset) for i in reverted)
+            result.warnings.append(
+                f"{job.label}:{page.segments[reverted[0]].line + job.line_offset}: the page guard kept "
+                f"{len(reverted)} segment(s) in English because the translation changed the page's "
+                f"structure (lines {lines})"
+            )
+        return result

@@ -1,0 +1,199 @@
+"""The translation step, written once: cache key, lookup, lazy model, glossary, ladder, store, guard.
+
+Every front end (the plugin through :class:`~.pages.SiteTranslator`, ``md``, ``po fill``,
+``review sync``) hands this module distinct texts and gets :class:`~..memory.Hit` s back, so a
+fix to the key, the fallback policy or the guard lands everywhere at once. It knows no MkDocs,
+no PO files and no Markdown beyond the segmenter's public API.
+
+Fallback policy: each distinct text is translated once, and the ladder may drop the *union* of
+the emphasis pairs its occurrences allow (:class:`Requests`). That is safe because the splice
+re-validates every occurrence against its own droppable pairs (``segment._splice``): where a
+dropped pair is a link rather than emphasis, that occurrence alone stays English, which is what
+it would have got on its own. The intersection would keep every occurrence English as soon as
+one disagreed; the first occurrence's set (0.1.0's ``md``) depended on page order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass, field
+
+from ..memory import Hit
+from ..review.glossary import Glossary, GlossaryTranslator
+from ..segment import SegmentedPage, translate_segments
+from ..translator import Translator
+from .lazy import TranslationFailed
+from .origin import Origin
+from .progress import NoProgress, Progress
+from .spec import CacheBinding
+
+# One engine call gets at most this many characters of source: big enough for the engine's
+# own length bucketing to batch well, small enough that Ctrl-C loses little finished work.
+CHUNK_CHARS = 12_000
+
+# Ladder results of 0.1.0 that the current ladder would give unchanged (it only added the
+# ``drop_pairs`` step everywhere, which comes after these): such legacy entries are reused.
+_LEGACY_STEPS = (None, "nbest", "runs")
+
+Guard = Callable[[str, SegmentedPage, list[str | None]], list[str | None]]
+"""``guard(english_markdown, page, translations) -> translations`` with the segments that break
+the page's structure set to None (kept English). It may splice trial pages itself."""
+
+
+@dataclass
+class Requests:
+    """Distinct texts to translate, each with the emphasis pairs the ladder may drop (the union
+    over the text's occurrences; see the module docstring)."""
+
+    droppable: dict[str, set[int]] = field(default_factory=dict)
+
+    def add(self, text: str, droppable: Collection[int] = ()) -> None:
+        self.droppable.setdefault(text, set()).update(droppable)
+
+    def add_page(self, page: SegmentedPage) -> None:
+        for segment in page.segments:
+            self.add(segment.text, segment.droppable_pairs)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.droppable)
+
+    def __len__(self) -> int:
+        return len(self.droppable)
+
+
+class TranslationService:
+    """Distinct texts in, validated translations out: reviewed text is the caller's business
+    (it is per segment, not per text); this is the machine cache and the model.
+
+    ``model`` returns the translator and is called only when some text misses the cache (a
+    :class:`~.lazy.LazyTranslator` behind it loads the model then, once). ``english_fallback``:
+    when it raises :class:`TranslationFailed`, keep the misses in English (``Origin.ENGLISH``,
+    reason in ``unavailable``) instead of failing.
+    """
+
+    def __init__(
+        self,
+        model: Callable[[], Translator],
+        *,
+        cache: CacheBinding | None = None,
+        glossary: Glossary | None = None,
+        english_fallback: bool = False,
+        progress: Progress | None = None,
+        guard: Guard | None = None,
+    ) -> None:
+        self._model = model
+        self.cache = cache
+        self.glossary = glossary if glossary else None
+        self.english_fallback = english_fallback
+        self.progress = progress or NoProgress()
+        self.guard = guard
+        self.unavailable: str | None = None  # why the model could not be loaded
+        self.cached = 0  # distinct texts answered by the cache, over all calls
+        self.translated = 0  # distinct texts the model translated, over all calls
+
+    # -- the cache ------------------------------------------------------------------------
+
+    def key(self, text: str, droppable: Collection[int] = ()) -> str:
+        """What the machine cache keys ``text`` by: the text, the glossary entries it touches,
+        and the pairs the ladder may drop (they change what it can return)."""
+        source = self.glossary.cache_source(text) if self.glossary else text
+        if droppable:
+            source += "\x00drop:" + ",".join(str(d) for d in sorted(droppable))
+        return source
+
+    def lookup(self, requests: Requests) -> dict[str, Hit]:
+        """Cached translations of ``requests`` (misses are absent); never loads the model.
+
+        A miss is also looked up under 0.1.0's key; an entry the current ladder would have
+        produced unchanged is reused and stored under the current key."""
+        if self.cache is None or not len(requests):
+            return {}
+        memory, fingerprint = self.cache.memory, self.cache.fingerprint
+        keys = {t: self.key(t, d) for t, d in requests.droppable.items()}
+        found = memory.lookup(list(dict.fromkeys(keys.values())), fingerprint)
+        hits = {t: found[k] for t, k in keys.items() if k in found}
+        missing = [t for t in keys if t not in hits]
+        if missing and self.cache.legacy:
+            old_keys = {t: self.key(t) for t in missing}
+            old = memory.lookup(list(dict.fromkeys(old_keys.values())), self.cache.legacy)
+            reused = {t: old[k] for t, k in old_keys.items() if k in old and old[k].fallback in _LEGACY_STEPS}
+            if reused:
+                memory.store({keys[t]: h for t, h in reused.items()}, fingerprint)
+                hits.update(reused)
+        return hits
+
+    # -- translating ----------------------------------------------------------------------
+
+    def translate(self, requests: Requests) -> dict[str, Hit]:
+        """A hit for every text of ``requests``: cached, else translated now (and stored chunk
+        by chunk, so an interrupted run keeps every finished chunk), else English when allowed.
+
+        Raises :class:`TranslationFailed` when the model cannot be loaded (and no fallback is
+        allowed) or the translator raises."""
+        hits = self.lookup(requests)
+        self.cached += len(hits)
+        misses = sorted((t for t in requests if t not in hits), key=len)
+        if not misses:
+            return hits
+        try:
+            translator = self._model()
+        except TranslationFailed as exc:
+            if not self.english_fallback:
+                raise
+            self.unavailable = str(exc)
+            hits.update({t: Hit(t, "english", Origin.ENGLISH) for t in misses})
+            return hits
+        if self.glossary:
+            translator = GlossaryTranslator(translator, self.glossary)
+        done = 0
+        try:
+            for chunk in _chunks(misses, CHUNK_CHARS):
+                try:
+                    outputs = translate_segments(chunk, translator, droppable=[requests.droppable[t] for t in chunk])
+                except (KeyboardInterrupt, SystemExit):
+                    raise
+                except Exception as exc:  # the engine's own errors; finished chunks stay cached
+                    raise TranslationFailed(f"the translator failed: {exc}") from exc
+                batch = {t: Hit(o.text, o.fallback, Origin.MODEL) for t, o in zip(chunk, outputs)}
+                if self.cache is not None:
+                    self.cache.memory.store(
+                        {self.key(t, requests.droppable[t]): h for t, h in batch.items()}, self.cache.fingerprint
+                    )
+                hits.update(batch)
+                done += len(chunk)
+                self.translated += len(chunk)
+                self.progress.update(done, len(misses))
+        finally:
+            self.progress.close()
+        return hits
+
+    # -- pages ----------------------------------------------------------------------------
+
+    def splice(
+        self, english: str, page: SegmentedPage, translations: list[str | None], *, heading_ids: bool = True
+    ) -> tuple[str, list[int]]:
+        """The translated page, after the page guard (if any) sent offending segments back to
+        English; with the indices of the segments it sent back."""
+        reverted: list[int] = []
+        if self.guard is not None:
+            checked = self.guard(english, page, list(translations))
+            if len(checked) != len(translations):
+                raise ValueError(f"the page guard returned {len(checked)} translations for {len(translations)}")
+            reverted = [i for i, (a, b) in enumerate(zip(translations, checked)) if a is not None and b is None]
+            translations = checked
+        return page.splice(translations, heading_ids=heading_ids), reverted
+
+
+def _chunks(texts: list[str], budget: int) -> list[list[str]]:
+    chunks: list[list[str]] = []
+    current: list[str] = []
+    size = 0
+    for text in texts:
+        if current and size + len(text) > budget:
+            chunks.append(current)
+            current, size = [], 0
+        current.append(text)
+        size += len(text)
+    if current:
+        chunks.append(current)
+    return chunks

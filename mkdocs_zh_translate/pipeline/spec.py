@@ -1,0 +1,115 @@
+"""What identifies a machine translation: the translator spec, its fingerprint, the format.
+
+A cached translation is valid exactly as long as everything that produced it is unchanged: the
+model's content, the decoding options, and the pipeline's own validation and fallback ladder.
+The last is the explicit :data:`PIPELINE_FORMAT` number, not the package version, so a release
+that changes neither validation nor the ladder keeps every cached translation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..memory import TranslationMemory
+
+# Bump only when placeholder validation or the fallback ladder (segment/_translate.py) change
+# what a translation of the same text can be, and say so in CHANGELOG.md: every cached
+# translation is then redone once.
+#   1: the first explicit number (0.2.0); the emphasis pairs a segment may drop are part of the
+#      key, and every front end passes them (0.1.0's plugin never ran the ``drop_pairs`` step).
+PIPELINE_FORMAT = 1
+
+# 0.1.0 keyed the cache by the package version; its entries are still read (see ``legacy``).
+LEGACY_VERSION = "0.1.0"
+
+
+@dataclass(frozen=True)
+class TranslatorSpec:
+    """Everything needed to build the translator, and to fingerprint it without building it."""
+
+    backend: str
+    model: str | None
+    beams: int | None = None
+    threads: int | None = None
+    max_batch_tokens: int | None = None
+
+    def decode_options(self, *, legacy: bool = False) -> str:
+        """What besides the model can change a stored result: decoding options (threads
+        cannot) and the pipeline format (0.1.0 wrote its package version instead)."""
+        tail = f"v={LEGACY_VERSION}" if legacy else f"pipeline={PIPELINE_FORMAT}"
+        return f"beams={self.beams};max_batch_tokens={self.max_batch_tokens};{tail}"
+
+
+@dataclass(frozen=True)
+class CacheBinding:
+    """A machine cache and the fingerprints its entries for one translator are stored under.
+
+    ``legacy`` is the fingerprint 0.1.0 used for the same translator: its entries are read when
+    the current key misses and the ladder could not have changed them (see the service)."""
+
+    memory: TranslationMemory
+    fingerprint: str
+    legacy: str | None = None
+
+
+def model_fingerprint(model_dir: Path) -> str:
+    """A content fingerprint of an exported model directory, in milliseconds.
+
+    ``mkdocs-zh-translate export`` writes a manifest with a hash of every file, checked here
+    (large files once, see ``model_integrity``); without one, or when a file differs from it,
+    hash names and sizes of all files, whole small files (configs, vocabularies) and the first
+    and last MiB of large ones, rather than read 300 MB of weights on every build."""
+    from ..model_integrity import ModelIntegrityError, verify_model
+
+    try:
+        manifest = json.loads((model_dir / "manifest.json").read_text(encoding="utf-8"))
+        if isinstance(manifest, dict) and isinstance(manifest.get("files"), dict):
+            # From the verified files, not the manifest's word: an edited file gets another key.
+            return "manifest:" + verify_model(model_dir, manifest)
+    except (OSError, ValueError, ModelIntegrityError):
+        pass  # no usable manifest, or a changed file: the content hash below tells it apart
+    digest = hashlib.sha256()
+    for path in sorted(p for p in model_dir.rglob("*") if p.is_file()):
+        size = path.stat().st_size
+        digest.update(f"{path.relative_to(model_dir).as_posix()}\x00{size}\x00".encode())
+        with path.open("rb") as fh:
+            if size <= 4 << 20:
+                digest.update(fh.read())
+            else:
+                digest.update(fh.read(1 << 20))
+                fh.seek(-(1 << 20), 2)
+                digest.update(fh.read())
+    return digest.hexdigest()[:24]
+
+
+def _model_content(spec: TranslatorSpec, memory: TranslationMemory) -> str:
+    """The model part of the fingerprint, computed without loading the model.
+
+    When the model directory has been deleted, the fingerprint last computed for that path is
+    taken from the cache's metadata, so a fully cached site still rebuilds."""
+    if spec.backend == "pseudo":
+        from ..translator import PseudoTranslator
+
+        return PseudoTranslator.fingerprint
+    model_dir = Path(spec.model or "")
+    meta_name = f"model:{model_dir}"
+    if model_dir.is_dir():
+        content = model_fingerprint(model_dir)
+        memory.machine.set_meta(meta_name, content)
+    else:
+        content = memory.machine.get_meta(meta_name) or f"missing:{model_dir}"
+    return f"{spec.backend}:{content}"
+
+
+def translator_fingerprint(spec: TranslatorSpec, memory: TranslationMemory) -> str:
+    """The cache-key fingerprint of ``spec`` (model content, decode options, pipeline format)."""
+    return f"{_model_content(spec, memory)}|{spec.decode_options()}"
+
+
+def bind_cache(spec: TranslatorSpec, memory: TranslationMemory) -> CacheBinding:
+    """``memory`` with the current and the 0.1.0 fingerprint of ``spec``."""
+    content = _model_content(spec, memory)
+    return CacheBinding(memory, f"{content}|{spec.decode_options()}", f"{content}|{spec.decode_options(legacy=True)}")

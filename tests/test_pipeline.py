@@ -1,0 +1,249 @@
+"""The one translation pipeline, tested directly with fake translators (no MkDocs build).
+
+What the front ends share: the cache key (pipeline format, glossary, droppable pairs), the
+lookup/store, the lazy model, the fallback policy (``drop_pairs`` everywhere, union of the
+pairs per text), the English fallback, the page guard hook and the progress reporter.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+from pathlib import Path
+
+import pytest
+
+import mkdocs_zh_translate
+from mkdocs_zh_translate import translate_markdown
+from mkdocs_zh_translate.backends import BackendError
+from mkdocs_zh_translate.memory import Hit, MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline import spec as spec_module
+from mkdocs_zh_translate.pipeline.lazy import LazyTranslator, TranslationFailed
+from mkdocs_zh_translate.pipeline.origin import Origin
+from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
+from mkdocs_zh_translate.pipeline.progress import NoProgress, TerminalProgress, progress_for
+from mkdocs_zh_translate.pipeline.service import Requests, TranslationService
+from mkdocs_zh_translate.pipeline.spec import PIPELINE_FORMAT, TranslatorSpec, bind_cache
+from mkdocs_zh_translate.segment import SegmentedPage
+
+from tests.fakes import CountingTranslator, EmphasisBreaker, Scripted
+
+SPEC = TranslatorSpec("pseudo", None)
+BOLD = "Press **Enter** to begin the setup.\n"
+LINK = "Press [Enter](other.md) to begin the setup.\n"
+
+
+def _site(tmp_path: Path, translator: object, **options: object) -> tuple[SiteTranslator, TranslationMemory]:
+    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    lazy = LazyTranslator(lambda *a, **k: translator)
+    return SiteTranslator(memory, lazy, SPEC, progress=False, **options), memory  # type: ignore[arg-type]
+
+
+def _pages(site: SiteTranslator, **pages: str) -> dict[str, str]:
+    results, _strings, _stats = site.translate_pages([PageJob(k, k, v) for k, v in pages.items()])
+    return {k: r.markdown for k, r in results.items()}
+
+
+# -- the fallback policy --------------------------------------------------------------------
+
+
+def test_site_translation_runs_the_drop_pairs_step(tmp_path: Path) -> None:
+    site, memory = _site(tmp_path, EmphasisBreaker())
+    results, _strings, stats = site.translate_pages([PageJob("a.md", "a.md", BOLD)])
+    memory.machine.close()
+    assert results["a.md"].markdown == "PRESS ENTER TO BEGIN THE SETUP.\n"
+    assert results["a.md"].fallbacks == ["a.md:1: translation fell back to 'drop_pairs'"]
+    assert stats.fallbacks == 1
+
+
+def test_a_text_that_is_emphasis_here_and_a_link_there_drops_only_the_emphasis(tmp_path: Path) -> None:
+    # Same placeholder text on both pages; the union of droppable pairs lets the emphasis page
+    # be translated, and the splice keeps the link page's segment English (link intact).
+    site, memory = _site(tmp_path, EmphasisBreaker())
+    out = _pages(site, **{"bold.md": BOLD, "link.md": LINK})
+    memory.machine.close()
+    assert out["bold.md"] == "PRESS ENTER TO BEGIN THE SETUP.\n"
+    assert out["link.md"] == LINK
+
+
+def test_md_front_end_uses_the_same_policy() -> None:
+    assert translate_markdown(BOLD + "\n" + LINK, EmphasisBreaker()) == "PRESS ENTER TO BEGIN THE SETUP.\n\n" + LINK
+    # the link first: 0.1.0's md took the first occurrence's (empty) set and kept both English
+    assert translate_markdown(LINK + "\n" + BOLD, EmphasisBreaker()) == LINK + "\nPRESS ENTER TO BEGIN THE SETUP.\n"
+
+
+def test_translator_errors_become_one_translation_failed() -> None:
+    def boom(text: str) -> str:
+        raise RuntimeError("out of memory")
+
+    with pytest.raises(TranslationFailed, match="the translator failed: out of memory"):
+        translate_markdown("Hello.\n", Scripted(boom))
+
+
+# -- the cache key --------------------------------------------------------------------------
+
+
+def test_second_run_is_served_by_the_cache_and_never_loads_the_model(tmp_path: Path) -> None:
+    first = CountingTranslator()
+    site, memory = _site(tmp_path, first)
+    _pages(site, **{"a.md": BOLD + "\nPlain words.\n"})
+    memory.machine.close()
+    assert first.segments == 2
+    loads: list[int] = []
+    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    lazy = LazyTranslator(lambda *a, **k: loads.append(1) or CountingTranslator())
+    again = SiteTranslator(memory, lazy, SPEC, progress=False)
+    results, _s, stats = again.translate_pages([PageJob("a.md", "a.md", BOLD + "\nPlain words.\n")])
+    memory.machine.close()
+    assert loads == [] and stats.translated == 0 and stats.cached == stats.unique == 2
+    assert stats.model == "model not loaded"
+    assert results["a.md"].markdown == "PRESS **ENTER** TO BEGIN THE SETUP.\n\nPLAIN WORDS.\n"
+
+
+def test_the_key_holds_the_pipeline_format_not_the_package_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    fingerprint = bind_cache(SPEC, memory).fingerprint
+    assert f"pipeline={PIPELINE_FORMAT}" in fingerprint
+    monkeypatch.setattr(mkdocs_zh_translate, "__version__", "9.9.9")
+    assert bind_cache(SPEC, memory).fingerprint == fingerprint
+    monkeypatch.setattr(spec_module, "PIPELINE_FORMAT", PIPELINE_FORMAT + 1)
+    assert bind_cache(SPEC, memory).fingerprint != fingerprint
+    memory.machine.close()
+
+
+def test_droppable_pairs_and_glossary_terms_are_part_of_the_key() -> None:
+    service = TranslationService(CountingTranslator)
+    assert service.key("Press <g1>Enter</g1>.") != service.key("Press <g1>Enter</g1>.", {1})
+    assert service.key("Plain.", ()) == "Plain."
+
+
+def test_entries_of_0_1_0_are_reused_when_the_ladder_could_not_change_them(tmp_path: Path) -> None:
+    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    binding = bind_cache(SPEC, memory)
+    assert binding.legacy is not None and "v=0.1.0" in binding.legacy
+    old = {"Kept.": Hit("留下。"), "Runs.": Hit("分段。", "runs"), "Gave up.": Hit("Gave up.", "english")}
+    memory.store(old, binding.legacy)
+    model = CountingTranslator()
+    service = TranslationService(lambda: model, cache=binding)
+    requests = Requests()
+    for text in ("Kept.", "Runs.", "Gave up."):
+        requests.add(text)
+    hits = service.translate(requests)
+    assert hits["Kept."] == Hit("留下。", None, Origin.CACHE) and hits["Runs."].text == "分段。"
+    assert model.seen == ["Gave up."]  # an English fallback may do better with today's ladder
+    assert memory.lookup([service.key("Kept.")], binding.fingerprint)  # migrated to the new key
+    memory.machine.close()
+
+
+# -- the model: lazy, English fallback ---------------------------------------------------------
+
+
+def test_without_a_model_english_fallback_keeps_misses_english_with_a_warning(tmp_path: Path) -> None:
+    def fail(*args: object, **kwargs: object) -> CountingTranslator:
+        raise BackendError("no model here")
+
+    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    site = SiteTranslator(memory, LazyTranslator(fail), SPEC, progress=False, english_fallback=True)
+    results, _s, stats = site.translate_pages([PageJob("a.md", "a.md", "Hello.\n")])
+    assert results["a.md"].markdown == "Hello.\n"
+    assert "no model here" in results["a.md"].warnings[0] and stats.fallbacks == 0
+    strict = SiteTranslator(memory, LazyTranslator(fail), SPEC, progress=False)
+    with pytest.raises(TranslationFailed, match="no model here"):
+        strict.translate_pages([PageJob("a.md", "a.md", "Hello.\n")])
+    memory.machine.close()
+
+
+def test_origins_are_an_enum() -> None:
+    assert Origin("reviewed") is Origin.REVIEWED
+    assert Origin.CACHE.machine and Origin.MODEL.machine and not Origin.REVIEWED.machine
+
+
+# -- the page guard hook ------------------------------------------------------------------------
+
+
+def test_the_page_guard_sends_segments_back_to_english_with_a_warning(tmp_path: Path) -> None:
+    seen: list[tuple[str, int, list[str | None]]] = []
+
+    def guard(english: str, page: SegmentedPage, translations: list[str | None]) -> list[str | None]:
+        seen.append((english, len(page.segments), list(translations)))
+        return [None if t and "SECOND" in t else t for t in translations]
+
+    site, memory = _site(tmp_path, CountingTranslator(), guard=guard)
+    results, _s, _stats = site.translate_pages([PageJob("a.md", "a.md", "First.\n\nSecond.\n")])
+    memory.machine.close()
+    assert seen == [("First.\n\nSecond.\n", 2, ["FIRST.", "SECOND."])]
+    assert results["a.md"].markdown == "FIRST.\n\nSecond.\n"
+    assert results["a.md"].warnings == [
+        "a.md:3: the page guard kept 1 segment(s) in English because the translation changed "
+        "the page's structure (lines 3)"
+    ]
+
+
+def test_translate_markdown_takes_a_guard() -> None:
+    def english(english: str, page: SegmentedPage, translations: list[str | None]) -> list[str | None]:
+        return [None] * len(translations)
+
+    assert translate_markdown("# Title\n\nText.\n", CountingTranslator(), guard=english) == "# Title\n\nText.\n"
+
+
+# -- progress -----------------------------------------------------------------------------------
+
+
+def test_progress_bar_only_when_asked_and_ends_its_line() -> None:
+    stream = io.StringIO()
+    bar = TerminalProgress(stream)
+    bar.update(1, 2)
+    bar.close()
+    bar.close()
+    assert stream.getvalue() == "\rzh-translate [###############...............] 1/2 segments\n"
+    assert isinstance(progress_for(False), NoProgress)
+
+
+def test_misses_are_reported_chunk_by_chunk(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_zh_translate.pipeline import service as service_module
+
+    monkeypatch.setattr(service_module, "CHUNK_CHARS", 10)
+    stream = io.StringIO()
+    service = TranslationService(CountingTranslator, progress=TerminalProgress(stream))
+    requests = Requests()
+    for text in ("One two.", "Three four.", "Five six."):
+        requests.add(text)
+    service.translate(requests)
+    assert stream.getvalue().count("\r") == 3 and stream.getvalue().endswith("3/3 segments\n")
+
+
+# -- one ladder call site -------------------------------------------------------------------------
+
+
+def test_the_ladder_is_called_from_one_module_outside_segment() -> None:
+    package = Path(mkdocs_zh_translate.__file__).parent
+    callers = set()
+    for path in package.rglob("*.py"):
+        if "segment" in path.relative_to(package).parts[:1]:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call):
+                name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+                if name == "translate_segments":
+                    callers.add(path.relative_to(package).as_posix())
+    assert callers == {"pipeline/service.py"}
+
+
+def test_review_sync_finds_what_the_build_stored_under_the_same_keys(tmp_path: Path) -> None:
+    # review sync looks the machine text up per site (SiteTranslator.cached); the keys carry the
+    # droppable pairs, so it must gather them exactly as the build did.
+    from mkdocs_zh_translate.segment import segment_markdown
+
+    pages = {"bold.md": BOLD, "link.md": LINK, "plain.md": "Plain words.\n"}
+    site, memory = _site(tmp_path, CountingTranslator())
+    site.translate_pages([PageJob(k, k, v) for k, v in pages.items()], ["Site name"])
+    hits = site.cached([segment_markdown(v) for v in pages.values()], ["Site name"])
+    memory.machine.close()
+    assert {t: h.text for t, h in hits.items()} == {
+        "Press <g1>Enter</g1> to begin the setup.": "PRESS <g1>ENTER</g1> TO BEGIN THE SETUP.",
+        "Plain words.": "PLAIN WORDS.",
+        "Site name": "SITE NAME",
+    }
+    assert all(h.origin is Origin.CACHE for h in hits.values())
