@@ -192,6 +192,10 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
         if not self._zh or self._build is None:
             return html
+        if isinstance(page.title, str):
+            # A title taken from the translated H1 is escaped HTML, and themes pass it through
+            # `striptags`, which unescapes it: `&lt;/title&gt;` would come back as a live tag.
+            page.title = for_template(page.title)
         result = self._build.results.get(page.file.src_uri)
         banner = site.banner_html(
             self.config.banner,

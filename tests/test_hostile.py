@@ -169,6 +169,7 @@ def test_no_payload_reaches_any_zh_html_file(tmp_path: Path, monkeypatch: pytest
     (tmp_path / "model").mkdir()
     pages = dict(PAGES)  # admonition titles: the default one (site.po) and one written on the page
     pages["guide/usage.md"] += '\n!!! note\n    A default title.\n\n!!! warning "Careful here"\n    Body text.\n'
+    pages["guide/titled.md"] = "# A title from its heading\n\nNo nav title, no front matter.\n"  # page.title from H1
     config = write_site(
         tmp_path, theme="material", plugin={"backend": "onnx", "model": "model", "banner": "机器翻译 <b>&"},
         pages=pages, extra_config={"markdown_extensions": ["admonition"], "nav": NAV},
