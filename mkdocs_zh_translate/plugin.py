@@ -29,11 +29,11 @@ from mkdocs.utils import meta as meta_util
 
 from . import site
 from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
+from .memory import MachineCache, TranslationMemory
 from .pipeline.lazy import LazyTranslator, TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats
 from .pipeline.spec import TranslatorSpec
 from .plaintext import for_template
-from .memory import MachineCache, TranslationMemory
 from .review.collect import Collector, EnglishBuild
 from .review.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from .review.layer import ReviewedLayer

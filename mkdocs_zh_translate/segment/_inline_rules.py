@@ -96,7 +96,7 @@ def _find_closer(state: StateInline, close: str, start: int) -> int:
     key = (close, state.src)
     seen = memo.get(key)
     if seen is not None and seen[0] <= start:
-        origin, found = seen
+        found = seen[1]
         if found < 0:
             return -1
         if found >= start:

@@ -16,6 +16,7 @@ from ..plaintext import invisible_controls
 from ._model import Segment
 from ._placeholders import TAG_RE, tokenize, validate, without_pairs
 
+
 class _RawHtml:
     """``<\\s*/?\\s*[A-Za-z!?][^>]*>|&#?\\w+;`` as a regex would find them, in linear time: the
     regex rescans to the end of the text from every ``<`` that has no ``>`` after it (a
