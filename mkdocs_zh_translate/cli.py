@@ -19,8 +19,9 @@ class CliError(Exception):
     """A failure to report as one line on stderr with exit code 2, never a traceback."""
 
 
-def _read_text(path: Path) -> str:
-    """Read a UTF-8 text file or raise a CliError that names it."""
+def _read_text(path: Path) -> tuple[str, str]:
+    """(text, its byte-order mark or "") of a UTF-8 file, or a CliError that names it. The BOM
+    is handed back so the output keeps it: the file goes back where it came from."""
     try:
         data = path.read_bytes()
     except IsADirectoryError:
@@ -32,10 +33,11 @@ def _read_text(path: Path) -> str:
     if b"\x00" in data:
         raise CliError(f"{path}: looks like a binary file, not Markdown")
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise CliError(f"{path}:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
+    return text, "\ufeff" if data.startswith(b"\xef\xbb\xbf") else ""
 
 
 def _cmd_md(args: argparse.Namespace) -> int:
@@ -43,14 +45,17 @@ def _cmd_md(args: argparse.Namespace) -> int:
     from .pipeline.lazy import TranslationFailed
     from .pipeline.markdown import translate_markdown
     from .pipeline.progress import progress_for
+    from .segment import SegmentError
 
-    source = _read_text(Path(args.input))
+    source, bom = _read_text(Path(args.input))
     try:
         translator = load_translator(args.backend, args.model, beams=args.beams, threads=args.threads)
     except BackendError as exc:
         raise CliError(str(exc)) from None
     try:
-        result = translate_markdown(source, translator, progress=progress_for(None))
+        result = bom + translate_markdown(source, translator, progress=progress_for(None))
+    except SegmentError as exc:
+        raise CliError(f"{args.input}:{exc.line}: {exc}") from None
     except TranslationFailed as exc:
         raise CliError(str(exc)) from None
     if args.output:

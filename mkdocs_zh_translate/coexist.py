@@ -27,6 +27,7 @@ from typing import Any
 
 from .docs import Translation, translate_tree
 from .docs_source import read_pages, read_strings
+from .plaintext import for_template
 from .overrides import translatable_copyright
 from .pipeline.lazy import TranslationFailed
 
@@ -150,11 +151,11 @@ class StaticI18nBridge:
             log.warning(message)
         entry = self.i18n.get_language_config(self.language)
         if "site_name" not in self.overrides and plugin.config.translate_nav:
-            entry.site_name = done.strings.get(config.site_name, config.site_name)
+            entry.site_name = for_template(done.strings.get(config.site_name, config.site_name))
         if config.site_description and "site_description" not in self.overrides:
-            entry.site_description = done.strings.get(config.site_description, config.site_description)
+            entry.site_description = for_template(done.strings.get(config.site_description, config.site_description))
         if translatable_copyright(config.copyright) and "copyright" not in self.overrides:
-            entry.copyright = done.strings.get(config.copyright, config.copyright)
-        nav = {t: done.strings[t] for t in nav_titles if done.strings.get(t, t) != t}
+            entry.copyright = for_template(done.strings.get(config.copyright, config.copyright))
+        nav = {t: for_template(done.strings[t]) for t in nav_titles if done.strings.get(t, t) != t}
         entry.nav_translations = {**nav, **(entry.nav_translations or {})}
         entry.admonition_translations = {**done.admonitions, **(entry.admonition_translations or {})}

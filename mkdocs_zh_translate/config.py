@@ -182,3 +182,32 @@ def resolve_review_dir(option: str | None, language: str, config_file_path: str 
     """Absolute review directory; raise ``ValidationError`` if it would sit inside docs_dir."""
     review = (config_dir(config_file_path) / os.path.expanduser(option or f"translations/{language}")).resolve()
     return _outside_docs(review, "review_dir", docs_dir, "the PO files")
+
+
+def outside_site(path: Path, option: str, site_dir: str) -> Path:
+    """Refuse a directory of ours inside site_dir: every build empties site_dir first."""
+    site = Path(site_dir).resolve()
+    if path == site or site in path.parents:
+        raise base.ValidationError(
+            f"{option} {path} is inside site_dir {site}, which every build wipes; put it beside mkdocs.yml"
+        )
+    return path
+
+
+def language_collision(language: str, docs_dir: str, theme_dirs: list[str]) -> str | None:
+    """What of the English site already lives at ``site/<language>/`` (the Chinese build
+    would delete it), or None. Looks at docs_dir's top level (``guide/``, ``guide.md``) and the
+    theme's (``assets/``, ``css/``), and at what the search plugin and MkDocs write."""
+    wanted = language.casefold()
+    if wanted in ("search", "sitemap.xml", "404.html"):
+        return f"MkDocs writes site/{language}"
+    for label, root in [("docs_dir", docs_dir), *(("the theme", d) for d in theme_dirs)]:
+        try:
+            entries = list(Path(root).iterdir())
+        except OSError:
+            continue
+        for entry in entries:
+            stem = entry.stem if entry.suffix.lower() in (".md", ".markdown") else entry.name
+            if entry.name.casefold() == wanted or (label == "docs_dir" and stem.casefold() == wanted):
+                return f"{label} has {entry.name}{'/' if entry.is_dir() else ''} ({entry})"
+    return None

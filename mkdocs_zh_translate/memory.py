@@ -5,8 +5,9 @@ the reviewed PO translations here, so human text always wins) and the *machine c
 diskcache directory that stores every model output. The machine cache is keyed by a hash of the
 segment text, the translator fingerprint and the decode options, so changing the model or the
 beam width never serves stale output, and it is shared safely by concurrent builds (SQLite in
-WAL mode under diskcache). A cache that cannot be opened or read is reported, moved aside and
-rebuilt: losing cached work costs time, a crashed build costs the user's trust.
+WAL mode under diskcache). A corrupt cache (its integrity check fails) is reported, moved aside
+and rebuilt; a valid cache that cannot be written is still read: losing cached work costs time,
+a crashed build costs the user's trust.
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ import json
 import logging
 import shutil
 import sqlite3
-import tempfile
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +30,7 @@ log = logging.getLogger("mkdocs.plugins.zh_translate")
 # Bump when the stored value format changes; old entries then simply miss.
 _FORMAT = "v1"
 _META_PREFIX = "meta:"
+_DB_FILE = "cache.db"  # diskcache's database file
 # Errors that mean "this cache directory is unusable", as opposed to a bug in our code.
 _CACHE_ERRORS = (sqlite3.Error, OSError, diskcache.Timeout)
 
@@ -58,52 +58,163 @@ def cache_key(source: str, fingerprint: str) -> str:
     return digest.hexdigest()
 
 
-class MachineCache:
-    """Model outputs on disk, robust to corruption, interruption and concurrent writers."""
+class _ReadOnlyCache:
+    """Reads a diskcache directory it may not write (read-only mount, full disk, other owner).
+
+    diskcache itself cannot open such a directory: it writes its settings and WAL files on
+    open. Our values are short strings stored in the database row (``MODE_RAW``) or, past
+    diskcache's file threshold, in a text file (``MODE_TEXT``); nothing else is read."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self._cache = self._open()
+        self._db = _connect_read_only(directory / _DB_FILE)
+        self._disk = diskcache.Disk(str(directory))
+
+    def get(self, key: str) -> object:
+        row = self._db.execute("SELECT mode, filename, value FROM Cache WHERE key = ? AND raw = 1", (key,)).fetchone()
+        if row is None or row[0] not in (diskcache.core.MODE_RAW, diskcache.core.MODE_TEXT):
+            return None
+        try:
+            return self._disk.fetch(row[0], row[1], row[2], False)
+        except OSError:
+            return None
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _connect_read_only(db: Path) -> sqlite3.Connection:
+    """A read-only connection; ``immutable`` when even SQLite's shared-memory file cannot be
+    created beside the database (read-only directory)."""
+    last: sqlite3.Error | None = None
+    for flags in ("mode=ro", "mode=ro&immutable=1"):
+        try:
+            conn = sqlite3.connect(f"{db.resolve().as_uri()}?{flags}", uri=True, check_same_thread=False)
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            return conn
+        except sqlite3.Error as exc:
+            last = exc
+    assert last is not None
+    raise last
+
+
+def integrity(directory: Path) -> str:
+    """``ok`` (a valid cache, whether or not it can be written), ``corrupt`` (the integrity
+    check fails: only then is the cache moved aside), ``absent`` or ``unreadable``."""
+    db = directory / _DB_FILE
+    if not db.is_file():
+        return "absent"
+    try:
+        conn = _connect_read_only(db)
+    except sqlite3.OperationalError:
+        return "unreadable"  # permission denied, I/O error: not evidence of corruption
+    except sqlite3.DatabaseError:
+        return "corrupt"
+    try:
+        rows = conn.execute("PRAGMA quick_check").fetchall()
+        conn.execute("SELECT count(*) FROM Cache").fetchone()
+        return "ok" if rows == [("ok",)] else "corrupt"
+    except sqlite3.OperationalError as exc:
+        return "corrupt" if "no such table" in str(exc) else "unreadable"
+    except sqlite3.DatabaseError:
+        return "corrupt"
+    finally:
+        conn.close()
+
+
+class MachineCache:
+    """Model outputs on disk, robust to corruption, interruption, concurrent writers and
+    directories that cannot be written.
+
+    Two faults are told apart. A cache whose integrity check fails is *corrupt*: it is moved
+    aside to ``<dir>.broken`` (one, replacing an older one) and a new one started. A cache
+    that cannot be *written* (full disk, read-only directory, another user's files) is valid:
+    it is read all the same, new translations live in memory for this build, and one warning
+    says so. Nothing is ever created outside the cache directory."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.writable = True
+        self._cache: diskcache.Cache | None = None
+        self._reader: _ReadOnlyCache | None = None
+        self._unsaved: dict[str, str] = {}  # what could not be written, still served this build
+        self._warned = False
+        self._open()
 
     # -- opening and recovery -------------------------------------------------------------
 
-    def _open(self) -> diskcache.Cache:
+    def _open(self) -> None:
         try:
             cache = diskcache.Cache(str(self.directory), timeout=60)
             cache.get(_META_PREFIX + "probe")  # forces a read: a corrupt file fails here
-            return cache
+            self._cache = cache
+            return
         except _CACHE_ERRORS as exc:
-            return self._recover(exc)
+            self._cache = None
+            self._fault("opening", exc)
 
-    def _recover(self, exc: BaseException) -> diskcache.Cache:
-        """Move an unusable cache aside and start a fresh one (or a temporary one if even
-        that fails); the build continues either way."""
-        aside = self.directory.with_name(f"{self.directory.name}.broken-{time.strftime('%Y%m%d-%H%M%S')}")
+    def _fault(self, action: str, exc: BaseException) -> None:
+        """Decide what a failure means from the cache's integrity, not from the error."""
+        state = integrity(self.directory)
+        if state == "corrupt":
+            self._replace_corrupt(exc)
+        elif state == "ok":
+            self._read_only(f"cannot write to the translation cache {self.directory} ({_reason(exc)})")
+        else:
+            self._read_only(f"cannot use the translation cache {self.directory} while {action} ({_reason(exc)})")
+
+    def _replace_corrupt(self, exc: BaseException) -> None:
+        if self._cache is not None:
+            self._cache.close()
+            self._cache = None
+        aside = self.directory.with_name(f"{self.directory.name}.broken")
         try:
-            if self.directory.exists():
-                shutil.move(str(self.directory), str(aside))
-                log.warning(
-                    f"zh-translate: translation cache {self.directory} is unreadable ({exc}); "
-                    f"moved it to {aside} and started a new one"
-                )
-            else:
-                log.warning(f"zh-translate: translation cache {self.directory} is unusable ({exc})")
+            if aside.exists():
+                shutil.rmtree(aside, ignore_errors=True)
+            shutil.move(str(self.directory), str(aside))
+            log.warning(
+                f"zh-translate: translation cache {self.directory} is unreadable (integrity check failed: "
+                f"{_reason(exc)}); moved it to {aside} and started a new one"
+            )
             cache = diskcache.Cache(str(self.directory), timeout=60)
             cache.get(_META_PREFIX + "probe")
-            return cache
+            self._cache = cache
         except _CACHE_ERRORS as second:
-            temporary = Path(tempfile.mkdtemp(prefix="zh-translate-cache-"))
-            log.warning(
-                f"zh-translate: cannot use cache directory {self.directory} ({second}); "
-                f"using the temporary cache {temporary} for this build"
-            )
-            self.directory = temporary
-            return diskcache.Cache(str(temporary), timeout=60)
+            self._read_only(f"cannot replace the corrupt translation cache {self.directory} ({_reason(second)})")
 
-    def _guard(self, action: str, exc: BaseException) -> None:
-        log.warning(f"zh-translate: translation cache failed while {action}: {exc}")
-        self._cache.close()
-        self._cache = self._recover(exc)
+    def _read_only(self, message: str) -> None:
+        """Go on without writing: read the valid cache if there is one, keep new work in memory."""
+        self.writable = False
+        if self._cache is None and self._reader is None and integrity(self.directory) == "ok":
+            try:
+                self._reader = _ReadOnlyCache(self.directory)
+            except sqlite3.Error:
+                self._reader = None
+        if not self._warned:
+            self._warned = True
+            reading = "reading it, " if self._cache is not None or self._reader is not None else ""
+            log.warning(f"zh-translate: {message}; {reading}new translations are kept for this build only")
+
+    def _get(self, key: str) -> object:
+        if key in self._unsaved:
+            return self._unsaved[key]
+        source = self._cache if self._cache is not None else self._reader
+        return source.get(key) if source is not None else None
+
+    def _set(self, items: Mapping[str, str]) -> None:
+        if not items:
+            return
+        if self._cache is not None and self.writable:
+            try:
+                with self._cache.transact():
+                    for key, value in items.items():
+                        self._cache.set(key, value)
+                return
+            except _CACHE_ERRORS as exc:
+                self._unsaved.update(items)
+                self._fault("writing", exc)
+                return
+        self._unsaved.update(items)
 
     # -- translations ---------------------------------------------------------------------
 
@@ -112,45 +223,46 @@ class MachineCache:
         found: dict[str, Hit] = {}
         try:
             for source in sources:
-                raw = self._cache.get(cache_key(source, fingerprint))
-                hit = _decode(raw)
+                hit = _decode(self._get(cache_key(source, fingerprint)))
                 if hit is not None:
                     found[source] = hit
         except _CACHE_ERRORS as exc:
-            self._guard("reading", exc)
-            return {}
+            self._fault("reading", exc)
+            return {s: h for s in sources if (h := _decode(self._unsaved.get(cache_key(s, fingerprint)))) is not None}
         return found
 
     def store(self, results: Mapping[str, Hit], fingerprint: str) -> None:
         """Commit one finished batch in a single transaction, so an interrupted build keeps
         every batch stored before the interruption and never half of one."""
-        if not results:
-            return
-        try:
-            with self._cache.transact():
-                for source, hit in results.items():
-                    self._cache.set(cache_key(source, fingerprint), _encode(hit))
-        except _CACHE_ERRORS as exc:
-            self._guard("writing", exc)
+        self._set({cache_key(source, fingerprint): _encode(hit) for source, hit in results.items()})
 
     # -- small metadata -------------------------------------------------------------------
 
     def get_meta(self, name: str) -> str | None:
         try:
-            value = self._cache.get(_META_PREFIX + name)
+            value = self._get(_META_PREFIX + name)
         except _CACHE_ERRORS as exc:
-            self._guard("reading", exc)
+            self._fault("reading", exc)
             return None
         return value if isinstance(value, str) else None
 
     def set_meta(self, name: str, value: str) -> None:
         try:
-            self._cache.set(_META_PREFIX + name, value)
-        except _CACHE_ERRORS as exc:
-            self._guard("writing", exc)
+            if self._get(_META_PREFIX + name) == value:
+                return  # unchanged: no write (a read-only cache stays quiet)
+        except _CACHE_ERRORS:
+            pass
+        self._set({_META_PREFIX + name: value})
 
     def close(self) -> None:
-        self._cache.close()
+        if self._cache is not None:
+            self._cache.close()
+        if self._reader is not None:
+            self._reader.close()
+
+
+def _reason(exc: BaseException) -> str:
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
 def _encode(hit: Hit) -> str:

@@ -29,12 +29,13 @@ from mkdocs.utils import meta as meta_util
 
 from . import coexist, site
 from .buildlog import PREFIX, prefixed_warnings
-from .config import PluginConfig, resolve_cache_dir, resolve_model, resolve_review_dir
+from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
 from .memory import MachineCache, TranslationMemory
 from .overrides import apply_overrides, translatable_copyright
 from .pipeline.lazy import LazyTranslator, TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks
 from .pipeline.spec import TranslatorSpec
+from .plaintext import for_template
 from .review.collect import Collector, EnglishBuild
 from .review.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from .review.layer import ReviewedLayer
@@ -99,11 +100,19 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         i18n = coexist.find_static_i18n(config)
         if i18n is not None and self._i18n is not None and not self._i18n.is_default_build():
             return config  # one of static-i18n's other language builds: same state
-        site.quiet_jieba()
+        collision = language_collision(self.config.language, config.docs_dir, list(config.theme.dirs))
+        if collision:
+            raise PluginError(
+                f"zh-translate: option 'language': {self.config.language!r} would put the Chinese site in "
+                f"site/{self.config.language}/, where the English site has its own files ({collision}); "
+                "choose another language prefix, e.g. 'zh-hans'"
+            )
         try:
             cache_dir = resolve_cache_dir(self.config.cache_dir, config.config_file_path, config.docs_dir)
+            outside_site(cache_dir, "cache_dir", config.site_dir)
         except ValidationError as exc:
             raise PluginError(f"zh-translate: option 'cache_dir': {exc}") from None
+        site.quiet_jieba(cache_dir)
         if self._memory is None or self._memory.machine.directory != cache_dir:
             if self._memory is not None:
                 self._memory.machine.close()
@@ -112,6 +121,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             review_dir = resolve_review_dir(
                 self.config.review_dir, self.config.language, config.config_file_path, config.docs_dir
             )
+            outside_site(review_dir, "review_dir", config.site_dir)
         except ValidationError as exc:
             raise PluginError(f"zh-translate: option 'review_dir': {exc}") from None
         if self._review is None or self._review.review_dir != review_dir:
@@ -144,6 +154,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
 
     @event_priority(-50)  # before static-i18n's on_files (-100) sorts the files by language
     def _add_zh_files(self, files: Files, config: MkDocsConfig) -> Files | None:
+        if not self._zh:
+            self._warn_unused_excludes(files)
         if self._i18n is None or self.collector is not None:
             return files
         return self._i18n.add_files(files, config, self)
@@ -156,11 +168,17 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
 
     on_files = CombinedEvent(_add_zh_files, _fill_zh_files)
 
+    def _warn_unused_excludes(self, files: Files) -> None:
+        pages = [f.src_uri for f in files.documentation_pages()]
+        for pattern in self.config.exclude:
+            if not any(fnmatch.fnmatchcase(uri, pattern) for uri in pages):
+                log.warning(f"zh-translate: option 'exclude': {pattern!r} matches no page in docs_dir (typo?)")
+
     def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
         # The PO files live outside docs_dir: watch them so a reviewer's edit shows up live.
         # Builds only read them (review sync writes, and only on change), so no reload loop.
-        if self._review is not None and self._review.review_dir.is_dir():
-            server.watch(str(self._review.review_dir))
+        if self._review is not None:
+            watch_review_dir(server, self._review.review_dir)
         return server
 
     # -- collecting (English build) and applying (Chinese build) ---------------------------
@@ -175,7 +193,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         for item in items:
             title = _explicit_title(item)
             if title:
-                item.title = self._build.strings.get(title, title)
+                item.title = for_template(self._build.strings.get(title, title))
         return nav
 
     @event_priority(-100)  # after macros and any other plugin that changes the Markdown
@@ -197,7 +215,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             self._translate({key: job}, list(_translatable_meta(page).values()))
             result = build.results[key]
         for name, value in _translatable_meta(page).items():
-            page.meta[name] = build.strings.get(value, value)
+            page.meta[name] = for_template(build.strings.get(value, value))
         return result.markdown
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
@@ -228,6 +246,10 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             )
         if not self._zh or self._build is None:
             return ""
+        if isinstance(page.title, str):
+            # A title taken from the translated H1 is escaped HTML, and themes pass it through
+            # `striptags`, which unescapes it: `&lt;/title&gt;` would come back as a live tag.
+            page.title = for_template(page.title)
         result = self._build.results.get(page.file.src_uri)
         return site.banner_html(
             self.config.banner,
@@ -352,12 +374,16 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             # load_config handed us our own instance again (MkDocs caches instances that define
             # on_startup) with options re-read from mkdocs.yml: keep the ones this build runs with.
             self.config = options
-            site.prepare_zh_config(zh_config, build.langs, build.strings.get(build.site_name, build.site_name))
+            # Templates print these unescaped: untrusted text (PO, glossary, model) leaves as text.
+            site_name = for_template(build.strings.get(build.site_name, build.site_name))
+            site.prepare_zh_config(zh_config, build.langs, site_name)
             site.unstemmed_material_search(zh_config)
             if build.site_description:
-                zh_config.site_description = build.strings.get(build.site_description, build.site_description)
+                zh_config.site_description = for_template(
+                    build.strings.get(build.site_description, build.site_description)
+                )
             if build.copyright:
-                zh_config.copyright = build.strings.get(build.copyright, build.copyright)
+                zh_config.copyright = for_template(build.strings.get(build.copyright, build.copyright))
             apply_overrides(zh_config, self.config.overrides.values())
             site.set_alternates(zh_config)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
@@ -377,6 +403,53 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         if self.config.backend == "pseudo":
             return "pseudo 后端"
         return os.path.basename((self.config.model or "").rstrip("/")) or "model"
+
+
+def watch_review_dir(server: Any, review_dir: Path) -> None:
+    """Watch ``review_dir`` now, or as soon as it is created (the first `review sync` during
+    `mkdocs serve`): until then only its nearest existing ancestor is watched, one level deep,
+    so the cache directory beside mkdocs.yml never triggers a rebuild."""
+    if review_dir.is_dir():
+        server.watch(str(review_dir))
+        return
+    import watchdog.events
+
+    watching: set[Path] = set()
+
+    def appeared(event: Any) -> None:
+        if review_dir.is_dir():
+            if str(review_dir) not in getattr(server, "_watched_paths", {}):
+                server.watch(str(review_dir))
+                _request_rebuild(server)
+            return
+        follow()
+
+    def follow() -> None:
+        ancestor = review_dir.parent
+        while not ancestor.is_dir() and ancestor != ancestor.parent:
+            ancestor = ancestor.parent
+        if ancestor in watching:
+            return
+        watching.add(ancestor)
+        handler = watchdog.events.FileSystemEventHandler()
+        handler.on_created = appeared  # type: ignore[method-assign]
+        handler.on_moved = appeared  # type: ignore[method-assign]
+        server.observer.schedule(handler, str(ancestor), recursive=False)
+        if review_dir.is_dir():  # created while the watch was being set up
+            appeared(None)
+
+    follow()
+
+
+def _request_rebuild(server: Any) -> None:
+    """Ask `mkdocs serve` for a rebuild, as its own file watcher does (PO files written with
+    the new directory may have landed before the watch on it started)."""
+    condition = getattr(server, "_rebuild_cond", None)
+    if condition is None:
+        return
+    with condition:
+        server._want_rebuild = True
+        condition.notify_all()
 
 
 def _walk(items: list[Any]) -> Any:

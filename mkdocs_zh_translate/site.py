@@ -19,6 +19,8 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.utils import get_relative_url
 
+from .plaintext import for_template
+
 SOURCE_LANG = "en"
 ZH_LABEL = "中文"
 EN_LABEL = "English"
@@ -137,16 +139,27 @@ def banner_html(text: bool | str, *, segments: int, reviewed: int, model: str, t
         body = first + review
     return (
         '<div class="admonition note zh-translate-banner">'
-        f'<p class="admonition-title">{html.escape(body)}</p></div>\n'
+        f'<p class="admonition-title">{for_template(body)}</p></div>\n'
     )
 
 
-def quiet_jieba() -> None:
+def quiet_jieba(fallback_dir: Path | None = None) -> None:
     """jieba prints its dictionary loading to stderr at DEBUG level; both sites' search
-    segmentation (Material's and ours) would put those lines into every build log."""
+    segmentation (Material's and ours) would put those lines into every build log.
+
+    jieba also keeps its dictionary cache in the shared ``/tmp/jieba.cache``: another user's
+    file there cannot be replaced (jieba prints a traceback) and would be loaded with
+    ``marshal``. The cache goes to the user's cache directory instead (``fallback_dir``, our
+    translation cache directory, when there is none), and a failed dump stays silent."""
     import jieba
 
-    jieba.setLogLevel(logging.WARNING)
+    from .userdirs import user_cache_dir
+
+    jieba.setLogLevel(logging.CRITICAL)  # also hides "Dump cache file failed." + traceback
+    if jieba.dt.tmp_dir is None:
+        private = user_cache_dir() or fallback_dir
+        if private is not None:
+            jieba.dt.tmp_dir = str(private)
 
 
 def prepare_zh_config(config: MkDocsConfig, langs: Languages, site_name: str) -> None:

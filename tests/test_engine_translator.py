@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -145,6 +146,8 @@ def test_bad_shared_weight_entry_is_reported(tmp_path: Path, model: Path) -> Non
     (broken / "generation.json").write_text(json.dumps(settings))
     manifest = json.loads((broken / "manifest.json").read_text())
     manifest["files"]["generation.json"]["size"] = (broken / "generation.json").stat().st_size
+    # A consistent re-export with a bad entry (an edit alone is refused by its sha256).
+    manifest["files"]["generation.json"]["sha256"] = hashlib.sha256((broken / "generation.json").read_bytes()).hexdigest()
     (broken / "manifest.json").write_text(json.dumps(manifest))
     with pytest.raises(EngineError, match=r"encoder\.onnx\.data: cannot map the shared weight.*mkdocs-zh-translate export"):
         OnnxTranslator(broken)

@@ -103,13 +103,13 @@ def test_corrupt_cache_is_reported_moved_aside_and_rebuilt(tmp_path: Path) -> No
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
     assert "unreadable" in proc.stderr and "moved it to" in proc.stderr
-    assert list(tmp_path.glob(".zh-translate-cache.broken-*"))
+    assert (tmp_path / ".zh-translate-cache.broken").is_dir()
     assert (tmp_path / "site" / "zh" / "index.html").is_file()
     again = run_mkdocs(tmp_path)
     assert " 0 translated" in again.stderr, again.stderr
 
 
-def test_unusable_cache_directory_falls_back_to_a_temporary_cache(tmp_path: Path) -> None:
+def test_unusable_cache_directory_falls_back_to_memory(tmp_path: Path) -> None:
     write_site(tmp_path, plugin={"backend": "pseudo", "cache_dir": "cachefile"})
     (tmp_path / "cachefile").write_text("a file where a directory should be")
     proc = run_mkdocs(tmp_path)
@@ -151,17 +151,24 @@ def test_summary_line_and_no_progress_bar_without_a_tty(tmp_path: Path) -> None:
     assert "\r" not in proc.stderr
 
 
-def test_model_fingerprint_prefers_the_export_manifest(tmp_path: Path) -> None:
+def test_model_fingerprint_is_the_verified_export_manifest(tmp_path: Path) -> None:
     model = tmp_path / "m"
     model.mkdir()
     (model / "weights.onnx").write_bytes(b"a" * 100)
     plain = spec.model_fingerprint(model)
     (model / "weights.onnx").write_bytes(b"b" * 100)
     assert spec.model_fingerprint(model) != plain  # same size, other content
-    (model / "manifest.json").write_text('{"fingerprint": "abc123"}')
-    assert spec.model_fingerprint(model) == "manifest:abc123"
-    (model / "weights.onnx").write_bytes(b"c" * 100)
-    assert spec.model_fingerprint(model) == "manifest:abc123"
+    import hashlib
+    import json
+
+    from mkdocs_zh_translate.model_integrity import fingerprint_of
+
+    files = {"weights.onnx": {"sha256": hashlib.sha256(b"b" * 100).hexdigest(), "size": 100}}
+    (model / "manifest.json").write_text(json.dumps({"fingerprint": "abc123", "files": files}))
+    assert spec.model_fingerprint(model) == "manifest:" + fingerprint_of(files)  # verified, not taken on trust
+    (model / "weights.onnx").write_bytes(b"c" * 100)  # edited after export: never the manifest's key
+    assert not spec.model_fingerprint(model).startswith("manifest:")
+    assert spec.model_fingerprint(model) not in (plain, "manifest:" + fingerprint_of(files))
 
 
 _SLOW_BUILD = """

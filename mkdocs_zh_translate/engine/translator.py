@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from ..model_integrity import ModelIntegrityError, verify_model
 from ..model_format import DECODER_FILE, ENCODER_FILE, EXPORT_HINT, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
 from .batching import dedupe, plan_batches
 from .beam import Hypothesis, SearchOptions, beam_search, greedy_search
@@ -33,7 +34,8 @@ def _read_json(path: Path, model_dir: Path) -> Any:
 
 
 def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Validate an exported directory cheaply (names and sizes, no hashing) and read its JSON."""
+    """Validate an exported directory against its manifest and read its JSON; the manifest
+    comes back with the fingerprint computed from the verified files."""
     if not model_dir.exists():
         raise EngineError(f"{model_dir}: no such model directory; create it with `{EXPORT_HINT.replace('DIR', str(model_dir))}`")
     if not model_dir.is_dir():
@@ -45,15 +47,25 @@ def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
             f"create it with `{EXPORT_HINT.replace('DIR', str(model_dir))}`"
         )
     manifest = _read_json(model_dir / MANIFEST_FILE, model_dir)
-    settings = _read_json(model_dir / GENERATION_FILE, model_dir)
-    if manifest.get("format") != FORMAT_VERSION or settings.get("format") != FORMAT_VERSION:
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_VERSION:
         raise EngineError(f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`")
-    for name, meta in manifest.get("files", {}).items():
-        path = model_dir / name
-        if not path.is_file() or path.stat().st_size != meta.get("size"):
-            raise EngineError(f"{path}: missing or changed since export (size differs from manifest.json); "
-                              f"re-create {model_dir} with `{EXPORT_HINT}`")
-    return manifest, settings
+    try:
+        generation = (model_dir / GENERATION_FILE).read_bytes()
+    except OSError as exc:
+        raise EngineError(f"{model_dir / GENERATION_FILE}: unreadable ({exc}); re-create {model_dir} with `{EXPORT_HINT}`") from None
+    try:
+        # Every file against its sha256 (large ones once, remembered by size and mtime); the
+        # settings are parsed from the very bytes that were hashed.
+        fingerprint = verify_model(model_dir, manifest, REQUIRED_FILES, {GENERATION_FILE: generation})
+    except ModelIntegrityError as exc:
+        raise EngineError(str(exc)) from None
+    try:
+        settings = json.loads(generation.decode("utf-8"))
+    except ValueError as exc:
+        raise EngineError(f"{model_dir / GENERATION_FILE}: unreadable ({exc}); re-create {model_dir} with `{EXPORT_HINT}`") from None
+    if not isinstance(settings, dict) or settings.get("format") != FORMAT_VERSION:
+        raise EngineError(f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`")
+    return dict(manifest, fingerprint=fingerprint), settings
 
 
 class OnnxTranslator:

@@ -58,15 +58,19 @@ class CacheBinding:
 def model_fingerprint(model_dir: Path) -> str:
     """A content fingerprint of an exported model directory, in milliseconds.
 
-    ``mkdocs-zh-translate export`` writes a manifest with a hash of every file; without one,
+    ``mkdocs-zh-translate export`` writes a manifest with a hash of every file, checked here
+    (large files once, see ``model_integrity``); without one, or when a file differs from it,
     hash names and sizes of all files, whole small files (configs, vocabularies) and the first
     and last MiB of large ones, rather than read 300 MB of weights on every build."""
+    from ..model_integrity import ModelIntegrityError, verify_model
+
     try:
         manifest = json.loads((model_dir / "manifest.json").read_text(encoding="utf-8"))
-        if isinstance(manifest, dict) and isinstance(manifest.get("fingerprint"), str):
-            return "manifest:" + str(manifest["fingerprint"])
-    except (OSError, ValueError):
-        pass
+        if isinstance(manifest, dict) and isinstance(manifest.get("files"), dict):
+            # From the verified files, not the manifest's word: an edited file gets another key.
+            return "manifest:" + verify_model(model_dir, manifest)
+    except (OSError, ValueError, ModelIntegrityError):
+        pass  # no usable manifest, or a changed file: the content hash below tells it apart
     digest = hashlib.sha256()
     for path in sorted(p for p in model_dir.rglob("*") if p.is_file()):
         size = path.stat().st_size

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import polib
 
+from ..pocheck import PoSyntaxError, check_po
 from .rst import backslash_escaped
 
 MARKER = "zh-translate: machine"
@@ -115,7 +116,11 @@ class Catalog:
 
 
 def parse_catalog(text: str, path: str) -> Catalog:
-    """Scan ``text`` into entries. Raises CatalogError for what polib would also reject."""
+    """Scan ``text`` into entries. Raises CatalogError for what msgfmt or polib would reject."""
+    try:
+        check_po(text)
+    except PoSyntaxError as exc:
+        raise CatalogError(f"{path}:{exc.line}: malformed PO file: {exc.message}") from None
     try:
         polib.pofile(text)
     except (OSError, ValueError) as exc:

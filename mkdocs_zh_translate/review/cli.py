@@ -54,7 +54,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         review_dir = review_dir_of(config_file)
         planned = plan_prune(review_dir)
         removed = sum(p.removed for p in planned)
-        changed = apply(planned)
+        changed = apply(planned, review_dir)
         print(f"review prune: {removed} obsolete entries removed, {len(changed)} file(s) changed")
         return 0
 
@@ -71,7 +71,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     ]
     status = status_of(files)
     if action == "sync":
-        changed = apply(planned)
+        changed = apply(planned, site.review_dir)
         t = status.total
         print(
             f"review sync: {len(changed)} of {len(planned)} PO file(s) written in {display(site.review_dir)}; "

@@ -153,6 +153,42 @@ def _pattern(term: str, *, ignore_case: bool) -> re.Pattern[str]:
     return re.compile(r"(?<![\w-])" + re.escape(term) + r"(?![\w-])", re.IGNORECASE if ignore_case else 0)
 
 
+def _term_lines(text: str) -> dict[str, int]:
+    """1-based line of every scalar in the YAML document (keys and list items), for messages."""
+    lines: dict[str, int] = {}
+    try:
+        root = yaml.compose(text)
+    except yaml.YAMLError:
+        return lines
+    stack = [root] if root is not None else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.ScalarNode):
+            lines.setdefault(str(node.value), node.start_mark.line + 1)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                stack.extend((key, value))
+    return lines
+
+
+def _check_terms(path: Path, text: str, values: list[str]) -> None:
+    """Glossary files come from contributors like PO files do: a term is plain text, never
+    markup, quotes or invisible controls (it reaches page text and site strings)."""
+    from ..segment import markup_in
+
+    lines: dict[str, int] | None = None
+    for value in values:
+        problems = markup_in(value)
+        if problems:
+            lines = _term_lines(text) if lines is None else lines
+            raise ReviewError(
+                f"{display(path)}:{lines.get(value, 1)}: glossary term {value.strip()!r} {'; '.join(problems)}: "
+                "terms must be plain text"
+            )
+
+
 def load_glossary(path: Path) -> Glossary:
     """The glossary at ``path`` (empty when absent); ReviewError for a malformed one."""
     try:
@@ -176,6 +212,7 @@ def load_glossary(path: Path) -> Glossary:
         isinstance(k, str) and k.strip() and isinstance(v, str) and v.strip() for k, v in terms.items()
     ):
         raise ReviewError(f"{display(path)}: 'terms:' must map English terms to Chinese text")
+    _check_terms(path, text, [*keep, *terms.keys(), *terms.values()])
     glossary = Glossary()
     for term in keep:
         glossary.terms.append(Term(term.strip(), None, _pattern(term.strip(), ignore_case=False)))

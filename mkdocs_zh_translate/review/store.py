@@ -17,6 +17,8 @@ from pathlib import Path
 
 import polib
 
+from ..pocheck import PoSyntaxError, check_po
+
 SITE_PO = "site.po"  # site-wide strings: nav titles, site name, default admonition titles
 PAGE_SUFFIX = ".po"  # a page's file is <review_dir>/<src_uri>.po, e.g. guide/install.md.po
 
@@ -56,6 +58,24 @@ def display(path: Path) -> str:
         return str(path)
 
 
+def check_no_links(review_dir: Path, path: Path) -> None:
+    """Refuse a path that reaches through a symbolic link inside ``review_dir``: PO files
+    come from contributors, and a linked directory would make `review sync` write outside
+    the project (review_dir itself may be a link: that is the user's own mkdocs.yml choice)."""
+    try:
+        parts = path.relative_to(review_dir).parts
+    except ValueError:
+        raise ReviewError(f"{display(path)}: outside the review directory {display(review_dir)}") from None
+    current = review_dir
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            raise ReviewError(
+                f"{display(current)}: is a symbolic link inside {display(review_dir)}; refusing to write "
+                "through it (replace it with a real directory or file)"
+            )
+
+
 def read_po(path: Path) -> polib.POFile | None:
     """The parsed PO file, None when it does not exist; ReviewError naming file and line when
     it cannot be read."""
@@ -70,6 +90,10 @@ def read_po(path: Path) -> polib.POFile | None:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise ReviewError(f"{display(path)}:{line}: not valid UTF-8") from None
+    try:
+        check_po(text)  # msgfmt's rules first: polib would quietly accept a broken string
+    except PoSyntaxError as exc:
+        raise ReviewError(f"{display(path)}:{exc.line}: malformed PO file: {exc.message}") from None
     try:
         po = polib.pofile(text, wrapwidth=78, check_for_duplicates=True)
     except (OSError, ValueError) as exc:

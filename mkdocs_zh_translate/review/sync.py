@@ -19,7 +19,7 @@ from pathlib import Path
 import polib
 
 from .collect import Site
-from .store import PAGE_SUFFIX, entry_state, new_po, read_po, render_po, write_if_changed
+from .store import PAGE_SUFFIX, check_no_links, entry_state, new_po, read_po, render_po, write_if_changed
 from .units import Unit
 
 SIMILARITY = 0.6  # difflib ratio above which a changed source keeps the old translation
@@ -184,8 +184,12 @@ def plan_prune(review_dir: Path) -> list[Planned]:
     return planned
 
 
-def apply(planned: Sequence[Planned]) -> list[Path]:
-    """Write (or delete) the planned files; returns the paths that changed on disk."""
+def apply(planned: Sequence[Planned], review_dir: Path | None = None) -> list[Path]:
+    """Write (or delete) the planned files; returns the paths that changed on disk. With
+    ``review_dir``, every path is checked first (no symbolic links inside it): all or nothing."""
+    if review_dir is not None:
+        for plan in planned:
+            check_no_links(review_dir, plan.path)
     changed: list[Path] = []
     for plan in planned:
         if plan.text is None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 from ._api import SegmentedPage, segment_markdown
 from ._model import Segment
 from ._placeholders import validate
-from ._readable import Parsed, from_readable, to_readable
+from ._readable import Parsed, from_readable, markup_in, to_readable
+from ._segmenter import SegmentError
 from ._sentences import split_sentences
 from ._slug import slugify
 from ._translate import LADDER, SegmentTranslation, translate_segments
@@ -17,9 +18,11 @@ __all__ = [
     "LADDER",
     "Parsed",
     "Segment",
+    "SegmentError",
     "SegmentTranslation",
     "SegmentedPage",
     "from_readable",
+    "markup_in",
     "segment_markdown",
     "slugify",
     "split_sentences",

@@ -14,13 +14,16 @@ from collections.abc import Callable
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
-_JINJA_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.DOTALL)
+# Linear time on untrusted text: every repetition below is atomic or possessive (no nested
+# quantifier can backtrack), and delimited constructs are found with ``_Closer`` instead of a
+# lazy ``.*?`` that would rescan the rest of the text from every opening brace.
+_JINJA_CLOSE = {"{{": "}}", "{%": "%}", "{#": "#}"}
 _ATTR_RE = re.compile(
-    r"""\{:?[ \t]*(?:(?:[#.][\w:-]+|[\w-]+=(?:"[^"\n]*"|'[^'\n]*'|[^\s}]+))[ \t]*)+\}"""
+    r"""\{:?[ \t]*+(?>(?:[#.][\w:-]++|[\w-]++=(?:"[^"\n]*+"|'[^'\n]*+'|[^\s{}]++))[ \t]*+)++\}"""
 )
 _EMOJI_RE = re.compile(r":[a-z0-9_+-]+:")
 _KEYS_RE = re.compile(r"\+\+[\w-]+(?:\+[\w-]+)*\+\+")
-_MATH_RE = re.compile(r"\\\((?:.|\n)+?\\\)|\\\[(?:.|\n)+?\\\]")
+_MATH_CLOSE = {"\\(": "\\)", "\\[": "\\]"}
 _SCHEMES = ("https", "http", "ftp")
 _URL_TAIL_RE = re.compile(r"://[^\s<>`\u3000-\u303f\uff00-\uffef]+")
 _URL_TRAILING = ".,:;!?'\"*_~"
@@ -61,14 +64,59 @@ def _regex_rule(kind: str, first: str, pattern: re.Pattern[str], *, word_bounded
     return rule
 
 
+def _delimited_rule(kind: str, closers: dict[str, str], min_inner: int) -> InlineRule:
+    """A rule for ``open … close`` atoms (Jinja tags, bracket math), linear in the text.
+
+    The first closer after an opener is found with ``str.find``; the answer is remembered per
+    source text (in ``state.env``), so a text of many openers and no closer (``{{`` × 40,000)
+    is scanned once, not once per opener."""
+
+    def rule(state: StateInline, silent: bool) -> bool:
+        src, pos = state.src, state.pos
+        close = closers.get(src[pos : pos + 2])
+        if close is None:
+            return False
+        end = _find_closer(state, close, pos + 2 + min_inner)
+        if end < 0:
+            return False
+        if not silent:
+            _push_atom(state, kind, pos, end + len(close))
+        else:
+            state.pos = end + len(close)
+        return True
+
+    rule.__name__ = f"zh_{kind}"
+    return rule
+
+
+def _find_closer(state: StateInline, close: str, start: int) -> int:
+    """``state.src.find(close, start, state.posMax)``, amortised linear over one parse: a
+    search that found nothing, or found a closer at or after ``start``, answers later ones."""
+    memo: dict[tuple[str, str], tuple[int, int]] = state.env.setdefault("_zh_closers", {})
+    key = (close, state.src)
+    seen = memo.get(key)
+    if seen is not None and seen[0] <= start:
+        found = seen[1]
+        if found < 0:
+            return -1
+        if found >= start:
+            return found if found + len(close) <= state.posMax else -1
+    found = state.src.find(close, start)
+    memo[key] = (start, found)
+    return found if found >= 0 and found + len(close) <= state.posMax else -1
+
+
 def _url_end(text: str, start: int, end: int) -> int:
-    """Trim trailing punctuation the way linkifiers do, keeping balanced parentheses."""
+    """Trim trailing punctuation the way linkifiers do, keeping balanced parentheses (the
+    counts are kept while trimming: ``)`` × n stays linear)."""
+    opened, closed = text.count("(", start, end), text.count(")", start, end)
     while end > start:
         ch = text[end - 1]
         if ch in _URL_TRAILING:
             end -= 1
-        elif ch == ")" and text.count("(", start, end) < text.count(")", start, end):
+        elif ch == ")" and opened < closed:
             end -= 1
+            closed -= 1
         else:
             break
     return end
@@ -98,8 +146,8 @@ def bare_url(state: StateInline, silent: bool) -> bool:
 
 def install(md: MarkdownIt) -> None:
     ruler = md.inline.ruler
-    ruler.before("escape", "zh_math", _regex_rule("math", "\\", _MATH_RE))
-    ruler.before("escape", "zh_jinja", _regex_rule("jinja", "{", _JINJA_RE))
+    ruler.before("escape", "zh_math", _delimited_rule("math", _MATH_CLOSE, 1))
+    ruler.before("escape", "zh_jinja", _delimited_rule("jinja", _JINJA_CLOSE, 0))
     ruler.before("escape", "zh_attr", _regex_rule("attr", "{", _ATTR_RE))
     ruler.before("escape", "zh_keys", _regex_rule("keys", "+", _KEYS_RE))
     ruler.before("escape", "zh_url", bare_url)

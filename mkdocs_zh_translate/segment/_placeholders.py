@@ -12,7 +12,8 @@ from collections import Counter
 
 TAG_RE = re.compile(r"<x(\d+)/>|<g(\d+)>|</g(\d+)>")
 # Damaged tags a model produces: "< x1 />", "<g1 >", "</ g1>", "<x1>", "<g1/>".
-_LOOSE_RE = re.compile(r"<\s*/?\s*[xXgG]\s*\d+\s*/?\s*>")
+# No two adjacent `\s*` (quadratic on "<" + spaces): each optional slash takes its own spaces.
+_LOOSE_RE = re.compile(r"<\s*+(?:/\s*+)?[xXgG]\s*+\d++\s*+(?:/\s*+)?>")
 
 
 def tokenize(text: str) -> list[tuple[str, str | int]]:

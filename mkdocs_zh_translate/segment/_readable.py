@@ -12,18 +12,47 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..plaintext import invisible_controls
 from ._model import Segment
 from ._placeholders import TAG_RE, tokenize, validate, without_pairs
 
+
+class _RawHtml:
+    """``<\\s*/?\\s*[A-Za-z!?][^>]*>|&#?\\w+;`` as a regex would find them, in linear time: the
+    regex rescans to the end of the text from every ``<`` that has no ``>`` after it (a
+    reviewer's ``<a<a<a…`` would take quadratic time)."""
+
+    _OPEN = re.compile(r"<\s*+(?:/\s*+)?[A-Za-z!?]")
+    _ENTITY = re.compile(r"&#?\w+;")
+
+    def findall(self, text: str) -> list[str]:
+        found: list[str] = []
+        pos = 0
+        while True:
+            m = self._OPEN.search(text, pos)
+            if m is None:
+                break
+            close = text.find(">", m.end())
+            if close < 0:
+                break  # no ">" after this "<", hence none after any later one
+            found.append(text[m.start() : close + 1])
+            pos = close + 1
+        return found + self._ENTITY.findall(text)
+
+    def search(self, text: str) -> bool:
+        return bool(self.findall(text))
+
+
 # Markup a translator could add in plain text runs, with the words used to report it.
-_MARKUP: tuple[tuple[str, re.Pattern[str]], ...] = (
+_MARKUP: tuple[tuple[str, re.Pattern[str] | _RawHtml], ...] = (
     ("a script", re.compile(r"<\s*script|javascript\s*:|\bon[a-z]+\s*=", re.I)),
-    ("raw HTML", re.compile(r"<\s*/?\s*[A-Za-z!?][^>]*>|&#?\w+;")),
+    ("raw HTML", _RawHtml()),
     ("a link", re.compile(r"\]\s*[(\[]|\bhttps?://|\bwww\.|\bmailto:|<https?:", re.I)),
     ("an image", re.compile(r"!\[")),
     ("a code span", re.compile(r"`")),
     ("a template expression", re.compile(r"\{\{|\{%")),
-    ("an attribute list", re.compile(r"\{\s*[#.:]|\{[^}\n]*=[^}\n]*\}")),
+    # `[^{}\n=]` before the "=": one way to match, and no scan runs past the next "{".
+    ("an attribute list", re.compile(r"\{\s*+[#.:]|\{[^{}\n=]*+=[^{}\n]*+\}")),
     ("a footnote reference", re.compile(r"\[\^")),
 )
 
@@ -161,6 +190,18 @@ def from_readable(segment: Segment, markdown: str) -> Parsed:
     return best
 
 
+def markup_in(text: str) -> list[str]:
+    """What in plain ``text`` could be read as markup or hide what it says (glossary terms
+    are checked with this: they reach pages and templates like reviewed text does)."""
+    problems = [f"contains {name}" for name, pattern in _MARKUP if pattern.search(text)]
+    if '"' in text or "<" in text or ">" in text:
+        problems.append("contains a quote or angle bracket")
+    controls = invisible_controls(text)
+    if controls:
+        problems.append(f"contains invisible control characters ({', '.join(controls)})")
+    return list(dict.fromkeys(problems))
+
+
 def _problems(segment: Segment, markdown: str, text: str, text_runs: list[str]) -> list[str]:
     problems: list[str] = []
     source_text = "".join(str(v) for k, v in tokenize(segment.text) if k == "text")
@@ -168,6 +209,12 @@ def _problems(segment: Segment, markdown: str, text: str, text_runs: list[str]) 
     for name, pattern in _MARKUP:
         if len(pattern.findall(added)) > len(pattern.findall(source_text)):
             problems.append(f"adds {name} the source does not have")
+    controls = [c for c in invisible_controls(markdown) if c not in invisible_controls(segment.text)]
+    if controls:
+        problems.append(f"adds invisible control characters ({', '.join(controls)})")
+    # Site strings and admonition titles end up inside quotes (attributes, `!!! note "…"`).
+    if (segment.kind == "string" or segment.restore.insert_title) and added.count('"') > source_text.count('"'):
+        problems.append("adds a double quote the source does not have")
     if TAG_RE.search(added):
         problems.append("contains placeholder tags")
     # Dropping bold or italics loses formatting only; the splice accepts that (as for the model).

@@ -304,12 +304,25 @@ class _Builder:
                 self.inline(tok, kind, "lines", lead_marker=first_in)
 
 
+class SegmentError(ValueError):
+    """A page the segmenter cannot take apart; ``line`` (1-based) says where."""
+
+    def __init__(self, message: str, line: int = 1) -> None:
+        super().__init__(message)
+        self.line = line
+
+
 def build_segments(text: str, slugify: Slugify | None = None) -> list[Segment]:
     """All segments of ``text`` in page order; ``slugify(text, separator)`` makes heading ids."""
     from ._parse import parse
 
     builder = _Builder(text, slugify or default_slugify)
-    tokens, _env = parse(builder.page.norm)
-    builder.collect_ids(tokens)
-    builder.walk(tokens)
+    try:
+        tokens, _env = parse(builder.page.norm)
+        builder.collect_ids(tokens)
+        builder.walk(tokens)
+    except RecursionError:
+        # Nested containers (`<div markdown="1">` hundreds deep) are parsed recursively; a page
+        # like that is refused as a whole rather than half-segmented.
+        raise SegmentError("nesting too deep to segment (containers nested hundreds of levels)") from None
     return sorted(builder.segments, key=lambda s: s.start)

@@ -1,0 +1,126 @@
+"""PO syntax checked the way ``msgfmt --check-format`` reads it, before any parser sees the file.
+
+polib forgives what msgfmt refuses: ``msgstr "常见问题`` without its closing quote is read as
+``常见问`` (one character lost), an unknown escape is kept, a stray string line is glued to the
+previous entry, and a duplicate entry is reported at line 1 or not at all. PO files come from
+outside contributors and are rewritten by ``review sync``, so a file either passes these rules
+or is refused with ``file:line`` and nothing is written. Used by the review store and by
+``po fill`` (Sphinx catalogs). Pure: text in, the first problem out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_KEYWORD_RE = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[[0-9]+\])?)(?=[ \t\"])[ \t]*(.*)$")
+_ESCAPE_RE = re.compile(r"\\(?:[\\\"ntrabfv?']|[0-7]{1,3}|x[0-9A-Fa-f]+)")
+
+
+class PoSyntaxError(ValueError):
+    """``line`` (1-based) and what is wrong there, in msgfmt's terms."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"{line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass
+class _Entry:
+    line: int
+    obsolete: bool
+    msgctxt: str | None = None
+    msgid: str | None = None
+    has_msgstr: bool = False
+
+
+def _string(body: str, line: int) -> str:
+    """The text of one quoted PO string (``"…"`` plus trailing blanks); its escapes checked."""
+    body = body.rstrip(" \t\r")
+    if not body.startswith('"'):
+        raise PoSyntaxError(line, "a string must start with '\"'")
+    out: list[str] = []
+    i = 1
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\":
+            m = _ESCAPE_RE.match(body, i)
+            if m is None:
+                shown = body[i : i + 2] if i + 1 < len(body) else "\\ at the end of the line"
+                raise PoSyntaxError(line, f"invalid escape sequence {shown}")
+            out.append(m.group(0))
+            i = m.end()
+        elif ch == '"':
+            if body[i + 1 :].strip():
+                raise PoSyntaxError(line, "text after the closing '\"' of a string")
+            return "".join(out)
+        else:
+            out.append(ch)
+            i += 1
+    raise PoSyntaxError(line, "unterminated string (the closing '\"' is missing)")
+
+
+def check_po(text: str) -> None:
+    """Raise :class:`PoSyntaxError` at the first line msgfmt would refuse."""
+    entries: list[_Entry] = []
+    current: _Entry | None = None
+    keyword: str | None = None  # the keyword whose string a continuation line extends
+    parts: list[str] = []
+
+    def close_keyword() -> None:
+        nonlocal keyword
+        if current is not None and keyword is not None:
+            value = "".join(parts)
+            if keyword == "msgctxt":
+                current.msgctxt = value
+            elif keyword == "msgid":
+                current.msgid = value
+        keyword = None
+
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        obsolete = False
+        if line.startswith("#~"):
+            line = line[2:].strip()
+            obsolete = True
+            if line.startswith("|") or not line:
+                continue  # "#~| msgid …": previous strings of an obsolete entry
+        elif not line or line.startswith("#"):
+            close_keyword()
+            if current is not None and current.has_msgstr:
+                current = None
+            continue
+        if line.startswith('"'):
+            if keyword is None:
+                raise PoSyntaxError(number, "a string line that continues no msgid/msgstr (stray continuation line)")
+            parts.append(_string(line, number))
+            continue
+        m = _KEYWORD_RE.match(line)
+        if m is None:
+            raise PoSyntaxError(number, f"unknown keyword {line.split()[0][:40]!r}")
+        close_keyword()
+        name, rest = m.group(1), m.group(2)
+        if name in ("msgctxt", "msgid") and (current is None or current.has_msgstr or current.obsolete != obsolete):
+            current = _Entry(number, obsolete)
+            entries.append(current)
+        if current is None or (name != "msgctxt" and name != "msgid" and current.msgid is None):
+            raise PoSyntaxError(number, f"{name} without a msgid before it")
+        if name == "msgctxt" and (current.msgctxt is not None or current.msgid is not None):
+            raise PoSyntaxError(number, "msgctxt must come first in an entry")
+        if name == "msgid" and current.msgid is not None:
+            raise PoSyntaxError(number, "second msgid in one entry (missing msgstr?)")
+        if name.startswith("msgstr"):
+            current.has_msgstr = True
+        keyword, parts = name, [_string(rest, number)]
+    close_keyword()
+    seen: dict[tuple[str | None, str], int] = {}
+    for entry in entries:
+        if entry.msgid is not None and not entry.has_msgstr:
+            raise PoSyntaxError(entry.line, "msgid without a msgstr")
+        if entry.obsolete or entry.msgid is None:
+            continue
+        key = (entry.msgctxt, entry.msgid)
+        if key in seen:
+            raise PoSyntaxError(entry.line, f"duplicate message definition (first defined at line {seen[key]})")
+        seen[key] = entry.line
