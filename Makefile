@@ -27,7 +27,7 @@ test: $(STAMP) browser
 	$(PY) -m pytest -q
 
 site: $(STAMP)
-	$(PY) -m mkdocs_zh_translate.demo site
+	$(PY) -m tools.demo site
 
 bench: $(STAMP)
 	$(PY) benchmarks/engine.py

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mkdocs_zh_translate import demo
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
 
 from tests.plugin_sites import Html, check_twin, page_pairs
+from tools import demo
 
 SITE_URL = "https://example.com/mkdocs-zh-translate/"
 
@@ -37,7 +37,7 @@ def test_demo_command_builds_and_names_the_translator(tmp_path: Path) -> None:
     import sys
 
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs_zh_translate.demo", "site", "--pseudo", "--site-dir", str(tmp_path / "out")],
+        [sys.executable, "-m", "tools.demo", "site", "--pseudo", "--site-dir", str(tmp_path / "out")],
         cwd=demo.REPO,
         capture_output=True,
         text=True,
@@ -54,7 +54,7 @@ def test_demo_command_reports_a_missing_model_in_one_line(tmp_path: Path) -> Non
     import sys
 
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs_zh_translate.demo", "site", "--model", str(tmp_path / "nope")],
+        [sys.executable, "-m", "tools.demo", "site", "--model", str(tmp_path / "nope")],
         cwd=demo.REPO,
         capture_output=True,
         text=True,

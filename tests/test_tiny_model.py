@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from mkdocs_zh_translate import export_tiny
-from mkdocs_zh_translate.export_tiny import heldout_pairs, placeholders_of, pseudo_translate
 from tests import models
+from tools import export_tiny
+from tools.export_tiny import heldout_pairs, placeholders_of, pseudo_translate
 
 # --- the synthetic task itself (cheap) ----------------------------------------------------------
 

@@ -8,8 +8,8 @@ dropped or merged), train SentencePiece and a small ``MarianMTModel`` on it for 
 and save everything exactly as an opus-mt checkpoint is laid out. Downstream code (the ONNX
 export, our engine, the plugin) cannot tell it from Helsinki-NLP/opus-mt-en-zh except by size.
 
-Only files named ``export*.py`` may import torch/transformers; even here they are imported
-inside functions so that importing this module stays cheap.
+A development tool (``tools/``, not in the wheel): the tests and ``make site`` use it. torch and
+transformers are imported inside functions so that importing the synthetic task stays cheap.
 """
 
 from __future__ import annotations
@@ -810,9 +810,9 @@ def _build(out_dir: Path, preset: str, seed: int, say: Callable[[str], None]) ->
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python3 -m mkdocs_zh_translate.export_tiny --preset demo --out DIR``."""
+    """``python3 -m tools.export_tiny --preset demo --out DIR``."""
     parser = argparse.ArgumentParser(
-        prog="python3 -m mkdocs_zh_translate.export_tiny",
+        prog="python3 -m tools.export_tiny",
         description="Train a tiny MarianMT model on a synthetic English->pseudo-Chinese task (offline).",
     )
     parser.add_argument("--preset", choices=sorted(PRESETS), default="test")

@@ -1,4 +1,7 @@
-"""``python -m mkdocs_zh_translate.demo site``: build the example site on a machine with no internet.
+"""``python -m tools.demo site``: build the example site on a machine with no internet.
+
+A development tool (``make site``), not part of the wheel: it lives beside the repository's
+``example_site/`` and ``.cache/`` and finds them through its own location.
 
 The real opus-mt-en-zh cannot be downloaded everywhere, so by default the demo trains and
 exports the project's own tiny MarianMT model (minutes, once, cached in ``.cache/``) and builds
@@ -17,7 +20,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .model_format import FORMAT_VERSION, MANIFEST_FILE
+from mkdocs_zh_translate.model_format import FORMAT_VERSION, MANIFEST_FILE
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE_SITE = REPO / "example_site"
@@ -25,7 +28,7 @@ CACHE = REPO / ".cache"
 DEMO_MODEL = CACHE / "demo-model"
 REAL_MODEL_COMMAND = (
     "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out models/opus-mt-en-zh && "
-    "python -m mkdocs_zh_translate.demo site --model models/opus-mt-en-zh"
+    "python -m tools.demo site --model models/opus-mt-en-zh"
 )
 DEMO_BANNER = "本页由演示模型机器翻译：演示模型是本项目自己训练的微型模型，译文不是真正的中文（DEMO model, not a real translation）。"
 
@@ -47,7 +50,8 @@ def ensure_demo_model(target: Path = DEMO_MODEL) -> Path:
     if _export_format(target) == FORMAT_VERSION:
         return target
     try:
-        from .export import ExportError, export_model
+        from mkdocs_zh_translate.export import ExportError, export_model
+
         from .export_tiny import build_tiny_marian
     except ImportError as exc:
         raise DemoError(
@@ -102,7 +106,7 @@ def _show_mkdocs_log() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m mkdocs_zh_translate.demo")
+    parser = argparse.ArgumentParser(prog="python -m tools.demo")
     sub = parser.add_subparsers(dest="command", required=True)
     site = sub.add_parser("site", help="build example_site in English and Chinese")
     group = site.add_mutually_exclusive_group()
