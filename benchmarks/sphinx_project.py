@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mkdocs_zh_translate.batch import LazyTranslator, TranslatorSpec  # noqa: E402
-from mkdocs_zh_translate.pofill import fill  # noqa: E402
-from tests.sphinx_helpers import HanTranslator, broken_links, page_facts  # noqa: E402
+from mkdocs_zh_translate.batch import LazyTranslator, TranslatorSpec
+from mkdocs_zh_translate.pofill import fill
+from tests.sphinx_helpers import HanTranslator, broken_links, page_facts
 
 
 def _sphinx(project: Path, builder: str, out: str, options: list[str]) -> list[str]:
@@ -55,7 +55,7 @@ def main() -> int:
     project = work / "project"
     shutil.copytree(args.project, project, ignore=shutil.ignore_patterns("_build", "locale"))
     options = [x for d in args.defines for x in ("-D", d)]
-    _sphinx(project, "gettext", "_build/gettext", options + ["-D", "gettext_compact=0"])
+    _sphinx(project, "gettext", "_build/gettext", [*options, "-D", "gettext_compact=0"])
     subprocess.run(
         [sys.executable, "-m", "sphinx_intl", "update", "-p", "_build/gettext", "-d", "locale", "-l", "zh_CN"],
         cwd=project,
@@ -74,7 +74,7 @@ def main() -> int:
         project,
         "html",
         "_build/zh",
-        options + ["-D", "language=zh_CN", "-D", "gettext_allow_fuzzy_translations=1", "-D", "locale_dirs=locale"],
+        [*options, "-D", "language=zh_CN", "-D", "gettext_allow_fuzzy_translations=1", "-D", "locale_dirs=locale"],
     )
     only_zh = list((collections.Counter(zh_warn) - collections.Counter(en_warn)).elements())
     print(f"warnings: English {len(en_warn)}, Chinese {len(zh_warn)}, only in Chinese {len(only_zh)}")

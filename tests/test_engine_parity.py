@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 
@@ -75,9 +74,9 @@ def reference(hf: tuple[MarianTokenizer, MarianMTModel], texts: Sequence[str], *
 def greedy_gap(hf: tuple[MarianTokenizer, MarianMTModel], text: str, a: list[int], b: list[int]) -> float:
     """Logit gap between the two tokens where greedy outputs ``a`` and ``b`` first differ."""
     tok, model = hf
-    j = next(i for i, (x, y) in enumerate(zip(a + [-1], b + [-1])) if x != y)
+    j = next(i for i, (x, y) in enumerate(zip([*a, -1], [*b, -1])) if x != y)
     enc = tok([text], return_tensors="pt")
-    prefix = torch.tensor([[model.config.decoder_start_token_id] + a[:j]])
+    prefix = torch.tensor([[model.config.decoder_start_token_id, *a[:j]]])
     with torch.inference_mode():
         logits = model(**enc, decoder_input_ids=prefix).logits[0, -1]
     return abs(float(logits[a[j]] - logits[b[j]])) if j < min(len(a), len(b)) else float("inf")

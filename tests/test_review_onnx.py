@@ -10,7 +10,6 @@ import polib
 import pytest
 
 from mkdocs_zh_translate.cli import main as cli_main
-
 from tests.plugin_sites import build_in_process, write_site
 
 models = pytest.importorskip("tests.models")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from seghelp import WordTranslator
 
 from mkdocs_zh_translate.segment import segment_markdown, translate_markdown, validate
 from mkdocs_zh_translate.translator import PseudoTranslator
-from seghelp import WordTranslator
 
 # Fragments that exercise every rule, mixed with arbitrary text.
 FRAGMENTS = [

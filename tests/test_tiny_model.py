@@ -124,7 +124,7 @@ def test_cli_refuses_a_non_empty_out_dir(tmp_path: Path, capsys: Any) -> None:
     (tmp_path / "keep.txt").write_text("mine")
     assert export_tiny.main(["--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert str(tmp_path) in err and "\n" == err[-1] and err.count("\n") == 1
+    assert str(tmp_path) in err and err[-1] == "\n" and err.count("\n") == 1
     assert (tmp_path / "keep.txt").read_text() == "mine"
 
 

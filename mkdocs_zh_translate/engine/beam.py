@@ -11,8 +11,8 @@ time (transformers keeps computing them until the whole batch is done).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -85,7 +85,7 @@ class _Biases:
     renormalize: bool
 
     @classmethod
-    def build(cls, opts: SearchOptions) -> "_Biases":
+    def build(cls, opts: SearchOptions) -> _Biases:
         base = np.zeros((1, opts.vocab_size), dtype=np.float32)
         multi = []
         banned: list[int] = []
@@ -163,8 +163,10 @@ def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) ->
         if _is_forced_step(cur_len, opts):
             tokens = np.full(active.size, opts.forced_eos_id, dtype=np.int64)
         else:
-            call = lambda bias, k, st=state: decoder.step(seqs[active, cur_len - 1], st, bias, k)  # noqa: E731
-            _, ids, state = biases.query(call, cur_len, opts, lambda: seqs[active, :cur_len], 1)
+            # The lambdas here and in beam_search run inside biases.query, in this iteration:
+            # binding the loop variables late (B023) is what we want.
+            call = lambda bias, k, st=state: decoder.step(seqs[active, cur_len - 1], st, bias, k)  # noqa: E731, B023
+            _, ids, state = biases.query(call, cur_len, opts, lambda: seqs[active, :cur_len], 1)  # noqa: B023
             del call  # holds the previous step's cache; free it before the next gather
             tokens = ids[:, 0]
         seqs[active, cur_len] = tokens
@@ -218,8 +220,8 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> l
             k = min(keep_k, opts.vocab_size)
             if state.rows == n:  # first step: one row per sentence, all beams alike
                 first, st = run_seqs[:, 0, 0], state
-                s, i, state = biases.query(lambda bias, kk: decoder.step(first, st, bias, kk),
-                                           cur_len, opts, lambda: run_seqs[:, 0, :cur_len], k)
+                s, i, state = biases.query(lambda bias, kk: decoder.step(first, st, bias, kk),  # noqa: B023
+                                           cur_len, opts, lambda: run_seqs[:, 0, :cur_len], k)  # noqa: B023
                 del st
                 # Every beam starts identical; beams 1.. carry the -1e9 start score.
                 step_scores = np.broadcast_to(s[:, None, :], (n, beams, k))
@@ -227,8 +229,8 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> l
             else:
                 flat = run_seqs.reshape(n * beams, length)
                 tokens, st = flat[:, cur_len - 1], state
-                s, i, state = biases.query(lambda bias, kk: decoder.step(tokens, st, bias, kk),
-                                           cur_len, opts, lambda: flat[:, :cur_len], k)
+                s, i, state = biases.query(lambda bias, kk: decoder.step(tokens, st, bias, kk),  # noqa: B023
+                                           cur_len, opts, lambda: flat[:, :cur_len], k)  # noqa: B023
                 del st  # the previous cache: freed now, before the gather below copies the new one
                 step_scores = s.reshape(n, beams, k)
                 step_ids = i.reshape(n, beams, k)

@@ -35,7 +35,8 @@ def _read_json(path: Path, model_dir: Path) -> Any:
 def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """Validate an exported directory cheaply (names and sizes, no hashing) and read its JSON."""
     if not model_dir.exists():
-        raise EngineError(f"{model_dir}: no such model directory; create it with `{EXPORT_HINT.replace('DIR', str(model_dir))}`")
+        hint = EXPORT_HINT.replace("DIR", str(model_dir))
+        raise EngineError(f"{model_dir}: no such model directory; create it with `{hint}`")
     if not model_dir.is_dir():
         raise EngineError(f"{model_dir}: not a directory; create a model directory with `{EXPORT_HINT}`")
     missing = [name for name in REQUIRED_FILES if not (model_dir / name).is_file()]
@@ -47,7 +48,9 @@ def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     manifest = _read_json(model_dir / MANIFEST_FILE, model_dir)
     settings = _read_json(model_dir / GENERATION_FILE, model_dir)
     if manifest.get("format") != FORMAT_VERSION or settings.get("format") != FORMAT_VERSION:
-        raise EngineError(f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`")
+        raise EngineError(
+            f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`"
+        )
     for name, meta in manifest.get("files", {}).items():
         path = model_dir / name
         if not path.is_file() or path.stat().st_size != meta.get("size"):
@@ -98,7 +101,9 @@ class OnnxTranslator:
             min_length = min_new_tokens + 1
         self.min_length = min_length
         self.target_prefix: str | None = settings["tokenizer"].get("target_prefix")
-        renormalize = bool(settings.get("renormalize_logits", False) if renormalize_logits is None else renormalize_logits)
+        if renormalize_logits is None:
+            renormalize_logits = settings.get("renormalize_logits", False)
+        renormalize = bool(renormalize_logits)
         # The tokenizer (Python, holds the GIL) loads while the sessions are created in C++.
         self.tokenizer, self.sessions = concurrently(
             lambda: MarianSpmTokenizer(self.model_dir, settings["tokenizer"]),
