@@ -521,10 +521,12 @@ def _save_pair_external(encoder_src: Path, decoder_src: Path, final: Path, vocab
             and numpy_helper.to_array(enc_tensor).tobytes() == numpy_helper.to_array(dec_tensor).tobytes())
     _save_one_external(encoder, final / ENCODER_FILE)
     del encoder
-    if same and enc_tensor is not None and dec_tensor is not None:
+    if same and enc_tensor is not None and dec_tensor is not None and enc_name and dec_name:
         saved = onnx.load(final / ENCODER_FILE, load_external_data=False)
         placed = next(t for t in saved.graph.initializer if t.name == enc_name)
         info = ExternalDataInfo(placed)
+        if info.offset is None or info.length is None:  # _save_one_external always writes both
+            raise ExportError(f"{ENCODER_FILE}: {enc_name} was saved without an offset and length")
         _rename_input(decoder, dec_name, enc_name)
         dec_tensor.name = enc_name
         dec_tensor.ClearField("raw_data")
@@ -552,7 +554,7 @@ def _embedding_name(model: Any, vocab: int) -> str | None:
         if node.op_type == "Gather" and node.input[0] in inits:
             dims = list(inits[node.input[0]].dims)
             if len(dims) == 2 and dims[0] == vocab:
-                return node.input[0]
+                return str(node.input[0])
     return None
 
 
@@ -572,8 +574,9 @@ def _same_dequantisation(encoder: Any, enc_name: str | None, decoder: Any, dec_n
         users = [n for n in model.graph.node if gathers[0].output[0] in n.input]
         if len(users) != 1 or users[0].op_type != "DequantizeLinear":
             return None
-        found = [inits.get(i) for i in users[0].input[1:]]
-        if any(t is None for t in found):
+        wanted = users[0].input[1:]
+        found = [inits[i] for i in wanted if i in inits]
+        if len(found) != len(wanted):
             return None
         return [numpy_helper.to_array(t).tobytes() for t in found]
 

@@ -737,6 +737,52 @@ def build_tiny_marian(
         torch.set_num_threads(before)
 
 
+class _ThreadProbe:
+    """Asked for several threads, time a few steps on them and a few on one; keep the faster.
+
+    On an idle 2-core machine two threads win; beside a busy neighbour a 2-thread step waits at
+    every barrier for a descheduled worker and ran 5x slower than a 1-thread step (measured on
+    a shared 2-core machine: 1008 vs 204 ms). The core count cannot tell these apart; 40 steps
+    of measuring can.
+    """
+
+    WARM, MANY_UNTIL, ONE_UNTIL = 5, 25, 45
+
+    def __init__(self, threads: int) -> None:
+        self.threads = threads
+        self.many: list[float] = []
+        self.one: list[float] = []
+        self.decided = threads <= 1
+
+    def before(self, step: int) -> None:
+        """Switch torch to the thread count this step is timed with."""
+        import torch
+
+        if not self.decided and step == self.MANY_UNTIL:
+            torch.set_num_threads(1)
+
+    def after(self, step: int, seconds: float) -> str | None:
+        """Record one step; at the end of the probe settle the count and say what was chosen."""
+        import torch
+
+        if self.decided:
+            return None
+        if self.WARM <= step < self.MANY_UNTIL:
+            self.many.append(seconds)
+        elif self.MANY_UNTIL <= step < self.ONE_UNTIL:
+            self.one.append(seconds)
+        if step + 1 < self.ONE_UNTIL:
+            return None
+        self.decided = True
+        many, one = sorted(self.many)[len(self.many) // 2], sorted(self.one)[len(self.one) // 2]
+        if many < one:
+            torch.set_num_threads(self.threads)
+        else:
+            self.threads = 1
+        return (f"training on {self.threads} thread(s): a step took {many * 1000:.0f} ms on several, "
+                f"{one * 1000:.0f} ms on one")
+
+
 def _build(out_dir: Path, preset: str, seed: int, say: Callable[[str], None]) -> Path:
     import torch
 
@@ -764,8 +810,11 @@ def _build(out_dir: Path, preset: str, seed: int, say: Callable[[str], None]) ->
     curve: list[tuple[int, float]] = []
     every = min(100, max(1, cfg.steps // 10))
     running = 0.0
+    probe = _ThreadProbe(torch.get_num_threads())
     model.train()
     for step in range(cfg.steps):
+        probe.before(step)
+        step_started = time.perf_counter()
         for group in opt.param_groups:
             group["lr"] = _lr_at(step, cfg.steps, cfg.lr)
         batch = _collate(data, next(batches), pad)
@@ -779,6 +828,9 @@ def _build(out_dir: Path, preset: str, seed: int, say: Callable[[str], None]) ->
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         running += float(loss.detach())
+        chosen = probe.after(step, time.perf_counter() - step_started)
+        if chosen:
+            say(f"[tiny:{preset}] {chosen}")
         if (step + 1) % every == 0:
             curve.append((step + 1, round(running / every, 4)))
             running = 0.0

@@ -146,8 +146,9 @@ def _desc_order(x: np.ndarray) -> np.ndarray:
     return np.argsort(-x, axis=-1, kind="stable")
 
 
-def _is_forced_step(cur_len: int, opts: SearchOptions) -> bool:
-    return opts.forced_eos_id is not None and cur_len == opts.max_length - 1
+def _forced_token(cur_len: int, opts: SearchOptions) -> int | None:
+    """The token this step must emit (EOS at the last position, when the model forces it), or None."""
+    return opts.forced_eos_id if cur_len == opts.max_length - 1 else None
 
 
 def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> list[list[Hypothesis]]:
@@ -160,8 +161,9 @@ def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) ->
     active = np.arange(n)
     cur_len = 1
     while active.size:
-        if _is_forced_step(cur_len, opts):
-            tokens = np.full(active.size, opts.forced_eos_id, dtype=np.int64)
+        forced = _forced_token(cur_len, opts)
+        if forced is not None:
+            tokens = np.full(active.size, forced, dtype=np.int64)
         else:
             # The lambdas here and in beam_search run inside biases.query, in this iteration:
             # binding the loop variables late (B023) is what we want.
@@ -210,12 +212,13 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> l
     while active.size:
         n = active.size
         # 1. top-k log-probs per row, from the graph (or the forced EOS step, without it).
-        if _is_forced_step(cur_len, opts):
+        forced = _forced_token(cur_len, opts)
+        if forced is not None:
             k = keep_k
             step_scores = np.full((n, beams, k), NEG_INF, dtype=np.float32)
             step_scores[:, :, 0] = 0.0
             step_ids = np.full((n, beams, k), opts.pad_id, dtype=np.int64)
-            step_ids[:, :, 0] = opts.forced_eos_id
+            step_ids[:, :, 0] = forced
         else:
             k = min(keep_k, opts.vocab_size)
             if state.rows == n:  # first step: one row per sentence, all beams alike
@@ -254,7 +257,7 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> l
         # 4. finished hypotheses (only when a top-beams candidate just finished).
         if did.any():
             scored = cand_scores / np.float32(float(cur_len) ** lp)
-            full = fin_done.all(axis=1) & (opts.early_stopping is True)
+            full = np.logical_and.reduce(fin_done, axis=1) & (opts.early_stopping is True)
             scored = scored + full[:, None].astype(np.float32) * NEG
             scored = scored + (~unsatisfied)[:, None].astype(np.float32) * NEG
             scored = scored + (~did).astype(np.float32) * NEG

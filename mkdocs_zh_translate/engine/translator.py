@@ -7,6 +7,7 @@ into chunks (never truncated).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -110,19 +111,24 @@ class OnnxTranslator:
             lambda: MarianSessions(self.model_dir, settings, threads=threads or default_threads(),
                                    providers=providers, hint=EXPORT_HINT, renormalize=renormalize))
         early = settings.get("early_stopping", False) if early_stopping is None else early_stopping
-        self._base_options = dict(
+        forced_eos = settings.get("forced_eos_token_id")
+        # Every option but the per-call ones (beams, n-best, renormalisation) that _options sets.
+        self._base_options = SearchOptions(
+            num_beams=self.num_beams,
+            max_length=self.max_length,
+            min_length=self.min_length,
             length_penalty=float(settings.get("length_penalty", 1.0) if length_penalty is None else length_penalty),
             early_stopping=early if early in (True, False, "never") else bool(early),
             decoder_start_id=int(settings["decoder_start_token_id"]),
             eos_id=int(settings["eos_token_id"]),
             pad_id=int(settings["pad_token_id"]),
             vocab_size=int(settings["vocab_size"]),
-            forced_eos_id=settings.get("forced_eos_token_id"),
+            forced_eos_id=None if forced_eos is None else int(forced_eos),
             bad_words_ids=tuple(tuple(int(t) for t in seq) for seq in settings.get("bad_words_ids") or ()),
         )
         self.fingerprint = (
             f"onnx:{manifest['fingerprint']}:beams={self.num_beams}:max={self.max_length}:min={self.min_length}"
-            f":lp={self._base_options['length_penalty']}:es={self._base_options['early_stopping']}"
+            f":lp={self._base_options.length_penalty}:es={self._base_options.early_stopping}"
             f":prefix={self.target_prefix or ''}:renorm={int(renormalize)}"
         )
 
@@ -158,8 +164,9 @@ class OnnxTranslator:
 
     def _options(self, n: int) -> SearchOptions:
         beams = max(self.num_beams, n)
-        return SearchOptions(num_beams=beams, max_length=self.max_length, min_length=self.min_length,
-                             num_return=n, renormalize=self.sessions.renormalize, **self._base_options)
+        return dataclasses.replace(
+            self._base_options, num_beams=beams, num_return=n, renormalize=self.sessions.renormalize
+        )
 
     def _chunks(self, text: str) -> list[list[int]]:
         """Source ids for ``text``, split so that no chunk exceeds the encoder's positions."""
@@ -199,13 +206,13 @@ class OnnxTranslator:
         for i, parts in pieces.items():
             if len(parts) == 1:
                 seen: list[str] = []
-                for h in parts[0]:
-                    text = self.tokenizer.decode(h.ids)
+                for hyp in parts[0]:
+                    text = self.tokenizer.decode(hyp.ids)
                     if text not in seen:
                         seen.append(text)
                 results[i] = seen or [""]
             else:
-                joined = [tok for part in parts if part for tok in part[0].ids if tok != self._base_options["eos_id"]]
+                joined = [tok for part in parts if part for tok in part[0].ids if tok != self._base_options.eos_id]
                 results[i] = [self.tokenizer.decode(joined)]
         return results
 
