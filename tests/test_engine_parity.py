@@ -132,9 +132,21 @@ def test_nbest_and_length_controls_match(hf, corpus) -> None:
                             min_new_tokens=kw.get("min_new_tokens"), length_penalty=kw.get("length_penalty"),
                             early_stopping=kw.get("early_stopping"), renormalize_logits=kw.get("renormalize_logits"),
                             max_batch_sentences=8)
-        ours = tr.token_ids(texts, n=kw.get("num_return_sequences", 1))
+        n = kw.get("num_return_sequences", 1)
+        ours = tr.token_ids(texts, n=n)
+        # compare() zips: without these a short or empty answer would pass unseen.
+        assert len(ours) == len(texts), kw
+        assert all(len(hyps) == n for hyps in ours), kw
         exact, ties = compare(hf, texts, refs, ours, kw["num_beams"])
         print(kw, f"{exact}/{len(texts)} identical, near-ties {ties}")
+        assert exact + len(ties) == len(texts)
+        assert exact >= 0.9 * len(texts), f"{kw}: only {exact}/{len(texts)} identical to transformers"
+        # The length controls did something: every hypothesis lies within them (ids hold EOS).
+        lengths = [len(h.ids) for hyps in ours for h in hyps]
+        if "max_new_tokens" in kw:
+            assert max(lengths) <= kw["max_new_tokens"], kw
+        if "min_new_tokens" in kw:
+            assert min(lengths) >= kw["min_new_tokens"], kw
 
 
 def test_beam_search_differs_from_greedy_somewhere(hf, corpus) -> None:
