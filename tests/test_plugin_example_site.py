@@ -6,6 +6,7 @@ cover admonitions, tabs, footnotes, tables, math, snippets and raw HTML in a rea
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
@@ -61,3 +62,16 @@ def test_demo_command_reports_a_missing_model_in_one_line(tmp_path: Path) -> Non
     )
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "mkdocs-zh-translate export" in proc.stderr
+
+
+def test_demo_quality_line_says_the_numbers_are_on_the_synthetic_task(tmp_path: Path) -> None:
+    report = {
+        "seconds": 81.4, "steps": 1000, "threads": 2, "heldout_token_accuracy": 0.731,
+        "heldout_exact_match_greedy": 0.29, "placeholder_exact_match_beam4": 0.17,
+        "heldout_placeholders_kept_greedy": 0.57, "placeholder_kept_beam4": 0.53,
+    }
+    (tmp_path / "training.json").write_text(json.dumps(report), encoding="utf-8")
+    line = demo._quality(tmp_path)
+    assert "not real Chinese" in line and "1000 steps, 2 threads" in line
+    assert "token accuracy 0.73" in line and "29% greedy / 17% beam 4" in line and "57% / 53%" in line
+    assert demo._quality(tmp_path / "missing") == "trained (no training.json with its quality numbers)"

@@ -133,6 +133,34 @@ def test_unknown_preset_is_a_clear_error(tmp_path: Path) -> None:
         export_tiny.build_tiny_marian(tmp_path / "m", preset="huge")
 
 
+@pytest.mark.parametrize(("many_ms", "one_ms", "chosen"), [(60, 100, 2), (1400, 100, 1)])
+def test_thread_probe_keeps_the_faster_thread_count(many_ms: float, one_ms: float, chosen: int) -> None:
+    """Idle machine: both cores; a busy neighbour (2-thread steps 14x slower, measured): one."""
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    probe = export_tiny._ThreadProbe(2)
+    said = []
+    try:
+        for step in range(export_tiny._ThreadProbe.ONE_UNTIL + 10):
+            probe.before(step)
+            if step >= export_tiny._ThreadProbe.ONE_UNTIL:
+                assert torch.get_num_threads() == chosen
+            ms = many_ms if step < export_tiny._ThreadProbe.MANY_UNTIL else one_ms
+            said.append(probe.after(step, ms / 1000))
+    finally:
+        torch.set_num_threads(before)
+    assert probe.threads == chosen
+    assert [s for s in said if s] == [
+        f"training on {chosen} thread(s): a step took {many_ms} ms on several, {one_ms} ms on one"
+    ]
+
+
+def test_a_single_thread_build_never_probes() -> None:
+    probe = export_tiny._ThreadProbe(1)
+    assert all(probe.after(step, 1.0) is None for step in range(100))
+    assert probe.threads == 1
+
+
 @pytest.mark.slow
 def test_builds_are_reproducible(tmp_path: Path) -> None:
     """Same preset and seed, same bytes: the cache key may then stand for the model."""
