@@ -72,11 +72,11 @@ def _quality(hf_dir: Path) -> str:
         return (
             f"trained in {report['seconds']:.0f} s ({report['steps']} steps, {report['threads']} threads); "
             f"on held-out sentences of its synthetic task (not real Chinese): "
-            f"token accuracy {report['heldout_token_accuracy']:.2f}, "
-            f"whole sentences right {report['heldout_exact_match_greedy']:.0%} greedy / "
-            f"{report['placeholder_exact_match_beam4']:.0%} beam 4 (with placeholders), "
-            f"placeholders kept {report['heldout_placeholders_kept_greedy']:.0%} / "
-            f"{report['placeholder_kept_beam4']:.0%}"
+            f"token accuracy {report['heldout_token_accuracy']:.2f}; whole sentences right "
+            f"{report['heldout_exact_match_greedy']:.0%} (greedy, half of them with placeholders), "
+            f"{report['placeholder_exact_match_beam4']:.0%} (beam 4, all with placeholders); "
+            f"placeholders kept {report['heldout_placeholders_kept_greedy']:.0%} (greedy), "
+            f"{report['placeholder_kept_beam4']:.0%} (beam 4)"
         )
     except (OSError, ValueError, KeyError, TypeError):
         return "trained (no training.json with its quality numbers)"
@@ -102,7 +102,7 @@ def ensure_demo_model(target: Path = DEMO_MODEL) -> Path:
         shutil.rmtree(target, ignore_errors=True)
     else:
         threads = _cores()
-        print(f"demo: training the tiny demo model on {threads} CPU threads (once, kept in .cache/; "
+        print(f"demo: training the tiny demo model on up to {threads} CPU threads (once, kept in .cache/; "
               "about 2 minutes on an idle 2-core machine) ...", flush=True)
         hf_dir = build_tiny_marian(hf_dir, preset="demo", threads=threads, log=_quiet_log)
         print(f"demo: {_quality(hf_dir)}", flush=True)
