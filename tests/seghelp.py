@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
-from pymd import render as render_pm
 
 from mkdocs_zh_translate.segment import segment_markdown, translate_markdown
 from mkdocs_zh_translate.translator import PseudoTranslator
+
+from pymd import render as render_pm
 
 _CM = MarkdownIt("commonmark")
 _TAG_RE = re.compile(r"<x\d+/>|</?g\d+>")
@@ -83,4 +84,4 @@ def structure(html: str) -> list[str]:
     return parser.tags
 
 
-__all__ = ["WordTranslator", "identity", "kinds_texts", "pseudo", "render_cm", "render_pm", "structure", "unmark"]
+__all__ = ["render_cm", "render_pm", "unmark", "kinds_texts", "identity", "pseudo", "WordTranslator", "structure"]

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_zh_translate import batch
+
 from tests.plugin_sites import build_in_process, write_site
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_zh_translate import batch
+
 from tests.plugin_sites import CountingTranslator, build_in_process, fake_model_loader, run_mkdocs, write_site
 
 

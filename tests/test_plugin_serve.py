@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
+
 from tests.plugin_sites import write_site
 
 
