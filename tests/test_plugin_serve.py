@@ -61,7 +61,7 @@ def test_serve_serves_and_live_reloads_both_languages(tmp_path: Path) -> None:
         assert _until(lambda: f"{PSEUDO_OPEN}Served fresh paragraph." in _get(zh_url)), log.read_text()
         assert "Served fresh paragraph." in _get(f"http://127.0.0.1:{port}/guide/usage/")
         assert _until(lambda: log.read_text().count("model already loaded") >= 1, 10), log.read_text()
-        summaries = [line for line in log.read_text().splitlines() if "segments (" in line]
+        summaries = [l for l in log.read_text().splitlines() if "segments (" in l]
         assert "model loaded" in summaries[0] and "model already loaded" in summaries[-1]
         assert not list((tmp_path / "docs").rglob("*.html")), "serve must not write into docs_dir"
     finally:
