@@ -1,21 +1,29 @@
 # Two entry points, both usable on a fresh machine with no internet (package registries only):
 #   make site   builds the example site (English in example_site/site, Chinese in .../site/zh)
-#   make test   runs the whole test suite
-# Both create .venv on first use; the test models are built into .cache/ and reused.
+#   make test   runs the gates (ruff, mypy --strict, import contracts) and the whole test suite
+# Both create .venv on first use; `make site` installs only what the demo needs (runtime, export
+# and the example site's theme), `make test` adds the test and benchmark tools. The test and
+# demo models are built into .cache/ and reused.
 
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-stamp
+SITE_STAMP := $(VENV)/.site-stamp
+TEST_STAMP := $(VENV)/.test-stamp
 
-.PHONY: site test install clean bench browser
+.PHONY: site test lint install clean bench browser
 
-$(STAMP): pyproject.toml
+$(PY):
 	python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[export,test,bench]"
-	touch $(STAMP)
 
-install: $(STAMP)
+$(SITE_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e ".[export,demo]"
+	touch $@
+
+$(TEST_STAMP): pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e ".[export,demo,test,bench]"
+	touch $@ $(SITE_STAMP)
+
+install: $(TEST_STAMP)
 
 # The browser test drives Debian's headless Chromium; install it when missing and we may.
 browser:
@@ -23,13 +31,19 @@ browser:
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver \
 		|| echo "could not install chromium: the browser test will be skipped"; fi
 
-test: $(STAMP) browser
+# The gates: each fails the build on its own findings (configured in pyproject.toml).
+lint: $(TEST_STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m mypy
+	$(VENV)/bin/lint-imports
+
+test: lint browser
 	$(PY) -m pytest -q
 
-site: $(STAMP)
-	$(PY) -m mkdocs_zh_translate.demo site
+site: $(SITE_STAMP)
+	$(PY) -m tools.demo site
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(PY) benchmarks/engine.py
 	$(PY) benchmarks/site.py
 

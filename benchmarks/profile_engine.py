@@ -29,6 +29,7 @@ def main() -> None:
     args = ap.parse_args()
 
     import engine as bench
+
     from mkdocs_zh_translate.engine import OnnxTranslator
     from mkdocs_zh_translate.engine import session as session_mod
 

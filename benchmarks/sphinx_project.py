@@ -56,7 +56,7 @@ def main() -> int:
     project = work / "project"
     shutil.copytree(args.project, project, ignore=shutil.ignore_patterns("_build", "locale"))
     options = [x for d in args.defines for x in ("-D", d)]
-    _sphinx(project, "gettext", "_build/gettext", options + ["-D", "gettext_compact=0"])
+    _sphinx(project, "gettext", "_build/gettext", [*options, "-D", "gettext_compact=0"])
     subprocess.run(
         [sys.executable, "-m", "sphinx_intl", "update", "-p", "_build/gettext", "-d", "locale", "-l", "zh_CN"],
         cwd=project,
@@ -75,7 +75,7 @@ def main() -> int:
         project,
         "html",
         "_build/zh",
-        options + ["-D", "language=zh_CN", "-D", "gettext_allow_fuzzy_translations=1", "-D", "locale_dirs=locale"],
+        [*options, "-D", "language=zh_CN", "-D", "gettext_allow_fuzzy_translations=1", "-D", "locale_dirs=locale"],
     )
     only_zh = list((collections.Counter(zh_warn) - collections.Counter(en_warn)).elements())
     print(f"warnings: English {len(en_warn)}, Chinese {len(zh_warn)}, only in Chinese {len(only_zh)}")

@@ -36,15 +36,8 @@ def load_translator(
             )
         from .engine import EngineError, OnnxTranslator
 
-        options: dict[str, int] = {}
-        if beams is not None:
-            options["num_beams"] = beams
-        if threads is not None:
-            options["threads"] = threads
-        if max_batch_tokens is not None:
-            options["max_batch_tokens"] = max_batch_tokens
-        try:
-            return OnnxTranslator(Path(model), **options)
+        try:  # None leaves the model's (or the engine's) default
+            return OnnxTranslator(Path(model), num_beams=beams, threads=threads, max_batch_tokens=max_batch_tokens)
         except EngineError as exc:
             raise BackendError(str(exc)) from exc
     raise BackendError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")

@@ -80,9 +80,13 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_translate(args: argparse.Namespace) -> int:
+    from .engine import EngineError
     from .engine.cli import run_translate
 
-    return run_translate(args)
+    try:
+        return run_translate(args)
+    except EngineError as exc:
+        raise CliError(str(exc)) from None
 
 
 def _build_parser() -> argparse.ArgumentParser:

@@ -61,8 +61,8 @@ def _resolve_source(model: str) -> Path:
         return local
     if model.startswith((".", "/", "~")) or os.sep in model.strip("/").replace("/", "", 1):
         raise ExportError(f"{model}: no such model directory")
-    from huggingface_hub import snapshot_download
     from huggingface_hub import errors as hf_errors
+    from huggingface_hub import snapshot_download
 
     offline = os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}
     try:
@@ -110,8 +110,8 @@ def _add_topk_head(decoder: Any) -> None:
     outputs ``topk_scores`` float32 and ``topk_ids`` int64 ``[rows, k]``. The decoder is
     always fed one position, so the logits are squeezed (a free reshape).
     """
-    from onnx import TensorProto, helper, numpy_helper
     import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
 
     graph = decoder.graph
     outputs = [o for o in graph.output if o.name != "logits"]
@@ -128,13 +128,18 @@ def _add_topk_head(decoder: Any) -> None:
                                 axis=-1, largest=1, sorted=1)
 
     renorm = helper.make_graph(
-        [helper.make_node("LogSoftmax", ["zh_scores"], ["zh_renormalized"], axis=-1), topk_node("zh_renormalized", "renorm")],
+        [
+            helper.make_node("LogSoftmax", ["zh_scores"], ["zh_renormalized"], axis=-1),
+            topk_node("zh_renormalized", "renorm"),
+        ],
         "zh_renormalize", [], topk_outputs("renorm"))
     keep = helper.make_graph([topk_node("zh_scores", "keep")], "zh_keep", [], topk_outputs("keep"))
     biased = helper.make_graph(
         [
             helper.make_node("Add", ["zh_log_probs", "logit_bias"], ["zh_scores"]),
-            helper.make_node("If", ["renormalize"], ["zh_biased_scores", "zh_biased_ids"], then_branch=renorm, else_branch=keep),
+            helper.make_node(
+                "If", ["renormalize"], ["zh_biased_scores", "zh_biased_ids"], then_branch=renorm, else_branch=keep
+            ),
         ],
         "zh_biased", [], topk_outputs("biased"))
     plain = helper.make_graph([topk_node("zh_log_probs", "plain")], "zh_plain", [], topk_outputs("plain"))
@@ -158,8 +163,8 @@ def _add_topk_head(decoder: Any) -> None:
         [
             helper.make_tensor_value_info("topk_scores", TensorProto.FLOAT, ["batch_size", "k"]),
             helper.make_tensor_value_info("topk_ids", TensorProto.INT64, ["batch_size", "k"]),
+            *outputs,
         ]
-        + outputs
     )
 
 
@@ -191,8 +196,8 @@ def _share_cross_cache_across_beams(graph: Any, heads: int, head_dim: int) -> in
     laid out sentence-major. The encoder attention mask is then fed per sentence too. Returns
     the number of layers rewritten.
     """
-    from onnx import helper, numpy_helper
     import numpy as np
+    from onnx import helper, numpy_helper
 
     producer = {out: node for node in graph.node for out in node.output}
     plans = []
@@ -211,9 +216,9 @@ def _share_cross_cache_across_beams(graph: Any, heads: int, head_dim: int) -> in
     for offset, (index, node, cache) in enumerate(sorted(plans, key=lambda p: p[0])):
         tag = f"zh_cross_{cache.split('.')[1]}_"
 
-        def const(name: str, values: list[int]) -> Any:
-            return helper.make_node("Constant", [], [tag + name],
-                                    value=numpy_helper.from_array(np.array(values, dtype=np.int64), tag + name + "_v"))
+        def const(name: str, values: list[int], tag: str = tag) -> Any:
+            value = numpy_helper.from_array(np.array(values, dtype=np.int64), tag + name + "_v")
+            return helper.make_node("Constant", [], [tag + name], value=value)
 
         new_nodes = [
             const("zero", [0]),
@@ -244,8 +249,8 @@ def _add_cross_cache_to_encoder(encoder: Any, first_decoder: Any, layers: int, h
     ones the merged decoder's first step computed. New outputs ``cross.N.key`` / ``cross.N.value``
     ``[batch, heads, source length, head_dim]`` replace ``last_hidden_state``.
     """
-    from onnx import TensorProto, helper, numpy_helper
     import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
 
     graph = first_decoder.graph
     producer = {out: node for node in graph.node for out in node.output}
@@ -263,7 +268,9 @@ def _add_cross_cache_to_encoder(encoder: Any, first_decoder: Any, layers: int, h
     def expect(name: str, op: str) -> Any:
         node = producer.get(name)
         if node is None or node.op_type != op:
-            raise ExportError(f"unexpected cross-attention graph at {name!r} (wanted {op}); unsupported optimum version")
+            raise ExportError(
+                f"unexpected cross-attention graph at {name!r} (wanted {op}); unsupported optimum version"
+            )
         return node
 
     encoder.graph.initializer.append(
@@ -274,12 +281,16 @@ def _add_cross_cache_to_encoder(encoder: Any, first_decoder: Any, layers: int, h
             transpose = expect(f"present.{layer}.encoder.{kind}", "Transpose")
             reshape = expect(transpose.input[0], "Reshape")
             add = expect(reshape.input[0], "Add")
-            matmul_name = next((i for i in add.input if producer.get(i) is not None and producer[i].op_type == "MatMul"), None)
+            matmul_name = next(
+                (i for i in add.input if producer.get(i) is not None and producer[i].op_type == "MatMul"), None
+            )
             if matmul_name is None:
                 raise ExportError("cross-attention projection without MatMul; unsupported optimum version")
             matmul = producer[matmul_name]
             if matmul.input[0] != "encoder_hidden_states":
-                raise ExportError("cross-attention projection not fed by the encoder states; unsupported optimum version")
+                raise ExportError(
+                    "cross-attention projection not fed by the encoder states; unsupported optimum version"
+                )
             weight = constant(matmul.input[1])
             bias = constant(next(i for i in add.input if i != matmul_name))
             perm = next(list(a.ints) for a in transpose.attribute if a.name == "perm")
@@ -300,7 +311,9 @@ def _add_cross_cache_to_encoder(encoder: Any, first_decoder: Any, layers: int, h
             outputs.append(out)
     del encoder.graph.output[:]
     encoder.graph.output.extend(
-        helper.make_tensor_value_info(name, TensorProto.FLOAT, ["batch_size", heads, "encoder_sequence_length", head_dim])
+        helper.make_tensor_value_info(
+            name, TensorProto.FLOAT, ["batch_size", heads, "encoder_sequence_length", head_dim]
+        )
         for name in outputs
     )
 
@@ -471,7 +484,8 @@ def _optimize_offline(src: Path, dst: Path) -> Path:
     try:
         ort.InferenceSession(str(src), opts, providers=["CPUExecutionProvider"])
     except Exception as exc:  # ORT's own exception types; one line for the user
-        raise ExportError(f"{src.name}: ONNX Runtime cannot optimise the exported graph: {exc}".splitlines()[0]) from None
+        reason = f"{src.name}: ONNX Runtime cannot optimise the exported graph: {exc}".splitlines()[0]
+        raise ExportError(reason) from None
     return dst
 
 
@@ -507,10 +521,12 @@ def _save_pair_external(encoder_src: Path, decoder_src: Path, final: Path, vocab
             and numpy_helper.to_array(enc_tensor).tobytes() == numpy_helper.to_array(dec_tensor).tobytes())
     _save_one_external(encoder, final / ENCODER_FILE)
     del encoder
-    if same and enc_tensor is not None and dec_tensor is not None:
+    if same and enc_tensor is not None and dec_tensor is not None and enc_name and dec_name:
         saved = onnx.load(final / ENCODER_FILE, load_external_data=False)
         placed = next(t for t in saved.graph.initializer if t.name == enc_name)
         info = ExternalDataInfo(placed)
+        if info.offset is None or info.length is None:  # _save_one_external always writes both
+            raise ExportError(f"{ENCODER_FILE}: {enc_name} was saved without an offset and length")
         _rename_input(decoder, dec_name, enc_name)
         dec_tensor.name = enc_name
         dec_tensor.ClearField("raw_data")
@@ -538,7 +554,7 @@ def _embedding_name(model: Any, vocab: int) -> str | None:
         if node.op_type == "Gather" and node.input[0] in inits:
             dims = list(inits[node.input[0]].dims)
             if len(dims) == 2 and dims[0] == vocab:
-                return node.input[0]
+                return str(node.input[0])
     return None
 
 
@@ -558,8 +574,9 @@ def _same_dequantisation(encoder: Any, enc_name: str | None, decoder: Any, dec_n
         users = [n for n in model.graph.node if gathers[0].output[0] in n.input]
         if len(users) != 1 or users[0].op_type != "DequantizeLinear":
             return None
-        found = [inits.get(i) for i in users[0].input[1:]]
-        if any(t is None for t in found):
+        wanted = users[0].input[1:]
+        found = [inits[i] for i in wanted if i in inits]
+        if len(found) != len(wanted):
             return None
         return [numpy_helper.to_array(t).tobytes() for t in found]
 

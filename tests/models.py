@@ -2,7 +2,7 @@
 
 Training takes minutes, so a model is built once per version of its builder and shared: the
 cache key is a hash of the builder's source plus the preset and seed, so editing
-``export_tiny.py`` (or ``export*.py`` for the ONNX copies) rebuilds automatically while stale
+``tools/export_tiny.py`` (or the package's ``export*.py`` for the ONNX copies) rebuilds automatically while stale
 entries are simply never looked at again. Several pytest processes (xdist workers, helpers
 sharing ``$ZH_TRANSLATE_TEST_CACHE``) may ask at once: a per-entry file lock makes one of them
 build while the others wait, and the finished directory appears by an atomic rename, so nobody
@@ -21,6 +21,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PACKAGE = REPO / "mkdocs_zh_translate"
+TRAINER = REPO / "tools" / "export_tiny.py"
 DEFAULT_SEED = 0
 
 
@@ -82,12 +83,12 @@ def _cached_dir(name: str, build: Callable[[Path], None]) -> Path:
 
 def tiny_hf_key(preset: str = "test", seed: int = DEFAULT_SEED) -> str:
     """Cache key of the Hugging Face model: the builder's source, preset and seed."""
-    return _hash_files([PACKAGE / "export_tiny.py"], preset, str(seed))
+    return _hash_files([TRAINER], preset, str(seed))
 
 
 def tiny_hf_model(preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
     """A trained tiny MarianMT ``save_pretrained`` directory (model, tokenizer, generation config)."""
-    from mkdocs_zh_translate.export_tiny import build_tiny_marian
+    from tools.export_tiny import build_tiny_marian
 
     name = f"marian-{preset}-s{seed}-{tiny_hf_key(preset, seed)}"
     return _cached_dir(name, lambda tmp: build_tiny_marian(tmp, preset=preset, seed=seed))
@@ -98,7 +99,7 @@ def tiny_onnx_model(quantize: str = "none", preset: str = "test", seed: int = DE
     from mkdocs_zh_translate.export import export_model
 
     hf_dir = tiny_hf_model(preset, seed)
-    exporters = [p for p in PACKAGE.glob("export*.py") if p.name != "export_tiny.py"]
+    exporters = sorted(PACKAGE.glob("export*.py")) + sorted(PACKAGE.glob("export/*.py"))
     key = _hash_files(exporters, hf_dir.name, quantize)
     name = f"onnx-{quantize}-{preset}-s{seed}-{key}"
     return _cached_dir(name, lambda tmp: export_model(str(hf_dir), tmp, quantize=quantize))

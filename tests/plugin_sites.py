@@ -160,7 +160,7 @@ class Html:
     def content_links(self) -> list[str]:
         """href/src values of the page's own content and chrome, minus language links."""
         links = []
-        for tag, attrs in self.tags:
+        for _tag, attrs in self.tags:
             if "hreflang" in attrs or "zh-translate-switch" in attrs.get("class", ""):
                 continue
             for name in ("href", "src"):

@@ -46,7 +46,7 @@ def render(text: str) -> str:
 class _Visible(HTMLParser):
     """Collect visible text, skipping code, math, scripts and styles."""
 
-    SKIP = {"code", "pre", "script", "style"}
+    SKIP = frozenset({"code", "pre", "script", "style"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)

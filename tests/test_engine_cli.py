@@ -67,7 +67,7 @@ def test_translate_never_imports_torch_or_transformers() -> None:
     assert proc.stdout.strip()
 
 
-@pytest.mark.parametrize("preset, expected", [(None, "1"), ("0", "0")])
+@pytest.mark.parametrize(("preset", "expected"), [(None, "1"), ("0", "0")])
 def test_onnxruntime_telemetry_is_off_unless_the_user_chose(preset: str | None, expected: str) -> None:
     """ONNX Runtime queues a telemetry event per process; a local-only translator turns that off."""
     env = {k: v for k, v in ENV.items() if k != "ORT_DISABLE_TELEMETRY"}

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from pathlib import Path
 
 import pytest
 
@@ -75,9 +74,9 @@ def reference(hf: tuple[MarianTokenizer, MarianMTModel], texts: Sequence[str], *
 def greedy_gap(hf: tuple[MarianTokenizer, MarianMTModel], text: str, a: list[int], b: list[int]) -> float:
     """Logit gap between the two tokens where greedy outputs ``a`` and ``b`` first differ."""
     tok, model = hf
-    j = next(i for i, (x, y) in enumerate(zip(a + [-1], b + [-1])) if x != y)
+    j = next(i for i, (x, y) in enumerate(zip([*a, -1], [*b, -1])) if x != y)
     enc = tok([text], return_tensors="pt")
-    prefix = torch.tensor([[model.config.decoder_start_token_id] + a[:j]])
+    prefix = torch.tensor([[model.config.decoder_start_token_id, *a[:j]]])
     with torch.inference_mode():
         logits = model(**enc, decoder_input_ids=prefix).logits[0, -1]
     return abs(float(logits[a[j]] - logits[b[j]])) if j < min(len(a), len(b)) else float("inf")
@@ -133,9 +132,21 @@ def test_nbest_and_length_controls_match(hf, corpus) -> None:
                             min_new_tokens=kw.get("min_new_tokens"), length_penalty=kw.get("length_penalty"),
                             early_stopping=kw.get("early_stopping"), renormalize_logits=kw.get("renormalize_logits"),
                             max_batch_sentences=8)
-        ours = tr.token_ids(texts, n=kw.get("num_return_sequences", 1))
+        n = kw.get("num_return_sequences", 1)
+        ours = tr.token_ids(texts, n=n)
+        # compare() zips: without these a short or empty answer would pass unseen.
+        assert len(ours) == len(texts), kw
+        assert all(len(hyps) == n for hyps in ours), kw
         exact, ties = compare(hf, texts, refs, ours, kw["num_beams"])
         print(kw, f"{exact}/{len(texts)} identical, near-ties {ties}")
+        assert exact + len(ties) == len(texts)
+        assert exact >= 0.9 * len(texts), f"{kw}: only {exact}/{len(texts)} identical to transformers"
+        # The length controls did something: every hypothesis lies within them (ids hold EOS).
+        lengths = [len(h.ids) for hyps in ours for h in hyps]
+        if "max_new_tokens" in kw:
+            assert max(lengths) <= kw["max_new_tokens"], kw
+        if "min_new_tokens" in kw:
+            assert min(lengths) >= kw["min_new_tokens"], kw
 
 
 def test_beam_search_differs_from_greedy_somewhere(hf, corpus) -> None:

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("transformers")
-from transformers import MarianTokenizer  # noqa: E402
+from transformers import MarianTokenizer
 
-from mkdocs_zh_translate.engine.tokenizer import MarianSpmTokenizer  # noqa: E402
-from mkdocs_zh_translate.export import tokenizer_settings  # noqa: E402
-from tests.models import tiny_hf_model  # noqa: E402
+from mkdocs_zh_translate.engine.tokenizer import MarianSpmTokenizer
+from mkdocs_zh_translate.export import tokenizer_settings
+from tests.models import tiny_hf_model
 
 CORPUS = [
     "",

@@ -97,7 +97,7 @@ def test_truncated_graph_is_reported(tmp_path: Path, model: Path) -> None:
     shutil.copytree(model, broken)
     data = (broken / "encoder.onnx").read_bytes()
     (broken / "encoder.onnx").write_bytes(data[: len(data) // 2])
-    with pytest.raises(EngineError, match="encoder.onnx.*changed since export"):
+    with pytest.raises(EngineError, match=r"encoder.onnx.*changed since export"):
         OnnxTranslator(broken)
 
 

@@ -29,7 +29,7 @@ def test_missing_local_directory(tmp_path: Path) -> None:
 
 def test_directory_without_config(tmp_path: Path) -> None:
     (tmp_path / "model").mkdir()
-    with pytest.raises(ExportError, match="no config.json"):
+    with pytest.raises(ExportError, match=r"no config\.json"):
         export_model(str(tmp_path / "model"), tmp_path / "out")
 
 

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
-
 from tests.plugin_sites import Html, check_twin, page_pairs, run_mkdocs, write_site
 
 THEMES = ["mkdocs", "material"]
@@ -39,7 +38,7 @@ def test_every_page_has_a_chinese_twin_with_lang_zh(built: tuple[str, Path]) -> 
 
 
 def test_page_text_nav_titles_and_site_name_are_translated(built: tuple[str, Path]) -> None:
-    theme, site = built
+    _theme, site = built
     zh = Html(site / "zh" / "guide" / "install" / "index.html")
     assert f"{PSEUDO_OPEN}Install the package with pip." in zh.text
     # nav titles from mkdocs.yml and site_name go through the translator too
@@ -78,7 +77,7 @@ def test_banner_on_chinese_pages_only(built: tuple[str, Path]) -> None:
 
 
 def test_own_search_index_404_and_sitemap_with_hreflang(built: tuple[str, Path]) -> None:
-    theme, site = built
+    _theme, site = built
     zh = site / "zh"
     assert (zh / "404.html").is_file()
     index = json.loads((zh / "search" / "search_index.json").read_text(encoding="utf-8"))

@@ -145,7 +145,7 @@ def test_two_builds_at_once_share_one_cache_without_corrupting_it(tmp_path: Path
 def test_summary_line_and_no_progress_bar_without_a_tty(tmp_path: Path) -> None:
     write_site(tmp_path)
     proc = run_mkdocs(tmp_path)
-    lines = [l for l in proc.stderr.splitlines() if "segments (" in l]
+    lines = [line for line in proc.stderr.splitlines() if "segments (" in line]
     assert len(lines) == 1
     assert "from memory" in lines[0] and "translated" in lines[0] and " s, " in lines[0]
     assert "\r" not in proc.stderr

@@ -6,12 +6,12 @@ cover admonitions, tabs, footnotes, tables, math, snippets and raw HTML in a rea
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from mkdocs_zh_translate import demo
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
-
 from tests.plugin_sites import Html, check_twin, page_pairs
+from tools import demo
 
 SITE_URL = "https://example.com/mkdocs-zh-translate/"
 
@@ -37,7 +37,7 @@ def test_demo_command_builds_and_names_the_translator(tmp_path: Path) -> None:
     import sys
 
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs_zh_translate.demo", "site", "--pseudo", "--site-dir", str(tmp_path / "out")],
+        [sys.executable, "-m", "tools.demo", "site", "--pseudo", "--site-dir", str(tmp_path / "out")],
         cwd=demo.REPO,
         capture_output=True,
         text=True,
@@ -54,7 +54,7 @@ def test_demo_command_reports_a_missing_model_in_one_line(tmp_path: Path) -> Non
     import sys
 
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs_zh_translate.demo", "site", "--model", str(tmp_path / "nope")],
+        [sys.executable, "-m", "tools.demo", "site", "--model", str(tmp_path / "nope")],
         cwd=demo.REPO,
         capture_output=True,
         text=True,
@@ -62,3 +62,18 @@ def test_demo_command_reports_a_missing_model_in_one_line(tmp_path: Path) -> Non
     )
     assert proc.returncode == 2
     assert proc.stderr.count("\n") == 1 and "mkdocs-zh-translate export" in proc.stderr
+
+
+def test_demo_quality_line_says_the_numbers_are_on_the_synthetic_task(tmp_path: Path) -> None:
+    report = {
+        "seconds": 81.4, "steps": 1000, "threads": 2, "heldout_token_accuracy": 0.731,
+        "heldout_exact_match_greedy": 0.29, "placeholder_exact_match_beam4": 0.17,
+        "heldout_placeholders_kept_greedy": 0.57, "placeholder_kept_beam4": 0.53,
+    }
+    (tmp_path / "training.json").write_text(json.dumps(report), encoding="utf-8")
+    line = demo._quality(tmp_path)
+    assert "not real Chinese" in line and "1000 steps, 2 threads" in line
+    assert "token accuracy 0.73" in line
+    assert "29% (greedy, half of them with placeholders), 17% (beam 4, all with placeholders)" in line
+    assert "placeholders kept 57% (greedy), 53% (beam 4)" in line
+    assert demo._quality(tmp_path / "missing") == "trained (no training.json with its quality numbers)"

@@ -9,7 +9,6 @@ import pytest
 from mkdocs_zh_translate import segment
 from mkdocs_zh_translate.pipeline import pages
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
-
 from tests.plugin_sites import Html, build_in_process, run_mkdocs, write_site
 
 

@@ -104,7 +104,6 @@ def test_site_build_and_sync_use_the_glossary(tmp_path: Path, monkeypatch: pytes
     import polib
 
     from mkdocs_zh_translate.cli import main as cli_main
-
     from tests.plugin_sites import build_in_process, write_site
 
     monkeypatch.chdir(tmp_path)

@@ -19,7 +19,6 @@ import pytest
 import yaml
 
 from mkdocs_zh_translate.cli import main as cli_main
-
 from tests.plugin_sites import CountingTranslator, build_in_process, fake_model_loader
 
 REPO = Path(__file__).resolve().parent.parent
@@ -44,7 +43,7 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[CountingTranslator]:
 def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "proj"
     shutil.copytree(REPO / "example_site", root)
-    config = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.Loader)  # noqa: S506
+    config = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.Loader)
     for ext in config["markdown_extensions"]:
         if isinstance(ext, dict) and "pymdownx.snippets" in ext:
             ext["pymdownx.snippets"]["base_path"] = [str(root / "snippets")]

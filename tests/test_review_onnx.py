@@ -1,5 +1,4 @@
-"""The review loop with the real engine and the project's tiny MarianMT model (slow; skipped
-until helper "tinymodel"'s tests/models.py is on the branch)."""
+"""The review loop with the real engine and the project's tiny MarianMT model (slow)."""
 
 from __future__ import annotations
 
@@ -10,10 +9,8 @@ import polib
 import pytest
 
 from mkdocs_zh_translate.cli import main as cli_main
-
+from tests import models
 from tests.plugin_sites import build_in_process, write_site
-
-models = pytest.importorskip("tests.models")
 
 PAGES = {"index.md": "# Home\n\nThe cache keeps every translation.\n\nRun `mkdocs build` again.\n"}
 

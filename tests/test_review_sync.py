@@ -12,7 +12,6 @@ from mkdocs_zh_translate.cli import main as cli_main
 from mkdocs_zh_translate.review.store import entry_state, write_if_changed
 from mkdocs_zh_translate.review.sync import merge
 from mkdocs_zh_translate.review.units import Unit
-
 from tests.plugin_sites import build_in_process, write_site
 
 

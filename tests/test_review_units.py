@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from mkdocs_zh_translate.segment import segment_markdown
 from mkdocs_zh_translate.review.units import page_units
+from mkdocs_zh_translate.segment import segment_markdown
 
 PAGE = """# Use `pip`
 

@@ -4,7 +4,6 @@ Python-Markdown, and the pseudo translation still renders right under both."""
 from __future__ import annotations
 
 import pytest
-
 from seghelp import kinds_texts, pseudo, render_cm, render_pm, unmark
 
 CASES = [

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from seghelp import WordTranslator
 
 from mkdocs_zh_translate import translate_markdown
 from mkdocs_zh_translate.segment import segment_markdown, validate
 from mkdocs_zh_translate.translator import PseudoTranslator
-from seghelp import WordTranslator
 
 # Fragments that exercise every rule, mixed with arbitrary text.
 FRAGMENTS = [

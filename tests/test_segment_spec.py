@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from cmark_spec import SPEC_EXAMPLES, spec_examples
 from seghelp import identity, pseudo, render_cm, unmark
 

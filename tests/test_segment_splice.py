@@ -7,9 +7,9 @@ from html import unescape
 
 import pytest
 from markdown_it import MarkdownIt
+from seghelp import render_cm, render_pm
 
 from mkdocs_zh_translate.segment import segment_markdown
-from seghelp import render_cm, render_pm
 
 
 def splice(source: str, *translations: str | None, heading_ids: bool = True) -> str:

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from mkdocs_zh_translate import export_tiny
-from mkdocs_zh_translate.export_tiny import heldout_pairs, placeholders_of, pseudo_translate
 from tests import models
+from tools import export_tiny
+from tools.export_tiny import heldout_pairs, placeholders_of, pseudo_translate
 
 # --- the synthetic task itself (cheap) ----------------------------------------------------------
 
@@ -124,13 +124,41 @@ def test_cli_refuses_a_non_empty_out_dir(tmp_path: Path, capsys: Any) -> None:
     (tmp_path / "keep.txt").write_text("mine")
     assert export_tiny.main(["--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert str(tmp_path) in err and "\n" == err[-1] and err.count("\n") == 1
+    assert str(tmp_path) in err and err[-1] == "\n" and err.count("\n") == 1
     assert (tmp_path / "keep.txt").read_text() == "mine"
 
 
 def test_unknown_preset_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="unknown preset 'huge'"):
         export_tiny.build_tiny_marian(tmp_path / "m", preset="huge")
+
+
+@pytest.mark.parametrize(("many_ms", "one_ms", "chosen"), [(60, 100, 2), (1400, 100, 1)])
+def test_thread_probe_keeps_the_faster_thread_count(many_ms: float, one_ms: float, chosen: int) -> None:
+    """Idle machine: both cores; a busy neighbour (2-thread steps 14x slower, measured): one."""
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    probe = export_tiny._ThreadProbe(2)
+    said = []
+    try:
+        for step in range(export_tiny._ThreadProbe.ONE_UNTIL + 10):
+            probe.before(step)
+            if step >= export_tiny._ThreadProbe.ONE_UNTIL:
+                assert torch.get_num_threads() == chosen
+            ms = many_ms if step < export_tiny._ThreadProbe.MANY_UNTIL else one_ms
+            said.append(probe.after(step, ms / 1000))
+    finally:
+        torch.set_num_threads(before)
+    assert probe.threads == chosen
+    assert [s for s in said if s] == [
+        f"training on {chosen} thread(s): a step took {many_ms} ms on several, {one_ms} ms on one"
+    ]
+
+
+def test_a_single_thread_build_never_probes() -> None:
+    probe = export_tiny._ThreadProbe(1)
+    assert all(probe.after(step, 1.0) is None for step in range(100))
+    assert probe.threads == 1
 
 
 @pytest.mark.slow

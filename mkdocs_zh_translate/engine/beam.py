@@ -11,8 +11,8 @@ time (transformers keeps computing them until the whole batch is done).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
@@ -85,7 +85,7 @@ class _Biases:
     renormalize: bool
 
     @classmethod
-    def build(cls, opts: SearchOptions) -> "_Biases":
+    def build(cls, opts: SearchOptions) -> _Biases:
         base = np.zeros((1, opts.vocab_size), dtype=np.float32)
         multi = []
         banned: list[int] = []
@@ -146,8 +146,9 @@ def _desc_order(x: np.ndarray) -> np.ndarray:
     return np.argsort(-x, axis=-1, kind="stable")
 
 
-def _is_forced_step(cur_len: int, opts: SearchOptions) -> bool:
-    return opts.forced_eos_id is not None and cur_len == opts.max_length - 1
+def _forced_token(cur_len: int, opts: SearchOptions) -> int | None:
+    """The token this step must emit (EOS at the last position, when the model forces it), or None."""
+    return opts.forced_eos_id if cur_len == opts.max_length - 1 else None
 
 
 def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> list[list[Hypothesis]]:
@@ -160,11 +161,14 @@ def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) ->
     active = np.arange(n)
     cur_len = 1
     while active.size:
-        if _is_forced_step(cur_len, opts):
-            tokens = np.full(active.size, opts.forced_eos_id, dtype=np.int64)
+        forced = _forced_token(cur_len, opts)
+        if forced is not None:
+            tokens = np.full(active.size, forced, dtype=np.int64)
         else:
-            call = lambda bias, k, st=state: decoder.step(seqs[active, cur_len - 1], st, bias, k)  # noqa: E731
-            _, ids, state = biases.query(call, cur_len, opts, lambda: seqs[active, :cur_len], 1)
+            # The lambdas here and in beam_search run inside biases.query, in this iteration:
+            # binding the loop variables late (B023) is what we want.
+            call = lambda bias, k, st=state: decoder.step(seqs[active, cur_len - 1], st, bias, k)  # noqa: E731, B023
+            _, ids, state = biases.query(call, cur_len, opts, lambda: seqs[active, :cur_len], 1)  # noqa: B023
             del call  # holds the previous step's cache; free it before the next gather
             tokens = ids[:, 0]
         seqs[active, cur_len] = tokens
@@ -208,18 +212,19 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> l
     while active.size:
         n = active.size
         # 1. top-k log-probs per row, from the graph (or the forced EOS step, without it).
-        if _is_forced_step(cur_len, opts):
+        forced = _forced_token(cur_len, opts)
+        if forced is not None:
             k = keep_k
             step_scores = np.full((n, beams, k), NEG_INF, dtype=np.float32)
             step_scores[:, :, 0] = 0.0
             step_ids = np.full((n, beams, k), opts.pad_id, dtype=np.int64)
-            step_ids[:, :, 0] = opts.forced_eos_id
+            step_ids[:, :, 0] = forced
         else:
             k = min(keep_k, opts.vocab_size)
             if state.rows == n:  # first step: one row per sentence, all beams alike
                 first, st = run_seqs[:, 0, 0], state
-                s, i, state = biases.query(lambda bias, kk: decoder.step(first, st, bias, kk),
-                                           cur_len, opts, lambda: run_seqs[:, 0, :cur_len], k)
+                s, i, state = biases.query(lambda bias, kk: decoder.step(first, st, bias, kk),  # noqa: B023
+                                           cur_len, opts, lambda: run_seqs[:, 0, :cur_len], k)  # noqa: B023
                 del st
                 # Every beam starts identical; beams 1.. carry the -1e9 start score.
                 step_scores = np.broadcast_to(s[:, None, :], (n, beams, k))
@@ -227,8 +232,8 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> l
             else:
                 flat = run_seqs.reshape(n * beams, length)
                 tokens, st = flat[:, cur_len - 1], state
-                s, i, state = biases.query(lambda bias, kk: decoder.step(tokens, st, bias, kk),
-                                           cur_len, opts, lambda: flat[:, :cur_len], k)
+                s, i, state = biases.query(lambda bias, kk: decoder.step(tokens, st, bias, kk),  # noqa: B023
+                                           cur_len, opts, lambda: flat[:, :cur_len], k)  # noqa: B023
                 del st  # the previous cache: freed now, before the gather below copies the new one
                 step_scores = s.reshape(n, beams, k)
                 step_ids = i.reshape(n, beams, k)
@@ -252,7 +257,7 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> l
         # 4. finished hypotheses (only when a top-beams candidate just finished).
         if did.any():
             scored = cand_scores / np.float32(float(cur_len) ** lp)
-            full = fin_done.all(axis=1) & (opts.early_stopping is True)
+            full = np.logical_and.reduce(fin_done, axis=1) & (opts.early_stopping is True)
             scored = scored + full[:, None].astype(np.float32) * NEG
             scored = scored + (~unsatisfied)[:, None].astype(np.float32) * NEG
             scored = scored + (~did).astype(np.float32) * NEG

@@ -14,26 +14,26 @@ from .errors import EngineError
 
 
 def run_translate(args: argparse.Namespace) -> int:
-    from ..cli import CliError  # the console script's one-line error channel
+    """Translate stdin to stdout; failures are EngineErrors, which the console script prints as one line.
+
+    (The engine does not import the console script: the dependency points one way.)
+    """
     from .translator import OnnxTranslator
 
-    try:
-        translator = OnnxTranslator(
-            Path(args.model),
-            num_beams=args.beams,
-            threads=args.threads,
-            max_batch_tokens=args.batch_tokens,
-            max_new_tokens=args.max_new_tokens,
-            min_new_tokens=args.min_new_tokens,
-        )
-    except EngineError as exc:
-        raise CliError(str(exc)) from None
+    translator = OnnxTranslator(
+        Path(args.model),
+        num_beams=args.beams,
+        threads=args.threads,
+        max_batch_tokens=args.batch_tokens,
+        max_new_tokens=args.max_new_tokens,
+        min_new_tokens=args.min_new_tokens,
+    )
     data = sys.stdin.buffer.read()
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise CliError(f"<stdin>:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
+        raise EngineError(f"<stdin>:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
     lines = text.splitlines()
     # A translation never contains a newline: one output line per input line, always.
     out = [t.replace("\r", " ").replace("\n", " ") for t in translator.translate(lines)]

@@ -17,8 +17,8 @@ from typing import Any
 # upload); a translator sold as local-only should not, so it is off unless the user set it.
 os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
 
-import numpy as np  # noqa: E402
-import onnxruntime as ort  # noqa: E402
+import numpy as np
+import onnxruntime as ort
 
 from ..model_format import DECODER_FILE, ENCODER_FILE
 from .errors import EngineError
@@ -60,8 +60,14 @@ def concurrently(*jobs: Callable[[], Any]) -> list[Any]:
     return results
 
 
-def make_session(path: Path, threads: int, providers: Sequence[str] | None, hint: str,
-                 initializers: Sequence[tuple[str, ort.OrtValue]] = (), profile: str | None = None) -> ort.InferenceSession:
+def make_session(
+    path: Path,
+    threads: int,
+    providers: Sequence[str] | None,
+    hint: str,
+    initializers: Sequence[tuple[str, ort.OrtValue]] = (),
+    profile: str | None = None,
+) -> ort.InferenceSession:
     """One session with the engine's options; ``initializers`` replace the graph's own tensors."""
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
@@ -178,8 +184,12 @@ class MarianSessions:
         if not needed <= names or "use_cache_branch" in names or \
                 {o.name for o in self.encoder.get_outputs()} != set(self._cross_outputs):
             raise EngineError(f"{model_dir}: not a model exported by this version; re-create it with `{hint}`")
-        self._self_names = [(f"past_key_values.{i}.decoder.key", f"past_key_values.{i}.decoder.value") for i in range(self.layers)]
-        self._cross_names = [(f"past_key_values.{i}.encoder.key", f"past_key_values.{i}.encoder.value") for i in range(self.layers)]
+        self._self_names = [
+            (f"past_key_values.{i}.decoder.key", f"past_key_values.{i}.decoder.value") for i in range(self.layers)
+        ]
+        self._cross_names = [
+            (f"past_key_values.{i}.encoder.key", f"past_key_values.{i}.encoder.value") for i in range(self.layers)
+        ]
         self._outputs = ["topk_scores", "topk_ids"]
         for i in range(self.layers):
             self._outputs += [f"present.{i}.decoder.key", f"present.{i}.decoder.value"]
@@ -194,7 +204,9 @@ class MarianSessions:
         empty = np.zeros((input_ids.shape[0], self.heads, 0, self.head_dim), dtype=np.float32)
         return DecoderState([empty] * (2 * self.layers), cross, mask)
 
-    def step(self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray | None, k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]:
+    def step(
+        self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray | None, k: int
+    ) -> tuple[np.ndarray, np.ndarray, DecoderState]:
         """One decoding step for every row of ``state``; the self cache grows by one."""
         rows = state.rows
         feed: dict[str, Any] = {

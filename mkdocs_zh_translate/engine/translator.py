@@ -7,6 +7,7 @@ into chunks (never truncated).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,7 +38,8 @@ def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """Validate an exported directory against its manifest and read its JSON; the manifest
     comes back with the fingerprint computed from the verified files."""
     if not model_dir.exists():
-        raise EngineError(f"{model_dir}: no such model directory; create it with `{EXPORT_HINT.replace('DIR', str(model_dir))}`")
+        hint = EXPORT_HINT.replace("DIR", str(model_dir))
+        raise EngineError(f"{model_dir}: no such model directory; create it with `{hint}`")
     if not model_dir.is_dir():
         raise EngineError(f"{model_dir}: not a directory; create a model directory with `{EXPORT_HINT}`")
     missing = [name for name in REQUIRED_FILES if not (model_dir / name).is_file()]
@@ -48,11 +50,15 @@ def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
         )
     manifest = _read_json(model_dir / MANIFEST_FILE, model_dir)
     if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_VERSION:
-        raise EngineError(f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`")
+        raise EngineError(
+            f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`"
+        )
     try:
         generation = (model_dir / GENERATION_FILE).read_bytes()
     except OSError as exc:
-        raise EngineError(f"{model_dir / GENERATION_FILE}: unreadable ({exc}); re-create {model_dir} with `{EXPORT_HINT}`") from None
+        raise EngineError(
+            f"{model_dir / GENERATION_FILE}: unreadable ({exc}); re-create {model_dir} with `{EXPORT_HINT}`"
+        ) from None
     try:
         # Every file against its sha256 (large ones once, remembered by size and mtime); the
         # settings are parsed from the very bytes that were hashed.
@@ -62,9 +68,13 @@ def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     try:
         settings = json.loads(generation.decode("utf-8"))
     except ValueError as exc:
-        raise EngineError(f"{model_dir / GENERATION_FILE}: unreadable ({exc}); re-create {model_dir} with `{EXPORT_HINT}`") from None
+        raise EngineError(
+            f"{model_dir / GENERATION_FILE}: unreadable ({exc}); re-create {model_dir} with `{EXPORT_HINT}`"
+        ) from None
     if not isinstance(settings, dict) or settings.get("format") != FORMAT_VERSION:
-        raise EngineError(f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`")
+        raise EngineError(
+            f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`"
+        )
     return dict(manifest, fingerprint=fingerprint), settings
 
 
@@ -110,26 +120,33 @@ class OnnxTranslator:
             min_length = min_new_tokens + 1
         self.min_length = min_length
         self.target_prefix: str | None = settings["tokenizer"].get("target_prefix")
-        renormalize = bool(settings.get("renormalize_logits", False) if renormalize_logits is None else renormalize_logits)
+        if renormalize_logits is None:
+            renormalize_logits = settings.get("renormalize_logits", False)
+        renormalize = bool(renormalize_logits)
         # The tokenizer (Python, holds the GIL) loads while the sessions are created in C++.
         self.tokenizer, self.sessions = concurrently(
             lambda: MarianSpmTokenizer(self.model_dir, settings["tokenizer"]),
             lambda: MarianSessions(self.model_dir, settings, threads=threads or default_threads(),
                                    providers=providers, hint=EXPORT_HINT, renormalize=renormalize))
         early = settings.get("early_stopping", False) if early_stopping is None else early_stopping
-        self._base_options = dict(
+        forced_eos = settings.get("forced_eos_token_id")
+        # Every option but the per-call ones (beams, n-best, renormalisation) that _options sets.
+        self._base_options = SearchOptions(
+            num_beams=self.num_beams,
+            max_length=self.max_length,
+            min_length=self.min_length,
             length_penalty=float(settings.get("length_penalty", 1.0) if length_penalty is None else length_penalty),
             early_stopping=early if early in (True, False, "never") else bool(early),
             decoder_start_id=int(settings["decoder_start_token_id"]),
             eos_id=int(settings["eos_token_id"]),
             pad_id=int(settings["pad_token_id"]),
             vocab_size=int(settings["vocab_size"]),
-            forced_eos_id=settings.get("forced_eos_token_id"),
+            forced_eos_id=None if forced_eos is None else int(forced_eos),
             bad_words_ids=tuple(tuple(int(t) for t in seq) for seq in settings.get("bad_words_ids") or ()),
         )
         self.fingerprint = (
             f"onnx:{manifest['fingerprint']}:beams={self.num_beams}:max={self.max_length}:min={self.min_length}"
-            f":lp={self._base_options['length_penalty']}:es={self._base_options['early_stopping']}"
+            f":lp={self._base_options.length_penalty}:es={self._base_options.early_stopping}"
             f":prefix={self.target_prefix or ''}:renorm={int(renormalize)}"
         )
 
@@ -165,8 +182,9 @@ class OnnxTranslator:
 
     def _options(self, n: int) -> SearchOptions:
         beams = max(self.num_beams, n)
-        return SearchOptions(num_beams=beams, max_length=self.max_length, min_length=self.min_length,
-                             num_return=n, renormalize=self.sessions.renormalize, **self._base_options)
+        return dataclasses.replace(
+            self._base_options, num_beams=beams, num_return=n, renormalize=self.sessions.renormalize
+        )
 
     def _chunks(self, text: str) -> list[list[int]]:
         """Source ids for ``text``, split so that no chunk exceeds the encoder's positions."""
@@ -206,13 +224,13 @@ class OnnxTranslator:
         for i, parts in pieces.items():
             if len(parts) == 1:
                 seen: list[str] = []
-                for h in parts[0]:
-                    text = self.tokenizer.decode(h.ids)
+                for hyp in parts[0]:
+                    text = self.tokenizer.decode(hyp.ids)
                     if text not in seen:
                         seen.append(text)
                 results[i] = seen or [""]
             else:
-                joined = [tok for part in parts if part for tok in part[0].ids if tok != self._base_options["eos_id"]]
+                joined = [tok for part in parts if part for tok in part[0].ids if tok != self._base_options.eos_id]
                 results[i] = [self.tokenizer.decode(joined)]
         return results
 

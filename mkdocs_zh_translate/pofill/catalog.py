@@ -11,6 +11,7 @@ it with polib: everything that was not meant to change must read back identical.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -224,7 +225,7 @@ def detect_width(lines: list[str], entries: list[Entry]) -> int:
             if len(body) == 1:
                 longest_single = max(longest_single, len(body[0]))
                 continue
-            for row, following in zip(body[1:-1], body[2:]):
+            for row, following in itertools.pairwise(body[1:]):
                 if row.endswith('\\n"'):
                     continue
                 low = max(low, len(row))
@@ -313,9 +314,8 @@ def apply_edits_mapped(catalog: Catalog, edits: list[Edit]) -> tuple[str, list[i
         if e.flags_line is not None:
             replace[e.flags_line] = [flag_line]
         else:
-            at = next(
-                (n for n in range(e.start, e.end) if catalog.lines[n].startswith(("#|", "msgctxt", "msgid"))), e.msgid_line
-            )
+            heads = ("#|", "msgctxt", "msgid")
+            at = next((n for n in range(e.start, e.end) if catalog.lines[n].startswith(heads)), e.msgid_line)
             insert.setdefault(at, []).append(flag_line)
         marker = f"# {MARKER} {text_hash(edit.msgstr)}"
         old_marker = next((n for n, text in e.comments if text.startswith(f"# {MARKER}")), None)

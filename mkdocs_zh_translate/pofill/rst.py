@@ -167,12 +167,16 @@ class RstMessage:
             if kind in ("atom", "open") and out and not _start_ok(out, len(out)):
                 out += "\\ "
             out += piece
-            if kind in ("atom", "close") and i + 1 < len(pieces) and pieces[i + 1][0] in ("text", "plain"):
-                if not _end_ok(pieces[i + 1][1], 0):
-                    out += "\\ "
+            if (
+                kind in ("atom", "close")
+                and i + 1 < len(pieces)
+                and pieces[i + 1][0] in ("text", "plain")
+                and not _end_ok(pieces[i + 1][1], 0)
+            ):
+                out += "\\ "
         if (renamed or self.spaced_target) and out != self.source:  # (Sphinx skips unchanged text)
             # An alias keeps its target, but Sphinx warns that the reference's raw text changed
-            # unless the message says it knows (Sphinx's "#noqa" suffix). Our own validation has
+            # unless the message says it knows (the no-QA suffix added below). Our own validation has
             # checked the references.
             out += " #noqa"
         return out, []

@@ -17,7 +17,9 @@ def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:
     rsub = review.add_subparsers(dest="review_command", required=True, metavar="ACTION")
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("-f", "--config-file", default="mkdocs.yml", metavar="FILE", help="mkdocs.yml (default: ./mkdocs.yml)")
+        p.add_argument(
+            "-f", "--config-file", default="mkdocs.yml", metavar="FILE", help="mkdocs.yml (default: ./mkdocs.yml)"
+        )
         p.set_defaults(func=lambda args: _run(args, error))
 
     common(rsub.add_parser("sync", help="write/update the PO files from the site and the machine cache"))
@@ -66,7 +68,12 @@ def _dispatch(args: argparse.Namespace) -> int:
     site = collect_site(config_file)
     planned = plan_sync(site)
     files = [
-        ReviewFile(p.path, site.page_labels.get(p.path, display(p.path)), p.po, rejected_entries(site.pages.get(p.path, []), p.po))
+        ReviewFile(
+            p.path,
+            site.page_labels.get(p.path, display(p.path)),
+            p.po,
+            rejected_entries(site.pages.get(p.path, []), p.po),
+        )
         for p in planned
     ]
     status = status_of(files)
@@ -123,7 +130,9 @@ def review_dir_of(config_file: Path) -> Path:
     except KeyError:
         raise ReviewError(f"{display(config_file)}: the zh-translate plugin is not in `plugins:`") from None
     try:
-        return resolve_review_dir(plugin.config.review_dir, plugin.config.language, config.config_file_path, config.docs_dir)
+        return resolve_review_dir(
+            plugin.config.review_dir, plugin.config.language, config.config_file_path, config.docs_dir
+        )
     except ValidationError as exc:
         raise ReviewError(f"{display(config_file)}: {exc}") from None
 

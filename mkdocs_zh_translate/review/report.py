@@ -18,7 +18,8 @@ table{border-collapse:collapse;width:100%;margin-bottom:2em;table-layout:fixed}
 th,td{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left;
 white-space:pre-wrap;word-wrap:break-word}
 th{background:#f3f3f3} td.state{width:7em} td.ref{width:12em;font-size:.85em;color:#555}
-tr.machine td{background:#fff8dc} tr.rejected td{background:#f5c6cb} tr.stale td{background:#ffe4e1} tr.missing td{background:#f8d7da}
+tr.machine td{background:#fff8dc} tr.rejected td{background:#f5c6cb}
+tr.stale td{background:#ffe4e1} tr.missing td{background:#f8d7da}
 tr.reviewed td.state{color:#1a7f37} .prev{color:#8a6d3b;font-size:.9em} .summary td{text-align:right}
 """
 
@@ -47,7 +48,8 @@ def render_report(files: Sequence[ReviewFile], status: Status, title: str) -> st
     ]
     for c in [*status.pages, status.total]:
         out.append(
-            f"<tr><td style=\"text-align:left\">{_e(c.label)}</td><td>{c.reviewed}</td><td>{c.rejected}</td><td>{c.machine}</td>"
+            f"<tr><td style=\"text-align:left\">{_e(c.label)}</td>"
+            f"<td>{c.reviewed}</td><td>{c.rejected}</td><td>{c.machine}</td>"
             f"<td>{c.stale}</td><td>{c.missing}</td><td>{c.percent:.1f}%</td></tr>"
         )
     out.append("</table>")
@@ -56,7 +58,9 @@ def render_report(files: Sequence[ReviewFile], status: Status, title: str) -> st
         out.append(
             f"<h2>{_e(file.label)}</h2><p>{_e(str(file.path))}: {counts.reviewed} of {counts.total} reviewed</p>"
         )
-        out.append('<table><tr><th class="ref">where</th><th>source</th><th>translation</th><th class="state">state</th></tr>')
+        out.append(
+            '<table><tr><th class="ref">where</th><th>source</th><th>translation</th><th class="state">state</th></tr>'
+        )
         for entry in file.po:
             if entry.obsolete:
                 continue

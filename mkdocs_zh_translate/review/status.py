@@ -87,13 +87,17 @@ def status_of(files: Sequence[ReviewFile]) -> Status:
 
 def format_status(status: Status) -> str:
     width = max([len(c.label) for c in status.pages] + [len("page")])
-    head = f"{'page':<{width}}  {'reviewed':>8}  {'rejected':>8}  {'machine':>7}  {'stale':>5}  {'missing':>7}  {'obsolete':>8}  {'done':>6}"
+    head = (
+        f"{'page':<{width}}  {'reviewed':>8}  {'rejected':>8}  {'machine':>7}  {'stale':>5}  {'missing':>7}"
+        f"  {'obsolete':>8}  {'done':>6}"
+    )
     lines = [head, "-" * len(head)]
     for c in [*status.pages, status.total]:
         if c is status.total:
             lines.append("-" * len(head))
         lines.append(
-            f"{c.label:<{width}}  {c.reviewed:>8}  {c.rejected:>8}  {c.machine:>7}  {c.stale:>5}  {c.missing:>7}  {c.obsolete:>8}  {c.percent:>5.1f}%"
+            f"{c.label:<{width}}  {c.reviewed:>8}  {c.rejected:>8}  {c.machine:>7}  {c.stale:>5}  {c.missing:>7}"
+            f"  {c.obsolete:>8}  {c.percent:>5.1f}%"
         )
     return "\n".join(lines)
 

@@ -15,6 +15,7 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polib
 
@@ -35,7 +36,7 @@ class Planned:
     removed: int = 0  # obsolete entries dropped (prune)
 
 
-def _copy(entry: polib.POEntry, **changes: object) -> polib.POEntry:
+def _copy(entry: polib.POEntry, **changes: Any) -> polib.POEntry:
     fields = dict(
         msgid=entry.msgid,
         msgctxt=entry.msgctxt,
@@ -66,8 +67,8 @@ def merge(
     human translations of the same source texts that vanished from other files."""
     po = new_po(old)
     entries = list(old) if old is not None else []
-    active = {(e.msgctxt, e.msgid): e for e in entries if not e.obsolete}
-    obsolete = {(e.msgctxt, e.msgid): e for e in entries if e.obsolete}
+    active: dict[tuple[str | None, str], polib.POEntry] = {(e.msgctxt, e.msgid): e for e in entries if not e.obsolete}
+    obsolete: dict[tuple[str | None, str], polib.POEntry] = {(e.msgctxt, e.msgid): e for e in entries if e.obsolete}
     used: set[tuple[str | None, str]] = set()
     out: list[polib.POEntry | None] = []
     pending: list[int] = []
@@ -115,12 +116,12 @@ def merge(
             text = machine.get(unit.key, "")
             entry = polib.POEntry(msgid=unit.msgid, msgctxt=unit.msgctxt, msgstr=text, flags=["fuzzy"] if text else [])
         out[index] = entry
-    for unit, entry in zip(units, out):
-        assert entry is not None
-        entry.occurrences = [(path, line) for path, line in unit.occurrences]
-        entry.comment = unit.kind
-        po.append(entry)
-    seen = {(e.msgctxt, e.msgid) for e in po}
+    for unit, done in zip(units, out):
+        assert done is not None
+        done.occurrences = [(path, line) for path, line in unit.occurrences]
+        done.comment = unit.kind
+        po.append(done)
+    seen: set[tuple[str | None, str]] = {(e.msgctxt, e.msgid) for e in po}
     for key, entry in list(active.items()) + list(obsolete.items()):
         if key in used or key in seen:
             continue

@@ -94,7 +94,9 @@ def merge_site_units(groups: Iterable[Sequence[Unit]]) -> list[Unit]:
         for unit in group:
             have = out.get(unit.key)
             if have is None:
-                out[unit.key] = Unit(unit.msgid, unit.msgctxt, unit.text, unit.kind, unit.segment, list(unit.occurrences))
+                out[unit.key] = Unit(
+                    unit.msgid, unit.msgctxt, unit.text, unit.kind, unit.segment, list(unit.occurrences)
+                )
             else:
                 have.occurrences.extend(o for o in unit.occurrences if o not in have.occurrences)
     return list(out.values())
