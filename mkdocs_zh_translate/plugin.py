@@ -228,6 +228,10 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             # render, before any template shows it in a nav).
             if page.is_homepage and "title" not in page.__dict__ and page.title == "Home":
                 page.title = HOME_ZH
+        if self._zh and isinstance(page.title, str):
+            # A title taken from the translated H1 is escaped HTML, and themes pass it through
+            # `striptags`, which unescapes it: `&lt;/title&gt;` would come back as a live tag.
+            page.title = for_template(page.title)
         return html
 
     @event_priority(-100)  # after the search plugins (priority 0) read page.content
@@ -246,10 +250,6 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             )
         if not self._zh or self._build is None:
             return ""
-        if isinstance(page.title, str):
-            # A title taken from the translated H1 is escaped HTML, and themes pass it through
-            # `striptags`, which unescapes it: `&lt;/title&gt;` would come back as a live tag.
-            page.title = for_template(page.title)
         result = self._build.results.get(page.file.src_uri)
         return site.banner_html(
             self.config.banner,
