@@ -56,6 +56,9 @@ def main(argv: list[str] | None = None) -> int:
         totals[0] += len(report.pages)
         totals[1] += sum(p.identical for p in report.pages)
         print(f"{report.row()} {time.perf_counter() - started:>8.1f}", flush=True)
+        for line in report.log.splitlines():
+            if "page guard" in line and "INFO" in line:
+                print(f"    {line.split('zh-translate: ', 1)[-1].strip()}")
         if args.verbose:
             if report.dropped:
                 print("    overrides: " + "; ".join(report.dropped))

@@ -144,13 +144,17 @@ class Stats:
     cached: int = 0
     translated: int = 0
     fallbacks: int = 0
+    guarded: int = 0  # segments the page guard put back to English
+    guard_renders: int = 0  # Markdown renders the guard needed (2 per translated page if all pass)
+    guard_seconds: float = 0.0
     seconds: float = 0.0
     model: str = "model not loaded"  # or "model loaded", "model already loaded"
 
     def summary(self) -> str:
+        guarded = f", {self.guarded} kept in English by the page guard" if self.guarded else ""
         return (
             f"zh-translate: {self.segments} segments ({self.unique} unique), {self.cached} from "
-            f"memory, {self.translated} translated, {self.fallbacks} fallbacks, "
+            f"memory, {self.translated} translated, {self.fallbacks} fallbacks{guarded}, "
             f"{self.seconds:.1f} s, {self.model}"
         )
 
@@ -200,6 +204,8 @@ class SiteTranslator:
     ``glossary`` protects and fixes terms and adds the terms it touches to the cache key.
     ``english_fallback``: when the model cannot be loaded, keep what is missing in English
     (one warning per page) instead of failing, so a clone with PO files and no model builds.
+    ``guard``: a :class:`~.pipeline.guard.PageGuard`; each spliced page is checked against its
+    English page and the segments that break its structure go back to English (one warning).
     """
 
     def __init__(
@@ -212,6 +218,7 @@ class SiteTranslator:
         reviewer: Reviewer | None = None,
         glossary: Any = None,
         english_fallback: bool = False,
+        guard: Any = None,
     ) -> None:
         self.memory = memory
         self.lazy = lazy
@@ -219,6 +226,7 @@ class SiteTranslator:
         self.reviewer = reviewer
         self.glossary = glossary
         self.english_fallback = english_fallback
+        self.guard = guard
         self.unavailable: str | None = None  # why the model could not be loaded
         self.fingerprint = translator_fingerprint(spec, memory)
         self.progress = sys.stderr.isatty() if progress is None else progress
@@ -295,7 +303,17 @@ class SiteTranslator:
                         f"{job.label}:{segment.line + job.line_offset}: translation fell back to '{hit.fallback}'"
                     )
             try:
-                result.markdown = page.splice([h.text for h in page_hits])
+                page_texts: list[str | None] = [h.text for h in page_hits]
+                if self.guard is not None:
+                    guard_started = time.perf_counter()
+                    checked = self.guard.check(job.markdown, page, page_texts, label=job.label, line_offset=job.line_offset)
+                    if checked.reverted:
+                        page_texts = checked.translations
+                        result.warnings.append(checked.reason)
+                        stats.guarded += len(checked.reverted)
+                    stats.guard_seconds += time.perf_counter() - guard_started
+                    stats.guard_renders += checked.renders
+                result.markdown = page.splice(page_texts)
             except Exception as exc:
                 result = PageResult(
                     job.markdown,

@@ -68,6 +68,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         self._memory: TranslationMemory | None = None
         self._review: ReviewedLayer | None = None
         self._glossary: Glossary | None = None
+        self._markdown: tuple[list[Any], dict[str, Any]] = ([], {})  # the page guard's renderer
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
         self.collector: Any = None
@@ -122,6 +123,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             site_description=config.site_description,
         )
         site.set_alternates(config)
+        # The same list objects: plugins that add extensions after us (mkdocstrings) count too.
+        self._markdown = (config.markdown_extensions, config.mdx_configs)
         return config
 
     def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
@@ -236,6 +239,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
                 reviewer=review,
                 glossary=self._glossary,
                 english_fallback=review is not None and has_po_files(review.review_dir),
+                guard=self._page_guard(),
             )
             results, translated, stats = translator.translate_pages(list(jobs.values()), strings)
         except TranslationFailed as exc:
@@ -244,6 +248,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         build.strings.update(translated)
         self.stats = stats
         log.info(stats.summary())
+        if stats.guard_renders:
+            log.info(
+                f"zh-translate: page guard: {len(results)} pages, {stats.guard_renders} renders, "
+                f"{1000 * stats.guard_seconds / max(len(results), 1):.1f} ms per page"
+            )
         errors = []
         for result in results.values():
             for message in result.warnings:
@@ -281,6 +290,17 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             mkdocs_build(zh_config, serve_url=serve_url, dirty=self._dirty)
         finally:
             self._zh = False
+
+    def _page_guard(self) -> Any:
+        """A page guard rendering with the site's own Markdown extensions (or None when off)."""
+        if not self.config.guard:
+            return None
+        from .pipeline.guard import make_guard, python_markdown_renderer
+
+        extensions, configs = self._markdown
+        # The zh build renders with attr_list (site.prepare_zh_config): so does the guard.
+        extra = [] if "attr_list" in extensions else ["attr_list"]
+        return make_guard(python_markdown_renderer([*extensions, *extra], configs))
 
     def _excluded(self, src_uri: str) -> bool:
         return any(fnmatch.fnmatchcase(src_uri, pattern) for pattern in self.config.exclude)

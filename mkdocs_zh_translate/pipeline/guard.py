@@ -194,6 +194,7 @@ class PageGuard:
         translations: Sequence[str | None],
         *,
         label: str = "page",
+        line_offset: int = 0,
     ) -> GuardResult:
         """Compare the page spliced with ``translations`` with the English page; revert what breaks it."""
         self.pages += 1
@@ -204,12 +205,18 @@ class PageGuard:
         ]
         if not candidates:
             return GuardResult(current)
-        english = self._structure(english_markdown)
+        try:
+            english = self._structure(english_markdown)
+        except Exception:  # the site's renderer fails on its own page: nothing to compare with
+            return GuardResult(current, renders=self.renders - before)
 
         def broken(translated: Sequence[int]) -> list[str]:
             keep = set(translated)
             trial = [tr if i in keep else None for i, tr in enumerate(current)]
-            return english.differences(self._structure(page.splice(trial)))
+            try:
+                return english.differences(self._structure(page.splice(trial)))
+            except Exception as exc:  # a translation that makes the renderer fail breaks the page
+                return [f"rendering failed: {type(exc).__name__}: {exc}"]
 
         first = broken(candidates)
         if not first:
@@ -240,7 +247,7 @@ class PageGuard:
         for i in bad:
             current[i] = None
         self.reverted += len(bad)
-        lines = sorted({getattr(page.segments[i], "line", 0) for i in bad})
+        lines = sorted({getattr(page.segments[i], "line", 0) + line_offset for i in bad})
         where = f"line {lines[0]}" if len(lines) == 1 else f"lines {', '.join(map(str, lines[:5]))}" + (
             "…" if len(lines) > 5 else ""
         )
