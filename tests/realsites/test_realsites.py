@@ -22,6 +22,9 @@ pytestmark = pytest.mark.slow
 
 # The guard (issue 12) is off here: the corpus measures what the segmenter does on its own.
 # ZH_REALSITES_GUARD=on measures the guarded pipeline instead (then no page may be broken).
+# Two builds of the same mkdocstrings site can differ by a link or two (autorefs order).
+TOLERANCE = 0.3
+
 GUARD = os.environ.get("ZH_REALSITES_GUARD", "off") == "on"
 
 
@@ -46,7 +49,7 @@ def test_no_regression_below_the_floors(report: SiteReport) -> None:
         "ids": report.ids,
         "coverage": report.coverage,
     }
-    below = {k: f"{measured[k]:.1f} < {floors[k]:.1f}" for k in floors if measured[k] + 0.05 < floors[k]}
+    below = {k: f"{measured[k]:.1f} < {floors[k]:.1f}" for k in floors if measured[k] + TOLERANCE < floors[k]}
     assert not below, f"{report.site.name} regressed: {below}"
 
 
