@@ -500,6 +500,14 @@ _CAUSES = (
     ("{ #", "heading pin beside an existing id or attr_list"),
     ("][", "autorefs reference without a definition lost"),
     ("--8<--", "snippet include"),
+    ("TIP: ", "markdown-callouts `TIP:`/`NOTE:` paragraph translated as prose"),
+    ("NOTE: ", "markdown-callouts `TIP:`/`NOTE:` paragraph translated as prose"),
+    ("WARNING: ", "markdown-callouts `TIP:`/`NOTE:` paragraph translated as prose"),
+    ("GRIFFE: ", "markdown-callouts `TIP:`/`NOTE:` paragraph translated as prose"),
+    ("IMPORTANT: ", "markdown-callouts `TIP:`/`NOTE:` paragraph translated as prose"),
+    ('id="-', "pymdownx.tabbed: the tab id is slugified from the translated tab title"),
+    ("<h1 id=", "heading id: the site's toc slugify / an existing `{: #id}` not honoured by the pin"),
+    ("<pre>", "a code block's content changed (construct recognised inside code)"),
     ("http", "URL boundary (magiclink) or link"),
 )
 
