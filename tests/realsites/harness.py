@@ -515,6 +515,8 @@ _CAUSES = (
 def likely_cause(page: PageReport) -> str:
     """A first guess at why a page differs, from the text at its first difference."""
     text = page.first_difference
+    if not text:
+        return "a 「」 mark inside a code block (a fence inside a fence closed early)"
     zh = text.split("\n      zh ", 1)[-1]
     for needle, cause in _CAUSES:
         if needle in zh:
