@@ -295,12 +295,15 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         """A page guard rendering with the site's own Markdown extensions (or None when off)."""
         if not self.config.guard:
             return None
-        from .pipeline.guard import make_guard, python_markdown_renderer
+        from .pipeline.guard import autodoc_stub, make_guard, python_markdown_renderer
 
         extensions, configs = self._markdown
+        # mkdocstrings' own extension is slow and has side effects: a stub matching the same
+        # `::: identifier` blocks stands in for it (see autodoc_stub).
+        used = [autodoc_stub() if type(e).__name__ == "MkdocstringsExtension" else e for e in extensions]
         # The zh build renders with attr_list (site.prepare_zh_config): so does the guard.
         extra = [] if "attr_list" in extensions else ["attr_list"]
-        return make_guard(python_markdown_renderer([*extensions, *extra], configs))
+        return make_guard(python_markdown_renderer([*used, *extra], configs))
 
     def _excluded(self, src_uri: str) -> bool:
         return any(fnmatch.fnmatchcase(src_uri, pattern) for pattern in self.config.exclude)

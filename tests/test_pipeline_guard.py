@@ -168,3 +168,15 @@ def test_structure_sees_math_and_ids() -> None:
     assert any(d.startswith("id 'x' lost") for d in diffs)
     assert any(d.startswith("math") for d in diffs)
     assert not any(d.startswith("inline code") for d in diffs)
+
+
+def test_autodoc_stub_sees_a_translated_directive() -> None:
+    from mkdocs_zh_translate.pipeline.guard import autodoc_stub
+
+    render = python_markdown_renderer(["toc", autodoc_stub()])
+    source = "# API\n\n::: pkg.mod\n    options:\n      show_source: false\n\nProse.\n"
+    page = RawPage.of(source, ["API", "::: pkg.mod", "Prose."])
+    guard = make_guard(render)
+    result = guard.check(source, page, ["「API」", "「::: pkg.mod」", "「Prose.」"])
+    assert result.reverted == [1]
+    assert "zh-guard-autodoc:0:pkg.mod:" in result.reason

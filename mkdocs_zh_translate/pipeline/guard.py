@@ -284,3 +284,46 @@ def python_markdown_renderer(
         return md.convert(text)
 
     return render
+
+
+def autodoc_stub() -> Any:
+    """A stand-in for mkdocstrings' Markdown extension in the guard's renderer.
+
+    mkdocstrings renders a whole API page per ``::: identifier`` (hundreds of ms), and from the
+    plugin's ``on_post_build`` it would register anchors with autorefs for the wrong page. The
+    guard only needs to see that each directive is still a directive with the same identifier,
+    heading and options: this block processor matches exactly what mkdocstrings matches (same
+    pattern, same option block) and renders ``<div id="zh-guard-autodoc:…">``."""
+    import hashlib
+    import re
+    import xml.etree.ElementTree as etree
+
+    from markdown.blockprocessors import BlockProcessor
+    from markdown.extensions import Extension
+
+    class _Autodoc(BlockProcessor):
+        regex = re.compile(r"^(?P<heading>#{1,6} *|)::: ?(?P<name>.+?) *$", flags=re.MULTILINE)
+
+        def test(self, parent: etree.Element, block: str) -> bool:
+            return bool(self.regex.search(block))
+
+        def run(self, parent: etree.Element, blocks: list[str]) -> None:
+            block = blocks.pop(0)
+            match = self.regex.search(block)
+            assert match is not None
+            if match.start() > 0:
+                self.parser.parseBlocks(parent, [block[: match.start()]])
+            block, rest = self.detab(block[match.end() :])
+            if not block and blocks and blocks[0].startswith(("    handler:", "    options:")):
+                block = blocks.pop(0)
+            options = hashlib.sha1(block.encode()).hexdigest()[:12]
+            heading = match["heading"].count("#")
+            etree.SubElement(parent, "div", {"id": f"zh-guard-autodoc:{heading}:{match['name']}:{options}"})
+            if rest:
+                blocks.insert(0, rest)
+
+    class _AutodocStub(Extension):
+        def extendMarkdown(self, md: Any) -> None:  # noqa: N802 - Python-Markdown's name
+            md.parser.blockprocessors.register(_Autodoc(md.parser), "mkdocstrings", 75)
+
+    return _AutodocStub()
