@@ -180,3 +180,9 @@ def test_autodoc_stub_sees_a_translated_directive() -> None:
     result = guard.check(source, page, ["「API」", "「::: pkg.mod」", "「Prose.」"])
     assert result.reverted == [1]
     assert "zh-guard-autodoc:0:pkg.mod:" in result.reason
+
+
+def test_structure_counts_autorefs_references() -> None:
+    a = structure('<p><autoref identifier="pkg.Thing">Thing</autoref></p>')
+    b = structure("<p>[Thing][pkg.Thing]</p>")
+    assert a.differences(b) == ["href/src 'autoref:pkg.Thing' lost"]

@@ -7,7 +7,7 @@ never change:
 
 * ``<pre>`` blocks, byte for byte;
 * the multiset of ``href``/``src`` values (the Markdown has no language prefix; the zh build
-  adds none to relative links);
+  adds none to relative links), and of mkdocs-autorefs' ``<autoref identifier>`` references;
 * element ids (heading anchors, footnotes, code line anchors);
 * inline code (``<code>`` outside ``<pre>``) and math (``arithmatex`` elements, ``<math>``).
 
@@ -95,6 +95,8 @@ class _Collect(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._attrs(attrs)
+        if tag == "autoref":  # mkdocs-autorefs: becomes a link after rendering
+            self.links["autoref:" + (dict(attrs).get("identifier") or "")] += 1
         if tag == "pre":
             self._pre += 1
         elif tag == "code" and not self._pre and self._code is None:
