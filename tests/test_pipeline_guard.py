@@ -186,3 +186,23 @@ def test_structure_counts_autorefs_references() -> None:
     a = structure('<p><autoref identifier="pkg.Thing">Thing</autoref></p>')
     b = structure("<p>[Thing][pkg.Thing]</p>")
     assert a.differences(b) == ["href/src 'autoref:pkg.Thing' lost"]
+
+
+def test_suspects_first_keep_the_search_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_zh_translate.pipeline import guard as guard_module
+    from mkdocs_zh_translate.pipeline.guard import autodoc_stub
+
+    prose = [f"Sentence number {n} is plain." for n in range(30)]
+    source = "\n\n".join(prose[:15] + ["::: pkg.mod"] + prose[15:]) + "\n"
+    texts = prose[:15] + ["::: pkg.mod"] + prose[15:]
+    page = RawPage.of(source, texts)
+    guard = make_guard(python_markdown_renderer([autodoc_stub()]))
+    translations: list[str | None] = [f"「{t}」" for t in texts]
+    result = guard.check(source, page, translations)
+    assert result.reverted == [15]
+    monkeypatch.setattr(guard_module, "_suspects", lambda *args: [])
+    plain = make_guard(python_markdown_renderer([autodoc_stub()])).check(source, page, translations)
+    assert plain.reverted == [15]
+    # english, all, all but the suspects, the two suspects (the directive and the sentence just
+    # above it), final check; plain bisection over 31 segments needs about twice as many
+    assert result.renders <= 6 and plain.renders >= 2 * result.renders - 2

@@ -23,6 +23,8 @@ default for front ends without a site (``md``, ``docs``).
 
 from __future__ import annotations
 
+import html as html_lib
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -57,6 +59,17 @@ class Structure:
     code: Counter[str]
     math: Counter[str]
 
+    def changed(self, other: Structure | None) -> list[str]:
+        """Every item lost or added between ``self`` and ``other``, raw."""
+        if other is None:
+            return []
+        out: list[str] = []
+        for name in ("pre", "links", "ids", "code", "math"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if mine != theirs:
+                out += list((mine - theirs).elements()) + list((theirs - mine).elements())
+        return out
+
     def differences(self, other: Structure) -> list[str]:
         """Human names of what differs, with one example each ("a link 'x' lost")."""
         out = []
@@ -72,6 +85,40 @@ class Structure:
             elif added:
                 out.append(f"{label} {_short(added[0])} added" + (f" (+{len(added) - 1} more)" if len(added) > 1 else ""))
         return out
+
+
+def _needles(item: str) -> list[str]:
+    """Lower-case strings a breaking segment's source likely contains, for a changed item."""
+    if item.startswith("zh-guard-autodoc:"):
+        return [item.split(":")[2].lower()]
+    if item.startswith("autoref:"):
+        return [item[len("autoref:") :].lower()]
+    if item.lower().startswith("<pre"):
+        text = html_lib.unescape(re.sub(r"<[^>]+>", "", item))
+        return [line.strip().lower() for line in text.splitlines() if len(line.strip()) >= 4][:3]
+    return [item.lower()] if len(item) >= 3 else []
+
+
+def _suspects(page: _Page, candidates: Sequence[int], changed: list[str]) -> list[int]:
+    """Candidates whose source (plus the next two lines) contains a needle of a changed item."""
+    needles = [n for item in changed for n in _needles(item)]
+    if not needles:
+        return []
+    source = page.source
+    out = []
+    for i in candidates:
+        seg = page.segments[i]
+        start, end = getattr(seg, "start", None), getattr(seg, "end", None)
+        if start is None or end is None:
+            return []
+        stop = end
+        for _ in range(3):
+            nxt = source.find("\n", stop + 1)
+            stop = len(source) if nxt < 0 else nxt
+        window = source[start:stop].lower()
+        if any(n in window for n in needles):
+            out.append(i)
+    return out
 
 
 def _short(text: str, limit: int = 60) -> str:
@@ -184,10 +231,12 @@ class PageGuard:
         self.renders = 0
         self.pages = 0
         self.reverted = 0
+        self._last: Structure | None = None
 
     def _structure(self, markdown: str) -> Structure:
         self.renders += 1
-        return structure(self.render(markdown))
+        self._last = structure(self.render(markdown))
+        return self._last
 
     def check(
         self,
@@ -236,12 +285,24 @@ class PageGuard:
             bisect(indices[:middle])
             bisect(indices[middle:])
 
-        if len(candidates) == 1:
-            bad = list(candidates)
+        def search(indices: list[int]) -> None:
+            if len(indices) == 1:
+                bad.extend(indices)
+                return
+            middle = len(indices) // 2
+            bisect(indices[:middle])
+            bisect(indices[middle:])
+
+        # Suspects first: segments whose source mentions what changed (the directive's name,
+        # the lost URL or code). If the page is whole without them, bisect among them only.
+        suspects = _suspects(page, candidates, english.changed(self._last))
+        if suspects and len(suspects) < len(candidates):
+            if broken([i for i in candidates if i not in set(suspects)]):
+                search(candidates)
+            else:
+                search(suspects)
         else:
-            middle = len(candidates) // 2
-            bisect(candidates[:middle])
-            bisect(candidates[middle:])
+            search(candidates)
         kept = [i for i in candidates if i not in set(bad)]
         whole = not bad or (bool(kept) and bool(broken(kept)))
         if whole:
