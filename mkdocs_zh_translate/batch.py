@@ -311,6 +311,7 @@ class SiteTranslator:
                         page_texts = checked.translations
                         result.warnings.append(checked.reason)
                         stats.guarded += len(checked.reverted)
+                        result.translated = not checked.whole_page  # the banner must not claim it
                     stats.guard_seconds += time.perf_counter() - guard_started
                     stats.guard_renders += checked.renders
                 result.markdown = page.splice(page_texts)

@@ -217,3 +217,44 @@ def test_guard_renderer_skips_pygments_but_keeps_code_comparable() -> None:
     assert "print(&#39;x&#39;)" in fast or "print('x')" in fast
     assert '<span class="nb">print</span>' in slow and '<span class="nb">' not in fast
     assert configs == {"pymdownx.highlight": {"use_pygments": True}}  # the site's dict untouched
+
+
+def _site_translate(tmp_path, render, page_text: str):  # type: ignore[no-untyped-def]
+    from mkdocs_zh_translate.batch import LazyTranslator, PageJob, SiteTranslator, TranslatorSpec
+    from mkdocs_zh_translate.memory import MachineCache, TranslationMemory
+
+    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    try:
+        site = SiteTranslator(
+            memory, LazyTranslator(), TranslatorSpec("pseudo", None), progress=False, guard=make_guard(render)
+        )
+        results, _strings, stats = site.translate_pages([PageJob("docs/p.md", "docs/p.md", page_text, 2)])
+    finally:
+        memory.machine.close()
+    return results["docs/p.md"], stats
+
+
+def test_site_translator_reverts_the_segment_the_guard_rejects(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    base = python_markdown_renderer()
+
+    def render(text: str) -> str:  # pretend the site's renderer breaks on this one translation
+        return base(text) + ("<pre>broken</pre>" if "「Bad one.」" in text else "")
+
+    result, stats = _site_translate(tmp_path, render, "# Title\n\nGood one.\n\nBad one.\n")
+    assert result.markdown == "# 「Title」 { #title }\n\n「Good one.」\n\nBad one.\n"
+    assert result.translated
+    assert result.warnings == [
+        "docs/p.md: the translation changed the page structure (<pre> block '<pre>broken</pre>' added); "
+        "1 segment(s) at line 7 kept in English"
+    ]
+    assert stats.guarded == 1 and "1 kept in English by the page guard" in stats.summary()
+
+
+def test_site_translator_whole_page_revert_is_not_called_translated(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    def render(text: str) -> str:  # the two translations break the page only together
+        return "<pre>broken</pre>" if "「Good one.」" in text and "「Bad one.」" in text else ""
+
+    result, _stats = _site_translate(tmp_path, render, "Good one.\n\nBad one.\n")
+    assert result.markdown == "Good one.\n\nBad one.\n"
+    assert not result.translated  # the banner says "not translated"
+    assert len(result.warnings) == 1 and "whole page is kept in English" in result.warnings[0]
