@@ -208,17 +208,6 @@ def test_suspects_first_keep_the_search_short(monkeypatch: pytest.MonkeyPatch) -
     assert result.renders <= 6 and plain.renders >= 2 * result.renders - 2
 
 
-def test_guard_renderer_skips_pygments_but_keeps_code_comparable() -> None:
-    pytest.importorskip("pymdownx")
-    source = "```python\nprint('x')\n```\n"
-    configs = {"pymdownx.highlight": {"use_pygments": True}}
-    fast = python_markdown_renderer(["pymdownx.superfences", "pymdownx.highlight"], configs)(source)
-    slow = python_markdown_renderer(["pymdownx.superfences", "pymdownx.highlight"], configs, highlight=True)(source)
-    assert "print(&#39;x&#39;)" in fast or "print('x')" in fast
-    assert '<span class="nb">print</span>' in slow and '<span class="nb">' not in fast
-    assert configs == {"pymdownx.highlight": {"use_pygments": True}}  # the site's dict untouched
-
-
 def _site_translate(tmp_path, render, page_text: str):  # type: ignore[no-untyped-def]
     from mkdocs_zh_translate.batch import LazyTranslator, PageJob, SiteTranslator, TranslatorSpec
     from mkdocs_zh_translate.memory import MachineCache, TranslationMemory
