@@ -123,6 +123,11 @@ class PluginConfig(base.Config):
     """Page globs (matched against the path inside docs_dir, e.g. ``changelog.md`` or
     ``api/*``) that stay in English in the translated site."""
 
+    guard = c.Type(bool, default=True)
+    """Check each translated page against the English one (code blocks, links, anchors, inline
+    code, math rendered with the site's Markdown extensions) and put the segments that change
+    them back to English, with a warning naming the page (an error under ``strict``)."""
+
     overrides = c.SubConfig(LanguageOverrides)
     """Settings of the translated site: ``site_name``, ``site_description``, ``copyright``,
     ``theme`` (merged), ``extra`` (merged). Unknown keys are refused."""

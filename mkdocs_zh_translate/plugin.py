@@ -32,6 +32,7 @@ from .buildlog import PREFIX, prefixed_warnings
 from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
 from .memory import MachineCache, TranslationMemory
 from .overrides import apply_overrides, translatable_copyright
+from .pipeline.guard import PageGuard
 from .pipeline.lazy import LazyTranslator, TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks
 from .pipeline.spec import TranslatorSpec
@@ -78,6 +79,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         self._glossary: Glossary | None = None
         self._i18n: coexist.StaticI18nBridge | None = None  # beside mkdocs-static-i18n
         self._banners: dict[str, str] = {}  # src_uri -> banner, from on_page_content to on_page_context
+        self._markdown: tuple[list[Any], dict[str, Any]] = ([], {})  # the page guard's renderer
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
         self.collector: Collector | None = None
@@ -150,6 +152,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         else:
             self._i18n = None
             site.set_alternates(config)
+        # The same list objects: plugins that add extensions after us (mkdocstrings) count too.
+        self._markdown = (config.markdown_extensions, config.mdx_configs)
         return config
 
     @event_priority(-50)  # before static-i18n's on_files (-100) sorts the files by language
@@ -331,6 +335,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
         log.info(stats.summary())
         if stats.fallback_steps and not self.config.strict:
             log.info(f"zh-translate: {plain_fallbacks(stats.fallback_steps)} (`-v` lists where)")
+        if stats.guard_renders:
+            log.info(
+                f"zh-translate: page guard: {len(results)} pages, {stats.guard_renders} renders, "
+                f"{1000 * stats.guard_seconds / max(len(results), 1):.1f} ms per page"
+            )
         errors = []
         for result in results.values():
             for message in result.warnings:
@@ -353,6 +362,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             reviewer=review,
             glossary=self._glossary,
             english_fallback=review is not None and has_po_files(review.review_dir),
+            guard=self._page_guard(),
         )
 
     def _build_zh(self, config: MkDocsConfig, build: _Build) -> None:
@@ -395,6 +405,20 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
                 raise Abort(f"{PREFIX}{exc.message}") from None
         finally:
             self._zh = False
+
+    def _page_guard(self) -> PageGuard | None:
+        """A page guard rendering with the site's own Markdown extensions (or None when off)."""
+        if not self.config.guard:
+            return None
+        from .pipeline.guard import autodoc_stub, python_markdown_renderer
+
+        extensions, configs = self._markdown
+        # mkdocstrings' own extension is slow and has side effects: a stub matching the same
+        # `::: identifier` blocks stands in for it (see autodoc_stub).
+        used = [autodoc_stub() if type(e).__name__ == "MkdocstringsExtension" else e for e in extensions]
+        # The zh build renders with attr_list (site.prepare_zh_config): so does the guard.
+        extra = [] if "attr_list" in extensions else ["attr_list"]
+        return PageGuard(python_markdown_renderer([*used, *extra], configs))
 
     def _excluded(self, src_uri: str) -> bool:
         return any(fnmatch.fnmatchcase(src_uri, pattern) for pattern in self.config.exclude)

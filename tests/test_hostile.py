@@ -61,7 +61,7 @@ def test_segmenter_grows_linearly(name: str) -> None:
     ratios: tuple[float, float] = (0.0, 0.0)
     for _attempt in range(3):  # a busy machine may slow one measurement; quadratic is ~4 every time
         ratios = growth_ratios(make, n)
-        if max(ratios) <= 2.5:
+        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
             return
     pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
 
@@ -91,7 +91,7 @@ def test_reviewed_text_check_grows_linearly(name: str) -> None:
     for _attempt in range(3):
         t1, t2, t4 = best(1), best(2), best(4)
         ratios = (t2 / t1, t4 / t2)
-        if max(ratios) <= 2.5:
+        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
             return
     pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
 

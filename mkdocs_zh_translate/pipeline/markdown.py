@@ -38,7 +38,7 @@ def translate_markdown(
     requests = Requests()
     requests.add_page(page)
     hits = service.translate(requests)
-    markdown, _reverted = service.splice(
+    markdown, _outcome = service.splice(
         text, page, [hits[s.text].text for s in page.segments], heading_ids=heading_ids
     )
     return markdown

@@ -53,11 +53,15 @@ class Stats:
     seconds: float = 0.0
     model: str = "model not loaded"  # or "model loaded", "model already loaded", "pseudo backend"
     fallback_steps: list[str] = field(default_factory=list)  # one ladder step per fallback
+    guarded: int = 0  # segments the page guard put back to English
+    guard_renders: int = 0  # Markdown renders the guard needed (2 per translated page if all pass)
+    guard_seconds: float = 0.0
 
     def summary(self) -> str:
+        guarded = f", {self.guarded} kept in English by the page guard" if self.guarded else ""
         return (
             f"zh-translate: {self.segments} segments ({self.unique} unique), {self.cached} from "
-            f"memory, {self.translated} translated, {self.fallbacks} fallbacks, "
+            f"memory, {self.translated} translated, {self.fallbacks} fallbacks{guarded}, "
             f"{self.seconds:.1f} s, {self.model}"
         )
 
@@ -212,7 +216,7 @@ class SiteTranslator:
         for job in jobs:
             page = segmented.get(job.key)
             if page is not None:
-                results[job.key] = self._page_result(job, page, reviewed.get(job.key), hits)
+                results[job.key] = self._page_result(job, page, reviewed.get(job.key), hits, stats)
         stats.fallback_steps = [
             str(hits[s].fallback) for s in needed if hits[s].fallback and hits[s].origin is not Origin.ENGLISH
         ]
@@ -227,7 +231,7 @@ class SiteTranslator:
         return results, translated_strings, stats
 
     def _page_result(
-        self, job: PageJob, page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit]
+        self, job: PageJob, page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit], stats: Stats
     ) -> PageResult:
         """One page's result: reviewed hits first, then the machine's; warnings; guard; splice."""
         result = PageResult(job.markdown, segments=len(page.segments))
@@ -248,17 +252,25 @@ class SiteTranslator:
                     f"{job.label}:{segment.line + job.line_offset}: translation fell back to '{hit.fallback}'"
                 )
         try:
-            result.markdown, reverted = self.service.splice(job.markdown, page, [h.text for h in page_hits])
+            result.markdown, outcome = self.service.splice(
+                job.markdown, page, [h.text for h in page_hits], label=job.label, line_offset=job.line_offset
+            )
         except Exception as exc:
             return PageResult(
                 job.markdown,
                 warnings=[f"{job.label}:{1 + job.line_offset}: cannot splice the translation, kept in English: {exc}"],
                 translated=False,
             )
-        if reverted:
+        stats.guard_renders += outcome.renders
+        stats.guard_seconds += outcome.seconds
+        if outcome.reverted:
+            stats.guarded += len(outcome.reverted)
+            result.translated = not outcome.whole_page  # the banner must not claim a translation
+            reverted = outcome.reverted
             lines = ", ".join(str(page.segments[i].line + job.line_offset) for i in reverted)
             result.warnings.append(
-                f"{job.label}:{page.segments[reverted[0]].line + job.line_offset}: the page guard kept "
+                outcome.reason
+                or f"{job.label}:{page.segments[reverted[0]].line + job.line_offset}: the page guard kept "
                 f"{len(reverted)} segment(s) in English because the translation changed the page's "
                 f"structure (lines {lines})"
             )

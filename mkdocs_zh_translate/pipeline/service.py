@@ -15,6 +15,7 @@ one disagreed; the first occurrence's set (0.1.0's ``md``) depended on page orde
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
@@ -22,6 +23,7 @@ from ..memory import Hit
 from ..review.glossary import Glossary, GlossaryTranslator
 from ..segment import SegmentedPage, translate_segments
 from ..translator import Translator
+from .guard import PageGuard
 from .lazy import TranslationFailed
 from .origin import Origin
 from .progress import NoProgress, Progress
@@ -171,18 +173,46 @@ class TranslationService:
     # -- pages ----------------------------------------------------------------------------
 
     def splice(
-        self, english: str, page: SegmentedPage, translations: list[str | None], *, heading_ids: bool = True
-    ) -> tuple[str, list[int]]:
+        self,
+        english: str,
+        page: SegmentedPage,
+        translations: list[str | None],
+        *,
+        heading_ids: bool = True,
+        label: str = "page",
+        line_offset: int = 0,
+    ) -> tuple[str, GuardOutcome]:
         """The translated page, after the page guard (if any) sent offending segments back to
-        English; with the indices of the segments it sent back."""
-        reverted: list[int] = []
+        English; with what the guard did."""
+        outcome = GuardOutcome()
         if self.guard is not None:
-            checked = self.guard(english, page, list(translations))
+            started = time.perf_counter()
+            if isinstance(self.guard, PageGuard):
+                result = self.guard.check(english, page, list(translations), label=label, line_offset=line_offset)
+                checked, outcome.reason, outcome.renders = result.translations, result.reason, result.renders
+            else:
+                checked = self.guard(english, page, list(translations))
             if len(checked) != len(translations):
                 raise ValueError(f"the page guard returned {len(checked)} translations for {len(translations)}")
-            reverted = [i for i, (a, b) in enumerate(zip(translations, checked)) if a is not None and b is None]
+            outcome.reverted = [i for i, (a, b) in enumerate(zip(translations, checked)) if a is not None and b is None]
+            outcome.whole_page = bool(outcome.reverted) and all(t is None for t in checked)
+            if isinstance(self.guard, PageGuard):
+                outcome.whole_page = result.whole_page
+            outcome.seconds = time.perf_counter() - started
             translations = checked
-        return page.splice(translations, heading_ids=heading_ids), reverted
+        return page.splice(translations, heading_ids=heading_ids), outcome
+
+
+@dataclass
+class GuardOutcome:
+    """What the page guard did to one page: the segments it sent back to English, why (one
+    line; a plain callable guard gives none), whether that was every translated segment."""
+
+    reverted: list[int] = field(default_factory=list)
+    reason: str = ""
+    whole_page: bool = False
+    renders: int = 0
+    seconds: float = 0.0
 
 
 def _chunks(texts: list[str], budget: int) -> list[list[str]]:

@@ -1,0 +1,555 @@
+"""Build real third-party doc sets with the plugin and compare each zh page with its English page.
+
+How it works: download the pinned sdist (``pip download NAME==VER --no-deps --no-binary :all:``)
+into the corpus cache, unpack it into a work directory, write ``mkdocs.zh-realsites.yml`` beside
+the project's ``mkdocs.yml`` (overrides documented in :mod:`tests.realsites.sites`), run
+``python -m mkdocs build`` in a subprocess with the ``pseudo`` backend (every translated
+segment is wrapped in 「」), then compare per page the body of ``site/X.html`` with that of
+``site/zh/X.html``:
+
+* identical: the body is byte-identical once 「 and 」 are removed (and smart quotes made
+  neutral: smarty curls a quote by what precedes it, and a 「 before a quote flips it, an
+  artefact of the marks that a real translation does not share);
+* pre: ``<pre>`` blocks identical (marks not removed: a mark inside code is a defect);
+* hrefs: the multiset of href/src values identical (marks not removed; an absolute link to
+  ``site_url`` + ``zh/`` counts as the English one);
+* ids: the multiset of ``id`` attributes identical;
+* coverage: of the ASCII letters in the zh body's visible prose (not inside pre, code, kbd,
+  script, style, math, mkdocstrings' ``div.doc`` objects), the share that sits inside 「」.
+
+Corpus cache: ``$ZH_TRANSLATE_REALSITES_CACHE``, else ``$ZH_TRANSLATE_TEST_CACHE/../realsites``,
+else ``<repo>/.cache/realsites`` (sdists/ holds the downloads; never committed).
+
+Running it against another worktree (the code under test is whatever ``mkdocs_zh_translate``
+the subprocess imports, i.e. the first on ``PYTHONPATH``)::
+
+    cd /work/wt/<yours>
+    export PYTHONPATH=$PWD ZH_TRANSLATE_TEST_CACHE=/work/main/.cache/test-models
+    /work/main/.venv/bin/python benchmarks/realsites.py            # table for all sites
+    /work/main/.venv/bin/python benchmarks/realsites.py hatch -v   # one site, failing pages
+    /work/main/.venv/bin/python -m pytest -q -m slow tests/realsites
+
+(copy ``tests/realsites/`` and ``benchmarks/realsites.py`` from the ``corpus`` branch if your
+branch lacks them; they only need the ``realsites`` extra installed).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .marker_hook import BEGIN, END
+from .sites import OFFLINE_PLUGINS, Site
+
+REPO = Path(__file__).resolve().parents[2]
+OVERRIDE_NAME = "mkdocs.zh-realsites.yml"
+MARKS = str.maketrans("", "", "\u300c\u300d")
+OPEN, CLOSE = "\u300c", "\u300d"
+
+
+class CorpusError(Exception):
+    """A site could not be fetched or built; the message says which and why."""
+
+
+def cache_root() -> Path:
+    explicit = os.environ.get("ZH_TRANSLATE_REALSITES_CACHE")
+    if explicit:
+        return Path(explicit)
+    tests = os.environ.get("ZH_TRANSLATE_TEST_CACHE")
+    if tests:
+        return Path(tests).resolve().parent / "realsites"
+    return REPO / ".cache" / "realsites"
+
+
+# -- fetching -----------------------------------------------------------------------------
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def sdist(site: Site) -> Path:
+    """The pinned sdist in the cache, downloaded with pip on first use."""
+    folder = cache_root() / "sdists"
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def find() -> Path | None:
+        for path in folder.glob("*.tar.gz"):
+            stem = path.name[: -len(".tar.gz")]
+            name, _, version = stem.rpartition("-")
+            if _normal(name) == _normal(site.dist) and version == site.version:
+                return path
+        return None
+
+    found = find()
+    if found is None:
+        cmd = [sys.executable, "-m", "pip", "download", site.requirement, "--no-deps", "--no-binary", ":all:"]
+        done = subprocess.run([*cmd, "-q", "-d", str(folder)], capture_output=True, text=True)
+        found = find()
+        if found is None:
+            raise CorpusError(f"{site.name}: `pip download {site.requirement}` failed: {done.stderr.strip()[-400:]}")
+    return found
+
+
+def unpack(site: Site, into: Path) -> Path:
+    """A fresh copy of the project (the sdist's top directory) under ``into``."""
+    with tarfile.open(sdist(site)) as tar:
+        tar.extractall(into, filter="data")
+    tops = [p for p in into.iterdir() if p.is_dir()]
+    if len(tops) != 1 or not (tops[0] / site.config).is_file():
+        raise CorpusError(f"{site.name}: the sdist has no {site.config} at its top")
+    for path in tops[0].rglob("*"):
+        if path.is_symlink() and not path.exists():
+            path.unlink()  # MkDocs would try to copy it and fail
+    return tops[0]
+
+
+# -- the override config ------------------------------------------------------------------
+
+
+@dataclass
+class Tagged:
+    """A YAML node with a tag we must not resolve (``!!python/name:``, ``!ENV``, ``!relative``)."""
+
+    tag: str
+    value: Any
+
+
+class _Loader(yaml.SafeLoader):
+    pass
+
+
+def _construct_tagged(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Tagged:
+    if isinstance(node, yaml.ScalarNode):
+        value: Any = loader.construct_scalar(node)
+    elif isinstance(node, yaml.SequenceNode):
+        value = loader.construct_sequence(node, deep=True)
+    else:
+        value = loader.construct_mapping(node, deep=True)  # type: ignore[arg-type]
+    tag = node.tag.replace(":zensical.extensions.", ":material.extensions.")
+    return Tagged(tag, value)
+
+
+_Loader.add_multi_constructor("!", _construct_tagged)
+_Loader.add_multi_constructor("tag:yaml.org,2002:python/", _construct_tagged)
+
+
+class _Dumper(yaml.SafeDumper):
+    pass
+
+
+def _represent_tagged(dumper: yaml.SafeDumper, data: Tagged) -> yaml.Node:
+    if isinstance(data.value, list):
+        return dumper.represent_sequence(data.tag, data.value)
+    if isinstance(data.value, dict):
+        return dumper.represent_mapping(data.tag, data.value)
+    return dumper.represent_scalar(data.tag, data.value)
+
+
+_Dumper.add_representer(Tagged, _represent_tagged)
+
+
+def _entries(value: Any) -> list[tuple[str, Any]]:
+    """Plugin or extension entries as (name, options) whatever the YAML shape."""
+    if isinstance(value, dict):
+        return list(value.items())
+    out: list[tuple[str, Any]] = []
+    for item in value or []:
+        if isinstance(item, str):
+            out.append((item, None))
+        elif isinstance(item, dict):
+            out.extend(item.items())
+    return out
+
+
+def write_config(site: Site, project: Path, cache_dir: Path, *, guard: bool | None = None) -> tuple[Path, list[str]]:
+    """Write the override config beside the project's; return it and what was dropped."""
+    data = yaml.load((project / site.config).read_text(encoding="utf-8"), Loader=_Loader) or {}
+    dropped: list[str] = []
+    plugins: list[Any] = []
+    for name, options in _entries(data.get("plugins")):
+        if name in site.plugin_options:
+            plugins.append({name: site.plugin_options[name]})
+        elif name in OFFLINE_PLUGINS:
+            plugins.append({name: options} if options else name)
+        else:
+            dropped.append(f"plugin {name}")
+    zh: dict[str, Any] = {"backend": "pseudo", "banner": False, "cache_dir": str(cache_dir)}
+    if guard is not None:
+        zh["guard"] = guard
+    plugins.append({"zh-translate": zh})
+    data["plugins"] = plugins
+    if site.drop_extensions or site.extension_options:
+        kept: list[Any] = []
+        for name, options in _entries(data.get("markdown_extensions")):
+            if name in site.drop_extensions:
+                dropped.append(f"extension {name}")
+                continue
+            if name in site.extension_options:
+                options = {**(options or {}), **site.extension_options[name]}
+                dropped.append(f"extension {name} options {site.extension_options[name]}")
+            kept.append({name: options} if options is not None else name)
+        data["markdown_extensions"] = kept
+    if site.exclude_docs:
+        dropped.append(f"exclude_docs {', '.join(site.exclude_docs)}")
+        data["exclude_docs"] = "\n".join(site.exclude_docs)
+    for name in site.plugin_options:
+        dropped.append(f"plugin {name} options replaced")
+    data.pop("watch", None)
+    if site.theme is not None:
+        dropped.append(f"theme -> {site.theme}")
+        data["theme"] = dict(site.theme)
+    theme = data.get("theme")
+    if isinstance(theme, dict) and isinstance(theme.get("custom_dir"), str):
+        if not (project / theme["custom_dir"]).is_dir():
+            dropped.append(f"theme.custom_dir {theme.pop('custom_dir')}")
+    hooks = [h for h in data.get("hooks") or [] if isinstance(h, str) and (project / h).is_file()]
+    hooks.append(str(Path(__file__).with_name("marker_hook.py")))
+    data["hooks"] = hooks
+    data["strict"] = False
+    target = project / OVERRIDE_NAME
+    target.write_text(yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return target, dropped
+
+
+# -- building -----------------------------------------------------------------------------
+
+
+@dataclass
+class Built:
+    site: Site
+    project: Path
+    site_dir: Path
+    site_url: str
+    dropped: list[str]
+    log: str
+
+
+def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float = 1800) -> Built:
+    """Unpack ``site`` under ``work`` and build it (English + nested zh) with the plugin."""
+    if work.exists():
+        shutil.rmtree(work)
+    work.mkdir(parents=True)
+    project = unpack(site, work / "src")
+    config, dropped = write_config(site, project, work / "zh-cache", guard=guard)
+    site_dir = work / "site"
+    env = dict(os.environ)
+    env.setdefault("PYTHONPATH", str(REPO))
+    # The build runs in the project directory, so `python -m` puts it first on sys.path: the
+    # project's own hooks and tool modules import, and a flat-layout project (pymdownx) builds
+    # with its own version of itself, as its docs expect. src/ is not added: mkdocstrings,
+    # griffe and autorefs from an sdist would shadow the installed, mutually compatible set.
+    env["NO_COLOR"] = "1"
+    if site.shims:
+        bin_dir = work / "bin"
+        bin_dir.mkdir()
+        for command, output in site.shims.items():
+            shim = bin_dir / command
+            shim.write_text(f"#!/bin/sh\necho {output}\n", encoding="utf-8")
+            shim.chmod(0o755)
+        env["PATH"] = os.pathsep.join([str(bin_dir), env.get("PATH", "")])
+    cmd = [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", str(site_dir)]
+    try:
+        done = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise CorpusError(f"{site.name}: the build took longer than {timeout:.0f} s") from None
+    if done.returncode != 0 or not (site_dir / "zh").is_dir():
+        raise CorpusError(f"{site.name}: mkdocs build failed (exit {done.returncode}):\n{done.stderr[-3000:]}")
+    data = yaml.load(config.read_text(encoding="utf-8"), Loader=_Loader) or {}
+    site_url = data.get("site_url") if isinstance(data.get("site_url"), str) else ""
+    return Built(site, project, site_dir, site_url or "", dropped, done.stderr)
+
+
+# -- comparing ----------------------------------------------------------------------------
+
+
+def body(html: str) -> str | None:
+    start = html.find(BEGIN)
+    end = html.rfind(END)
+    if start < 0 or end < start:
+        return None
+    return html[start + len(BEGIN) : end]
+
+
+_PRE = re.compile(r"<pre\b.*?</pre>", re.S)
+_SKIP = {"pre", "code", "kbd", "script", "style", "math", "svg"}
+# Not prose from the page's Markdown: math, and mkdocstrings' rendered objects (docstrings are
+# not translated; the API page's own prose around them is).
+_GENERATED = {"arithmatex", "doc"}
+_VOID = {"br", "hr", "img", "input", "meta", "link", "source", "wbr", "col", "area", "base", "embed", "track"}
+
+
+class _Scan(HTMLParser):
+    """hrefs/srcs, ids and visible-prose letters (inside 「」 or not) of an HTML fragment."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: list[str] = []
+        self.ids: list[str] = []
+        self.skip = 0
+        self.depth = 0  # 「」 nesting
+        self.marked = 0
+        self.unmarked = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name in ("href", "src"):
+                self.links.append(value)
+            elif name == "id":
+                self.ids.append(value)
+        classes = dict(attrs).get("class") or ""
+        if tag in _SKIP or (tag in ("span", "div") and _GENERATED & set(classes.split())):
+            if tag not in _VOID:
+                self.skip += 1
+                self._skipping.append(tag)
+        elif self._skipping and tag == self._skipping[-1] and tag not in _VOID:
+            self.skip += 1
+            self._skipping.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        for name, value in attrs:
+            if value is None:
+                continue
+            if name in ("href", "src"):
+                self.links.append(value)
+            elif name == "id":
+                self.ids.append(value)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._skipping and tag == self._skipping[-1]:
+            self._skipping.pop()
+            self.skip -= 1
+
+    def handle_data(self, data: str) -> None:
+        for char in data:
+            if char == OPEN:
+                self.depth += 1
+            elif char == CLOSE:
+                self.depth = max(0, self.depth - 1)
+            elif not self.skip and char.isascii() and char.isalpha():
+                if self.depth:
+                    self.marked += 1
+                else:
+                    self.unmarked += 1
+
+    def reset(self) -> None:
+        super().reset()
+        self._skipping: list[str] = []
+
+
+def scan(fragment: str) -> _Scan:
+    parser = _Scan()
+    parser.feed(fragment)
+    parser.close()
+    return parser
+
+
+def _same(a: Iterable[str], b: Iterable[str]) -> tuple[int, int]:
+    """(matching, total) of two multisets; total is the larger side, so extras count too."""
+    ca, cb = Counter(a), Counter(b)
+    return sum((ca & cb).values()), max(sum(ca.values()), sum(cb.values()))
+
+
+@dataclass
+class PageReport:
+    page: str
+    identical: bool
+    pre: tuple[int, int]
+    links: tuple[int, int]
+    ids: tuple[int, int]
+    marked: int
+    letters: int
+    first_difference: str = ""
+
+    @property
+    def broken(self) -> bool:
+        """Structure differs: code, a link or an anchor was lost or changed."""
+        return any(same != total for same, total in (self.pre, self.links, self.ids))
+
+
+@dataclass
+class SiteReport:
+    site: Site
+    pages: list[PageReport] = field(default_factory=list)
+    dropped: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)  # English pages without a zh page
+    log: str = ""
+
+    def _ratio(self, attr: str) -> float:
+        same = sum(getattr(p, attr)[0] for p in self.pages)
+        total = sum(getattr(p, attr)[1] for p in self.pages)
+        return 100.0 * same / total if total else 100.0
+
+    @property
+    def identical(self) -> float:
+        return 100.0 * sum(p.identical for p in self.pages) / len(self.pages) if self.pages else 100.0
+
+    @property
+    def pre(self) -> float:
+        return self._ratio("pre")
+
+    @property
+    def links(self) -> float:
+        return self._ratio("links")
+
+    @property
+    def ids(self) -> float:
+        return self._ratio("ids")
+
+    @property
+    def coverage(self) -> float:
+        letters = sum(p.letters for p in self.pages)
+        return 100.0 * sum(p.marked for p in self.pages) / letters if letters else 100.0
+
+    @property
+    def broken(self) -> list[PageReport]:
+        return [p for p in self.pages if p.broken]
+
+    def row(self) -> str:
+        return (
+            f"{self.site.name:<20} {len(self.pages):>5} {self.identical:>7.1f} {self.pre:>7.1f} "
+            f"{self.links:>7.1f} {self.ids:>7.1f} {self.coverage:>7.1f} {len(self.broken):>6}"
+        )
+
+
+HEADER = f"{'site':<20} {'pages':>5} {'ident%':>7} {'pre%':>7} {'hrefs%':>7} {'ids%':>7} {'cover%':>7} {'broken':>6}"
+
+
+def _first_difference(a: str, b: str) -> str:
+    i = 0
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            break
+    else:
+        i = min(len(a), len(b))
+    return f"@{i}: en {a[max(0, i - 60) : i + 60]!r}\n      zh {b[max(0, i - 60) : i + 60]!r}"
+
+
+_QUOTES = re.compile(r"&[lr]dquo;|&[lr]squo;|[\u201c\u201d\u2018\u2019]")
+
+
+def _neutral_quotes(text: str) -> str:
+    return _QUOTES.sub(lambda m: '"' if "d" in m.group() or m.group() in "\u201c\u201d" else "'", text)
+
+
+def compare_page(page: str, english: str, chinese: str, site_url: str = "") -> PageReport:
+    if site_url:
+        root = site_url.rstrip("/") + "/"
+        chinese = chinese.replace(f'"{root}zh/', f'"{root}')
+    plain = _neutral_quotes(chinese.translate(MARKS))
+    english_plain = _neutral_quotes(english)
+    en, zh = scan(english), scan(chinese)
+    return PageReport(
+        page=page,
+        identical=plain == english_plain,
+        pre=_same(_PRE.findall(english), _PRE.findall(chinese)),
+        links=_same(en.links, zh.links),
+        ids=_same(en.ids, zh.ids),
+        marked=zh.marked,
+        letters=zh.marked + zh.unmarked,
+        first_difference="" if plain == english_plain else _first_difference(english_plain, plain),
+    )
+
+
+def compare(built: Built) -> SiteReport:
+    report = SiteReport(built.site, dropped=built.dropped, log=built.log)
+    zh_root = built.site_dir / "zh"
+    for path in sorted(built.site_dir.rglob("*.html")):
+        rel = path.relative_to(built.site_dir)
+        if rel.parts[0] == "zh":
+            continue
+        english = body(path.read_text(encoding="utf-8", errors="replace"))
+        if english is None:  # not a page (404.html, redirect stubs)
+            continue
+        target = zh_root / rel
+        chinese = body(target.read_text(encoding="utf-8", errors="replace")) if target.is_file() else None
+        if chinese is None:
+            report.missing.append(rel.as_posix())
+            continue
+        report.pages.append(compare_page(rel.as_posix(), english, chinese, built.site_url))
+    return report
+
+
+def run_site(site: Site, work: Path | None = None, *, guard: bool | None = None) -> SiteReport:
+    """Build and compare one site; ``work`` defaults to a temporary directory removed after."""
+    if work is not None:
+        return compare(build(site, work, guard=guard))
+    with tempfile.TemporaryDirectory(prefix=f"realsite-{site.name}-") as tmp:
+        return compare(build(site, Path(tmp) / "w", guard=guard))
+
+
+_CAUSES = (
+    (":::", "`::: identifier` directive (mkdocstrings/mkdocs-click) translated as prose"),
+    ("///", "pymdownx.blocks `///` fence translated as prose"),
+    ("{:", "heading/block attr_list kept as text or id changed"),
+    ("{ #", "heading pin beside an existing id or attr_list"),
+    ("][", "autorefs reference without a definition lost"),
+    ("--8<--", "snippet include"),
+    ("TIP: ", "markdown-callouts `TIP:`/`NOTE:` paragraph translated as prose"),
+    ("NOTE: ", "markdown-callouts `TIP:`/`NOTE:` paragraph translated as prose"),
+    ("WARNING: ", "markdown-callouts `TIP:`/`NOTE:` paragraph translated as prose"),
+    ("GRIFFE: ", "markdown-callouts `TIP:`/`NOTE:` paragraph translated as prose"),
+    ("IMPORTANT: ", "markdown-callouts `TIP:`/`NOTE:` paragraph translated as prose"),
+    ('id="-', "pymdownx.tabbed: the tab id is slugified from the translated tab title"),
+    ("<h1 id=", "heading id: the site's toc slugify / an existing `{: #id}` not honoured by the pin"),
+    ("<pre>", "a code block's content changed (construct recognised inside code)"),
+    ("http", "URL boundary (magiclink) or link"),
+)
+
+
+def likely_cause(page: PageReport) -> str:
+    """A first guess at why a page differs, from the text at its first difference."""
+    text = page.first_difference
+    if not text:
+        return "a 「」 mark inside a code block (a fence inside a fence closed early)"
+    zh = text.split("\n      zh ", 1)[-1]
+    for needle, cause in _CAUSES:
+        if needle in zh:
+            return cause
+    return "other (see benchmarks/realsites.py -v)"
+
+
+def baseline_source(reports: list[SiteReport]) -> str:
+    """The text of tests/realsites/baseline.py for these reports (floors rounded down)."""
+    import math
+
+    lines = [
+        '"""Floors and known-broken pages of the real-world corpus (generated by',
+        "``benchmarks/realsites.py --baseline``, guard off; edit reasons by hand if a guess is wrong).",
+        "",
+        "A floor only goes up: regenerate after a fix, never to accept a regression.",
+        '"""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "FLOORS: dict[str, dict[str, float]] = {",
+    ]
+    for r in reports:
+        values = {"identical": r.identical, "pre": r.pre, "hrefs": r.links, "ids": r.ids, "coverage": r.coverage}
+        inner = ", ".join(f'"{k}": {math.floor(v * 10) / 10:.1f}' for k, v in values.items())
+        lines.append(f'    "{r.site.name}": {{{inner}}},')
+    lines += ["}", "", "# site -> page -> the likely cause; pages whose <pre>, href/src or ids differ today.", "KNOWN_BROKEN: dict[str, dict[str, str]] = {"]
+    for r in reports:
+        if not r.broken:
+            continue
+        lines.append(f'    "{r.site.name}": {{')
+        for page in r.broken:
+            lines.append(f'        "{page.page}": "{likely_cause(page)}",')
+        lines.append("    },")
+    lines += ["}", ""]
+    return "\n".join(lines)

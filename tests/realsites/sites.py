@@ -1,0 +1,162 @@
+"""The real-world corpus: MkDocs doc sets of real projects, pinned to exact PyPI sdists.
+
+Each entry names a PyPI distribution and the exact version whose sdist ships ``mkdocs.yml`` and
+``docs/`` (many projects' sdists do not, and newer releases of the pawamoy/facelessuser projects
+moved to Zensical, so the versions are chosen on purpose; do not "upgrade" them blindly).
+Nothing of these projects is committed: the harness downloads the sdist into the test cache.
+
+Overrides, applied by the harness to a copy of the site's ``mkdocs.yml`` and documented here
+because each one changes what the site builds:
+
+* ``plugins``: only plugins in :data:`OFFLINE_PLUGINS` are kept (installed by the ``realsites``
+  extra, offline, deterministic). Dropped everywhere: ``git-revision-date-localized`` and
+  ``git-committers`` (need a git checkout / the network), ``social`` (downloads fonts),
+  ``minify`` (rewrites the HTML we compare), ``markdown-exec`` (runs code at build time; its
+  ``exec="1"`` blocks then render as plain code blocks in both languages), ``coverage``,
+  ``llmstxt``, ``group``, ``typeset``, ``glightbox``, ``mike``, ``material/blog`` (extras not
+  installed or not relevant to page content).
+* ``markdown_extensions``: those in :attr:`Site.drop_extensions` are removed (a project's own
+  tool module that is not shipped in the sdist).
+* ``theme``: :attr:`Site.theme` replaces the theme (a theme package that is not installed);
+  ``custom_dir`` is dropped when the sdist lacks it.
+* ``watch``: removed (only ``serve`` uses it, and sdists lack some watched paths).
+* YAML tags naming ``zensical.extensions.*`` (the emoji functions of Zensical, which a 2026
+  mkdocs.yml may use) are pointed at ``material.extensions.*``, the same functions.
+* Per site, documented at the entry: extension options merged in, plugin options replaced
+  (old handler options a current mkdocstrings rejects), pages excluded (``exclude_docs``).
+* Dangling symlinks in the sdist (griffe's ``docs/logo.svg -> ../logo.svg``) are removed.
+* ``hooks``: kept when the file exists in the sdist; the harness appends its own marker hook.
+* Always: ``strict: false`` (the English build of some sites warns about things outside our
+  plugin), ``zh-translate`` added with ``backend: pseudo`` and ``banner: false``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Plugin names (as written in mkdocs.yml) the harness keeps; everything else is dropped.
+OFFLINE_PLUGINS = frozenset(
+    {
+        "search",
+        "material/search",
+        "autorefs",
+        "mkdocstrings",
+        "redirects",
+        "section-index",
+        "gen-files",
+        "literate-nav",
+        "tags",
+        "material/tags",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Site:
+    """One doc set: where it comes from and what the harness changes to build it offline."""
+
+    name: str
+    dist: str
+    version: str
+    kind: str  # what it exercises, for the table: material, api, blocks, builtin
+    config: str = "mkdocs.yml"
+    theme: dict[str, Any] | None = None
+    drop_extensions: tuple[str, ...] = ()
+    # extension name -> options merged into the site's options for it
+    extension_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # plugin name -> options that replace the site's options for it
+    plugin_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # pages left out of both builds (MkDocs' own ``exclude_docs``), with the reason in a comment
+    exclude_docs: tuple[str, ...] = ()
+    # command -> what it prints: a stand-in put first on PATH for a hook that runs a tool
+    shims: dict[str, str] = field(default_factory=dict)
+    # page (path of the HTML file relative to the site) -> why it is known to differ today
+    known: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def requirement(self) -> str:
+        return f"{self.dist}=={self.version}"
+
+
+SITES: tuple[Site, ...] = (
+    Site("copier", "copier", "9.19.1", "material, mkdocstrings (`## ::: copier` in headings)"),
+    Site(
+        "griffe",
+        "griffe",
+        "1.7.3",
+        "material, mkdocstrings, gen-files API pages, callouts",
+        # Broken with the guard on too: the differing links are inside mkdocstrings' rendered
+        # docstrings (not page Markdown): autorefs resolves identifiers registered on several
+        # pages (inherited members, `inherited-members` headings) to another page in the zh build.
+        known={
+            page: "autorefs resolves an ambiguous identifier in generated API content to another page"
+            for page in (
+                "reference/api/expressions/index.html",
+                "reference/api/loaders/index.html",
+                "reference/api/models/alias/index.html",
+                "reference/api/models/attribute/index.html",
+                "reference/api/models/class/index.html",
+                "reference/api/models/function/index.html",
+                "reference/api/models/module/index.html",
+                "reference/api/docstrings/models/index.html",
+                "reference/api/docstrings/parsers/index.html",
+                "reference/api/extensions/index.html",
+                "reference/api/models/index.html",
+            )
+        },
+    ),
+    Site(
+        "hatch",
+        "hatch",
+        "1.18.2",
+        "material-heavy: tabs, annotations, mkdocs-click, many pages",
+        # docs/.hooks/inject_version.py runs `hatch version`, and mkdocs-click imports hatch.cli;
+        # hatch and its many dependencies are not installed: a shim answers the version and the
+        # CLI reference page (nothing but `::: mkdocs-click` blocks) is left out.
+        shims={"hatch": "1.18.2"},
+        exclude_docs=("cli/reference.md",),
+    ),
+    Site(
+        "markdown",
+        "markdown",
+        "3.11.3",
+        "built-in `mkdocs` theme (own `nature` theme replaced), mkdocstrings API, mdx_gh_links",
+        theme={"name": "mkdocs"},
+    ),
+    Site("mkdocs-autorefs", "mkdocs-autorefs", "1.4.2", "material, autorefs references"),
+    Site("mkdocstrings", "mkdocstrings", "0.29.1", "material, mkdocstrings API pages"),
+    Site(
+        "mkdocstrings-python",
+        "mkdocstrings-python",
+        "2.0.11",
+        "material, mkdocstrings API pages",
+        # `::: package.generics` documents PEP 695 code, which Python 3.11's parser rejects.
+        exclude_docs=("usage/configuration/headings.md",),
+    ),
+    Site(
+        "pymdown-extensions",
+        "pymdown-extensions",
+        "10.16.1",
+        "pymdownx.blocks everywhere, every pymdownx extension, snippets",
+        drop_extensions=("tools.collapse_code",),
+        # about/security.md includes SECURITY.md, which the sdist does not ship.
+        extension_options={"pymdownx.snippets": {"check_paths": False}},
+    ),
+    Site(
+        "pytkdocs",
+        "pytkdocs",
+        "0.16.5",
+        "material, gen-files + literate-nav API pages",
+        # Written for the legacy pytkdocs handler (setup_commands, selection): use today's.
+        plugin_options={"mkdocstrings": {"handlers": {"python": {"paths": ["src"]}}}},
+    ),
+    Site("starlette", "starlette", "1.10.0", "material, `::: starlette...` inside admonitions"),
+)
+
+
+def by_name(name: str) -> Site:
+    for site in SITES:
+        if site.name == name:
+            return site
+    raise KeyError(f"no site {name!r}; known: {', '.join(s.name for s in SITES)}")

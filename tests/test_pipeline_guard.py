@@ -1,0 +1,251 @@
+"""The page guard reverts exactly the segments whose translation breaks the page structure.
+
+The splice already escapes what a model introduces, so broken pages come from constructs the
+segmenter does not know. These tests simulate that with a page whose splice is a plain text
+substitution (what an unrecognised construct amounts to): a translation that drops a link,
+breaks a code span or breaks a fence must cost that segment, and only that segment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import pytest
+
+from mkdocs_zh_translate.pipeline.guard import PageGuard, make_guard, python_markdown_renderer, structure
+from mkdocs_zh_translate.segment import segment_markdown
+
+
+@dataclass(frozen=True)
+class Seg:
+    text: str
+    start: int
+    end: int
+    line: int
+
+
+@dataclass(frozen=True)
+class RawPage:
+    """Segments spliced in as raw Markdown (no placeholders, no escaping)."""
+
+    source: str
+    segments: list[Seg]
+
+    @classmethod
+    def of(cls, source: str, texts: Sequence[str]) -> RawPage:
+        segs, cursor = [], 0
+        for text in texts:
+            start = source.index(text, cursor)
+            segs.append(Seg(text, start, start + len(text), source.count("\n", 0, start) + 1))
+            cursor = start + len(text)
+        return cls(source, segs)
+
+    def splice(self, translations: Sequence[str | None]) -> str:
+        out, cursor = [], 0
+        for seg, tr in zip(self.segments, translations):
+            out += [self.source[cursor : seg.start], seg.text if tr is None else tr]
+            cursor = seg.end
+        return "".join(out + [self.source[cursor:]])
+
+
+SOURCE = (
+    "# Install\n\n"
+    "Read the [guide](guide.md) first.\n\n"
+    "Run `pip install x` now.\n\n"
+    "Then wait.\n\n"
+    "```\nprint(1)\n```\n\n"
+    "Last words.\n\n"
+    "![logo](logo.png)\n"
+)
+TEXTS = [
+    "Install",
+    "Read the [guide](guide.md) first.",
+    "Run `pip install x` now.",
+    "Then wait.",
+    "Last words.",
+]
+
+
+def good() -> list[str | None]:
+    return [f"「{t}」" for t in TEXTS]
+
+
+@pytest.fixture
+def guard() -> PageGuard:
+    return make_guard(python_markdown_renderer())
+
+
+def test_a_faithful_translation_passes_with_two_renders(guard: PageGuard) -> None:
+    page = RawPage.of(SOURCE, TEXTS)
+    result = guard.check(SOURCE, page, good())
+    assert result.reverted == [] and not result.reason
+    assert result.translations == good()
+    assert result.renders == 2
+
+
+@pytest.mark.parametrize(
+    ("index", "broken", "what"),
+    [
+        (1, "「Read the guide first.」", "href/src 'guide.md' lost"),
+        (2, "「Run `pip install x now.」", "inline code 'pip install x' lost"),
+        (3, "「Then wait.」\n\n```", "<pre> block"),
+    ],
+    ids=["drops-a-link", "breaks-a-code-span", "breaks-a-fence"],
+)
+def test_the_breaking_segment_alone_goes_back_to_english(guard: PageGuard, index: int, broken: str, what: str) -> None:
+    page = RawPage.of(SOURCE, TEXTS)
+    translations = good()
+    translations[index] = broken
+    result = guard.check(SOURCE, page, translations, label="docs/install.md")
+    assert result.reverted == [index]
+    assert not result.whole_page
+    expected = good()
+    expected[index] = None
+    assert result.translations == expected
+    assert result.reason.startswith("docs/install.md: ") and what in result.reason
+    assert f"line {page.segments[index].line}" in result.reason
+    # the page now has the English structure
+    html = python_markdown_renderer()(page.splice(result.translations))
+    assert structure(html) == structure(python_markdown_renderer()(SOURCE))
+
+
+def test_two_breaking_segments_are_both_found(guard: PageGuard) -> None:
+    page = RawPage.of(SOURCE, TEXTS)
+    translations = good()
+    translations[1] = "「Read the guide first.」"
+    translations[4] = "「Last [words](x.md).」"
+    result = guard.check(SOURCE, page, translations)
+    assert result.reverted == [1, 4]
+    assert [t is None for t in result.translations] == [False, True, False, False, True]
+
+
+def test_segments_that_break_only_together_cost_the_whole_page() -> None:
+    # A renderer in which two translations are harmless alone and break the page together.
+    base = python_markdown_renderer()
+
+    def render(text: str) -> str:
+        html = base(text)
+        return html + "<pre>oops</pre>" if "AAA" in text and "BBB" in text else html
+
+    guard = make_guard(render)
+    page = RawPage.of(SOURCE, TEXTS)
+    translations = good()
+    translations[2] = "「Run `pip install x` now AAA.」"
+    translations[3] = "「Then BBB wait.」"
+    result = guard.check(SOURCE, page, translations, label="p.md")
+    assert result.whole_page
+    assert result.translations == [None] * len(TEXTS)
+    assert "whole page" in result.reason and "<pre> block '<pre>oops</pre>' added" in result.reason
+
+
+def test_call_form_returns_only_the_translations(guard: PageGuard) -> None:
+    page = RawPage.of(SOURCE, TEXTS)
+    translations = good()
+    translations[2] = "「Run `pip install x now.」"
+    out = guard(SOURCE, page, translations)
+    assert out[2] is None and out[:2] == good()[:2]
+    assert guard.reverted == 1 and guard.pages == 1
+
+
+def test_untranslated_segments_cost_no_render(guard: PageGuard) -> None:
+    page = RawPage.of(SOURCE, TEXTS)
+    result = guard.check(SOURCE, page, [None] * len(TEXTS))
+    assert result.renders == 0 and result.reverted == []
+
+
+def test_real_segmenter_pages_pass_untouched(guard: PageGuard) -> None:
+    page = segment_markdown(SOURCE)
+    translations: list[str | None] = [f"「{s.text}」" for s in page.segments]
+    result = guard.check(SOURCE, page, translations)
+    assert result.reverted == [] and result.translations == translations
+
+
+def test_structure_sees_math_and_ids() -> None:
+    a = structure('<h2 id="x">T</h2><span class="arithmatex">\\(a+b\\)</span><code>k</code>')
+    b = structure('<h2 id="y">T</h2><span class="arithmatex">\\(a+c\\)</span><code>k</code>')
+    diffs = a.differences(b)
+    assert any(d.startswith("id 'x' lost") for d in diffs)
+    assert any(d.startswith("math") for d in diffs)
+    assert not any(d.startswith("inline code") for d in diffs)
+
+
+def test_autodoc_stub_sees_a_translated_directive() -> None:
+    from mkdocs_zh_translate.pipeline.guard import autodoc_stub
+
+    render = python_markdown_renderer(["toc", autodoc_stub()])
+    source = "# API\n\n::: pkg.mod\n    options:\n      show_source: false\n\nProse.\n"
+    page = RawPage.of(source, ["API", "::: pkg.mod", "Prose."])
+    guard = make_guard(render)
+    result = guard.check(source, page, ["「API」", "「::: pkg.mod」", "「Prose.」"])
+    assert result.reverted == [1]
+    assert "zh-guard-autodoc:0:pkg.mod:" in result.reason
+
+
+def test_structure_counts_autorefs_references() -> None:
+    a = structure('<p><autoref identifier="pkg.Thing">Thing</autoref></p>')
+    b = structure("<p>[Thing][pkg.Thing]</p>")
+    assert a.differences(b) == ["href/src 'autoref:pkg.Thing' lost"]
+
+
+def test_suspects_first_keep_the_search_short(monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_zh_translate.pipeline import guard as guard_module
+    from mkdocs_zh_translate.pipeline.guard import autodoc_stub
+
+    prose = [f"Sentence number {n} is plain." for n in range(30)]
+    source = "\n\n".join(prose[:15] + ["::: pkg.mod"] + prose[15:]) + "\n"
+    texts = prose[:15] + ["::: pkg.mod"] + prose[15:]
+    page = RawPage.of(source, texts)
+    guard = make_guard(python_markdown_renderer([autodoc_stub()]))
+    translations: list[str | None] = [f"「{t}」" for t in texts]
+    result = guard.check(source, page, translations)
+    assert result.reverted == [15]
+    monkeypatch.setattr(guard_module, "_suspects", lambda *args: [])
+    plain = make_guard(python_markdown_renderer([autodoc_stub()])).check(source, page, translations)
+    assert plain.reverted == [15]
+    # english, all, all but the suspects, the two suspects (the directive and the sentence just
+    # above it), final check; plain bisection over 31 segments needs about twice as many
+    assert result.renders <= 6 and plain.renders >= 2 * result.renders - 2
+
+
+def _site_translate(tmp_path, render, page_text: str):  # type: ignore[no-untyped-def]
+    from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
+    from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
+    from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
+    from mkdocs_zh_translate.memory import MachineCache, TranslationMemory
+
+    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    try:
+        site = SiteTranslator(
+            memory, LazyTranslator(), TranslatorSpec("pseudo", None), progress=False, guard=make_guard(render)
+        )
+        results, _strings, stats = site.translate_pages([PageJob("docs/p.md", "docs/p.md", page_text, 2)])
+    finally:
+        memory.machine.close()
+    return results["docs/p.md"], stats
+
+
+def test_site_translator_reverts_the_segment_the_guard_rejects(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    base = python_markdown_renderer()
+
+    def render(text: str) -> str:  # pretend the site's renderer breaks on this one translation
+        return base(text) + ("<pre>broken</pre>" if "「Bad one.」" in text else "")
+
+    result, stats = _site_translate(tmp_path, render, "# Title\n\nGood one.\n\nBad one.\n")
+    assert result.markdown == "# 「Title」 { #title }\n\n「Good one.」\n\nBad one.\n"
+    assert result.translated
+    assert result.warnings == [
+        "docs/p.md: the translation changed the page structure (<pre> block '<pre>broken</pre>' added); "
+        "1 segment(s) at line 7 kept in English"
+    ]
+    assert stats.guarded == 1 and "1 kept in English by the page guard" in stats.summary()
+
+
+def test_site_translator_whole_page_revert_is_not_called_translated(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    def render(text: str) -> str:  # the two translations break the page only together
+        return "<pre>broken</pre>" if "「Good one.」" in text and "「Bad one.」" in text else ""
+
+    result, _stats = _site_translate(tmp_path, render, "Good one.\n\nBad one.\n")
+    assert result.markdown == "Good one.\n\nBad one.\n"
+    assert not result.translated  # the banner says "not translated"
+    assert len(result.warnings) == 1 and "whole page is kept in English" in result.warnings[0]
