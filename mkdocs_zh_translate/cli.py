@@ -42,6 +42,7 @@ def _read_text(path: Path) -> tuple[str, str]:
 
 def _cmd_md(args: argparse.Namespace) -> int:
     from .backends import BackendError, load_translator
+    from .pipeline.guard import PageGuard, python_markdown_renderer
     from .pipeline.lazy import TranslationFailed
     from .pipeline.markdown import translate_markdown
     from .pipeline.progress import progress_for
@@ -53,7 +54,17 @@ def _cmd_md(args: argparse.Namespace) -> int:
     except BackendError as exc:
         raise CliError(str(exc)) from None
     try:
-        result = bom + translate_markdown(source, translator, progress=progress_for(None))
+        # The page guard renders with Python-Markdown's usual MkDocs extensions: an unknown
+        # construct costs a segment of English, never a broken page.
+        guard = None if args.no_guard else PageGuard(python_markdown_renderer())
+        result = bom + translate_markdown(
+            source,
+            translator,
+            progress=progress_for(None),
+            guard=guard,
+            label=args.input,
+            warn=lambda line: print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr),
+        )
     except SegmentError as exc:
         raise CliError(f"{args.input}:{exc.line}: {exc}") from None
     except TranslationFailed as exc:
@@ -103,6 +114,9 @@ def _build_parser() -> argparse.ArgumentParser:
     md.add_argument("--model", metavar="DIR", help="exported model directory (onnx backend)")
     md.add_argument("--beams", type=int, default=None)
     md.add_argument("--threads", type=int, default=None)
+    md.add_argument(
+        "--no-guard", action="store_true", help="skip the page guard (rendered structure check against the English page)"
+    )
     md.set_defaults(func=_cmd_md)
 
     ex = sub.add_parser("export", help="export a MarianMT model to ONNX for the engine")

@@ -108,3 +108,16 @@ def test_onnx_backend_without_a_model_is_one_line(tmp_path: Path, capsys: pytest
     assert main(["md", str(src)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--model" in err[0]
+
+
+def test_md_checks_the_page_with_the_guard_by_default(tmp_path: Path) -> None:
+    """`md` renders the page (Python-Markdown, MkDocs' usual extensions) before and after: the
+    pseudo translation of a plain page passes, so the output is the translation and stderr is quiet."""
+    page = tmp_path / "p.md"
+    page.write_text("# Title\n\nSee [docs](https://x.org/a) and `code`.\n", encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs_zh_translate", "md", str(page), "--backend", "pseudo"],
+        capture_output=True, text=True, check=False,
+    )
+    assert done.returncode == 0 and done.stderr == ""
+    assert "「See [docs](https://x.org/a) and `code`.」" in done.stdout

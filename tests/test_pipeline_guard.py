@@ -249,3 +249,21 @@ def test_site_translator_whole_page_revert_is_not_called_translated(tmp_path) ->
     assert result.markdown == "Good one.\n\nBad one.\n"
     assert not result.translated  # the banner says "not translated"
     assert len(result.warnings) == 1 and "whole page is kept in English" in result.warnings[0]
+
+
+def test_translate_markdown_runs_the_guard_and_says_what_it_kept() -> None:
+    from mkdocs_zh_translate import translate_markdown
+    from mkdocs_zh_translate.pipeline.guard import PageGuard
+    from mkdocs_zh_translate.translator import PseudoTranslator
+
+    base = python_markdown_renderer()
+
+    def render(text: str) -> str:  # the `md` front end's renderer, breaking on one translation
+        return base(text) + ("<pre>broken</pre>" if "「Bad one.」" in text else "")
+
+    warnings: list[str] = []
+    out = translate_markdown(
+        "Good one.\n\nBad one.\n", PseudoTranslator(), guard=PageGuard(render), label="p.md", warn=warnings.append
+    )
+    assert out == "「Good one.」\n\nBad one.\n"
+    assert len(warnings) == 1 and warnings[0].startswith("p.md: ") and "<pre>" in warnings[0]

@@ -26,11 +26,14 @@ def translate_markdown(
     guard: Guard | None = None,
     cache: CacheBinding | None = None,
     progress: Progress | None = None,
+    label: str = "page",
+    warn: Callable[[str], None] | None = None,
 ) -> str:
     """Segment ``text``, translate each distinct segment once, and splice the results back.
 
     ``heading_ids`` pins translated headings to their English ids (``{ #slug }``);
-    ``slugify(text, separator)`` is the site's heading-id function. Raises
+    ``slugify(text, separator)`` is the site's heading-id function. ``warn`` hears, in one
+    line naming ``label``, what the page ``guard`` sent back to English. Raises
     :class:`~.lazy.TranslationFailed` when the translator raises.
     """
     page = segment_markdown(text, slugify=slugify)
@@ -38,7 +41,10 @@ def translate_markdown(
     requests = Requests()
     requests.add_page(page)
     hits = service.translate(requests)
-    markdown, _outcome = service.splice(
-        text, page, [hits[s.text].text for s in page.segments], heading_ids=heading_ids
+    markdown, outcome = service.splice(
+        text, page, [hits[s.text].text for s in page.segments], heading_ids=heading_ids, label=label
     )
+    if outcome.reverted and warn is not None:
+        lines = ", ".join(str(page.segments[i].line) for i in outcome.reverted)
+        warn(outcome.reason or f"{label}: the page guard kept segments in English (lines {lines})")
     return markdown
