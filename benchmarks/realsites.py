@@ -24,8 +24,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.realsites.harness import HEADER, CorpusError, baseline_source, run_site  # noqa: E402
-from tests.realsites.sites import SITES, by_name  # noqa: E402
+from tests.realsites.harness import HEADER, CorpusError, baseline_source, run_site
+from tests.realsites.sites import SITES, by_name
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,10 +23,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from mkdocs_zh_translate.pipeline.lazy import LazyTranslator  # noqa: E402
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec  # noqa: E402
-from mkdocs_zh_translate.pofill import fill  # noqa: E402
-from tests.sphinx_helpers import HanTranslator, broken_links, page_facts  # noqa: E402
+from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
+from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
+from mkdocs_zh_translate.pofill import fill
+from tests.sphinx_helpers import HanTranslator, broken_links, page_facts
 
 
 def _sphinx(project: Path, builder: str, out: str, options: list[str]) -> list[str]:

@@ -27,9 +27,9 @@ from typing import Any
 
 from .docs import Translation, translate_tree
 from .docs_source import read_pages, read_strings
-from .plaintext import for_template
 from .overrides import translatable_copyright
 from .pipeline.lazy import TranslationFailed
+from .plaintext import for_template
 
 log = logging.getLogger("mkdocs.plugins.zh_translate")
 
@@ -67,7 +67,7 @@ class StaticI18nBridge:
 
     def prepare(self, config: Any) -> None:
         """Register the zh language with static-i18n (once) and in a user's ``extra.alternate``."""
-        from mkdocs_static_i18n.config import I18nPluginLanguage
+        from mkdocs_static_i18n.config import I18nPluginLanguage  # type: ignore[import-untyped]
 
         languages = self.i18n.config.languages
         if not any(lang.locale == self.language for lang in languages):

@@ -53,7 +53,7 @@ class UrlSegment(c.Type[str]):
         return text
 
 
-class LanguageOverrides(base.Config):
+class LanguageOverrides(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
     """Settings of the translated site only, as mkdocs-static-i18n's ``languages:`` entries have
     them. Each wins over the machine translation of the English value."""
 
@@ -77,7 +77,7 @@ class LanguageOverrides(base.Config):
         return {k: v for k, v in self.items() if v is not None and k in self._schema_keys}
 
 
-class PluginConfig(base.Config):
+class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
     """Options of the ``zh-translate`` plugin, as written under ``plugins:`` in mkdocs.yml."""
 
     backend = c.Choice(BACKENDS, default="onnx")

@@ -99,7 +99,7 @@ def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str])
     pages: list[DocsPage] = []
     uris = {f.src_uri for f in files}
     for file in files:
-        if file.inclusion.is_excluded():
+        if file.inclusion.is_excluded():  # type: ignore[no-untyped-call]  # untyped in MkDocs 1.6
             continue
         copy.append(file.src_uri)
         if not file.is_documentation_page():

@@ -64,7 +64,7 @@ class _Build:
     strings: dict[str, str] = field(default_factory=dict)
 
 
-class ZhTranslatePlugin(BasePlugin[PluginConfig]):
+class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
     """Build a Simplified-Chinese copy of the site under ``site_dir/<language>/``."""
 
     def __init__(self) -> None:
@@ -162,13 +162,15 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
             self._warn_unused_excludes(files)
         if self._i18n is None or self.collector is not None:
             return files
-        return self._i18n.add_files(files, config, self)
+        added: Files = self._i18n.add_files(files, config, self)
+        return added
 
     @event_priority(-110)  # after static-i18n re-created the files from docs_dir
     def _fill_zh_files(self, files: Files, config: MkDocsConfig) -> Files | None:
         if self._i18n is None or self.collector is not None:
             return files
-        return self._i18n.fill_files(files)
+        filled: Files = self._i18n.fill_files(files)
+        return filled
 
     on_files = CombinedEvent(_add_zh_files, _fill_zh_files)
 
@@ -340,7 +342,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):
                 f"zh-translate: page guard: {len(results)} pages, {stats.guard_renders} renders, "
                 f"{1000 * stats.guard_seconds / max(len(results), 1):.1f} ms per page"
             )
-        errors = []
+        errors: list[str] = []
         for result in results.values():
             for message in result.warnings:
                 (errors.append if self.config.strict else log.warning)(message)

@@ -122,8 +122,11 @@ def fix_html_lang(output: str) -> str:
     return _HTML_LANG.sub(lambda m: m.group(1) + m.group(2).replace("_", "-") + m.group(3), output, count=1)
 
 
-def banner_html(text: bool | str, *, segments: int, reviewed: int, model: str, translated: bool) -> str:
-    """The notice put at the top of each Chinese page; empty when disabled."""
+def banner_html(text: object, *, segments: int, reviewed: int, model: str, translated: bool) -> str:
+    """The notice put at the top of each Chinese page; empty when disabled.
+
+    ``text`` is the ``banner`` option as validated (``True``, ``False`` or a string); typed
+    ``object`` because that is what MkDocs' ``Type((bool, str))`` option gives."""
     if text is False:
         return ""
     if not translated:

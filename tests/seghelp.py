@@ -6,13 +6,12 @@ import re
 from html.parser import HTMLParser
 
 from markdown_it import MarkdownIt
+from pymd import render as render_pm
 
 from mkdocs_zh_translate import translate_markdown
 from mkdocs_zh_translate.segment import segment_markdown
 from mkdocs_zh_translate.translator import PseudoTranslator
-
-from pymd import render as render_pm
-from tests.fakes import WordTranslator  # noqa: F401  (re-exported for the segment tests)
+from tests.fakes import WordTranslator
 
 _CM = MarkdownIt("commonmark")
 _TAG_RE = re.compile(r"<x\d+/>|</?g\d+>")
@@ -59,4 +58,4 @@ def structure(html: str) -> list[str]:
     return parser.tags
 
 
-__all__ = ["render_cm", "render_pm", "unmark", "kinds_texts", "identity", "pseudo", "WordTranslator", "structure"]
+__all__ = ["WordTranslator", "identity", "kinds_texts", "pseudo", "render_cm", "render_pm", "structure", "unmark"]

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
-
 SAMPLE = Path(__file__).parent / "data" / "sphinx_sample"
 TAG_RE = re.compile(r"(<x\d+/>|</?g\d+>)")
 

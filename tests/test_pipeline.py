@@ -25,7 +25,6 @@ from mkdocs_zh_translate.pipeline.progress import NoProgress, TerminalProgress, 
 from mkdocs_zh_translate.pipeline.service import Requests, TranslationService
 from mkdocs_zh_translate.pipeline.spec import PIPELINE_FORMAT, TranslatorSpec, bind_cache
 from mkdocs_zh_translate.segment import SegmentedPage
-
 from tests.fakes import CountingTranslator, EmphasisBreaker, Scripted
 
 SPEC = TranslatorSpec("pseudo", None)

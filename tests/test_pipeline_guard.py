@@ -209,10 +209,10 @@ def test_suspects_first_keep_the_search_short(monkeypatch: pytest.MonkeyPatch) -
 
 
 def _site_translate(tmp_path, render, page_text: str):  # type: ignore[no-untyped-def]
+    from mkdocs_zh_translate.memory import MachineCache, TranslationMemory
     from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
     from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
     from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
-    from mkdocs_zh_translate.memory import MachineCache, TranslationMemory
 
     memory = TranslationMemory(MachineCache(tmp_path / "cache"))
     try:

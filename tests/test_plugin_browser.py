@@ -17,7 +17,6 @@ from pathlib import Path
 import pytest
 
 from mkdocs_zh_translate.pipeline import lazy as batch
-
 from tests.plugin_sites import build_in_process, write_site
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

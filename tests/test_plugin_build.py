@@ -108,7 +108,6 @@ def test_the_plugin_build_runs_the_drop_pairs_step(tmp_path: Path, monkeypatch: 
     # 0.1.0's plugin never passed the droppable emphasis pairs: a model that broke **bold**
     # left the whole sentence English. Now the ladder drops the bold and keeps the words.
     from mkdocs_zh_translate.pipeline import lazy
-
     from tests.fakes import EmphasisBreaker
     from tests.plugin_sites import build_in_process
 

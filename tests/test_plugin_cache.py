@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from mkdocs_zh_translate.pipeline import lazy, service, spec
-
 from tests.plugin_sites import CountingTranslator, build_in_process, fake_model_loader, run_mkdocs, write_site
 
 

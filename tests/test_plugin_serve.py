@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
-
 from tests.plugin_sites import write_site
 
 

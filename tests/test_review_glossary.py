@@ -9,15 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from mkdocs_zh_translate.memory import MachineCache, TranslationMemory
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
-from mkdocs_zh_translate.memory import MachineCache, TranslationMemory
 from mkdocs_zh_translate.review.glossary import load_glossary
 from mkdocs_zh_translate.review.store import ReviewError
-
 from tests.fakes import CountingTranslator
-
 
 PAGE = (
     "# MkDocs plugins\n\n"

@@ -3,9 +3,10 @@ translating (pseudo and Chinese-like) renders the same page under Python-Markdow
 
 from __future__ import annotations
 
+from seghelp import WordTranslator, identity, kinds_texts, pseudo, render_cm, render_pm, structure, unmark
+
 from mkdocs_zh_translate import translate_markdown
 from mkdocs_zh_translate.segment import segment_markdown
-from seghelp import WordTranslator, identity, kinds_texts, pseudo, render_cm, render_pm, structure, unmark
 
 
 def check(source: str, expected: list[tuple[str, str]]) -> str:

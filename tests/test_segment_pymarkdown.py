@@ -6,11 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
+from pymd import PAGES, render, visible_text
+from seghelp import WordTranslator, identity, pseudo, structure, unmark
 
 from mkdocs_zh_translate import translate_markdown
 from mkdocs_zh_translate.segment import segment_markdown
-from pymd import PAGES, render, visible_text
-from seghelp import WordTranslator, identity, pseudo, structure, unmark
 
 pytestmark = pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
 

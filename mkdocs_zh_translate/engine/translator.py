@@ -15,8 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from ..model_integrity import ModelIntegrityError, verify_model
 from ..model_format import DECODER_FILE, ENCODER_FILE, EXPORT_HINT, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
+from ..model_integrity import ModelIntegrityError, verify_model
 from .batching import dedupe, plan_batches
 from .beam import Hypothesis, SearchOptions, beam_search, greedy_search
 from .errors import EngineError

@@ -41,7 +41,8 @@ DEFAULT_EXTENSIONS: tuple[str, ...] = ("toc", "attr_list", "tables", "fenced_cod
 class _Page(Protocol):
     """What the guard needs of a segmented page (``segment.SegmentedPage``)."""
 
-    source: str
+    @property
+    def source(self) -> str: ...
 
     @property
     def segments(self) -> Sequence[Any]: ...

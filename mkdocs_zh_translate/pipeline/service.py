@@ -37,7 +37,7 @@ CHUNK_CHARS = 12_000
 # ``drop_pairs`` step everywhere, which comes after these): such legacy entries are reused.
 _LEGACY_STEPS = (None, "nbest", "runs")
 
-Guard = Callable[[str, SegmentedPage, list[str | None]], list[str | None]]
+Guard = Callable[[str, SegmentedPage, list[str | None]], list[str | None]] | PageGuard
 """``guard(english_markdown, page, translations) -> translations`` with the segments that break
 the page's structure set to None (kept English). It may splice trial pages itself."""
 

@@ -98,10 +98,10 @@ def read_po(path: Path) -> polib.POFile | None:
         po = polib.pofile(text, wrapwidth=78, check_for_duplicates=True)
     except (OSError, ValueError) as exc:
         match = _LINE_RE.search(str(exc))
-        line = match.group(1) if match else "1"
+        where = match.group(1) if match else "1"
         reason = re.sub(r"\s*\(line \d+\)", "", str(exc))
         reason = reason.replace(" in po file", "").replace(text, "").strip() or "syntax error"
-        raise ReviewError(f"{display(path)}:{line}: malformed PO file: {reason}") from None
+        raise ReviewError(f"{display(path)}:{where}: malformed PO file: {reason}") from None
     return po
 
 

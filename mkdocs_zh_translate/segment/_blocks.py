@@ -11,7 +11,6 @@ included, and ``markdown="1"`` blocks have their inside parsed as Markdown.
 from __future__ import annotations
 
 import re
-
 from collections.abc import Callable
 
 from markdown_it import MarkdownIt

@@ -88,7 +88,7 @@ class Locator:
     def locate(self, tok: Token, how: str) -> list[int] | None:
         """Page offset of each character of ``tok.content`` plus an end sentinel, or None."""
         content = tok.content
-        if not content or tok.map is None and how != "explicit":
+        if not content or (tok.map is None and how != "explicit"):
             return None
         result: list[int] | None
         if how == "explicit":

@@ -14,9 +14,9 @@ from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment
 from ._placeholders import strip_tags
-from ._splice import line_start_markers
 from ._slug import attr_id, heading_text, unique
 from ._slug import slugify as default_slugify
+from ._splice import line_start_markers
 
 _LEAD_MARKER_RE = re.compile(r"(?:\[[ xX]\]|\[![A-Za-z]+\][+-]?)(?=[ \t]|$)[ \t]*")
 _UNDERLINE_RE = re.compile(r"(?:=+|-+)[ \t]*$")
