@@ -83,7 +83,7 @@ def build_hf_model(out: Path) -> Path:
 
 
 def prepare(rebuild: bool = False) -> dict[str, Path]:
-    from mkdocs_zh_translate.export import export_model
+    from mkdocs_zh_translate.export.onnx import export_model
 
     base = cache_dir()
     paths = {"hf": base / "hf", "fp32": base / "onnx-fp32", "int8": base / "onnx-int8", "ct2": base / "ct2-int8"}

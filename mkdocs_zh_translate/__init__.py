@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from .pipeline.markdown import translate_markdown
-    from .translator import Translator
+    from .pipeline.translator import Translator
 
 __all__ = ["Translator", "__version__", "translate_markdown"]
 
@@ -29,7 +29,7 @@ def __getattr__(name: str) -> object:
 
         return translate_markdown
     if name == "Translator":
-        from .translator import Translator
+        from .pipeline.translator import Translator
 
         return Translator
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

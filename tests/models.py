@@ -96,7 +96,7 @@ def tiny_hf_model(preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
 
 def tiny_onnx_model(quantize: str = "none", preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
     """The tiny model exported by our real ``export`` command (``quantize`` is "none" or "int8")."""
-    from mkdocs_zh_translate.export import export_model
+    from mkdocs_zh_translate.export.onnx import export_model
 
     hf_dir = tiny_hf_model(preset, seed)
     exporters = sorted(PACKAGE.glob("export*.py")) + sorted(PACKAGE.glob("export/*.py"))

@@ -9,8 +9,8 @@ from markdown_it import MarkdownIt
 from pymd import render as render_pm
 
 from mkdocs_zh_translate import translate_markdown
+from mkdocs_zh_translate.pipeline.translator import PseudoTranslator
 from mkdocs_zh_translate.segment import segment_markdown
-from mkdocs_zh_translate.translator import PseudoTranslator
 from tests.fakes import WordTranslator
 
 _CM = MarkdownIt("commonmark")

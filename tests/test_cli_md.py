@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.cli import main
+from mkdocs_zh_translate.cli.app import main
 
 REPO = Path(__file__).resolve().parent.parent
 PAGE = "# Install\n\nRun `pip install x` to **install** it.\n"
@@ -90,7 +90,7 @@ def test_pseudo_backend_does_not_import_the_model_runtime(tmp_path: Path) -> Non
     src.write_text(PAGE, encoding="utf-8")
     probe = (
         "import json, sys\n"
-        "from mkdocs_zh_translate.cli import main\n"
+        "from mkdocs_zh_translate.cli.app import main\n"
         f"code = main(['md', {str(src)!r}, '--backend', 'pseudo'])\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in "
         "('onnxruntime', 'numpy', 'torch', 'transformers', 'sentencepiece', 'mkdocs'))\n"

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from mkdocs_zh_translate.cli import main
+from mkdocs_zh_translate.cli.app import main
 from tests.plugin_sites import Html, html_pages, write_site
 
 PAGES = {

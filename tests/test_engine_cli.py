@@ -55,7 +55,7 @@ def test_translate_never_imports_torch_or_transformers() -> None:
     model = tiny_onnx_model("int8")
     code = (
         "import sys, json\n"
-        "from mkdocs_zh_translate.cli import main\n"
+        "from mkdocs_zh_translate.cli.app import main\n"
         "import io; sys.stdin = io.TextIOWrapper(io.BytesIO(b'Open the file.\\n'))\n"
         f"rc = main(['translate', '--model', {str(model)!r}])\n"
         "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'transformers', 'optimum', 'onnx'))\n"

@@ -24,7 +24,7 @@ from typing import Any
 import polib
 import pytest
 
-from mkdocs_zh_translate.cli import main as cli_main
+from mkdocs_zh_translate.cli.app import main as cli_main
 from mkdocs_zh_translate.segment import segment_markdown
 from tests.plugin_sites import NAV, PAGES, build_in_process, write_site
 
@@ -195,7 +195,7 @@ def test_no_payload_reaches_any_zh_html_file(tmp_path: Path, monkeypatch: pytest
 
 
 def test_glossary_markup_is_refused_with_file_and_line(tmp_path: Path) -> None:
-    from mkdocs_zh_translate.review.glossary import load_glossary
+    from mkdocs_zh_translate.pipeline.glossary import load_glossary
     from mkdocs_zh_translate.review.store import ReviewError
 
     path = tmp_path / "glossary.yml"
@@ -206,7 +206,7 @@ def test_glossary_markup_is_refused_with_file_and_line(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("bad", ["\u202e", "\u2066", "\u2069", "\u200b", "\ufeff", "\u200d"])
 def test_glossary_invisible_controls_are_refused(tmp_path: Path, bad: str) -> None:
-    from mkdocs_zh_translate.review.glossary import load_glossary
+    from mkdocs_zh_translate.pipeline.glossary import load_glossary
     from mkdocs_zh_translate.review.store import ReviewError
 
     path = tmp_path / "glossary.yml"
@@ -392,7 +392,7 @@ def test_cache_that_cannot_be_written_is_read(
     writing, as it does for a directory owned by someone else; simulated by monkeypatching."""
     import diskcache
 
-    from mkdocs_zh_translate import memory
+    from mkdocs_zh_translate.pipeline import cache as memory
 
     first, config = _cached_build(tmp_path)
 
@@ -566,7 +566,7 @@ def test_review_dir_created_after_serve_started_is_watched(tmp_path: Path) -> No
 
     from watchdog.observers import Observer
 
-    from mkdocs_zh_translate.plugin import watch_review_dir
+    from mkdocs_zh_translate.plugin.plugin import watch_review_dir
 
     class Server:  # the parts of MkDocs' LiveReloadServer the plugin uses
         def __init__(self) -> None:

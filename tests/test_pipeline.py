@@ -15,9 +15,9 @@ import pytest
 
 import mkdocs_zh_translate
 from mkdocs_zh_translate import translate_markdown
-from mkdocs_zh_translate.backends import BackendError
-from mkdocs_zh_translate.memory import Hit, MachineCache, TranslationMemory
 from mkdocs_zh_translate.pipeline import spec as spec_module
+from mkdocs_zh_translate.pipeline.backends import BackendError
+from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache, TranslationMemory
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator, TranslationFailed
 from mkdocs_zh_translate.pipeline.origin import Origin
 from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator

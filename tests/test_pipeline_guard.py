@@ -209,7 +209,7 @@ def test_suspects_first_keep_the_search_short(monkeypatch: pytest.MonkeyPatch) -
 
 
 def _site_translate(tmp_path, render, page_text: str):  # type: ignore[no-untyped-def]
-    from mkdocs_zh_translate.memory import MachineCache, TranslationMemory
+    from mkdocs_zh_translate.pipeline.cache import MachineCache, TranslationMemory
     from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
     from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
     from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
@@ -254,7 +254,7 @@ def test_site_translator_whole_page_revert_is_not_called_translated(tmp_path) ->
 def test_translate_markdown_runs_the_guard_and_says_what_it_kept() -> None:
     from mkdocs_zh_translate import translate_markdown
     from mkdocs_zh_translate.pipeline.guard import PageGuard
-    from mkdocs_zh_translate.translator import PseudoTranslator
+    from mkdocs_zh_translate.pipeline.translator import PseudoTranslator
 
     base = python_markdown_renderer()
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.translator import PSEUDO_OPEN
+from mkdocs_zh_translate.pipeline.translator import PSEUDO_OPEN
 from tests.plugin_sites import Html, check_twin, page_pairs, run_mkdocs, write_site
 
 THEMES = ["mkdocs", "material"]

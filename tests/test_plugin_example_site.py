@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from mkdocs_zh_translate.translator import PSEUDO_OPEN
+from mkdocs_zh_translate.pipeline.translator import PSEUDO_OPEN
 from tests.plugin_sites import Html, check_twin, page_pairs
 from tools import demo
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from mkdocs_zh_translate.memory import Hit, MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache, TranslationMemory
 from mkdocs_zh_translate.pipeline.origin import Origin
-from mkdocs_zh_translate.site import banner_html
+from mkdocs_zh_translate.plugin.site import banner_html
 
 
 def test_memory_reads_and_writes_the_machine_cache_per_fingerprint(tmp_path: Path) -> None:
@@ -23,7 +23,7 @@ def test_memory_reads_and_writes_the_machine_cache_per_fingerprint(tmp_path: Pat
 
 
 def test_malformed_cache_values_are_misses(tmp_path: Path) -> None:
-    from mkdocs_zh_translate.memory import cache_key
+    from mkdocs_zh_translate.pipeline.cache import cache_key
 
     machine = MachineCache(tmp_path / "cache")
     machine._cache.set(cache_key("Hello", "fp"), "{not json")

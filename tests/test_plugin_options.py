@@ -8,7 +8,7 @@ import pytest
 
 from mkdocs_zh_translate import segment
 from mkdocs_zh_translate.pipeline import pages
-from mkdocs_zh_translate.translator import PSEUDO_OPEN
+from mkdocs_zh_translate.pipeline.translator import PSEUDO_OPEN
 from tests.plugin_sites import Html, build_in_process, run_mkdocs, write_site
 
 

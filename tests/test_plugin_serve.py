@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.translator import PSEUDO_OPEN
+from mkdocs_zh_translate.pipeline.translator import PSEUDO_OPEN
 from tests.plugin_sites import write_site
 
 

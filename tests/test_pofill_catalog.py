@@ -11,12 +11,12 @@ from pathlib import Path
 import polib
 import pytest
 
-from mkdocs_zh_translate.cli import main
+from mkdocs_zh_translate.cli.app import main
+from mkdocs_zh_translate.pipeline.glossary import load_glossary
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.pofill import FillError, fill
 from mkdocs_zh_translate.pofill.catalog import apply_edits, parse_catalog
-from mkdocs_zh_translate.review.glossary import load_glossary
 from tests.fakes import Recorder
 
 HEADER = """\

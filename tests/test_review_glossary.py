@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.memory import MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.cache import MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.glossary import load_glossary
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
-from mkdocs_zh_translate.review.glossary import load_glossary
 from mkdocs_zh_translate.review.store import ReviewError
 from tests.fakes import CountingTranslator
 
@@ -101,7 +101,7 @@ def test_a_malformed_glossary_is_one_clear_error(tmp_path: Path, text: str, mess
 def test_site_build_and_sync_use_the_glossary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import polib
 
-    from mkdocs_zh_translate.cli import main as cli_main
+    from mkdocs_zh_translate.cli.app import main as cli_main
     from tests.plugin_sites import build_in_process, write_site
 
     monkeypatch.chdir(tmp_path)

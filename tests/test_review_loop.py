@@ -18,7 +18,7 @@ import polib
 import pytest
 import yaml
 
-from mkdocs_zh_translate.cli import main as cli_main
+from mkdocs_zh_translate.cli.app import main as cli_main
 from tests.plugin_sites import CountingTranslator, build_in_process, fake_model_loader
 
 REPO = Path(__file__).resolve().parent.parent

@@ -8,7 +8,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from mkdocs_zh_translate.cli import main as cli_main
+from mkdocs_zh_translate.cli.app import main as cli_main
 from tests import models
 from tests.plugin_sites import build_in_process, write_site
 

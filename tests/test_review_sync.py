@@ -8,7 +8,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from mkdocs_zh_translate.cli import main as cli_main
+from mkdocs_zh_translate.cli.app import main as cli_main
 from mkdocs_zh_translate.review.store import entry_state, write_if_changed
 from mkdocs_zh_translate.review.sync import merge
 from mkdocs_zh_translate.review.units import Unit

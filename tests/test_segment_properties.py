@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 from seghelp import WordTranslator
 
 from mkdocs_zh_translate import translate_markdown
+from mkdocs_zh_translate.pipeline.translator import PseudoTranslator
 from mkdocs_zh_translate.segment import segment_markdown, validate
-from mkdocs_zh_translate.translator import PseudoTranslator
 
 # Fragments that exercise every rule, mixed with arbitrary text.
 FRAGMENTS = [

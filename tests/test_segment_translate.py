@@ -7,8 +7,8 @@ import re
 import pytest
 
 from mkdocs_zh_translate import translate_markdown
+from mkdocs_zh_translate.pipeline.translator import PseudoTranslator
 from mkdocs_zh_translate.segment import split_sentences, translate_segments, validate
-from mkdocs_zh_translate.translator import PseudoTranslator
 from tests.fakes import Scripted, ScriptedNBest
 
 

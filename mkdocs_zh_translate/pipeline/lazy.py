@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ..backends import BackendError, load_translator
-from ..translator import Translator
+from .backends import BackendError, load_translator
 from .spec import TranslatorSpec
+from .translator import Translator
 
 
 class TranslationFailed(Exception):

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..review.glossary import Glossary
 from ..segment import segment_markdown
-from ..translator import Translator
+from .glossary import Glossary
 from .progress import Progress
 from .service import Guard, Requests, TranslationService
 from .spec import CacheBinding
+from .translator import Translator
 
 
 def translate_markdown(

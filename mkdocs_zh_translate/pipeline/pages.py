@@ -13,10 +13,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ..memory import Hit, TranslationMemory
-from ..review.glossary import Glossary
 from ..review.store import ReviewError
 from ..segment import SegmentedPage, segment_markdown
+from .cache import Hit, TranslationMemory
+from .glossary import Glossary
 from .lazy import LazyTranslator, TranslationFailed
 from .origin import Origin
 from .progress import progress_for

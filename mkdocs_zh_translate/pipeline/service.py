@@ -19,15 +19,15 @@ import time
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 
-from ..memory import Hit
-from ..review.glossary import Glossary, GlossaryTranslator
 from ..segment import SegmentedPage, translate_segments
-from ..translator import Translator
+from .cache import Hit
+from .glossary import Glossary, GlossaryTranslator
 from .guard import PageGuard
 from .lazy import TranslationFailed
 from .origin import Origin
 from .progress import NoProgress, Progress
 from .spec import CacheBinding
+from .translator import Translator
 
 # One engine call gets at most this many characters of source: big enough for the engine's
 # own length bucketing to batch well, small enough that Ctrl-C loses little finished work.

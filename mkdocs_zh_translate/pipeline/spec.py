@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..memory import TranslationMemory
+from .cache import TranslationMemory
 
 # Bump only when placeholder validation or the fallback ladder (segment/_translate.py) change
 # what a translation of the same text can be, and say so in CHANGELOG.md: every cached
@@ -91,7 +91,7 @@ def _model_content(spec: TranslatorSpec, memory: TranslationMemory) -> str:
     When the model directory has been deleted, the fingerprint last computed for that path is
     taken from the cache's metadata, so a fully cached site still rebuilds."""
     if spec.backend == "pseudo":
-        from ..translator import PseudoTranslator
+        from .translator import PseudoTranslator
 
         return PseudoTranslator.fingerprint
     model_dir = Path(spec.model or "")

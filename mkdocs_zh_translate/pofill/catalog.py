@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import polib
 
-from ..pocheck import PoSyntaxError, check_po
+from ..review.pocheck import PoSyntaxError, check_po
 from .rst import backslash_escaped
 
 MARKER = "zh-translate: machine"

@@ -28,12 +28,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..memory import Hit, MachineCache, TranslationMemory
+from ..pipeline.cache import Hit, MachineCache, TranslationMemory
+from ..pipeline.glossary import Glossary
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
 from ..pipeline.progress import progress_for
 from ..pipeline.service import Requests, TranslationService
 from ..pipeline.spec import TranslatorSpec, bind_cache
-from ..review.glossary import Glossary
 from .catalog import Catalog, CatalogError, Edit, Entry, apply_edits_mapped, check_edits, parse_catalog
 from .formats import Message, protect
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polib
 
-from ..memory import Hit
+from ..pipeline.cache import Hit
 from ..pipeline.origin import Origin
 from ..segment import Segment, SegmentedPage, from_readable
 from .store import PoReader, display, page_po_path, site_po_path

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import polib
 
-from ..pocheck import PoSyntaxError, check_po
+from .pocheck import PoSyntaxError, check_po
 
 SITE_PO = "site.po"  # site-wide strings: nav titles, site name, default admonition titles
 PAGE_SUFFIX = ".po"  # a page's file is <review_dir>/<src_uri>.po, e.g. guide/install.md.po

@@ -19,7 +19,7 @@ from typing import Any
 
 import polib
 
-from .collect import Site
+from ..plugin.collect import Site
 from .store import PAGE_SUFFIX, check_no_links, entry_state, new_po, read_po, render_po, write_if_changed
 from .units import Unit
 

@@ -16,7 +16,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ..translator import NBestTranslator, Translator
+from ..pipeline.translator import NBestTranslator, Translator
 from ._placeholders import TAG_RE, apply_ids, renumber, strip_tags, validate, without_pairs
 from ._sentences import split_sentences
 

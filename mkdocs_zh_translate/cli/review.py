@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from .store import ReviewError, display, write_if_changed
+from ..review.store import ReviewError, display, write_if_changed
 
 EXIT_BELOW = 1
 
@@ -51,7 +51,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     config_file = Path(args.config_file)
     action = args.review_command
     if action == "prune":
-        from .sync import apply, plan_prune
+        from ..review.sync import apply, plan_prune
 
         review_dir = review_dir_of(config_file)
         planned = plan_prune(review_dir)
@@ -60,10 +60,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(f"review prune: {removed} obsolete entries removed, {len(changed)} file(s) changed")
         return 0
 
-    from .collect import collect_site
-    from .layer import rejected_entries
-    from .status import ReviewFile, format_status, rejection_lines, status_of
-    from .sync import apply, plan_sync
+    from ..plugin.collect import collect_site
+    from ..review.layer import rejected_entries
+    from ..review.status import ReviewFile, format_status, rejection_lines, status_of
+    from ..review.sync import apply, plan_sync
 
     site = collect_site(config_file)
     planned = plan_sync(site)
@@ -102,7 +102,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         )
         return 0 if ok else EXIT_BELOW
     if action == "report":
-        from .report import render_report
+        from ..review.report import render_report
 
         text = render_report(files, status, f"Translation review: {site.config_file.resolve().parent.name}")
         out = Path(args.output)
@@ -118,7 +118,7 @@ def review_dir_of(config_file: Path) -> Path:
     from mkdocs.config.base import ValidationError
     from mkdocs.exceptions import MkDocsException
 
-    from ..config import resolve_review_dir
+    from ..plugin.config import resolve_review_dir
 
     if not config_file.is_file():
         raise ReviewError(f"{display(config_file)}: no such file (use -f to name mkdocs.yml)")

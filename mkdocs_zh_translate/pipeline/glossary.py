@@ -24,8 +24,8 @@ from pathlib import Path
 
 import yaml
 
+from ..review.store import ReviewError, display
 from ..segment._placeholders import TAG_RE, tokenize
-from .store import ReviewError, display
 
 GLOSSARY_FILE = "glossary.yml"
 

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..pipeline.pages import PageJob, SiteTranslator
+from ..review.store import ReviewError, display, page_po_path, site_po_path
+from ..review.units import Unit, merge_site_units, page_units, string_units
 from ..segment import Segment, SegmentedPage, segment_markdown, to_readable
-from .store import ReviewError, display, page_po_path, site_po_path
-from .units import Unit, merge_site_units, page_units, string_units
 
 
 @dataclass(frozen=True)
@@ -87,7 +87,7 @@ def _collect(config_file: Path, site_dir: str) -> Site:
         config = load_config(config_file=str(config_file), site_dir=site_dir)
     except MkDocsException as exc:
         raise ReviewError(f"{display(config_file)}: {exc}") from None
-    from ..plugin import ZhTranslatePlugin
+    from .plugin import ZhTranslatePlugin
 
     plugin = config.plugins.get("zh-translate")
     if not isinstance(plugin, ZhTranslatePlugin):

@@ -27,20 +27,20 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
 
+from ..pipeline.cache import MachineCache, TranslationMemory
+from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
+from ..pipeline.guard import PageGuard
+from ..pipeline.lazy import LazyTranslator, TranslationFailed
+from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks
+from ..pipeline.spec import TranslatorSpec
+from ..plaintext import for_template
+from ..review.layer import ReviewedLayer
+from ..review.store import ReviewError, has_po_files
 from . import coexist, site
 from .buildlog import PREFIX, prefixed_warnings
+from .collect import Collector, EnglishBuild
 from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
-from .memory import MachineCache, TranslationMemory
 from .overrides import apply_overrides, translatable_copyright
-from .pipeline.guard import PageGuard
-from .pipeline.lazy import LazyTranslator, TranslationFailed
-from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks
-from .pipeline.spec import TranslatorSpec
-from .plaintext import for_template
-from .review.collect import Collector, EnglishBuild
-from .review.glossary import GLOSSARY_FILE, Glossary, load_glossary
-from .review.layer import ReviewedLayer
-from .review.store import ReviewError, has_po_files
 
 log = logging.getLogger("mkdocs.plugins.zh_translate")
 
@@ -412,7 +412,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         """A page guard rendering with the site's own Markdown extensions (or None when off)."""
         if not self.config.guard:
             return None
-        from .pipeline.guard import autodoc_stub, python_markdown_renderer
+        from ..pipeline.guard import autodoc_stub, python_markdown_renderer
 
         extensions, configs = self._markdown
         # mkdocstrings' own extension is slow and has side effects: a stub matching the same

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .docs import LAYOUTS, DocsError, default_snippet_path, summary, write_docs
-from .pipeline.pages import plain_fallbacks
+from ..docs import LAYOUTS, DocsError, default_snippet_path, summary, write_docs
+from ..pipeline.pages import plain_fallbacks
 
 
 def add_parser(sub: Any, cli_error: type[Exception]) -> None:
@@ -33,7 +33,7 @@ def add_parser(sub: Any, cli_error: type[Exception]) -> None:
 
 
 def _run(args: argparse.Namespace, cli_error: type[Exception]) -> int:
-    from .docs_source import docs_source, find_config
+    from ..plugin.docs_source import docs_source, find_config
 
     options = {k: v for k in ("backend", "model") if (v := getattr(args, k)) is not None}
     out = Path(args.out)

@@ -41,12 +41,12 @@ def _read_text(path: Path) -> tuple[str, str]:
 
 
 def _cmd_md(args: argparse.Namespace) -> int:
-    from .backends import BackendError, load_translator
-    from .pipeline.guard import PageGuard, python_markdown_renderer
-    from .pipeline.lazy import TranslationFailed
-    from .pipeline.markdown import translate_markdown
-    from .pipeline.progress import progress_for
-    from .segment import SegmentError
+    from ..pipeline.backends import BackendError, load_translator
+    from ..pipeline.guard import PageGuard, python_markdown_renderer
+    from ..pipeline.lazy import TranslationFailed
+    from ..pipeline.markdown import translate_markdown
+    from ..pipeline.progress import progress_for
+    from ..segment import SegmentError
 
     source, bom = _read_text(Path(args.input))
     try:
@@ -81,7 +81,7 @@ def _cmd_md(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from .export import ExportError, export_model
+    from ..export.onnx import ExportError, export_model
 
     try:
         export_model(args.model, Path(args.out), quantize=args.quantize)
@@ -91,8 +91,8 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 
 def _cmd_translate(args: argparse.Namespace) -> int:
-    from .engine import EngineError
-    from .engine.cli import run_translate
+    from ..engine import EngineError
+    from .translate import run_translate
 
     try:
         return run_translate(args)
@@ -134,15 +134,15 @@ def _build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--threads", type=int, default=None)
     tr.set_defaults(func=_cmd_translate)
 
-    from .review.cli import add_parser as add_review_parser
+    from .review import add_parser as add_review_parser
 
     add_review_parser(sub, CliError)
 
-    from .pofill.cli import add_parser as add_po_parser
+    from .po import add_parser as add_po_parser
 
     add_po_parser(sub, CliError)
 
-    from .docs_cli import add_parser as add_docs_parser
+    from .docs import add_parser as add_docs_parser
 
     add_docs_parser(sub, CliError)
     return parser

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .errors import EngineError
+from ..engine.errors import EngineError
 
 
 def run_translate(args: argparse.Namespace) -> int:
@@ -18,7 +18,7 @@ def run_translate(args: argparse.Namespace) -> int:
 
     (The engine does not import the console script: the dependency points one way.)
     """
-    from .translator import OnnxTranslator
+    from ..engine.translator import OnnxTranslator
 
     translator = OnnxTranslator(
         Path(args.model),

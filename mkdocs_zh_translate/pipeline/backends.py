@@ -34,7 +34,7 @@ def load_translator(
                 "the onnx backend needs a model directory: pass --model DIR "
                 "(create one with `mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR`)"
             )
-        from .engine import EngineError, OnnxTranslator
+        from ..engine import EngineError, OnnxTranslator
 
         try:  # None leaves the model's (or the engine's) default
             return OnnxTranslator(Path(model), num_beams=beams, threads=threads, max_batch_tokens=max_batch_tokens)

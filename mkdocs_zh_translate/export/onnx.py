@@ -27,7 +27,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from .model_format import DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
+from ..model_format import DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
 
 _INSTALL_HINT = "install the export extra: pip install 'mkdocs-zh-translate[export]'"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 
-from .backends import BACKENDS
+from ..pipeline.backends import BACKENDS
 
 DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
 

@@ -31,14 +31,14 @@ def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:
 
 def _run(args: argparse.Namespace, error: type[Exception]) -> int:
     from ..pipeline.spec import TranslatorSpec
+    from ..pofill.fill import FillError, fill
     from ..review.store import ReviewError
-    from .fill import FillError, fill
 
     if args.backend == "onnx" and not args.model:
         raise error("the onnx backend needs a model directory: pass --model DIR (or use --backend pseudo)")
     glossary = None
     if args.glossary:
-        from ..review.glossary import load_glossary
+        from ..pipeline.glossary import load_glossary
 
         path = Path(args.glossary)
         if not path.is_file():

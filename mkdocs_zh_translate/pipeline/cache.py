@@ -23,7 +23,7 @@ from pathlib import Path
 
 import diskcache
 
-from .pipeline.origin import Origin
+from .origin import Origin
 
 log = logging.getLogger("mkdocs.plugins.zh_translate")
 

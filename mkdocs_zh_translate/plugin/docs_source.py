@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from .docs import DocsError, DocsPage, DocsSource
+from ..docs import DocsError, DocsPage, DocsSource
 from .overrides import translatable_copyright
 
 # properdocs looks for its own name first, then MkDocs' (ProperDocs 1.6.7 config/base.py).

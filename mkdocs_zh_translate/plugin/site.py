@@ -19,7 +19,7 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.utils import get_relative_url
 
-from .plaintext import for_template
+from ..plaintext import for_template
 
 SOURCE_LANG = "en"
 ZH_LABEL = "中文"
@@ -156,7 +156,7 @@ def quiet_jieba(fallback_dir: Path | None = None) -> None:
     translation cache directory, when there is none), and a failed dump stays silent."""
     import jieba
 
-    from .userdirs import user_cache_dir
+    from ..userdirs import user_cache_dir
 
     jieba.setLogLevel(logging.CRITICAL)  # also hides "Dump cache file failed." + traceback
     if jieba.dt.tmp_dir is None:

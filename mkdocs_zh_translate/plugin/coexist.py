@@ -25,11 +25,11 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from .docs import Translation, translate_tree
+from ..docs import Translation, translate_tree
+from ..pipeline.lazy import TranslationFailed
+from ..plaintext import for_template
 from .docs_source import read_pages, read_strings
 from .overrides import translatable_copyright
-from .pipeline.lazy import TranslationFailed
-from .plaintext import for_template
 
 log = logging.getLogger("mkdocs.plugins.zh_translate")
 

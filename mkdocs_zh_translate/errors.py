@@ -1,0 +1,13 @@
+"""The one base class of every error this package raises on bad input or a failed step.
+
+The console script catches ``ZhTranslateError`` and prints it as one line (exit code 2), never
+a traceback. This module imports nothing, so every part of the package, ``engine`` and
+``segment`` included, can derive from it without depending on anything else.
+"""
+
+
+class ZhTranslateError(Exception):
+    """A failure to report as one line naming what went wrong (file:line where there is one)."""
+
+
+__all__ = ["ZhTranslateError"]
