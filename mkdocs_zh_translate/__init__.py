@@ -16,11 +16,13 @@ from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
+from .errors import ZhTranslateError  # imports nothing: `import mkdocs_zh_translate` stays cheap
+
 if TYPE_CHECKING:
     from .pipeline.markdown import translate_markdown
     from .pipeline.translator import Translator
 
-__all__ = ["Translator", "__version__", "translate_markdown"]
+__all__ = ["Translator", "ZhTranslateError", "__version__", "translate_markdown"]
 
 
 def __getattr__(name: str) -> object:

@@ -25,6 +25,7 @@ from typing import Any, Literal
 
 import yaml
 
+from .errors import ZhTranslateError
 from .pipeline.lazy import TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats
 
@@ -54,7 +55,7 @@ _NOT_ADMONITIONS = {"tab", "html", "define", "caption", "admonition", "figure"} 
 _FRONT_KEY = re.compile(r"^(title|description)([ \t]*:[ \t]*)(.*)$", re.MULTILINE)
 
 
-class DocsError(Exception):
+class DocsError(ZhTranslateError):
     """Bad input for ``docs``: reported as one line, exit code 2."""
 
 

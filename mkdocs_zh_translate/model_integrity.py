@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from .errors import ZhTranslateError
 from .model_format import EXPORT_HINT, MANIFEST_FILE
 from .userdirs import user_cache_dir
 
@@ -29,7 +30,7 @@ SMALL_FILE = 4 << 20
 _RECORD = "verified-models.json"
 
 
-class ModelIntegrityError(Exception):
+class ModelIntegrityError(ZhTranslateError):
     """A model file differs from manifest.json; the message names the file and the fix."""
 
 

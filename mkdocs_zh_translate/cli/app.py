@@ -12,10 +12,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..errors import ZhTranslateError
+
 EXIT_USAGE = 2
 
 
-class CliError(Exception):
+class CliError(ZhTranslateError):
     """A failure to report as one line on stderr with exit code 2, never a traceback."""
 
 
@@ -153,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
-    except CliError as exc:
+    except ZhTranslateError as exc:  # CliError and every other error of the package: one line, no traceback
         print(f"mkdocs-zh-translate: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -51,6 +51,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     config_file = Path(args.config_file)
     action = args.review_command
     if action == "prune":
+        from ..plugin.collect import review_dir_of
         from ..review.sync import apply, plan_prune
 
         review_dir = review_dir_of(config_file)
@@ -110,29 +111,3 @@ def _dispatch(args: argparse.Namespace) -> int:
         print(f"review report: wrote {display(out)} ({status.total.reviewed} of {status.total.total} reviewed)")
         return 0
     raise ReviewError(f"unknown review action {action!r}")
-
-
-def review_dir_of(config_file: Path) -> Path:
-    """The plugin's review directory for ``config_file`` without building anything."""
-    from mkdocs.config import load_config
-    from mkdocs.config.base import ValidationError
-    from mkdocs.exceptions import MkDocsException
-
-    from ..plugin.config import resolve_review_dir
-
-    if not config_file.is_file():
-        raise ReviewError(f"{display(config_file)}: no such file (use -f to name mkdocs.yml)")
-    try:
-        config = load_config(config_file=str(config_file))
-        plugin = config.plugins["zh-translate"]
-    except MkDocsException as exc:
-        raise ReviewError(f"{display(config_file)}: {exc}") from None
-    except KeyError:
-        raise ReviewError(f"{display(config_file)}: the zh-translate plugin is not in `plugins:`") from None
-    try:
-        return resolve_review_dir(
-            plugin.config.review_dir, plugin.config.language, config.config_file_path, config.docs_dir
-        )
-    except ValidationError as exc:
-        raise ReviewError(f"{display(config_file)}: {exc}") from None
-

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..errors import ZhTranslateError
 
-class EngineError(Exception):
+
+class EngineError(ZhTranslateError):
     """The model directory or an input cannot be used; the message names the path and the fix."""

@@ -27,12 +27,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ..errors import ZhTranslateError
 from ..model_format import DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
 
 _INSTALL_HINT = "install the export extra: pip install 'mkdocs-zh-translate[export]'"
 
 
-class ExportError(Exception):
+class ExportError(ZhTranslateError):
     """An export failed for a reason the user can act on; the message is one line."""
 
 

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..errors import ZhTranslateError
 from .translator import PseudoTranslator, Translator
 
 BACKENDS = ("onnx", "pseudo")
 
 
-class BackendError(Exception):
+class BackendError(ZhTranslateError):
     """A translator could not be created; the message is meant for the user as is."""
 
 

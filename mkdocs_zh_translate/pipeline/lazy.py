@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from ..errors import ZhTranslateError
 from .backends import BackendError, load_translator
 from .spec import TranslatorSpec
 from .translator import Translator
 
 
-class TranslationFailed(Exception):
+class TranslationFailed(ZhTranslateError):
     """The translator could not be loaded or failed; the message is for the user as is."""
 
 

@@ -137,3 +137,31 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
             if hit is not None:
                 site.machine[(path, unit.key)] = to_readable(_segment_of(unit), hit.text)
     return site
+
+
+def review_dir_of(config_file: Path) -> Path:
+    """The plugin's review directory for ``config_file`` without building anything (``review prune``).
+
+    It reads MkDocs' config, so it lives here: only ``plugin/`` imports mkdocs."""
+    from mkdocs.config import load_config
+    from mkdocs.config.base import ValidationError
+    from mkdocs.exceptions import MkDocsException
+
+    from .config import resolve_review_dir
+
+    if not config_file.is_file():
+        raise ReviewError(f"{display(config_file)}: no such file (use -f to name mkdocs.yml)")
+    try:
+        config = load_config(config_file=str(config_file))
+        plugin = config.plugins["zh-translate"]
+    except MkDocsException as exc:
+        raise ReviewError(f"{display(config_file)}: {exc}") from None
+    except KeyError:
+        raise ReviewError(f"{display(config_file)}: the zh-translate plugin is not in `plugins:`") from None
+    try:
+        return resolve_review_dir(
+            plugin.config.review_dir, plugin.config.language, config.config_file_path, config.docs_dir
+        )
+    except ValidationError as exc:
+        raise ReviewError(f"{display(config_file)}: {exc}") from None
+

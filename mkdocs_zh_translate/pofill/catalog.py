@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import polib
 
+from ..errors import ZhTranslateError
 from ..review.pocheck import PoSyntaxError, check_po
 from .rst import backslash_escaped
 
@@ -28,7 +29,7 @@ _STANDARD_WIDTHS = (76, 78, 79, 80)
 _CJK_RE = re.compile(r"[\u2e80-\u9fff\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
 
 
-class CatalogError(Exception):
+class CatalogError(ZhTranslateError):
     """A PO file we cannot edit safely; the message names the file and line."""
 
 

@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import ZhTranslateError
 from ..pipeline.cache import Hit, MachineCache, TranslationMemory
 from ..pipeline.glossary import Glossary
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
@@ -40,7 +41,7 @@ from .formats import Message, protect
 DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
 
 
-class FillError(Exception):
+class FillError(ZhTranslateError):
     """A problem to report as one line naming the file (and line)."""
 
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import ZhTranslateError
+
 _KEYWORD_RE = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[[0-9]+\])?)(?=[ \t\"])[ \t]*(.*)$")
 _ESCAPE_RE = re.compile(r"\\(?:[\\\"ntrabfv?']|[0-7]{1,3}|x[0-9A-Fa-f]+)")
 
 
-class PoSyntaxError(ValueError):
+class PoSyntaxError(ZhTranslateError, ValueError):
     """``line`` (1-based) and what is wrong there, in msgfmt's terms."""
 
     def __init__(self, line: int, message: str) -> None:

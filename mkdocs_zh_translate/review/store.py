@@ -17,6 +17,7 @@ from pathlib import Path
 
 import polib
 
+from ..errors import ZhTranslateError
 from .pocheck import PoSyntaxError, check_po
 
 SITE_PO = "site.po"  # site-wide strings: nav titles, site name, default admonition titles
@@ -38,7 +39,7 @@ _COMMENT = (
 _LINE_RE = re.compile(r"\(line (\d+)\)")
 
 
-class ReviewError(Exception):
+class ReviewError(ZhTranslateError):
     """A problem with the review files, worded for the user (``path:line: message``)."""
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 from markdown_it.token import Token
 
+from ..errors import ZhTranslateError
 from ._frontmatter import front_matter_segments
 from ._html import html_text_runs
 from ._inline import inline_pieces
@@ -304,7 +305,7 @@ class _Builder:
                 self.inline(tok, kind, "lines", lead_marker=first_in)
 
 
-class SegmentError(ValueError):
+class SegmentError(ZhTranslateError, ValueError):
     """A page the segmenter cannot take apart; ``line`` (1-based) says where."""
 
     def __init__(self, message: str, line: int = 1) -> None:
