@@ -6,6 +6,9 @@ Front ends (the plugin, ``md``, ``po fill``, ``review sync``, and the coming ``d
     texts (+ droppable pairs) ─> cache key ─> machine cache ─> lazy model ─> glossary
         ─> ladder (segment.translate_segments) ─> store ─> page guard ─> splice
 
+- ``translator`` the ``Translator`` protocol and the pseudo backend; ``backends`` picks one
+- ``cache``     the machine cache (diskcache) and ``TranslationMemory``
+- ``glossary``  fixed terms (glossary.yml, untrusted)
 - ``spec``      translator spec, fingerprints, ``PIPELINE_FORMAT`` (what a cached text is worth)
 - ``lazy``      the lazily loaded model, ``TranslationFailed``
 - ``origin``    ``Origin``: where a translation came from
@@ -15,5 +18,6 @@ Front ends (the plugin, ``md``, ``po fill``, ``review sync``, and the coming ``d
 - ``markdown``  ``translate_markdown``: one Markdown text
 - ``guard``     the page guard (compares the zh page's structure with the English one)
 
-This file imports nothing, so ``memory`` can use ``pipeline.origin`` without an import cycle.
+This file imports nothing, so ``cache`` can use ``origin`` and ``segment`` can use ``translator``
+(the ``Translator`` protocol) without an import cycle.
 """

@@ -1,7 +1,7 @@
 """The translation step, written once: cache key, lookup, lazy model, glossary, ladder, store, guard.
 
 Every front end (the plugin through :class:`~.pages.SiteTranslator`, ``md``, ``po fill``,
-``review sync``) hands this module distinct texts and gets :class:`~..memory.Hit` s back, so a
+``review sync``) hands this module distinct texts and gets :class:`~.cache.Hit` s back, so a
 fix to the key, the fallback policy or the guard lands everywhere at once. It knows no MkDocs,
 no PO files and no Markdown beyond the segmenter's public API.
 

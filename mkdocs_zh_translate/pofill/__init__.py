@@ -2,7 +2,7 @@
 
 ``rst`` protects reST inline markup, ``formats`` picks reST or Markdown protection per msgid,
 ``catalog`` edits PO files in place without re-wrapping them, ``fill`` decides which entries to
-translate and runs the translation, ``cli`` wires ``mkdocs-zh-translate po fill``.
+translate and runs the translation; ``cli.po`` wires ``mkdocs-zh-translate po fill``.
 """
 
 from __future__ import annotations
