@@ -239,7 +239,9 @@ class _Builder:
 
     def default_title(self, tok: Token) -> None:
         start = self.page.orig(tok.meta["zh_offset"])
-        restore = Restore(single_line=True, insert_title=True, text_chars=tok.content)
+        restore = Restore(
+            single_line=True, insert_title=True, text_chars=tok.content, title_form=tok.meta.get("zh_form", "quoted")
+        )
         self.segments.append(Segment(tok.content, start, start, self.page.line_number(start), "admonition_title", restore))
 
     def html_block(self, tok: Token) -> None:

@@ -221,7 +221,9 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
     changed = translation != segment.text
     if r.insert_title:
         title = " ".join(_escape_specials(translation, _introduced(r.text_chars, translation), False).split())
-        return f' "{title}"' if changed else ""
+        if not changed:
+            return ""
+        return f" | {title}" if r.title_form == "pipe" else f' "{title}"'
     if r.yaml_quote is not None:
         return _yaml_value(translation, r.yaml_quote) if changed else translation
     parts = tokenize(translation)

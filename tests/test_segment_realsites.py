@@ -1,0 +1,200 @@
+"""Constructs real MkDocs sites use that plain MkDocs pages do not: pymdownx.blocks, mkdocstrings
+``:::`` directives, attr_lists on headings, autorefs references, magiclink URLs and shorthand,
+Material's annotations, grids, icons and critic/mark/caret/tilde, mkdocs-macros.
+
+Every example is rendered with Python-Markdown and the extensions a Material site enables; the
+pseudo translation must render the same HTML once its 「」 marks are removed, and the lines that
+are syntax (fences, options, directives) must come out byte for byte.
+"""
+
+from __future__ import annotations
+
+import markdown
+import pytest
+
+from mkdocs_zh_translate.segment import segment_markdown, translate_markdown
+from seghelp import WordTranslator, identity, pseudo, structure, unmark
+
+EXTENSIONS = [
+    "admonition",
+    "pymdownx.details",
+    "pymdownx.superfences",
+    "pymdownx.tabbed",
+    "attr_list",
+    "footnotes",
+    "tables",
+    "toc",
+    "def_list",
+    "abbr",
+    "md_in_html",
+    "pymdownx.emoji",
+    "pymdownx.keys",
+    "pymdownx.magiclink",
+    "pymdownx.critic",
+    "pymdownx.mark",
+    "pymdownx.caret",
+    "pymdownx.tilde",
+    "pymdownx.blocks.admonition",
+    "pymdownx.blocks.details",
+    "pymdownx.blocks.tab",
+    "pymdownx.blocks.html",
+    "pymdownx.blocks.caption",
+    "pymdownx.blocks.definition",
+]
+CONFIG = {
+    "pymdownx.tabbed": {"alternate_style": True},
+    "pymdownx.blocks.tab": {"alternate_style": True},
+    "pymdownx.magiclink": {
+        "repo_url_shorthand": True,
+        "social_url_shorthand": True,
+        "provider": "github",
+        "user": "someone",
+        "repo": "project",
+    },
+}
+
+
+def render(text: str) -> str:
+    return markdown.Markdown(extensions=EXTENSIONS, extension_configs=CONFIG).convert(text)
+
+
+def texts(source: str) -> list[str]:
+    return [s.text for s in segment_markdown(source).segments]
+
+
+def check(source: str, *, kept: tuple[str, ...] = ()) -> str:
+    """Identity is exact, pseudo renders the same, a Chinese-like translation keeps the page's
+    structure, and every line in ``kept`` is still in the pseudo output byte for byte."""
+    assert identity(source) == source
+    out = pseudo(source)
+    assert unmark(render(out)) == render(source)
+    zh = translate_markdown(source, WordTranslator())
+    assert structure(render(zh)) == structure(render(source))
+    for line in kept:
+        assert line in source.splitlines()
+        assert line in out.splitlines(), line
+        assert line in zh.splitlines(), line
+    return out
+
+
+# -- pymdownx.blocks -------------------------------------------------------------------------
+
+
+BLOCKS_PAGE = """\
+# Configuration
+
+/// admonition | Before you start
+    type: warning
+
+Install the package first.
+///
+
+/// note
+Notes have a default title.
+///
+
+//// details | Advanced settings
+    open: true
+
+Read this when the defaults do not fit.
+
+/// tab | Linux
+Run the installer.
+///
+
+/// tab | Windows
+    new: true
+Run the setup program.
+///
+////
+
+/// html | div.result
+The command prints a summary.
+///
+
+| Option | Meaning |
+|--------|---------|
+| `x`    | An example value |
+
+/// caption
+Options the tool reads.
+///
+
+/// define
+Widget
+
+- A small part of the interface.
+///
+"""
+
+
+def test_blocks_titles_and_bodies_are_translated_fences_and_options_are_not() -> None:
+    out = check(
+        BLOCKS_PAGE,
+        kept=(
+            "    type: warning",
+            "    open: true",
+            "    new: true",
+            "///",
+            "////",
+            "/// html | div.result",
+            "/// caption",
+            "/// define",
+        ),
+    )
+    assert texts(BLOCKS_PAGE)[:4] == ["Configuration", "Before you start", "Install the package first.", "Note"]
+    assert "/// admonition | 「Before you start」" in out
+    assert "/// note | 「Note」" in out  # the default title, inserted so it can be translated
+    assert "//// details | 「Advanced settings」" in out
+    assert "/// tab | 「Linux」" in out
+    assert "「The command prints a summary.」" in out
+    assert "「Options the tool reads.」" in out
+    assert 'class="admonition warning"' in render(out)
+
+
+def test_blocks_default_title_is_inserted_with_a_pipe() -> None:
+    page = segment_markdown("/// warning\nCareful.\n///\n")
+    out = page.splice(["警告", "小心。"])
+    assert out == "/// warning | 警告\n小心。\n///\n"
+    assert '<p class="admonition-title">警告</p>' in render(out)
+
+
+def test_blocks_raw_bodies_and_custom_arguments_stay_as_written() -> None:
+    source = (
+        "/// html | pre\nraw <b>text</b> stays\n///\n\n"
+        "/// html | div\n    markdown: raw\nAlso raw text.\n///\n\n"
+        "/// custom | some argument\nThe body is still Markdown.\n///\n"
+    )
+    out = check(source, kept=("raw <b>text</b> stays", "Also raw text.", "/// custom | some argument"))
+    assert texts(source) == ["The body is still Markdown."]
+    assert "「The body is still Markdown.」" in out
+
+
+def test_blocks_nest_with_equal_fences_and_hide_code_fences() -> None:
+    source = (
+        "/// details | Outer\n\nOuter text.\n\n/// note | Inner\nInner text.\n///\n\nAfter the inner block.\n///\n\n"
+        "/// tip\n```text\n///\n```\n///\n\nAfter all blocks.\n"
+    )
+    out = check(source, kept=("```text",))
+    assert texts(source) == [
+        "Outer", "Outer text.", "Inner", "Inner text.", "After the inner block.", "Tip", "After all blocks."
+    ]
+    assert "\n```text\n///\n```\n" in out
+
+
+def test_blocks_inside_lists_admonitions_and_quotes() -> None:
+    source = (
+        "- List item\n\n    /// note | In a list\n    Listed body.\n    ///\n\n"
+        '!!! tip "Classic"\n    /// details | Inside\n        open: true\n    Inner body.\n    ///\n\n'
+        "> /// warning | Quoted\n> Quoted body.\n> ///\n\n"
+        "Text right before\n/// tab | Unclosed\nRuns to the end.\n"
+    )
+    check(source, kept=("        open: true", "    ///", "> ///"))
+    assert "Runs to the end." in texts(source)
+
+
+@pytest.mark.parametrize("header", ["/// note Title", "// note | x", "///", "/// | x"])
+def test_not_a_block_header_stays_prose(header: str) -> None:
+    source = f"{header}\ntext\n"
+    assert texts(source) == [f"{header}\ntext"]
+    check(source)
