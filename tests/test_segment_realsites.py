@@ -9,6 +9,9 @@ are syntax (fences, options, directives) must come out byte for byte.
 
 from __future__ import annotations
 
+import re
+import xml.etree.ElementTree as etree
+
 import markdown
 import pytest
 
@@ -198,3 +201,84 @@ def test_not_a_block_header_stays_prose(header: str) -> None:
     source = f"{header}\ntext\n"
     assert texts(source) == [f"{header}\ntext"]
     check(source)
+
+
+# -- mkdocstrings / mkdocs-click `:::` ---------------------------------------------------------
+
+
+class _AutoDoc(markdown.blockprocessors.BlockProcessor):
+    """A stand-in for mkdocstrings' AutoDocProcessor (same grammar): the identifier, heading
+    level and options end up in the HTML, so a changed option changes the page."""
+
+    RE = re.compile(r"^(?P<heading>#{1,6} *|)::: ?(?P<name>.+?) *$", flags=re.MULTILINE)
+
+    def test(self, parent: etree.Element, block: str) -> bool:
+        return bool(self.RE.search(block))
+
+    def run(self, parent: etree.Element, blocks: list[str]) -> None:
+        block = blocks.pop(0)
+        m = self.RE.search(block)
+        assert m is not None
+        if m.start() > 0:
+            self.parser.parseBlocks(parent, [block[: m.start()]])
+        block, rest = self.detab(block[m.end() :])
+        if not block and blocks and blocks[0].startswith(("    handler:", "    options:")):
+            block = blocks.pop(0)
+        el = etree.SubElement(parent, "div")
+        el.set("class", "doc")
+        el.set("data-name", m["name"])
+        el.set("data-level", str(m["heading"].count("#")))
+        el.set("data-options", block.strip())
+        if rest:
+            blocks.insert(0, rest)
+
+
+class _AutoDocExtension(markdown.Extension):
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        md.parser.blockprocessors.register(_AutoDoc(md.parser), "autodoc", 110)
+
+
+def render_api(text: str) -> str:
+    return markdown.Markdown(extensions=[*EXTENSIONS, _AutoDocExtension()], extension_configs=CONFIG).convert(text)
+
+
+API_PAGE = """\
+# API reference
+
+::: mypkg.core.Engine
+    options:
+      show_source: false
+      members:
+        - run
+
+## ::: mypkg.cli
+
+The helpers below are internal.
+::: mypkg.util
+
+::: mypkg.other
+
+    options:
+      heading_level: 3
+
+??? abstract "Application class"
+    ::: mypkg.apps.App
+        handler: python
+
+- In a list:
+
+    ::: mypkg.listed
+
+::: mkdocs-click
+    :module: mypkg.cli
+    :command: main
+"""
+
+
+def test_directives_and_their_options_are_never_translated() -> None:
+    assert texts(API_PAGE) == ["API reference", "The helpers below are internal.", "Application class", "In a list:"]
+    kept = tuple(line for line in API_PAGE.splitlines() if ":::" in line or line.startswith("    ") and ":" in line)
+    out = check(API_PAGE, kept=kept)
+    assert unmark(render_api(out)) == render_api(API_PAGE)
+    assert render_api(API_PAGE).count('class="doc"') == 7
+    assert re.search(r'data-name="mypkg.other" data-options="options:\s+heading_level: 3"', render_api(out))

@@ -33,6 +33,10 @@ _SNIPPET_FENCE_RE = re.compile(r"-{1,}8<-{1,}[ \t]*$")
 # pymdownx.blocks (pymdownx/blocks/__init__.py RE_START / RE_END): `/// name | argument`, `///`.
 _BLOCKS_START_RE = re.compile(r"(?P<slashes>/{3,})[ ]*(?P<name>[\w-]+)[ ]*(?:\|[ ]*(?P<arg>.*?)[ ]*)?$")
 _BLOCKS_END_RE = re.compile(r"(/{3,})[ ]*$")
+# mkdocstrings' AutoDocProcessor (`::: identifier`, also `## ::: identifier`) and mkdocs-click's
+# `::: mkdocs-click`; the indented lines after it are YAML options (or `:module:` fields).
+_DIRECTIVE_RE = re.compile(r"(?:#{1,6} *)?::: ?\S.*$")
+_DIRECTIVE_OPTIONS_RE = re.compile(r"(?:handler|options):")
 _CODE_FENCE_RE = re.compile(r"(`{3,}|~{3,})")
 # Blocks whose argument is a title people read. Others take selectors (`html | div.x`), figure
 # numbers (`caption | < 2`) or nothing, and a custom block's argument means what its code says:
@@ -256,6 +260,41 @@ def blocks(state: StateBlock, start_line: int, end_line: int, silent: bool) -> b
     return True
 
 
+def directive(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """``::: identifier`` with its indented options: replaced by generated HTML, never prose.
+
+    Like mkdocstrings, the options are the indented lines right below, or, after a blank line,
+    an indented chunk that starts with ``handler:`` or ``options:``.
+    """
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    text = _line(state, start_line)
+    if not text or text[0] not in ":#" or not _DIRECTIVE_RE.match(text):
+        return False
+    if silent:
+        return True
+
+    def indented(line: int) -> bool:
+        return not _is_blank(state, line) and state.sCount[line] - state.blkIndent >= 4
+
+    end = start_line + 1
+    while end < end_line and indented(end):
+        end += 1
+    if end == start_line + 1:
+        probe = end
+        while probe < end_line and _is_blank(state, probe):
+            probe += 1
+        if probe > end and probe < end_line and indented(probe) and _DIRECTIVE_OPTIONS_RE.match(_line(state, probe)):
+            end = probe
+            while end < end_line and indented(end):
+                end += 1
+    token = state.push("zh_verbatim", "", 0)
+    token.map = [start_line, end]
+    token.content = state.getLines(start_line, end, state.blkIndent, True)
+    state.line = end
+    return True
+
+
 def _matching_close(src: str, tag: str, pos: int, limit: int) -> int:
     """Offset just past the ``</tag>`` that balances the tag opened before ``pos``, or -1."""
     depth = 1
@@ -403,5 +442,6 @@ def install(md: MarkdownIt) -> None:
     alt = ["paragraph", "reference", "blockquote", "list"]
     md.block.ruler.before("fence", "zh_container", container, {"alt": alt})
     md.block.ruler.before("fence", "zh_blocks", blocks, {"alt": alt})
+    md.block.ruler.before("fence", "zh_directive", directive, {"alt": alt})
     md.block.ruler.before("fence", "zh_verbatim", verbatim_lines, {"alt": alt})
     md.block.ruler.before("html_block", "zh_html_block", html_block, {"alt": alt})
