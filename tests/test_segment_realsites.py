@@ -16,7 +16,7 @@ import markdown
 import pytest
 
 from mkdocs_zh_translate.segment import segment_markdown, translate_markdown
-from seghelp import WordTranslator, identity, pseudo, structure, unmark
+from seghelp import WordTranslator, identity, pseudo, render_pm, structure, unmark
 
 EXTENSIONS = [
     "admonition",
@@ -282,3 +282,37 @@ def test_directives_and_their_options_are_never_translated() -> None:
     assert unmark(render_api(out)) == render_api(API_PAGE)
     assert render_api(API_PAGE).count('class="doc"') == 7
     assert re.search(r'data-name="mypkg.other" data-options="options:\s+heading_level: 3"', render_api(out))
+
+
+# -- attr_list on headings ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("# 6.0 Notes {: #v6.0}\n", "# 「6.0 Notes」 {: #v6.0}\n"),
+        ("### Command line {: #x cmd-line}\n", "### 「Command line」 {: #x cmd-line}\n"),
+        ("## Android {: android}\n", "## 「Android」 {: #android android}\n"),
+        ("## Styled { .cls }\n", "## 「Styled」 { #styled .cls }\n"),
+        ('## Both {: .big data-x="1" }\n', '## 「Both」 {: #both .big data-x="1" }\n'),
+        ("## Closed ## {: #closed }\n", "## 「Closed」 ## {: #closed }\n"),
+        ("Setext {: .cls }\n------\n", "「Setext」 {: #setext .cls }\n------\n"),
+    ],
+)
+def test_heading_attr_lists_keep_their_id_and_attributes(source: str, expected: str) -> None:
+    out = check(source)
+    assert out == expected
+
+
+def test_numeric_explicit_id_without_magiclink() -> None:
+    source = "# 6.0 Notes {: #6.0}\n\nText.\n"
+    out = pseudo(source)
+    assert out.splitlines()[0] == "# 「6.0 Notes」 {: #6.0}"
+    assert unmark(render_pm(out)) == render_pm(source)
+    assert '<h1 id="6.0">' in render_pm(source)
+
+
+def test_word_attr_lists_count_as_ids_for_later_headings() -> None:
+    source = "## Setup\n\n## Other {: #setup_1 hidden}\n\n## Setup\n"
+    out = check(source)
+    assert "## 「Setup」 { #setup_2 }" in out.splitlines()

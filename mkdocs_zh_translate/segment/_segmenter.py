@@ -14,7 +14,7 @@ from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment
 from ._placeholders import strip_tags
-from ._slug import attr_id, heading_text, unique
+from ._slug import attr_id, heading_attr_start, heading_text, unique
 from ._slug import slugify as default_slugify
 from ._splice import line_start_markers
 
@@ -160,6 +160,21 @@ class _Builder:
                 out.append(Piece("text", pos, p.end))
         return out
 
+    def _word_attr(self, pieces: list[Piece]) -> Piece | None:
+        """A trailing attr_list the inline rule did not take (``{: android}``, ``{: #x cmd-line}``):
+        cut from the last text piece, so it stays outside the translation like any other."""
+        if not pieces or pieces[-1].kind != "text":
+            return None
+        last = pieces[-1]
+        cut = heading_attr_start(self._raw(last))
+        if cut is None:
+            return None
+        head = self._raw(last)[:cut].rstrip()
+        pieces.pop()
+        if head:
+            pieces.append(Piece("text", last.start, last.start + len(head)))
+        return Piece("atom", last.start + cut, last.end, "attr")
+
     def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
         pieces = self._split_abbreviations(pieces)
         if not pieces:
@@ -218,13 +233,19 @@ class _Builder:
         pieces = inline_pieces(tok.children or [], tok.content) if cmap is not None else None
         slug = None
         if heading:
-            slug = self.slugify(heading_text(tok.children or []), "-")
+            visible = heading_text(tok.children or [])
+            cut = heading_attr_start(visible)
+            if cut is not None and visible[cut : cut + 2] in ("{{", "{%"):
+                cut = None  # mkdocs-macros output, rendered before Markdown sees the heading
+            slug = self.slugify(visible[:cut] if cut is not None else visible, "-")
         if pieces is None:
             if heading and not self._explicit_id_in(tok.content):
                 unique(slug or "", self.used_ids)
             return
         page_pieces = self._to_page(pieces, cmap)  # type: ignore[arg-type]
         page_pieces, trailing_attr = self._trim(page_pieces, lead_marker=lead_marker, atx=how == "atx")
+        if heading and trailing_attr is None:
+            trailing_attr = self._word_attr(page_pieces)
         single = how != "lines"
         restore = self._emit(page_pieces, kind, single_line=single, block_start=not single)
         if heading:
@@ -257,11 +278,19 @@ class _Builder:
 
     def _explicit_id_in(self, content: str) -> bool:
         m = re.search(r"\{[^{}]*\}\s*#*\s*$", content)
-        return bool(m and attr_id(m.group(0)))
+        if m and attr_id(m.group(0)):
+            return True
+        cut = heading_attr_start(content)
+        return cut is not None and attr_id(content[cut:]) is not None
 
     def collect_ids(self, tokens: Sequence[Token]) -> None:
         """Ids set by attr_lists anywhere in the page are taken before headings get theirs."""
-        for tok in tokens:
+        for i, tok in enumerate(tokens):
+            if tok.type == "inline" and i and tokens[i - 1].type == "heading_open":
+                cut = heading_attr_start(tok.content)
+                found = attr_id(tok.content[cut:]) if cut is not None else None
+                if found:
+                    self.used_ids.add(found)
             for child in tok.children or []:
                 if child.type == "zh_atom" and child.info == "attr":
                     found = attr_id(child.content)
