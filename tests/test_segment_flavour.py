@@ -4,6 +4,8 @@ Python-Markdown, and the pseudo translation still renders right under both."""
 from __future__ import annotations
 
 import pytest
+
+from mkdocs_zh_translate.segment._splice import pin_attr
 from seghelp import kinds_texts, pseudo, render_cm, render_pm, unmark
 
 CASES = [
@@ -24,7 +26,7 @@ def test_segments_follow_python_markdown(source: str, segments: list[tuple[str, 
     assert kinds_texts(source) == segments
     mkdocs = pseudo(source)
     for slug in ids:
-        assert f"{{ #{slug} }}" in mkdocs
+        assert f"{{ {pin_attr(slug)} }}" in mkdocs
     if not ids:
         assert "{ #" not in mkdocs
     assert unmark(render_pm(mkdocs)) == render_pm(source)

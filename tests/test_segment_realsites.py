@@ -316,3 +316,59 @@ def test_word_attr_lists_count_as_ids_for_later_headings() -> None:
     source = "## Setup\n\n## Other {: #setup_1 hidden}\n\n## Setup\n"
     out = check(source)
     assert "## 「Setup」 { #setup_2 }" in out.splitlines()
+
+
+# -- magiclink: URLs and shorthand -------------------------------------------------------------
+
+
+MAGIC_PAGE = """\
+## 2024 release notes
+
+## Fixed #404 crash
+
+The docs live at https://example.org/docs.
+
+See https://example.org/b, or (https://example.org/c).
+
+Mirror: www.example.org. Write to help@example.org.
+
+Thanks to @someone for someone/project#12, #123 and !45.
+"""
+
+
+def test_magiclink_urls_and_shorthand_render_the_same() -> None:
+    assert texts(MAGIC_PAGE) == [
+        "2024 release notes",
+        "Fixed <x1/> crash",
+        "The docs live at <x1/>.",
+        "See <x1/>, or (<x2/>).",
+        "Mirror: <x1/>. Write to <x2/>.",
+        "Thanks to <x1/> for <x2/>, <x3/> and <x4/>.",
+    ]
+    out = check(MAGIC_PAGE)
+    assert '## 「2024 release notes」 { id="2024-release-notes" }' in out
+    assert '<h2 id="2024-release-notes">' in render(out)
+
+
+@pytest.mark.parametrize(
+    ("translation", "expected"),
+    [
+        ("文档在 <x1/>。", "文档在 https://example.org/docs 。"),
+        ("文档在 <x1/>.见", "文档在 https://example.org/docs\\.见"),
+        ("文档在 <x1/>.", "文档在 https://example.org/docs."),
+        ("文档在<x1/>", "文档在 https://example.org/docs"),
+    ],
+)
+def test_a_url_never_swallows_the_translation_after_it(translation: str, expected: str) -> None:
+    page = segment_markdown("The docs live at https://example.org/docs.\n")
+    out = page.splice([translation])
+    assert out == expected + "\n"
+    assert '<a href="https://example.org/docs">https://example.org/docs</a>' in render(out)
+
+
+def test_shorthand_stays_apart_from_cjk_words() -> None:
+    page = segment_markdown("Thanks to @someone for #123.\n")
+    out = page.splice(["感谢<x1/>修复<x2/>。"])
+    assert out == "感谢 @someone 修复 #123。\n"
+    html = render(out)
+    assert "magiclink-mention" in html and "magiclink-issue" in html

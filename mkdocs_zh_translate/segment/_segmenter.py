@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from markdown_it.token import Token
 
@@ -22,6 +22,18 @@ _LEAD_MARKER_RE = re.compile(r"(?:\[[ xX]\]|\[![A-Za-z]+\][+-]?)(?=[ \t]|$)[ \t]
 _UNDERLINE_RE = re.compile(r"(?:=+|-+)[ \t]*$")
 _CLOSING_HASHES_RE = re.compile(r"[ \t]+#+[ \t]*$")
 _ABBR_DEF_RE = re.compile(r"^[ \t]*\*\[([^\]\n]+)\]:", re.MULTILINE)
+# What pymdownx.magiclink links in plain text besides ``scheme://`` URLs (an inline rule takes
+# those): ``www.`` hosts and e-mail addresses (kept like URLs), and the GitHub/GitLab shorthand
+# ``@user``, ``user/repo#1``, ``#123``, ``!123`` (kept verbatim: a model would rewrite them).
+# Every repetition is bounded or anchored by a look-behind, so the scan stays linear.
+_MAGIC_RE = re.compile(
+    r"(?P<url>(?<![^\s*_~^\[('\"])www\.[A-Za-z0-9][^\s<>`\u0080-\uffff]*"
+    r"|(?<![\w.+-])[\w+-]+(?:\.[\w+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b(?![-@]))"
+    r"|(?P<shorthand>(?<![\w/.-])[A-Za-z0-9][-\w.]{0,99}/[-\w.]{1,100}[#!][1-9][0-9]*\b"
+    r"|(?<![\w&#!/])[#!][1-9][0-9]*\b(?![-\w])"
+    r"|(?<![\w.+@/-])@[A-Za-z0-9](?:[-A-Za-z0-9_]{0,37}[A-Za-z0-9])?\b(?![-@.\w]))"
+)
+_URL_TRAILING = ".,:;!?'\"*_~^"
 _CONTAINER_KINDS = {
     "list_item_open": "list_item",
     "dd_open": "definition",
@@ -145,20 +157,23 @@ class _Builder:
     def _split_abbreviations(self, pieces: list[Piece]) -> list[Piece]:
         if self.abbr_re is None:
             return pieces
-        out: list[Piece] = []
-        for p in pieces:
-            if p.kind != "text":
-                out.append(p)
-                continue
-            pos = p.start
-            for m in self.abbr_re.finditer(self.page.text, p.start, p.end):
-                if m.start() > pos:
-                    out.append(Piece("text", pos, m.start()))
-                out.append(Piece("atom", m.start(), m.end(), "abbr"))
-                pos = m.end()
-            if p.end > pos:
-                out.append(Piece("text", pos, p.end))
-        return out
+        return _split_text(pieces, lambda p: ((m.start(), m.end(), "abbr") for m in self.abbr_re.finditer(self.page.text, p.start, p.end)))  # type: ignore[union-attr]
+
+    def _split_magic(self, pieces: list[Piece]) -> list[Piece]:
+        """Keep what magiclink turns into links out of the model's reach."""
+        text = self.page.text
+
+        def found(p: Piece) -> list[tuple[int, int, str]]:
+            out = []
+            for m in _MAGIC_RE.finditer(text, p.start, p.end):
+                end = m.end()
+                if m["url"]:
+                    while end > m.start() and text[end - 1] in _URL_TRAILING:
+                        end -= 1
+                out.append((m.start(), end, "url" if m["url"] else "shorthand"))
+            return out
+
+        return _split_text(pieces, found)
 
     def _word_attr(self, pieces: list[Piece]) -> Piece | None:
         """A trailing attr_list the inline rule did not take (``{: android}``, ``{: #x cmd-line}``):
@@ -176,7 +191,7 @@ class _Builder:
         return Piece("atom", last.start + cut, last.end, "attr")
 
     def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
-        pieces = self._split_abbreviations(pieces)
+        pieces = self._split_magic(self._split_abbreviations(pieces))
         if not pieces:
             return None
         text = self.page.text
@@ -341,6 +356,26 @@ class SegmentError(ValueError):
     def __init__(self, message: str, line: int = 1) -> None:
         super().__init__(message)
         self.line = line
+
+
+def _split_text(pieces: list[Piece], found: Callable[[Piece], Iterable[tuple[int, int, str]]]) -> list[Piece]:
+    """Cut the ``(start, end, role)`` spans ``found`` names in text pieces out as atoms."""
+    out: list[Piece] = []
+    for p in pieces:
+        if p.kind != "text":
+            out.append(p)
+            continue
+        pos = p.start
+        for start, end, role in found(p):
+            if end <= start:
+                continue
+            if start > pos:
+                out.append(Piece("text", pos, start))
+            out.append(Piece("atom", start, end, role))
+            pos = end
+        if p.end > pos:
+            out.append(Piece("text", pos, p.end))
+    return out
 
 
 def build_segments(text: str, slugify: Slugify | None = None) -> list[Segment]:
