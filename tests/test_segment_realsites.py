@@ -372,3 +372,75 @@ def test_shorthand_stays_apart_from_cjk_words() -> None:
     assert out == "感谢 @someone 修复 #123。\n"
     html = render(out)
     assert "magiclink-mention" in html and "magiclink-issue" in html
+
+
+# -- mkdocs-autorefs ---------------------------------------------------------------------------
+
+
+class _Autorefs(markdown.inlinepatterns.ReferenceInlineProcessor):
+    """A stand-in for mkdocs-autorefs: a reference with no definition in the page becomes an
+    ``<autoref>`` element naming its identifier (case kept), resolved later across the site."""
+
+    def handleMatch(self, m: re.Match[str], data: str) -> tuple[etree.Element | None, int | None, int | None]:  # type: ignore[override]
+        text, index, handled = self.getText(data, m.end(0))
+        if not handled:
+            return None, None, None
+        ref = self.RE_LINK.match(data, pos=index)
+        if not ref:
+            return None, None, None
+        identifier = ref.group(1) or text
+        if identifier.lower() in self.md.references:
+            return super().handleMatch(m, data)
+        el = etree.Element("autoref", {"identifier": identifier})
+        el.text = text
+        return el, m.start(0), ref.end(0)
+
+
+class _AutorefsExtension(markdown.Extension):
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
+        pattern = markdown.inlinepatterns.REFERENCE_RE
+        md.inlinePatterns.register(_Autorefs(pattern, md), "autorefs", 168)
+
+
+def render_refs(text: str) -> str:
+    return markdown.Markdown(extensions=[*EXTENSIONS, _AutorefsExtension()], extension_configs=CONFIG).convert(text)
+
+
+REFS_PAGE = """\
+Use [the docstring class][griffe.Docstring] to parse text. See [griffe.Docstring][]
+and [`Object`][griffe.Object] for details.
+
+Also [Config][mypkg.config.Config] or [mypkg.config.Config][], an [option][option-heading]
+and an anchor [](){ #anchor-here } with a real link [here][def].
+
+[def]: https://example.org
+"""
+
+
+def test_autorefs_identifiers_are_never_translated() -> None:
+    assert texts(REFS_PAGE) == [
+        "Use <g1>the docstring class</g1> to parse text. See <x2/>\nand <g3><x4/></g3> for details.",
+        "Also <g1>Config</g1> or <x2/>, an <g3>option</g3>\nand an anchor <g4></g4><x5/> with a real link <g6>here</g6>.",
+    ]
+    out = check(REFS_PAGE)
+    assert unmark(render_refs(out)) == render_refs(REFS_PAGE)
+    assert render_refs(REFS_PAGE).count("<autoref") == 6
+    page = segment_markdown(REFS_PAGE)
+    zh = page.splice([
+        "用<g1>文档字符串类</g1>解析文本。见<x2/>和<g3><x4/></g3>。",
+        "还有<g1>配置</g1>或<x2/>、<g3>选项</g3>和锚点<g4></g4><x5/>，真正的链接<g6>在这里</g6>。",
+    ])
+    html = render_refs(zh)
+    assert '<autoref identifier="griffe.Docstring">文档字符串类</autoref>' in html
+    assert '<autoref identifier="griffe.Docstring">griffe.Docstring</autoref>' in html
+    assert '<autoref identifier="mypkg.config.Config">配置</autoref>' in html
+    assert '<a href="https://example.org">在这里</a>' in html
+
+
+def test_sentence_splitting_never_cuts_an_identifier() -> None:
+    source = ("This sentence is long enough to be split into sentences by the translator. " * 3) + (
+        "See [griffe.Docstring][] and [the class][griffe.dataclasses.Class].\n"
+    )
+    marks = WordTranslator()
+    out = translate_markdown(source, marks, heading_ids=False)
+    assert "[griffe.Docstring][]" in out and "][griffe.dataclasses.Class]" in out
