@@ -444,3 +444,81 @@ def test_sentence_splitting_never_cuts_an_identifier() -> None:
     marks = WordTranslator()
     out = translate_markdown(source, marks, heading_ids=False)
     assert "[griffe.Docstring][]" in out and "][griffe.dataclasses.Class]" in out
+
+
+# -- Material and pymdownx extras ---------------------------------------------------------------
+
+
+MATERIAL_PAGE = """\
+# Features
+
+Text with an annotation (1) and another (2).
+{ .annotate }
+
+1.  An annotation with **bold** text.
+2.  Another :material-check: note.
+
+``` yaml
+theme:
+  features:
+    - content.code.annotate # (1)!
+```
+
+1.  The code annotation.
+
+<div class="grid cards" markdown>
+
+-   :material-clock-fast:{ .lg .middle } __Quick to set up__
+
+    ---
+
+    Install it with [`pip`](#install) in a minute.
+
+    [:octicons-arrow-right-24: Getting started](#start)
+
+-   :fontawesome-brands-markdown:{ .lg .middle } __Plain Markdown__
+
+    ---
+
+    Write your content.
+
+</div>
+
+Critic marks {++added words++}, {--removed words--}, {==marked words==}{>>a remark<<}.
+
+Some ==highlighted words== and ^^inserted words^^ and ~~deleted words~~.
+
+<details>
+<summary>Click to expand</summary>
+
+Hidden content here.
+
+</details>
+
+Version {{ config.extra.version }} is out. {% if beta %}Beta text.{% endif %}
+
+An icon :material-information-outline: and :fontawesome-solid-user:{ .red } inline.
+"""
+
+
+def test_material_extras_render_the_same_and_keep_their_syntax() -> None:
+    out = check(
+        MATERIAL_PAGE,
+        kept=("{ .annotate }", "    - content.code.annotate # (1)!", '<div class="grid cards" markdown>', "    ---"),
+    )
+    found = texts(MATERIAL_PAGE)
+    assert "Text with an annotation <x1/> and another <x2/>." in found
+    assert "Critic marks <g1>added words</g1>, <g2>removed words</g2>, <g3>marked words</g3><g4>a remark</g4>." in found
+    assert "Some <g1>highlighted words</g1> and <g2>inserted words</g2> and <g3>deleted words</g3>." in found
+    assert "Version <x1/> is out. <x2/>Beta text.<x3/>" in found
+    assert "<x1/><x2/> <g3>Quick to set up</g3>" in found
+    assert "Click to expand" in found
+    assert "<summary>「Click to expand」</summary>" in out
+
+
+def test_critic_and_mark_delimiters_come_back_around_the_translation() -> None:
+    page = segment_markdown("Some ==highlighted words== and {++added words++} (1).\n")
+    out = page.splice(["一些<g1>高亮的词</g1>和<g2>添加的词</g2><x3/>。"])
+    assert out == "一些==高亮的词==和{++添加的词++}(1)。\n"
+    html = render(out)
+    assert "<mark>高亮的词</mark>" in html and '<ins class="critic">添加的词</ins>' in html

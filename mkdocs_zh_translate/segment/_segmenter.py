@@ -34,6 +34,11 @@ _MAGIC_RE = re.compile(
     r"|(?<![\w.+@/-])@[A-Za-z0-9](?:[-A-Za-z0-9_]{0,37}[A-Za-z0-9])?\b(?![-@.\w]))"
 )
 _URL_TRAILING = ".,:;!?'\"*_~^"
+# Material's annotation markers in prose, ``(1)`` (``{ .annotate }``): the number must survive.
+_ANNOTATION_RE = re.compile(r"(?<![\w(])\(\d{1,3}\)(?![\w)])")
+# Inline pairs markdown-it does not know: CriticMarkup, pymdownx.mark ``==x==`` and caret
+# ``^^x^^``. Their content is translated; the delimiters are kept like emphasis.
+_TEXT_PAIRS = (("{++", "++}"), ("{--", "--}"), ("{==", "==}"), ("{>>", "<<}"), ("==", "=="), ("^^", "^^"))
 _CONTAINER_KINDS = {
     "list_item_open": "list_item",
     "dd_open": "definition",
@@ -159,6 +164,43 @@ class _Builder:
             return pieces
         return _split_text(pieces, lambda p: ((m.start(), m.end(), "abbr") for m in self.abbr_re.finditer(self.page.text, p.start, p.end)))  # type: ignore[union-attr]
 
+    def _split_pairs(self, pieces: list[Piece]) -> list[Piece]:
+        """Critic, mark and caret delimiters as pairs (not nested, within one text run)."""
+        text = self.page.text
+        out: list[Piece] = []
+        for p in pieces:
+            if p.kind != "text" or not any(o in text[p.start : p.end] for o, _c in _TEXT_PAIRS):
+                out.append(p)
+                continue
+            pos = p.start
+            dead: set[str] = set()  # openers with no closer left in this run
+            while True:
+                best: tuple[int, int, str, str] | None = None
+                for opener, closer in _TEXT_PAIRS:
+                    if opener in dead:
+                        continue
+                    at = text.find(opener, pos, p.end)
+                    if at < 0:
+                        dead.add(opener)
+                    elif best is None or at < best[0]:
+                        best = (at, at + len(opener), opener, closer)
+                if best is None:
+                    break
+                at, inner, opener, closer = best
+                close_at = text.find(closer, inner + 1, p.end)
+                if close_at < 0:
+                    dead.add(opener)
+                    continue
+                if at > pos:
+                    out.append(Piece("text", pos, at))
+                out.append(Piece("open", at, inner, "mark"))
+                out.append(Piece("text", inner, close_at))
+                out.append(Piece("close", close_at, close_at + len(closer), "mark"))
+                pos = close_at + len(closer)
+            if p.end > pos:
+                out.append(Piece("text", pos, p.end))
+        return out
+
     def _split_magic(self, pieces: list[Piece]) -> list[Piece]:
         """Keep what magiclink turns into links out of the model's reach."""
         text = self.page.text
@@ -171,7 +213,8 @@ class _Builder:
                     while end > m.start() and text[end - 1] in _URL_TRAILING:
                         end -= 1
                 out.append((m.start(), end, "url" if m["url"] else "shorthand"))
-            return out
+            out.extend((m.start(), m.end(), "annotation") for m in _ANNOTATION_RE.finditer(text, p.start, p.end))
+            return sorted(out)
 
         return _split_text(pieces, found)
 
@@ -191,7 +234,7 @@ class _Builder:
         return Piece("atom", last.start + cut, last.end, "attr")
 
     def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
-        pieces = self._split_magic(self._split_abbreviations(pieces))
+        pieces = self._split_magic(self._split_abbreviations(self._split_pairs(pieces)))
         if not pieces:
             return None
         text = self.page.text
