@@ -174,12 +174,15 @@ class _Builder:
                 continue
             pos = p.start
             dead: set[str] = set()  # openers with no closer left in this run
+            next_at: dict[str, int] = {}  # each opener's next position: every find scans forward only
             while True:
                 best: tuple[int, int, str, str] | None = None
                 for opener, closer in _TEXT_PAIRS:
                     if opener in dead:
                         continue
-                    at = text.find(opener, pos, p.end)
+                    at = next_at.get(opener, -1)
+                    if at < pos:
+                        at = next_at[opener] = text.find(opener, pos, p.end)
                     if at < 0:
                         dead.add(opener)
                     elif best is None or at < best[0]:
