@@ -522,3 +522,11 @@ def test_critic_and_mark_delimiters_come_back_around_the_translation() -> None:
     assert out == "一些==高亮的词==和{++添加的词++}(1)。\n"
     html = render(out)
     assert "<mark>高亮的词</mark>" in html and '<ins class="critic">添加的词</ins>' in html
+
+
+def test_callout_keywords_stay_as_written() -> None:
+    source = "NOTE: **Heads up.** Read this first.\n\n> WARNING: Quoted callout text.\n\nA normal: paragraph.\n"
+    assert texts(source) == ["<g1>Heads up.</g1> Read this first.", "Quoted callout text.", "A normal: paragraph."]
+    out = check(source)
+    assert out.startswith("NOTE: 「**Heads up.** Read this first.」\n")
+    assert "> WARNING: 「Quoted callout text.」" in out

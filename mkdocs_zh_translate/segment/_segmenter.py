@@ -19,6 +19,9 @@ from ._slug import slugify as default_slugify
 from ._splice import line_start_markers
 
 _LEAD_MARKER_RE = re.compile(r"(?:\[[ xX]\]|\[![A-Za-z]+\][+-]?)(?=[ \t]|$)[ \t]*")
+# markdown-callouts: a paragraph (or blockquote) that opens with ``NOTE:`` becomes an
+# admonition of that type; the keyword must stay as written.
+_CALLOUT_RE = re.compile(r"[A-Z][A-Z0-9_-]+:(?=[ \t]|$)[ \t]*")
 _UNDERLINE_RE = re.compile(r"(?:=+|-+)[ \t]*$")
 _CLOSING_HASHES_RE = re.compile(r"[ \t]+#+[ \t]*$")
 _ABBR_DEF_RE = re.compile(r"^[ \t]*\*\[([^\]\n]+)\]:", re.MULTILINE)
@@ -117,12 +120,16 @@ class _Builder:
     def _raw(self, p: Piece) -> str:
         return self.page.text[p.start : p.end]
 
-    def _trim(self, pieces: list[Piece], *, lead_marker: bool, atx: bool) -> tuple[list[Piece], Piece | None]:
+    def _trim(
+        self, pieces: list[Piece], *, lead_marker: bool, atx: bool, callout: bool = False
+    ) -> tuple[list[Piece], Piece | None]:
         """Cut what must stay outside the translation: task/callout markers, trailing attr_lists,
         closing heading hashes, edge whitespace."""
         trailing_attr = None
-        if lead_marker and pieces and pieces[0].kind == "text":
-            m = _LEAD_MARKER_RE.match(self._raw(pieces[0]))
+        for wanted, pattern in ((lead_marker, _LEAD_MARKER_RE), (callout, _CALLOUT_RE)):
+            if not (wanted and pieces and pieces[0].kind == "text"):
+                continue
+            m = pattern.match(self._raw(pieces[0]))
             if m:
                 first = pieces.pop(0)
                 if first.start + m.end() < first.end:
@@ -289,7 +296,9 @@ class _Builder:
         self.segments.append(Segment(seg_text, start, end, self.page.line_number(start), kind, restore))
         return restore
 
-    def inline(self, tok: Token, kind: str, how: str, *, lead_marker: bool = False, heading: bool = False) -> None:
+    def inline(
+        self, tok: Token, kind: str, how: str, *, lead_marker: bool = False, heading: bool = False, callout: bool = False
+    ) -> None:
         cmap = self.locator.locate(tok, how)
         pieces = inline_pieces(tok.children or [], tok.content) if cmap is not None else None
         slug = None
@@ -304,7 +313,7 @@ class _Builder:
                 unique(slug or "", self.used_ids)
             return
         page_pieces = self._to_page(pieces, cmap)  # type: ignore[arg-type]
-        page_pieces, trailing_attr = self._trim(page_pieces, lead_marker=lead_marker, atx=how == "atx")
+        page_pieces, trailing_attr = self._trim(page_pieces, lead_marker=lead_marker, atx=how == "atx", callout=callout)
         if heading and trailing_attr is None:
             trailing_attr = self._word_attr(page_pieces)
         single = how != "lines"
@@ -393,7 +402,7 @@ class _Builder:
                         kind = _CONTAINER_KINDS[outer]
                         break
                 first_in = i >= 2 and tokens[i - 2].type in _MARKER_CONTAINERS
-                self.inline(tok, kind, "lines", lead_marker=first_in)
+                self.inline(tok, kind, "lines", lead_marker=first_in, callout=kind in ("paragraph", "blockquote"))
 
 
 class SegmentError(ValueError):
