@@ -9,19 +9,18 @@ own options (``base_path``, ``check_paths``, line ranges ``file.md:3:10``, secti
 translated Markdown; nothing is written anywhere, least of all into ``docs_dir``.
 
 Two details keep the Chinese build's own snippets pass from changing anything a second time:
-``auto_append`` files are left to it (expanding them here would include them twice), and an
-escaped marker (``;--8<--``) gets one more ``;`` here, because the expansion here and the one in
-the Chinese build each remove one.
+``auto_append`` files are left to it (expanding them here would include them twice), and every
+line of the expanded text that it would read as snippet syntax (an escaped ``;--8<--`` the
+expansion turned into a literal one, a section marker shown in an included code file) gets
+the escape ``;`` that its pass removes again.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 _EXTENSION = "pymdownx.snippets"
-_ESCAPED_MARKER_RE = re.compile(r"^([ \t]*)(;+-{1,}8<-)", re.MULTILINE)
 
 
 class SnippetExpander:
@@ -43,11 +42,23 @@ class SnippetExpander:
         try:
             md = python_markdown.Markdown(extensions=[_EXTENSION], extension_configs={_EXTENSION: self.options})
             preprocessor = md.preprocessors["snippet"]
-            source = _ESCAPED_MARKER_RE.sub(r"\1;\2", markdown)
-            lines = preprocessor.run(source.split("\n"))
+            lines = [_escaped(preprocessor, line) for line in preprocessor.run(markdown.split("\n"))]
         except Exception as exc:  # pymdownx's own errors: missing snippet, bad option, IO
             return markdown, str(exc) or type(exc).__name__
         return "\n".join(lines), None
+
+
+def _escaped(preprocessor: Any, line: str) -> str:
+    """``line`` with one more ``;`` before its snippet marker, if a snippets pass would act on it."""
+    if "8<" not in line:
+        return line
+    m = preprocessor.RE_ALL_SNIPPETS.match(line)
+    if m is None:
+        m = preprocessor.match_section(line)
+    if m is None:
+        return line
+    at = m.start("escape")
+    return line[:at] + ";" + line[at:]
 
 
 def _name(extension: Any) -> str:

@@ -50,6 +50,37 @@ def test_expander_follows_the_sites_options(tmp_path: Path, monkeypatch: pytest.
     assert SnippetExpander(["toc"], {}).expand('--8<-- "README.md"\n') == ('--8<-- "README.md"\n', None)
 
 
+@pytest.mark.parametrize(
+    "page",
+    [
+        '--8<-- "README.md"\n',
+        ';--8<-- "README.md"\n\n;;--8<-- "README.md"\n',
+        'Text\n\n```python\n--8<-- "code.py"\n```\n',
+        '```python\n--8<-- "code.py:func"\n```\n\n;--8<-- [start:x]\n',
+        '--8<--\nparts.md:usage\n;README.md\n--8<--\n',
+    ],
+)
+def test_the_chinese_builds_own_pass_changes_nothing_more(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The zh build runs pymdownx.snippets again over the expanded page: it must render what
+    the English build renders from the page as written."""
+    import markdown
+
+    (tmp_path / "README.md").write_text(README, encoding="utf-8")
+    (tmp_path / "parts.md").write_text(PARTS, encoding="utf-8")
+    code = "# --8<-- [start:func]\ndef func():\n    pass\n# --8<-- [end:func]\n# a ;--8<-- [start:y] note\n"
+    (tmp_path / "code.py").write_text(code, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    options = {"base_path": ["."], "check_paths": True}
+
+    def render(text: str) -> str:
+        extensions = ["pymdownx.superfences", "pymdownx.snippets"]
+        return markdown.Markdown(extensions=extensions, extension_configs={"pymdownx.snippets": options}).convert(text)
+
+    expanded, error = SnippetExpander(["pymdownx.snippets"], {"pymdownx.snippets": options}).expand(page)
+    assert error is None
+    assert render(expanded) == render(page)
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("snippets")

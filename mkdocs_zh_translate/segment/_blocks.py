@@ -37,6 +37,9 @@ _BLOCKS_END_RE = re.compile(r"(/{3,})[ ]*$")
 # `::: mkdocs-click`; the indented lines after it are YAML options (or `:module:` fields).
 _DIRECTIVE_RE = re.compile(r"(?:#{1,6} *)?::: ?\S.*$")
 _DIRECTIVE_OPTIONS_RE = re.compile(r"(?:handler|options):")
+# pymdownx.arithmatex block math written as a LaTeX environment: a whole chunk from
+# `\begin{env}` to `\end{env}` (its other block forms, `$$` and `\[`, are found inline).
+_MATH_ENV_RE = re.compile(r"\\begin\{([a-z]+\*?)\}")
 _CODE_FENCE_RE = re.compile(r"(`{3,}|~{3,})")
 # Blocks whose argument is a title people read. Others take selectors (`html | div.x`), figure
 # numbers (`caption | < 2`) or nothing, and a custom block's argument means what its code says:
@@ -295,6 +298,32 @@ def directive(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     return True
 
 
+def math_env(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """``\\begin{align}`` … ``\\end{align}`` filling a chunk: math, never prose."""
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    text = _line(state, start_line)
+    m = _MATH_ENV_RE.match(text)
+    if not m:
+        return False
+    closing = f"\\end{{{m.group(1)}}}"
+    line = start_line
+    while line < end_line and not _is_blank(state, line):
+        if _line(state, line).rstrip().endswith(closing) and (line > start_line or len(text.rstrip()) > m.end()):
+            end = line + 1
+            if end < end_line and not _is_blank(state, end):
+                return False  # more text in the chunk: arithmatex would not take it either
+            if silent:
+                return True
+            token = state.push("zh_verbatim", "", 0)
+            token.map = [start_line, end]
+            token.content = state.getLines(start_line, end, state.blkIndent, True)
+            state.line = end
+            return True
+        line += 1
+    return False
+
+
 def _matching_close(src: str, tag: str, pos: int, limit: int) -> int:
     """Offset just past the ``</tag>`` that balances the tag opened before ``pos``, or -1."""
     depth = 1
@@ -443,5 +472,6 @@ def install(md: MarkdownIt) -> None:
     md.block.ruler.before("fence", "zh_container", container, {"alt": alt})
     md.block.ruler.before("fence", "zh_blocks", blocks, {"alt": alt})
     md.block.ruler.before("fence", "zh_directive", directive, {"alt": alt})
+    md.block.ruler.before("fence", "zh_math_env", math_env, {"alt": alt})
     md.block.ruler.before("fence", "zh_verbatim", verbatim_lines, {"alt": alt})
     md.block.ruler.before("html_block", "zh_html_block", html_block, {"alt": alt})

@@ -229,19 +229,32 @@ class _Builder:
         return _split_text(pieces, found)
 
     def _word_attr(self, pieces: list[Piece]) -> Piece | None:
-        """A trailing attr_list the inline rule did not take (``{: android}``, ``{: #x cmd-line}``):
-        cut from the last text piece, so it stays outside the translation like any other."""
-        if not pieces or pieces[-1].kind != "text":
+        """A trailing attr_list the inline rule did not take (``{: android}``, ``{: #\\6.0}``):
+        cut off the pieces, so it stays outside the translation like any other."""
+        if not pieces:
             return None
-        last = pieces[-1]
-        cut = heading_attr_start(self._raw(last))
+        first, end = pieces[0].start, pieces[-1].end
+        cut = heading_attr_start(self.page.text[first:end])
         if cut is None:
             return None
-        head = self._raw(last)[:cut].rstrip()
-        pieces.pop()
-        if head:
-            pieces.append(Piece("text", last.start, last.start + len(head)))
-        return Piece("atom", last.start + cut, last.end, "attr")
+        at = first + cut
+        kept: list[Piece] = []
+        for p in pieces:
+            if p.end <= at:
+                kept.append(p)
+            elif p.start < at:
+                if p.kind != "text":
+                    return None
+                kept.append(Piece("text", p.start, at))
+        if sum(p.kind == "open" for p in kept) != sum(p.kind == "close" for p in kept):
+            return None  # the braces sit inside emphasis or a link: leave the heading as it is
+        while kept and kept[-1].kind in ("text", "break") and not self._raw(kept[-1]).strip():
+            kept.pop()
+        if kept and kept[-1].kind == "text":
+            last = kept.pop()
+            kept.append(Piece("text", last.start, last.start + len(self._raw(last).rstrip())))
+        pieces[:] = kept
+        return Piece("atom", at, end, "attr")
 
     def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
         pieces = self._split_magic(self._split_abbreviations(self._split_pairs(pieces)))
