@@ -53,8 +53,9 @@ def _escaped(preprocessor: Any, line: str) -> str:
     if "8<" not in line:
         return line
     m = preprocessor.RE_ALL_SNIPPETS.match(line)
-    if m is None:
-        m = preprocessor.match_section(line)
+    if m is None:  # pymdownx 10.x has no match_section(), only the pattern
+        match_section = getattr(preprocessor, "match_section", None) or preprocessor.RE_SNIPPET_SECTION.match
+        m = match_section(line)
     if m is None:
         return line
     at = m.start("escape")
