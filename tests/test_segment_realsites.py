@@ -525,8 +525,44 @@ def test_critic_and_mark_delimiters_come_back_around_the_translation() -> None:
 
 
 def test_callout_keywords_stay_as_written() -> None:
-    source = "NOTE: **Heads up.** Read this first.\n\n> WARNING: Quoted callout text.\n\nA normal: paragraph.\n"
-    assert texts(source) == ["<g1>Heads up.</g1> Read this first.", "Quoted callout text.", "A normal: paragraph."]
+    source = (
+        "NOTE: **Heads up.** Read this first.\n\n> WARNING: Quoted callout text.\n\n"
+        ">? QUESTION: **Why so?** Because.\n\nTIP: Plain tip.\n\nA normal: paragraph.\n"
+    )
+    assert texts(source) == [
+        "Heads up",
+        "Read this first.",
+        "Quoted callout text.",
+        "Why so?",
+        "Because.",
+        "Plain tip.",
+        "A normal: paragraph.",
+    ]
     out = check(source)
-    assert out.startswith("NOTE: 「**Heads up.** Read this first.」\n")
+    assert out.startswith("NOTE: **「Heads up」.** 「Read this first.」\n")
     assert "> WARNING: 「Quoted callout text.」" in out
+    assert ">? QUESTION: **「Why so?」** 「Because.」" in out
+    page = segment_markdown(source)
+    zh = page.splice(["注意", "先读这个。", "引用。", "为什么？", "因为。", "提示。", "普通：段落。"])
+    assert zh.startswith("NOTE: **注意.** 先读这个。\n")
+
+
+def test_callouts_render_the_same_with_markdown_callouts() -> None:
+    pytest.importorskip("markdown_callouts")
+    source = (
+        "NOTE: **Heads up.** Read this first.\n\n> WARNING: Quoted callout text.\n\n"
+        ">? QUESTION: **Why so?** Because.\n\nTIP: Plain tip.\n"
+    )
+
+    def render_callouts(text: str) -> str:
+        return markdown.Markdown(extensions=[*EXTENSIONS, "callouts"], extension_configs=CONFIG).convert(text)
+
+    html = render_callouts(source)
+    assert '<p class="admonition-title">Heads up</p>' in html and "<summary>Why so?</summary>" in html
+    assert unmark(render_callouts(pseudo(source))) == html
+
+
+def test_html_tags_in_a_blockquote_are_inline_and_markdown_inside_is_parsed() -> None:
+    source = "> <table><tbody><tr><td>\n>\n> - [`Add`][ast.Add] node\n> - Some item text\n>\n> </td></tr></tbody></table>\n"
+    assert texts(source) == ["<g1><x2/></g1> node", "Some item text"]
+    check(source)

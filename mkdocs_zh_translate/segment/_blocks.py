@@ -349,6 +349,8 @@ def html_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if state.sCount[start_line] - state.blkIndent >= 4:
         return False
     begin = state.bMarks[start_line] + state.tShift[start_line]
+    if ">" in state.src[state.src.rfind("\n", 0, begin) + 1 : begin]:
+        return False  # in a blockquote Python-Markdown never sees raw HTML: the tags are inline
     m = _OPEN_TAG_RE.match(state.src, begin, state.eMarks[start_line])
     if not m or m.group(1).lower() not in _BLOCK_TAGS or m.group(0).endswith("/>"):
         return False

@@ -21,7 +21,9 @@ from ._splice import line_start_markers
 _LEAD_MARKER_RE = re.compile(r"(?:\[[ xX]\]|\[![A-Za-z]+\][+-]?)(?=[ \t]|$)[ \t]*")
 # markdown-callouts: a paragraph (or blockquote) that opens with ``NOTE:`` becomes an
 # admonition of that type; the keyword must stay as written.
-_CALLOUT_RE = re.compile(r"[A-Z][A-Z0-9_-]+:(?=[ \t]|$)[ \t]*")
+# (markdown_callouts/callouts.py: ``(^ {0,3}>([!?])? ?|\A)([A-Z]{2,}):([ \n])``; the ``>`` is
+# gone by the time we see the paragraph, a collapsible ``>?`` leaves its ``?``.)
+_CALLOUT_RE = re.compile(r"(?:[!?] ?)?[A-Z]{2,}:(?=[ \t]|$)[ \t]*")
 _UNDERLINE_RE = re.compile(r"(?:=+|-+)[ \t]*$")
 _CLOSING_HASHES_RE = re.compile(r"[ \t]+#+[ \t]*$")
 _ABBR_DEF_RE = re.compile(r"^[ \t]*\*\[([^\]\n]+)\]:", re.MULTILINE)
@@ -101,6 +103,7 @@ class _Builder:
         self.page = _Page(text)
         self.locator = Locator(self.page.lines)
         self.used_ids: set[str] = set()
+        self._callout_hit = False
         self.segments: list[Segment] = []
         # Abbreviations are matched by their exact spelling: translating the word loses them.
         keys = sorted({m.group(1) for m in _ABBR_DEF_RE.finditer(self.page.norm)}, key=len, reverse=True)
@@ -126,11 +129,13 @@ class _Builder:
         """Cut what must stay outside the translation: task/callout markers, trailing attr_lists,
         closing heading hashes, edge whitespace."""
         trailing_attr = None
+        self._callout_hit = False
         for wanted, pattern in ((lead_marker, _LEAD_MARKER_RE), (callout, _CALLOUT_RE)):
             if not (wanted and pieces and pieces[0].kind == "text"):
                 continue
             m = pattern.match(self._raw(pieces[0]))
             if m:
+                self._callout_hit = pattern is _CALLOUT_RE
                 first = pieces.pop(0)
                 if first.start + m.end() < first.end:
                     pieces.insert(0, Piece("text", first.start + m.end(), first.end))
@@ -227,6 +232,39 @@ class _Builder:
             return sorted(out)
 
         return _split_text(pieces, found)
+
+    def _callout_title(self, pieces: list[Piece]) -> bool:
+        """``NOTE: **Title.** Body``: markdown-callouts moves the bold run into the title only
+        when it opens the paragraph, so the title is a segment of its own (its final period,
+        which the extension strips, stays outside) and the body another; ``pieces`` keeps the
+        body. False when the callout has no bold title."""
+        if not pieces or pieces[0].kind != "open" or pieces[0].role != "strong":
+            return False
+        depth = 0
+        for index, p in enumerate(pieces):
+            if p.kind == "open":
+                depth += 1
+            elif p.kind == "close":
+                depth -= 1
+                if depth == 0:
+                    break
+        else:
+            return False
+        title = pieces[1:index]
+        if title and title[-1].kind == "text" and self._raw(title[-1]).endswith("."):
+            last = title.pop()
+            if last.end - 1 > last.start:
+                title.append(Piece("text", last.start, last.end - 1))
+        self._emit(title, "admonition_title", single_line=True, block_start=False)
+        rest = pieces[index + 1 :]
+        while rest and (rest[0].kind == "break" or (rest[0].kind == "text" and not self._raw(rest[0]).strip())):
+            rest.pop(0)
+        if rest and rest[0].kind == "text":
+            first = rest.pop(0)
+            lead = len(self._raw(first)) - len(self._raw(first).lstrip())
+            rest.insert(0, Piece("text", first.start + lead, first.end))
+        pieces[:] = rest
+        return True
 
     def _word_attr(self, pieces: list[Piece]) -> Piece | None:
         """A trailing attr_list the inline rule did not take (``{: android}``, ``{: #\\6.0}``):
@@ -330,7 +368,10 @@ class _Builder:
         if heading and trailing_attr is None:
             trailing_attr = self._word_attr(page_pieces)
         single = how != "lines"
-        restore = self._emit(page_pieces, kind, single_line=single, block_start=not single)
+        block_start = not single
+        if callout and self._callout_hit and self._callout_title(page_pieces):
+            block_start = False
+        restore = self._emit(page_pieces, kind, single_line=single, block_start=block_start)
         if heading:
             explicit = attr_id(self._raw(trailing_attr)) if trailing_attr else None
             if explicit is None:
