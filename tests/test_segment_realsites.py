@@ -566,3 +566,11 @@ def test_html_tags_in_a_blockquote_are_inline_and_markdown_inside_is_parsed() ->
     source = "> <table><tbody><tr><td>\n>\n> - [`Add`][ast.Add] node\n> - Some item text\n>\n> </td></tr></tbody></table>\n"
     assert texts(source) == ["<g1><x2/></g1> node", "Some item text"]
     check(source)
+
+
+def test_urls_in_raw_html_get_no_boundary() -> None:
+    source = '<p align="center">\nSee https://example.org/docs.\n</p>\n\nText https://example.org/a.\n'
+    out = pseudo(source)
+    assert "「See https://example.org/docs.」" in out  # raw HTML: magiclink never runs there
+    assert "https://example.org/a\\.」" in out
+    check(source)

@@ -299,7 +299,8 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
     if changed:
         _underscores_to_stars(chunks)
         _fix_flanking(chunks)
-        _space_atoms(chunks)
+        if not r.raw_html:  # raw HTML is passed through: no autolinker, no escapes there
+            _space_atoms(chunks)
     out = chunks.text()
     if changed and heading_ids and r.slug is not None and r.pin_at is None:
         out += f" {{ {pin_attr(r.slug)} }}"
