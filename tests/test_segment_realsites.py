@@ -574,3 +574,9 @@ def test_urls_in_raw_html_get_no_boundary() -> None:
     assert "「See https://example.org/docs.」" in out  # raw HTML: magiclink never runs there
     assert "https://example.org/a\\.」" in out
     check(source)
+
+
+def test_file_name_tab_titles_keep_their_tab_ids() -> None:
+    source = '=== "pyproject.toml"\n\n    Some text.\n\n=== "Official installer"\n\n    Other text.\n\n/// tab | src/app.py\nMore text.\n///\n'
+    assert texts(source) == ["Some text.", "Official installer", "Other text.", "More text."]
+    check(source)

@@ -43,6 +43,7 @@ _URL_TRAILING = ".,:;!?'\"*_~^"
 _ANNOTATION_RE = re.compile(r"(?<![\w(])\(\d{1,3}\)(?![\w)])")
 # Inline pairs markdown-it does not know: CriticMarkup, pymdownx.mark ``==x==`` and caret
 # ``^^x^^``. Their content is translated; the delimiters are kept like emphasis.
+_FILE_NAME_RE = re.compile(r"[\w-]*[./\\][\w./\\-]*")
 _TEXT_PAIRS = (("{++", "++}"), ("{--", "--}"), ("{==", "==}"), ("{>>", "<<}"), ("==", "=="), ("^^", "^^"))
 _CONTAINER_KINDS = {
     "list_item_open": "list_item",
@@ -336,6 +337,10 @@ class _Builder:
             return None
         seg_text = "".join(out)
         if not _has_words(seg_text):
+            return None
+        if kind == "tab_title" and _FILE_NAME_RE.fullmatch(seg_text):
+            # `=== "pyproject.toml"`: a file name, and with tabbed's `slugify` option the tab's
+            # id (a link target) comes from this title.
             return None
         start, end = pieces[0].start, pieces[-1].end
         restore.text_chars = "".join(text_runs)
