@@ -551,7 +551,7 @@ def test_callouts_render_the_same_with_markdown_callouts() -> None:
     pytest.importorskip("markdown_callouts")
     source = (
         "NOTE: **Heads up.** Read this first.\n\n> WARNING: Quoted callout text.\n\n"
-        ">? QUESTION: **Why so?** Because.\n\nTIP: Plain tip.\n"
+        ">? QUESTION: **Why so?** Because.\n\nTIP: Plain tip.\n\nTIP: **Hint**  \nAfter a hard break.\n"
     )
 
     def render_callouts(text: str) -> str:
@@ -577,6 +577,9 @@ def test_urls_in_raw_html_get_no_boundary() -> None:
 
 
 def test_file_name_tab_titles_keep_their_tab_ids() -> None:
-    source = '=== "pyproject.toml"\n\n    Some text.\n\n=== "Official installer"\n\n    Other text.\n\n/// tab | src/app.py\nMore text.\n///\n'
-    assert texts(source) == ["Some text.", "Official installer", "Other text.", "More text."]
+    source = (
+        '=== "pyproject.toml"\n\n    Some text.\n\n=== "Official installer"\n\n    Other text.\n\n'
+        '=== ":simple-python: pip"\n\n    Pip text.\n\n/// tab | src/app.py\nMore text.\n///\n'
+    )
+    assert texts(source) == ["Some text.", "Official installer", "Other text.", "Pip text.", "More text."]
     check(source)

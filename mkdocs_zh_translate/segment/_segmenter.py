@@ -258,7 +258,11 @@ class _Builder:
                 title.append(Piece("text", last.start, last.end - 1))
         self._emit(title, "admonition_title", single_line=True, block_start=False)
         rest = pieces[index + 1 :]
-        while rest and (rest[0].kind == "break" or (rest[0].kind == "text" and not self._raw(rest[0]).strip())):
+        while rest and (
+            rest[0].kind == "break"
+            or (rest[0].kind == "atom" and rest[0].role == "break")  # the extension drops a <br> there
+            or (rest[0].kind == "text" and not self._raw(rest[0]).strip())
+        ):
             rest.pop(0)
         if rest and rest[0].kind == "text":
             first = rest.pop(0)
@@ -338,9 +342,10 @@ class _Builder:
         seg_text = "".join(out)
         if not _has_words(seg_text):
             return None
-        if kind == "tab_title" and _FILE_NAME_RE.fullmatch(seg_text):
-            # `=== "pyproject.toml"`: a file name, and with tabbed's `slugify` option the tab's
-            # id (a link target) comes from this title.
+        core = strip_tags(seg_text).strip()
+        if kind == "tab_title" and not any(ch.isspace() for ch in core) and (_FILE_NAME_RE.fullmatch(core) or core != seg_text):
+            # `=== "pyproject.toml"`, `=== ":simple-python: pip"`: a file or tool name, and with
+            # tabbed's `slugify` option the tab's id (a link target) comes from this title.
             return None
         start, end = pieces[0].start, pieces[-1].end
         restore.text_chars = "".join(text_runs)
