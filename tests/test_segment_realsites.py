@@ -583,3 +583,10 @@ def test_file_name_tab_titles_keep_their_tab_ids() -> None:
     )
     assert texts(source) == ["Some text.", "Official installer", "Other text.", "Pip text.", "More text."]
     check(source)
+
+
+@pytest.mark.parametrize("heading", ["### `__all__` list", "## _private names", "## Stars *x"])
+def test_pins_never_turn_into_emphasis(heading: str) -> None:
+    source = f"{heading}\n\nText.\n"
+    out = check(source)
+    assert "<strong>" not in render(out) and "<em>" not in render(out).replace("<em>x", "")

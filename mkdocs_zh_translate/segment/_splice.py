@@ -239,10 +239,17 @@ def _space_atoms(chunks: _Chunks) -> None:
         i += 1
 
 
+_EMPHASIS_IN_SLUG_RE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|\*")
+
+
 def pin_attr(slug: str) -> str:
-    """The attr_list item that pins a heading id: ``#slug``, or ``id="slug"`` when the slug
+    """The attr_list item that pins a heading id: ``#slug``; ``id="slug"`` when the slug
     starts with a digit (magiclink and mdx_gh_links read ``#2024`` as an issue link before
-    attr_list sees the braces)."""
+    attr_list sees the braces); underscores and stars escaped where they could be emphasis
+    (``#__all__-list`` would render ``<strong>all</strong>``; attr_list gets the escapes back
+    as plain characters)."""
+    if _EMPHASIS_IN_SLUG_RE.search(slug):
+        slug = slug.replace("_", "\\_").replace("*", "\\*")
     return f'id="{slug}"' if slug[:1].isdigit() else f"#{slug}"
 
 
