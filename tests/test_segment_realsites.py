@@ -590,3 +590,12 @@ def test_pins_never_turn_into_emphasis(heading: str) -> None:
     source = f"{heading}\n\nText.\n"
     out = check(source)
     assert "<strong>" not in render(out) and "<em>" not in render(out).replace("<em>x", "")
+
+
+def test_python_markdown_inline_html_markers_are_atoms() -> None:
+    source = "### Rules\n\n<SITE_RULE_LIST>\n\nBased on version <SITE_TOOL_VERSION> of the tool.\n"
+    assert texts(source) == ["Rules", "Based on version <x1/> of the tool."]
+    out = check(source, kept=("<SITE_RULE_LIST>",))
+    # a site preprocessor that swaps the markers for Markdown sees them untouched
+    swapped = out.replace("<SITE_RULE_LIST>", "- `a`: one\n- `b`: two").replace("<SITE_TOOL_VERSION>", "1.2")
+    assert render(swapped).count("<li>") == 2
