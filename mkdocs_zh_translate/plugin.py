@@ -82,6 +82,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._banners: dict[str, str] = {}  # src_uri -> banner, from on_page_content to on_page_context
         self._markdown: tuple[list[Any], dict[str, Any]] = ([], {})  # the page guard's renderer
         self._snippets = SnippetExpander([], {})
+        self._slugify: Any = None
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
         self.collector: Collector | None = None
@@ -157,6 +158,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         # The same list objects: plugins that add extensions after us (mkdocstrings) count too.
         self._markdown = (config.markdown_extensions, config.mdx_configs)
         self._snippets = SnippetExpander(config.markdown_extensions, config.mdx_configs)
+        self._slugify = site.heading_slugify(config.mdx_configs)
         return config
 
     @event_priority(-50)  # before static-i18n's on_files (-100) sorts the files by language
@@ -368,6 +370,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             glossary=self._glossary,
             english_fallback=review is not None and has_po_files(review.review_dir),
             guard=self._page_guard(),
+            slugify=self._slugify,
         )
 
     def _build_zh(self, config: MkDocsConfig, build: _Build) -> None:

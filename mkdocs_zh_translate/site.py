@@ -146,6 +146,25 @@ def banner_html(text: object, *, segments: int, reviewed: int, model: str, trans
     )
 
 
+def heading_slugify(mdx_configs: dict[str, Any]) -> Any:
+    """The site's heading-id function as ``slugify(text, separator)``, or None for the default.
+
+    The segmenter pins each translated heading to the id the English page gets; a site that
+    sets the ``toc`` extension's ``slugify`` (``pymdownx.slugs.slugify``, keeping ``--``) or
+    ``separator`` gets other ids than Python-Markdown's default, so the pins must use them too.
+    """
+    toc = mdx_configs.get("toc") or {}
+    function = toc.get("slugify")
+    separator = toc.get("separator")
+    if function is None and separator is None:
+        return None
+    if function is None:
+        from markdown.extensions.toc import slugify as function
+    if separator is None:
+        return function
+    return lambda value, _separator: function(value, separator)
+
+
 def quiet_jieba(fallback_dir: Path | None = None) -> None:
     """jieba prints its dictionary loading to stderr at DEBUG level; both sites' search
     segmentation (Material's and ours) would put those lines into every build log.
