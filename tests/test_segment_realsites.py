@@ -15,7 +15,8 @@ import xml.etree.ElementTree as etree
 import markdown
 import pytest
 
-from mkdocs_zh_translate.segment import segment_markdown, translate_markdown
+from mkdocs_zh_translate import translate_markdown
+from mkdocs_zh_translate.segment import segment_markdown
 from seghelp import WordTranslator, identity, pseudo, render_pm, structure, unmark
 
 EXTENSIONS = [
