@@ -153,7 +153,7 @@ def heading_slugify(mdx_configs: dict[str, Any]) -> Any:
     sets the ``toc`` extension's ``slugify`` (``pymdownx.slugs.slugify``, keeping ``--``) or
     ``separator`` gets other ids than Python-Markdown's default, so the pins must use them too.
     """
-    toc = mdx_configs.get("toc") or {}
+    toc = mdx_configs.get("toc") or mdx_configs.get("markdown.extensions.toc") or {}
     function = toc.get("slugify")
     separator = toc.get("separator")
     if function is None and separator is None:

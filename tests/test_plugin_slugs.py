@@ -19,6 +19,8 @@ def test_heading_slugify_follows_the_toc_options() -> None:
     assert with_separator("Gone & Deprecated", "-") == "gone_deprecated"
     custom = heading_slugify({"toc": {"slugify": lambda value, sep: value.upper().replace(" ", sep)}})
     assert custom("a b", "-") == "A-B"
+    full_name = heading_slugify({"markdown.extensions.toc": {"separator": "_"}})
+    assert full_name is not None and full_name("a b", "-") == "a_b"
 
 
 def test_chinese_headings_keep_the_ids_of_a_custom_slugify(tmp_path: Path) -> None:
