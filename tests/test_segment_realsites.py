@@ -600,3 +600,31 @@ def test_python_markdown_inline_html_markers_are_atoms() -> None:
     # a site preprocessor that swaps the markers for Markdown sees them untouched
     swapped = out.replace("<SITE_RULE_LIST>", "- `a`: one\n- `b`: two").replace("<SITE_TOOL_VERSION>", "1.2")
     assert render(swapped).count("<li>") == 2
+
+
+# -- linear time on hostile input --------------------------------------------------------------
+
+GROWTH = {
+    "unclosed blocks": (lambda n: "/// note | t\n" * n, 500),
+    "block ends": (lambda n: "/// note\n" + "////\n" * n, 2000),
+    "directives": (lambda n: "x\n::: a.b\n" * n, 2000),
+    "math env lines": (lambda n: "\\begin{align}\n" * n, 2000),
+    "autoref labels": (lambda n: "[a][" * n + "\n", 4000),
+    "mark openers": (lambda n: "==a " * n + "{++\n", 4000),
+    "tag-like text": (lambda n: "<a " * n + "\n", 4000),
+    "heading braces": (lambda n: "# x" + " {a" * n + "}\n", 4000),
+    "shorthand": (lambda n: "#1 @u www.x.org a@b.cc " * n + "\n", 2000),
+}
+
+
+@pytest.mark.parametrize("name", list(GROWTH))
+def test_new_rules_grow_linearly(name: str) -> None:
+    from tests.test_hostile import growth_ratios
+
+    make, n = GROWTH[name]
+    ratios: tuple[float, float] = (0.0, 0.0)
+    for _attempt in range(3):
+        ratios = growth_ratios(make, n)
+        if max(ratios) <= 2.6:
+            return
+    pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")

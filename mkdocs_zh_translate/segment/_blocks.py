@@ -474,6 +474,8 @@ def install(md: MarkdownIt) -> None:
     md.block.ruler.before("fence", "zh_container", container, {"alt": alt})
     md.block.ruler.before("fence", "zh_blocks", blocks, {"alt": alt})
     md.block.ruler.before("fence", "zh_directive", directive, {"alt": alt})
-    md.block.ruler.before("fence", "zh_math_env", math_env, {"alt": alt})
+    # arithmatex takes a whole chunk only: it never interrupts a paragraph (and a silent probe
+    # from every paragraph line would rescan the chunk)
+    md.block.ruler.before("fence", "zh_math_env", math_env, {"alt": []})
     md.block.ruler.before("fence", "zh_verbatim", verbatim_lines, {"alt": alt})
     md.block.ruler.before("html_block", "zh_html_block", html_block, {"alt": alt})
