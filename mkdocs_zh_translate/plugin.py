@@ -36,12 +36,12 @@ from .pipeline.guard import PageGuard
 from .pipeline.lazy import LazyTranslator, TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks
 from .pipeline.spec import TranslatorSpec
-from .snippets import SnippetExpander
 from .plaintext import for_template
 from .review.collect import Collector, EnglishBuild
 from .review.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from .review.layer import ReviewedLayer
 from .review.store import ReviewError, has_po_files
+from .snippets import SnippetExpander
 
 log = logging.getLogger("mkdocs.plugins.zh_translate")
 

@@ -12,6 +12,7 @@ import html
 import json
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -146,7 +147,7 @@ def banner_html(text: object, *, segments: int, reviewed: int, model: str, trans
     )
 
 
-def heading_slugify(mdx_configs: dict[str, Any]) -> Any:
+def heading_slugify(mdx_configs: dict[str, Any]) -> Callable[[str, str], str] | None:
     """The site's heading-id function as ``slugify(text, separator)``, or None for the default.
 
     The segmenter pins each translated heading to the id the English page gets; a site that
@@ -154,15 +155,18 @@ def heading_slugify(mdx_configs: dict[str, Any]) -> Any:
     ``separator`` gets other ids than Python-Markdown's default, so the pins must use them too.
     """
     toc = mdx_configs.get("toc") or mdx_configs.get("markdown.extensions.toc") or {}
-    function = toc.get("slugify")
-    separator = toc.get("separator")
-    if function is None and separator is None:
+    configured: Callable[[str, str], str] | None = toc.get("slugify")
+    separator: str | None = toc.get("separator")
+    if configured is None and separator is None:
         return None
-    if function is None:
-        from markdown.extensions.toc import slugify as function
+    if configured is None:
+        from .segment import slugify as python_markdown_slugify  # toc's default, same rules
+
+        configured = python_markdown_slugify
     if separator is None:
-        return function
-    return lambda value, _separator: function(value, separator)
+        return configured
+    function, fixed = configured, separator
+    return lambda value, _separator: function(value, fixed)
 
 
 def quiet_jieba(fallback_dir: Path | None = None) -> None:

@@ -7,7 +7,6 @@ from pathlib import Path
 
 from mkdocs_zh_translate.site import heading_slugify
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
-
 from tests.plugin_sites import Html, run_mkdocs, write_site
 
 PAGES = {"index.md": "# Contributing & Support\n\nSome text.\n\n## Gone & Deprecated\n\nMore text.\n"}

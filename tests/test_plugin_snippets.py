@@ -10,7 +10,6 @@ import pytest
 
 from mkdocs_zh_translate.snippets import SnippetExpander
 from mkdocs_zh_translate.translator import PSEUDO_OPEN
-
 from tests.plugin_sites import Html, run_mkdocs, write_site
 
 PAGES = {

@@ -4,9 +4,9 @@ Python-Markdown, and the pseudo translation still renders right under both."""
 from __future__ import annotations
 
 import pytest
+from seghelp import kinds_texts, pseudo, render_cm, render_pm, unmark
 
 from mkdocs_zh_translate.segment._splice import pin_attr
-from seghelp import kinds_texts, pseudo, render_cm, render_pm, unmark
 
 CASES = [
     # source, segments, pinned ids expected in the MkDocs output

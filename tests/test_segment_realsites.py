@@ -14,10 +14,10 @@ import xml.etree.ElementTree as etree
 
 import markdown
 import pytest
+from seghelp import WordTranslator, identity, pseudo, render_pm, structure, unmark
 
 from mkdocs_zh_translate import translate_markdown
 from mkdocs_zh_translate.segment import segment_markdown
-from seghelp import WordTranslator, identity, pseudo, render_pm, structure, unmark
 
 EXTENSIONS = [
     "admonition",
@@ -278,7 +278,7 @@ The helpers below are internal.
 
 def test_directives_and_their_options_are_never_translated() -> None:
     assert texts(API_PAGE) == ["API reference", "The helpers below are internal.", "Application class", "In a list:"]
-    kept = tuple(line for line in API_PAGE.splitlines() if ":::" in line or line.startswith("    ") and ":" in line)
+    kept = tuple(line for line in API_PAGE.splitlines() if ":::" in line or (line.startswith("    ") and ":" in line))
     out = check(API_PAGE, kept=kept)
     assert unmark(render_api(out)) == render_api(API_PAGE)
     assert render_api(API_PAGE).count('class="doc"') == 7

@@ -246,14 +246,15 @@ def blocks(state: StateBlock, start_line: int, end_line: int, silent: bool) -> b
 
     options = state.getLines(start_line + 1, body, state.blkIndent, False)
     tag = _SELECTOR_TAG_RE.match(m["arg"] or "") if name == "html" else None
-    raw = _BLOCKS_RAW_OPTION_RE.search(options) is not None or (tag is not None and tag.group(0).lower() in _BLOCKS_RAW_TAGS)
+    raw_tag = tag is not None and tag.group(0).lower() in _BLOCKS_RAW_TAGS
+    raw = raw_tag or _BLOCKS_RAW_OPTION_RE.search(options) is not None
     if raw and body < close:
         verbatim = state.push("zh_verbatim", "", 0)
         verbatim.map = [body, close]
         verbatim.content = state.getLines(body, close, state.blkIndent, True)
     elif body < close:
         old = (state.parentType, state.lineMax)
-        state.parentType = "zh_container"  # type: ignore[assignment]
+        state.parentType = "zh_container"
         state.lineMax = close
         state.md.block.tokenize(state, body, close)
         state.parentType, state.lineMax = old

@@ -175,7 +175,10 @@ class _Builder:
     def _split_abbreviations(self, pieces: list[Piece]) -> list[Piece]:
         if self.abbr_re is None:
             return pieces
-        return _split_text(pieces, lambda p: ((m.start(), m.end(), "abbr") for m in self.abbr_re.finditer(self.page.text, p.start, p.end)))  # type: ignore[union-attr]
+        abbr_re = self.abbr_re
+        return _split_text(
+            pieces, lambda p: ((m.start(), m.end(), "abbr") for m in abbr_re.finditer(self.page.text, p.start, p.end))
+        )
 
     def _split_pairs(self, pieces: list[Piece]) -> list[Piece]:
         """Critic, mark and caret delimiters as pairs (not nested, within one text run)."""
@@ -241,15 +244,13 @@ class _Builder:
         body. False when the callout has no bold title."""
         if not pieces or pieces[0].kind != "open" or pieces[0].role != "strong":
             return False
-        depth = 0
-        for index, p in enumerate(pieces):
-            if p.kind == "open":
-                depth += 1
-            elif p.kind == "close":
-                depth -= 1
-                if depth == 0:
-                    break
-        else:
+        depth, index = 0, -1
+        for at, p in enumerate(pieces):
+            depth += 1 if p.kind == "open" else -1 if p.kind == "close" else 0
+            if p.kind == "close" and depth == 0:
+                index = at
+                break
+        if index < 0:
             return False
         title = pieces[1:index]
         if title and title[-1].kind == "text" and self._raw(title[-1]).endswith("."):
@@ -343,7 +344,8 @@ class _Builder:
         if not _has_words(seg_text):
             return None
         core = strip_tags(seg_text).strip()
-        if kind == "tab_title" and not any(ch.isspace() for ch in core) and (_FILE_NAME_RE.fullmatch(core) or core != seg_text):
+        one_word = not any(ch.isspace() for ch in core)
+        if kind == "tab_title" and one_word and (_FILE_NAME_RE.fullmatch(core) or core != seg_text):
             # `=== "pyproject.toml"`, `=== ":simple-python: pip"`: a file or tool name, and with
             # tabbed's `slugify` option the tab's id (a link target) comes from this title.
             return None
@@ -358,7 +360,14 @@ class _Builder:
         return restore
 
     def inline(
-        self, tok: Token, kind: str, how: str, *, lead_marker: bool = False, heading: bool = False, callout: bool = False
+        self,
+        tok: Token,
+        kind: str,
+        how: str,
+        *,
+        lead_marker: bool = False,
+        heading: bool = False,
+        callout: bool = False,
     ) -> None:
         cmap = self.locator.locate(tok, how)
         pieces = inline_pieces(tok.children or [], tok.content) if cmap is not None else None
