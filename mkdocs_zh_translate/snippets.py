@@ -37,7 +37,7 @@ class SnippetExpander:
         the expansion failed (a missing file under ``check_paths``, say)."""
         if not self.enabled or "8<" not in markdown:
             return markdown, None
-        import markdown as python_markdown  # type: ignore[import-untyped]
+        import markdown as python_markdown
 
         try:
             md = python_markdown.Markdown(extensions=[_EXTENSION], extension_configs={_EXTENSION: self.options})
