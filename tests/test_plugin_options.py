@@ -94,10 +94,10 @@ def fragile_segmenter(monkeypatch: pytest.MonkeyPatch) -> None:
     """A segmenter that fails on pages containing 'BROKEN', like a real one on bad input."""
     real = segment.segment_markdown
 
-    def segment_markdown(text: str):  # type: ignore[no-untyped-def]
+    def segment_markdown(text: str, **options):  # type: ignore[no-untyped-def]
         if "BROKEN" in text:
             raise _Unsegmentable("unclosed construct")
-        return real(text)
+        return real(text, **options)
 
     monkeypatch.setattr(pages, "segment_markdown", segment_markdown)  # where the site pipeline looks it up
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from seghelp import kinds_texts, pseudo, render_cm, render_pm, unmark
 
+from mkdocs_zh_translate.segment._splice import pin_attr
+
 CASES = [
     # source, segments, pinned ids expected in the MkDocs output
     ("#5 bolt\n", [("heading", "5 bolt")], ["5-bolt"]),
@@ -24,7 +26,7 @@ def test_segments_follow_python_markdown(source: str, segments: list[tuple[str, 
     assert kinds_texts(source) == segments
     mkdocs = pseudo(source)
     for slug in ids:
-        assert f"{{ #{slug} }}" in mkdocs
+        assert f"{{ {pin_attr(slug)} }}" in mkdocs
     if not ids:
         assert "{ #" not in mkdocs
     assert unmark(render_pm(mkdocs)) == render_pm(source)

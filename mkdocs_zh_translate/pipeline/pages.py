@@ -9,7 +9,7 @@ ladder are the :class:`~.service.TranslationService`'s. It knows nothing of MkDo
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -142,8 +142,10 @@ class SiteTranslator:
         glossary: Glossary | None = None,
         english_fallback: bool = False,
         guard: Guard | None = None,
+        slugify: Callable[[str, str], str] | None = None,
     ) -> None:
         self.lazy = lazy
+        self.slugify = slugify  # the site's heading ids (toc's slugify), for the pins
         self.spec = spec
         self.reviewer = reviewer
         self.service = TranslationService(
@@ -170,7 +172,7 @@ class SiteTranslator:
         segmented: dict[str, SegmentedPage] = {}
         for job in jobs:
             try:
-                segmented[job.key] = segment_markdown(job.markdown)
+                segmented[job.key] = segment_markdown(job.markdown, slugify=self.slugify)
             except Exception as exc:  # the segmenter's error types are its own business
                 line = getattr(exc, "line", None) or 1
                 results[job.key] = PageResult(

@@ -41,6 +41,7 @@ from .buildlog import PREFIX, prefixed_warnings
 from .collect import Collector, EnglishBuild
 from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
 from .overrides import apply_overrides, translatable_copyright
+from .snippets import SnippetExpander
 
 log = logging.getLogger("mkdocs.plugins.zh_translate")
 
@@ -80,6 +81,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._i18n: coexist.StaticI18nBridge | None = None  # beside mkdocs-static-i18n
         self._banners: dict[str, str] = {}  # src_uri -> banner, from on_page_content to on_page_context
         self._markdown: tuple[list[Any], dict[str, Any]] = ([], {})  # the page guard's renderer
+        self._snippets = SnippetExpander([], {})
+        self._slugify: Any = None
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
         self.collector: Collector | None = None
@@ -154,6 +157,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             site.set_alternates(config)
         # The same list objects: plugins that add extensions after us (mkdocstrings) count too.
         self._markdown = (config.markdown_extensions, config.mdx_configs)
+        self._snippets = SnippetExpander(config.markdown_extensions, config.mdx_configs)
+        self._slugify = site.heading_slugify(config.mdx_configs)
         return config
 
     @event_priority(-50)  # before static-i18n's on_files (-100) sorts the files by language
@@ -210,14 +215,14 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         key = page.file.src_uri
         if not self._zh:
             if not self._excluded(key):
-                build.jobs[key] = PageJob(key, _label(page), markdown, _front_matter_lines(page))
+                build.jobs[key] = PageJob(key, _label(page), self._expand(markdown, page), _front_matter_lines(page))
                 build.metas[key] = _translatable_meta(page)
             return markdown
         if self._excluded(key):
             return markdown
         result = build.results.get(key)
         if result is None:  # not seen by the English build (--dirty): translate it now
-            job = PageJob(key, _label(page), markdown, _front_matter_lines(page))
+            job = PageJob(key, _label(page), self._expand(markdown, page), _front_matter_lines(page))
             self._translate({key: job}, list(_translatable_meta(page).values()))
             result = build.results[key]
         for name, value in _translatable_meta(page).items():
@@ -262,7 +267,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             segments=result.segments if result else 0,
             reviewed=result.reviewed if result else 0,
             model=self._model_label(),
-            translated=bool(result and result.translated),
+            translated=bool(result and result.translated and result.segments),  # no text: nothing was translated
         )
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str | None:
@@ -365,6 +370,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             glossary=self._glossary,
             english_fallback=review is not None and has_po_files(review.review_dir),
             guard=self._page_guard(),
+            slugify=self._slugify,
         )
 
     def _build_zh(self, config: MkDocsConfig, build: _Build) -> None:
@@ -421,6 +427,13 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         # The zh build renders with attr_list (site.prepare_zh_config): so does the guard.
         extra = [] if "attr_list" in extensions else ["attr_list"]
         return PageGuard(python_markdown_renderer([*used, *extra], configs))
+
+    def _expand(self, markdown: str, page: Page) -> str:
+        """The page with its ``--8<--`` snippets included, so they are translated with it."""
+        expanded, error = self._snippets.expand(markdown)
+        if error:
+            log.warning(f"zh-translate: {_label(page)}: snippets not included, kept in English: {error}")
+        return expanded
 
     def _excluded(self, src_uri: str) -> bool:
         return any(fnmatch.fnmatchcase(src_uri, pattern) for pattern in self.config.exclude)

@@ -12,6 +12,7 @@ import html
 import json
 import logging
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -144,6 +145,28 @@ def banner_html(text: object, *, segments: int, reviewed: int, model: str, trans
         '<div class="admonition note zh-translate-banner">'
         f'<p class="admonition-title">{for_template(body)}</p></div>\n'
     )
+
+
+def heading_slugify(mdx_configs: dict[str, Any]) -> Callable[[str, str], str] | None:
+    """The site's heading-id function as ``slugify(text, separator)``, or None for the default.
+
+    The segmenter pins each translated heading to the id the English page gets; a site that
+    sets the ``toc`` extension's ``slugify`` (``pymdownx.slugs.slugify``, keeping ``--``) or
+    ``separator`` gets other ids than Python-Markdown's default, so the pins must use them too.
+    """
+    toc = mdx_configs.get("toc") or mdx_configs.get("markdown.extensions.toc") or {}
+    configured: Callable[[str, str], str] | None = toc.get("slugify")
+    separator: str | None = toc.get("separator")
+    if configured is None and separator is None:
+        return None
+    if configured is None:
+        from ..segment import slugify as python_markdown_slugify  # toc's default, same rules
+
+        configured = python_markdown_slugify
+    if separator is None:
+        return configured
+    function, fixed = configured, separator
+    return lambda value, _separator: function(value, fixed)
 
 
 def quiet_jieba(fallback_dir: Path | None = None) -> None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ._model import Segment
 from ._segmenter import build_segments
-from ._splice import restore_segment
+from ._splice import pin_attr, restore_segment
 from ._translate import SegmentTranslation, translate_segments
 
 
@@ -43,7 +43,7 @@ class SegmentedPage:
             r = segment.restore
             if heading_ids and r.slug is not None and r.pin_at is not None and translation != segment.text:
                 gap = "" if self.source[r.pin_at : r.pin_at + 1].isspace() else " "
-                edits.append((r.pin_at, r.pin_at, f" #{r.slug}{gap}"))
+                edits.append((r.pin_at, r.pin_at, f" {pin_attr(r.slug)}{gap}"))
         # Applied as if in reverse order (so earlier offsets stay valid), built in one pass.
         parts: list[str] = []
         cursor = 0

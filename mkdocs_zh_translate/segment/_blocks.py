@@ -30,6 +30,32 @@ _CM_CLOSING_RE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _SETEXT_RE = re.compile(r"(?:=+|-+) *$")
 _SNIPPET_FENCE_RE = re.compile(r"-{1,}8<-{1,}[ \t]*$")
 
+# pymdownx.blocks (pymdownx/blocks/__init__.py RE_START / RE_END): `/// name | argument`, `///`.
+_BLOCKS_START_RE = re.compile(r"(?P<slashes>/{3,})[ ]*(?P<name>[\w-]+)[ ]*(?:\|[ ]*(?P<arg>.*?)[ ]*)?$")
+_BLOCKS_END_RE = re.compile(r"(/{3,})[ ]*$")
+# mkdocstrings' AutoDocProcessor (`::: identifier`, also `## ::: identifier`) and mkdocs-click's
+# `::: mkdocs-click`; the indented lines after it are YAML options (or `:module:` fields).
+_DIRECTIVE_RE = re.compile(r"(?:#{1,6} *)?::: ?\S.*$")
+_DIRECTIVE_OPTIONS_RE = re.compile(r"(?:handler|options):")
+# pymdownx.arithmatex block math written as a LaTeX environment: a whole chunk from
+# `\begin{env}` to `\end{env}` (its other block forms, `$$` and `\[`, are found inline).
+_MATH_ENV_RE = re.compile(r"\\begin\{([a-z]+\*?)\}")
+_CODE_FENCE_RE = re.compile(r"(`{3,}|~{3,})")
+# Blocks whose argument is a title people read. Others take selectors (`html | div.x`), figure
+# numbers (`caption | < 2`) or nothing, and a custom block's argument means what its code says:
+# kept as written.
+_TITLED_BLOCKS = frozenset({"admonition", "details", "tab"})
+# Admonition/details types that show their name as the title when none is given: pymdownx's
+# default ``types`` and the list Material for MkDocs tells users to configure.
+_BLOCK_TYPES = frozenset(
+    "note attention caution danger error tip hint warning important new settings abstract info "
+    "success question failure bug example quote".split()
+)
+# Tags pymdownx.blocks.html treats as raw (atomic) content, and the options that force it.
+_BLOCKS_RAW_TAGS = frozenset({"canvas", "math", "option", "pre", "script", "style", "textarea", "code"})
+_BLOCKS_RAW_OPTION_RE = re.compile(r"^[ \t]*markdown[ \t]*:[ \t]*['\"]?(?:raw|html)['\"]?[ \t]*$", re.MULTILINE)
+_SELECTOR_TAG_RE = re.compile(r"[A-Za-z][\w-]*")
+
 # Python-Markdown's block-level tags (markdown.util / md.block_level_elements).
 _BLOCK_TAGS = frozenset(
     "address article aside blockquote body canvas center colgroup dd details dialog dir div dl dt "
@@ -141,6 +167,164 @@ def verbatim_lines(state: StateBlock, start_line: int, end_line: int, silent: bo
     return True
 
 
+def _blocks_end(state: StateBlock, first: int, end_line: int, slashes: int) -> int:
+    """The line of the ``///`` closing a block opened with ``slashes`` slashes, or ``end_line``.
+
+    pymdownx keeps a stack: an inner ``/// name`` opens a block that the next end fence of its
+    own length closes, so equal-length nesting works; code fences hide their lines first
+    (SuperFences is a preprocessor).
+    """
+    stack = [slashes]
+    fence: str | None = None
+    line = first
+    while line < end_line:
+        if _is_blank(state, line) or state.sCount[line] - state.blkIndent >= 4:
+            line += 1
+            continue
+        text = _line(state, line)
+        if fence is not None:
+            m = _CODE_FENCE_RE.match(text)
+            if m and m.group(1)[0] == fence[0] and len(m.group(1)) >= len(fence) and not text[m.end() :].strip():
+                fence = None
+        elif (m := _CODE_FENCE_RE.match(text)) is not None:
+            fence = m.group(1)
+        elif (m := _BLOCKS_END_RE.match(text)) is not None:
+            if len(m.group(1)) == stack[-1]:
+                stack.pop()
+                if not stack:
+                    return line
+        elif (m := _BLOCKS_START_RE.match(text)) is not None:
+            stack.append(len(m["slashes"]))
+        line += 1
+    return end_line
+
+
+def blocks(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """pymdownx.blocks: ``/// name | argument``, indented YAML options, a Markdown body, ``///``.
+
+    Fence lines and options are never segments; the argument is a title only for admonitions,
+    details and tabs; a body pymdownx keeps raw (``html | pre``, ``markdown: raw``) stays whole.
+    """
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    text = _line(state, start_line)
+    if not text.startswith("///"):
+        return False
+    m = _BLOCKS_START_RE.match(text)
+    if not m:
+        return False
+    if silent:
+        return True
+    name = m["name"].lower()
+    body = start_line + 1
+    while body < end_line and not _is_blank(state, body) and state.sCount[body] - state.blkIndent >= 4:
+        body += 1  # the YAML options: only lines indented four or more, right after the header
+    close = _blocks_end(state, body, end_line, len(m["slashes"]))
+    end = min(close + 1, end_line)
+
+    line_start = state.bMarks[start_line] + state.tShift[start_line]
+    token = state.push("zh_container_open", "div", 1)
+    token.markup = m["slashes"]
+    token.info = "blocks"
+    token.map = [start_line, end]
+    token.block = True
+    titled = name in _TITLED_BLOCKS or name in _BLOCK_TYPES
+    if m["arg"] is None and name in _BLOCK_TYPES:
+        default = state.push("zh_default_title", "", 0)
+        default.content = name.capitalize()
+        default.meta = {"zh_offset": line_start + m.end("name"), "zh_form": "pipe"}
+    elif m["arg"] and titled:
+        title = state.push("zh_container_title_open", "p", 1)
+        title.map = [start_line, start_line + 1]
+        inline = state.push("inline", "", 0)
+        inline.content = m["arg"]
+        inline.map = [start_line, start_line + 1]
+        inline.children = []
+        kind = "tab_title" if name == "tab" else "admonition_title"
+        inline.meta = {"zh_offset": line_start + m.start("arg"), "zh_kind": kind}
+        state.push("zh_container_title_close", "p", -1)
+
+    options = state.getLines(start_line + 1, body, state.blkIndent, False)
+    tag = _SELECTOR_TAG_RE.match(m["arg"] or "") if name == "html" else None
+    raw_tag = tag is not None and tag.group(0).lower() in _BLOCKS_RAW_TAGS
+    raw = raw_tag or _BLOCKS_RAW_OPTION_RE.search(options) is not None
+    if raw and body < close:
+        verbatim = state.push("zh_verbatim", "", 0)
+        verbatim.map = [body, close]
+        verbatim.content = state.getLines(body, close, state.blkIndent, True)
+    elif body < close:
+        old = (state.parentType, state.lineMax)
+        state.parentType = "zh_container"
+        state.lineMax = close
+        state.md.block.tokenize(state, body, close)
+        state.parentType, state.lineMax = old
+    closing = state.push("zh_container_close", "div", -1)
+    closing.block = True
+    state.line = end
+    return True
+
+
+def directive(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """``::: identifier`` with its indented options: replaced by generated HTML, never prose.
+
+    Like mkdocstrings, the options are the indented lines right below, or, after a blank line,
+    an indented chunk that starts with ``handler:`` or ``options:``.
+    """
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    text = _line(state, start_line)
+    if not text or text[0] not in ":#" or not _DIRECTIVE_RE.match(text):
+        return False
+    if silent:
+        return True
+
+    def indented(line: int) -> bool:
+        return not _is_blank(state, line) and state.sCount[line] - state.blkIndent >= 4
+
+    end = start_line + 1
+    while end < end_line and indented(end):
+        end += 1
+    if end == start_line + 1:
+        probe = end
+        while probe < end_line and _is_blank(state, probe):
+            probe += 1
+        if probe > end and probe < end_line and indented(probe) and _DIRECTIVE_OPTIONS_RE.match(_line(state, probe)):
+            end = probe
+            while end < end_line and indented(end):
+                end += 1
+    token = state.push("zh_verbatim", "", 0)
+    token.map = [start_line, end]
+    token.content = state.getLines(start_line, end, state.blkIndent, True)
+    state.line = end
+    return True
+
+
+def math_env(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """``\\begin{align}`` … ``\\end{align}`` filling a chunk: math, never prose."""
+    if state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    text = _line(state, start_line)
+    m = _MATH_ENV_RE.match(text)
+    if not m:
+        return False
+    closing = f"\\end{{{m.group(1)}}}"
+    line = start_line
+    while line < end_line and not _is_blank(state, line):
+        if _line(state, line).rstrip().endswith(closing) and (line > start_line or len(text.rstrip()) > m.end()):
+            end = line + 1
+            if end < end_line and not _is_blank(state, end):
+                return False  # more text in the chunk: arithmatex would not take it either
+            if silent:
+                return True
+            token = state.push("zh_verbatim", "", 0)
+            token.map = [start_line, end]
+            token.content = state.getLines(start_line, end, state.blkIndent, True)
+            state.line = end
+            return True
+        line += 1
+    return False
+
+
 def _matching_close(src: str, tag: str, pos: int, limit: int) -> int:
     """Offset just past the ``</tag>`` that balances the tag opened before ``pos``, or -1."""
     depth = 1
@@ -166,6 +350,8 @@ def html_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if state.sCount[start_line] - state.blkIndent >= 4:
         return False
     begin = state.bMarks[start_line] + state.tShift[start_line]
+    if ">" in state.src[state.src.rfind("\n", 0, begin) + 1 : begin]:
+        return False  # in a blockquote Python-Markdown never sees raw HTML: the tags are inline
     m = _OPEN_TAG_RE.match(state.src, begin, state.eMarks[start_line])
     if not m or m.group(1).lower() not in _BLOCK_TAGS or m.group(0).endswith("/>"):
         return False
@@ -287,5 +473,10 @@ def install(md: MarkdownIt) -> None:
     md.block.ruler.at("lheading", _python_markdown_setext(lheading))
     alt = ["paragraph", "reference", "blockquote", "list"]
     md.block.ruler.before("fence", "zh_container", container, {"alt": alt})
+    md.block.ruler.before("fence", "zh_blocks", blocks, {"alt": alt})
+    md.block.ruler.before("fence", "zh_directive", directive, {"alt": alt})
+    # arithmatex takes a whole chunk only: it never interrupts a paragraph (and a silent probe
+    # from every paragraph line would rescan the chunk)
+    md.block.ruler.before("fence", "zh_math_env", math_env, {"alt": []})
     md.block.ruler.before("fence", "zh_verbatim", verbatim_lines, {"alt": alt})
     md.block.ruler.before("html_block", "zh_html_block", html_block, {"alt": alt})

@@ -44,6 +44,7 @@ class Restore:
     slug: str | None = None  # heading id to pin when the heading is translated
     pin_at: int | None = None  # page offset to insert "#slug " into an existing attr_list
     insert_title: bool = False  # the segment is a default admonition title, absent from the page
+    title_form: str = "quoted"  # how to insert it: ` "Title"` (`!!! note`) or ` | Title` (`/// note`)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from markdown_it.token import Token
 
@@ -15,14 +15,37 @@ from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment
 from ._placeholders import strip_tags
-from ._slug import attr_id, heading_text, unique
+from ._slug import attr_id, heading_attr_start, heading_text, unique
 from ._slug import slugify as default_slugify
 from ._splice import line_start_markers
 
 _LEAD_MARKER_RE = re.compile(r"(?:\[[ xX]\]|\[![A-Za-z]+\][+-]?)(?=[ \t]|$)[ \t]*")
+# markdown-callouts: a paragraph (or blockquote) that opens with ``NOTE:`` becomes an
+# admonition of that type; the keyword must stay as written.
+# (markdown_callouts/callouts.py: ``(^ {0,3}>([!?])? ?|\A)([A-Z]{2,}):([ \n])``; the ``>`` is
+# gone by the time we see the paragraph, a collapsible ``>?`` leaves its ``?``.)
+_CALLOUT_RE = re.compile(r"(?:[!?] ?)?[A-Z]{2,}:(?=[ \t]|$)[ \t]*")
 _UNDERLINE_RE = re.compile(r"(?:=+|-+)[ \t]*$")
 _CLOSING_HASHES_RE = re.compile(r"[ \t]+#+[ \t]*$")
 _ABBR_DEF_RE = re.compile(r"^[ \t]*\*\[([^\]\n]+)\]:", re.MULTILINE)
+# What pymdownx.magiclink links in plain text besides ``scheme://`` URLs (an inline rule takes
+# those): ``www.`` hosts and e-mail addresses (kept like URLs), and the GitHub/GitLab shorthand
+# ``@user``, ``user/repo#1``, ``#123``, ``!123`` (kept verbatim: a model would rewrite them).
+# Every repetition is bounded or anchored by a look-behind, so the scan stays linear.
+_MAGIC_RE = re.compile(
+    r"(?P<url>(?<![^\s*_~^\[('\"])www\.[A-Za-z0-9][^\s<>`\u0080-\uffff]*"
+    r"|(?<![\w.+-])[\w+-]+(?:\.[\w+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b(?![-@]))"
+    r"|(?P<shorthand>(?<![\w/.-])[A-Za-z0-9][-\w.]{0,99}/[-\w.]{1,100}[#!][1-9][0-9]*\b"
+    r"|(?<![\w&#!/])[#!][1-9][0-9]*\b(?![-\w])"
+    r"|(?<![\w.+@/-])@[A-Za-z0-9](?:[-A-Za-z0-9_]{0,37}[A-Za-z0-9])?\b(?![-@.\w]))"
+)
+_URL_TRAILING = ".,:;!?'\"*_~^"
+# Material's annotation markers in prose, ``(1)`` (``{ .annotate }``): the number must survive.
+_ANNOTATION_RE = re.compile(r"(?<![\w(])\(\d{1,3}\)(?![\w)])")
+# Inline pairs markdown-it does not know: CriticMarkup, pymdownx.mark ``==x==`` and caret
+# ``^^x^^``. Their content is translated; the delimiters are kept like emphasis.
+_FILE_NAME_RE = re.compile(r"[\w-]*[./\\][\w./\\-]*")
+_TEXT_PAIRS = (("{++", "++}"), ("{--", "--}"), ("{==", "==}"), ("{>>", "<<}"), ("==", "=="), ("^^", "^^"))
 _CONTAINER_KINDS = {
     "list_item_open": "list_item",
     "dd_open": "definition",
@@ -82,6 +105,7 @@ class _Builder:
         self.page = _Page(text)
         self.locator = Locator(self.page.lines)
         self.used_ids: set[str] = set()
+        self._callout_hit = False
         self.segments: list[Segment] = []
         # Abbreviations are matched by their exact spelling: translating the word loses them.
         keys = sorted({m.group(1) for m in _ABBR_DEF_RE.finditer(self.page.norm)}, key=len, reverse=True)
@@ -101,13 +125,19 @@ class _Builder:
     def _raw(self, p: Piece) -> str:
         return self.page.text[p.start : p.end]
 
-    def _trim(self, pieces: list[Piece], *, lead_marker: bool, atx: bool) -> tuple[list[Piece], Piece | None]:
+    def _trim(
+        self, pieces: list[Piece], *, lead_marker: bool, atx: bool, callout: bool = False
+    ) -> tuple[list[Piece], Piece | None]:
         """Cut what must stay outside the translation: task/callout markers, trailing attr_lists,
         closing heading hashes, edge whitespace."""
         trailing_attr = None
-        if lead_marker and pieces and pieces[0].kind == "text":
-            m = _LEAD_MARKER_RE.match(self._raw(pieces[0]))
+        self._callout_hit = False
+        for wanted, pattern in ((lead_marker, _LEAD_MARKER_RE), (callout, _CALLOUT_RE)):
+            if not (wanted and pieces and pieces[0].kind == "text"):
+                continue
+            m = pattern.match(self._raw(pieces[0]))
             if m:
+                self._callout_hit = pattern is _CALLOUT_RE
                 first = pieces.pop(0)
                 if first.start + m.end() < first.end:
                     pieces.insert(0, Piece("text", first.start + m.end(), first.end))
@@ -146,23 +176,133 @@ class _Builder:
     def _split_abbreviations(self, pieces: list[Piece]) -> list[Piece]:
         if self.abbr_re is None:
             return pieces
+        abbr_re = self.abbr_re
+        return _split_text(
+            pieces, lambda p: ((m.start(), m.end(), "abbr") for m in abbr_re.finditer(self.page.text, p.start, p.end))
+        )
+
+    def _split_pairs(self, pieces: list[Piece]) -> list[Piece]:
+        """Critic, mark and caret delimiters as pairs (not nested, within one text run)."""
+        text = self.page.text
         out: list[Piece] = []
         for p in pieces:
-            if p.kind != "text":
+            if p.kind != "text" or not any(o in text[p.start : p.end] for o, _c in _TEXT_PAIRS):
                 out.append(p)
                 continue
             pos = p.start
-            for m in self.abbr_re.finditer(self.page.text, p.start, p.end):
-                if m.start() > pos:
-                    out.append(Piece("text", pos, m.start()))
-                out.append(Piece("atom", m.start(), m.end(), "abbr"))
-                pos = m.end()
+            dead: set[str] = set()  # openers with no closer left in this run
+            next_at: dict[str, int] = {}  # each opener's next position: every find scans forward only
+            while True:
+                best: tuple[int, int, str, str] | None = None
+                for opener, closer in _TEXT_PAIRS:
+                    if opener in dead:
+                        continue
+                    at = next_at.get(opener, -1)
+                    if at < pos:
+                        at = next_at[opener] = text.find(opener, pos, p.end)
+                    if at < 0:
+                        dead.add(opener)
+                    elif best is None or at < best[0]:
+                        best = (at, at + len(opener), opener, closer)
+                if best is None:
+                    break
+                at, inner, opener, closer = best
+                close_at = text.find(closer, inner + 1, p.end)
+                if close_at < 0:
+                    dead.add(opener)
+                    continue
+                if at > pos:
+                    out.append(Piece("text", pos, at))
+                out.append(Piece("open", at, inner, "mark"))
+                out.append(Piece("text", inner, close_at))
+                out.append(Piece("close", close_at, close_at + len(closer), "mark"))
+                pos = close_at + len(closer)
             if p.end > pos:
                 out.append(Piece("text", pos, p.end))
         return out
 
+    def _split_magic(self, pieces: list[Piece]) -> list[Piece]:
+        """Keep what magiclink turns into links out of the model's reach."""
+        text = self.page.text
+
+        def found(p: Piece) -> list[tuple[int, int, str]]:
+            out = []
+            for m in _MAGIC_RE.finditer(text, p.start, p.end):
+                end = m.end()
+                if m["url"]:
+                    while end > m.start() and text[end - 1] in _URL_TRAILING:
+                        end -= 1
+                out.append((m.start(), end, "url" if m["url"] else "shorthand"))
+            out.extend((m.start(), m.end(), "annotation") for m in _ANNOTATION_RE.finditer(text, p.start, p.end))
+            return sorted(out)
+
+        return _split_text(pieces, found)
+
+    def _callout_title(self, pieces: list[Piece]) -> bool:
+        """``NOTE: **Title.** Body``: markdown-callouts moves the bold run into the title only
+        when it opens the paragraph, so the title is a segment of its own (its final period,
+        which the extension strips, stays outside) and the body another; ``pieces`` keeps the
+        body. False when the callout has no bold title."""
+        if not pieces or pieces[0].kind != "open" or pieces[0].role != "strong":
+            return False
+        depth, index = 0, -1
+        for at, p in enumerate(pieces):
+            depth += 1 if p.kind == "open" else -1 if p.kind == "close" else 0
+            if p.kind == "close" and depth == 0:
+                index = at
+                break
+        if index < 0:
+            return False
+        title = pieces[1:index]
+        if title and title[-1].kind == "text" and self._raw(title[-1]).endswith("."):
+            last = title.pop()
+            if last.end - 1 > last.start:
+                title.append(Piece("text", last.start, last.end - 1))
+        self._emit(title, "admonition_title", single_line=True, block_start=False)
+        rest = pieces[index + 1 :]
+        while rest and (
+            rest[0].kind == "break"
+            or (rest[0].kind == "atom" and rest[0].role == "break")  # the extension drops a <br> there
+            or (rest[0].kind == "text" and not self._raw(rest[0]).strip())
+        ):
+            rest.pop(0)
+        if rest and rest[0].kind == "text":
+            first = rest.pop(0)
+            lead = len(self._raw(first)) - len(self._raw(first).lstrip())
+            rest.insert(0, Piece("text", first.start + lead, first.end))
+        pieces[:] = rest
+        return True
+
+    def _word_attr(self, pieces: list[Piece]) -> Piece | None:
+        """A trailing attr_list the inline rule did not take (``{: android}``, ``{: #\\6.0}``):
+        cut off the pieces, so it stays outside the translation like any other."""
+        if not pieces:
+            return None
+        first, end = pieces[0].start, pieces[-1].end
+        cut = heading_attr_start(self.page.text[first:end])
+        if cut is None:
+            return None
+        at = first + cut
+        kept: list[Piece] = []
+        for p in pieces:
+            if p.end <= at:
+                kept.append(p)
+            elif p.start < at:
+                if p.kind != "text":
+                    return None
+                kept.append(Piece("text", p.start, at))
+        if sum(p.kind == "open" for p in kept) != sum(p.kind == "close" for p in kept):
+            return None  # the braces sit inside emphasis or a link: leave the heading as it is
+        while kept and kept[-1].kind in ("text", "break") and not self._raw(kept[-1]).strip():
+            kept.pop()
+        if kept and kept[-1].kind == "text":
+            last = kept.pop()
+            kept.append(Piece("text", last.start, last.start + len(self._raw(last).rstrip())))
+        pieces[:] = kept
+        return Piece("atom", at, end, "attr")
+
     def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
-        pieces = self._split_abbreviations(pieces)
+        pieces = self._split_magic(self._split_abbreviations(self._split_pairs(pieces)))
         if not pieces:
             return None
         text = self.page.text
@@ -204,6 +344,12 @@ class _Builder:
         seg_text = "".join(out)
         if not _has_words(seg_text):
             return None
+        core = strip_tags(seg_text).strip()
+        one_word = not any(ch.isspace() for ch in core)
+        if kind == "tab_title" and one_word and (_FILE_NAME_RE.fullmatch(core) or core != seg_text):
+            # `=== "pyproject.toml"`, `=== ":simple-python: pip"`: a file or tool name, and with
+            # tabbed's `slugify` option the tab's id (a link target) comes from this title.
+            return None
         start, end = pieces[0].start, pieces[-1].end
         restore.text_chars = "".join(text_runs)
         restore.line_starts = line_start_markers(seg_text)
@@ -214,20 +360,38 @@ class _Builder:
         self.segments.append(Segment(seg_text, start, end, self.page.line_number(start), kind, restore))
         return restore
 
-    def inline(self, tok: Token, kind: str, how: str, *, lead_marker: bool = False, heading: bool = False) -> None:
+    def inline(
+        self,
+        tok: Token,
+        kind: str,
+        how: str,
+        *,
+        lead_marker: bool = False,
+        heading: bool = False,
+        callout: bool = False,
+    ) -> None:
         cmap = self.locator.locate(tok, how)
         pieces = inline_pieces(tok.children or [], tok.content) if cmap is not None else None
         slug = None
         if heading:
-            slug = self.slugify(heading_text(tok.children or []), "-")
+            visible = heading_text(tok.children or [])
+            cut = heading_attr_start(visible)
+            if cut is not None and visible[cut : cut + 2] in ("{{", "{%"):
+                cut = None  # mkdocs-macros output, rendered before Markdown sees the heading
+            slug = self.slugify(visible[:cut] if cut is not None else visible, "-")
         if pieces is None:
             if heading and not self._explicit_id_in(tok.content):
                 unique(slug or "", self.used_ids)
             return
         page_pieces = self._to_page(pieces, cmap)  # type: ignore[arg-type]
-        page_pieces, trailing_attr = self._trim(page_pieces, lead_marker=lead_marker, atx=how == "atx")
+        page_pieces, trailing_attr = self._trim(page_pieces, lead_marker=lead_marker, atx=how == "atx", callout=callout)
+        if heading and trailing_attr is None:
+            trailing_attr = self._word_attr(page_pieces)
         single = how != "lines"
-        restore = self._emit(page_pieces, kind, single_line=single, block_start=not single)
+        block_start = not single
+        if callout and self._callout_hit and self._callout_title(page_pieces):
+            block_start = False
+        restore = self._emit(page_pieces, kind, single_line=single, block_start=block_start)
         if heading:
             explicit = attr_id(self._raw(trailing_attr)) if trailing_attr else None
             if explicit is None:
@@ -240,7 +404,9 @@ class _Builder:
 
     def default_title(self, tok: Token) -> None:
         start = self.page.orig(tok.meta["zh_offset"])
-        restore = Restore(single_line=True, insert_title=True, text_chars=tok.content)
+        restore = Restore(
+            single_line=True, insert_title=True, text_chars=tok.content, title_form=tok.meta.get("zh_form", "quoted")
+        )
         self.segments.append(Segment(tok.content, start, start, self.page.line_number(start), "admonition_title", restore))
 
     def html_block(self, tok: Token) -> None:
@@ -256,11 +422,19 @@ class _Builder:
 
     def _explicit_id_in(self, content: str) -> bool:
         m = re.search(r"\{[^{}]*\}\s*#*\s*$", content)
-        return bool(m and attr_id(m.group(0)))
+        if m and attr_id(m.group(0)):
+            return True
+        cut = heading_attr_start(content)
+        return cut is not None and attr_id(content[cut:]) is not None
 
     def collect_ids(self, tokens: Sequence[Token]) -> None:
         """Ids set by attr_lists anywhere in the page are taken before headings get theirs."""
-        for tok in tokens:
+        for i, tok in enumerate(tokens):
+            if tok.type == "inline" and i and tokens[i - 1].type == "heading_open":
+                cut = heading_attr_start(tok.content)
+                found = attr_id(tok.content[cut:]) if cut is not None else None
+                if found:
+                    self.used_ids.add(found)
             for child in tok.children or []:
                 if child.type == "zh_atom" and child.info == "attr":
                     found = attr_id(child.content)
@@ -302,7 +476,7 @@ class _Builder:
                         kind = _CONTAINER_KINDS[outer]
                         break
                 first_in = i >= 2 and tokens[i - 2].type in _MARKER_CONTAINERS
-                self.inline(tok, kind, "lines", lead_marker=first_in)
+                self.inline(tok, kind, "lines", lead_marker=first_in, callout=kind in ("paragraph", "blockquote"))
 
 
 class SegmentError(ZhTranslateError, ValueError):
@@ -311,6 +485,26 @@ class SegmentError(ZhTranslateError, ValueError):
     def __init__(self, message: str, line: int = 1) -> None:
         super().__init__(message)
         self.line = line
+
+
+def _split_text(pieces: list[Piece], found: Callable[[Piece], Iterable[tuple[int, int, str]]]) -> list[Piece]:
+    """Cut the ``(start, end, role)`` spans ``found`` names in text pieces out as atoms."""
+    out: list[Piece] = []
+    for p in pieces:
+        if p.kind != "text":
+            out.append(p)
+            continue
+        pos = p.start
+        for start, end, role in found(p):
+            if end <= start:
+                continue
+            if start > pos:
+                out.append(Piece("text", pos, start))
+            out.append(Piece("atom", start, end, role))
+            pos = end
+        if p.end > pos:
+            out.append(Piece("text", pos, p.end))
+    return out
 
 
 def build_segments(text: str, slugify: Slugify | None = None) -> list[Segment]:

@@ -50,6 +50,32 @@ def heading_text(children: Iterable[Token]) -> str:
     return " ".join(html.unescape("".join(parts)).split())
 
 
+def heading_attr_start(text: str) -> int | None:
+    """Where a heading's trailing attr_list starts (its ``{``), the way attr_list reads it.
+
+    Python-Markdown's ``HEADER_RE`` is ``[ ]+\\{\\:?[ ]*([^\\}\\n ][^\\n]*)\\}[ ]*$``: any words
+    count (``{: android}``, ``{: #x cmd-line}``), not only ``#id``/``.cls``/``k=v``. Found
+    without a backtracking regex: the leftmost `` {`` whose group is not empty, closed by the
+    ``}`` that ends the line.
+    """
+    body = text.rstrip(" ")
+    if not body.endswith("}") or "\n" in body:
+        return None
+    last = len(body) - 1
+    pos = body.find(" {")
+    while 0 <= pos < last:
+        brace = pos + 1
+        inner = brace + 1
+        if body.startswith(":", inner):
+            inner += 1
+        while inner < last and body[inner] == " ":
+            inner += 1
+        if inner < last and body[inner] != "}":
+            return brace
+        pos = body.find(" {", brace)
+    return None
+
+
 def attr_id(attr: str) -> str | None:
     """The ``#id`` of an attr_list like ``{: #id .cls }``, if it sets one."""
     m = _ID_IN_ATTR_RE.search(attr)

@@ -178,7 +178,8 @@ def _touches(role: str, ch: str) -> bool:
     """Would ``ch`` right next to this atom change how it renders?
 
     A bare URL swallows any non-ASCII character after it (and a pseudo mark before it);
-    an abbreviation is only found between word boundaries, and CJK letters are word characters.
+    an abbreviation or ``#123``/``@user`` shorthand is only found between word boundaries,
+    and CJK letters are word characters.
     """
     if _is_ws(ch):
         return False
@@ -187,18 +188,69 @@ def _touches(role: str, ch: str) -> bool:
     return ch.isalnum() and not ch.isascii()
 
 
+def _url_needs_space_before(ch: str) -> bool:
+    """magiclink links a URL only after whitespace or one of ``*_~^[('"`` (its look-behind)."""
+    return not _is_ws(ch) and ch not in "*_~^[('\""
+
+
+# Characters Python-Markdown lets a backslash escape (``Markdown.ESCAPED_CHARS``).
+_ESCAPABLE = frozenset("\\`*_{}[]()>#+-.!")
+# magiclink drops these from the end of a link, and ")"/"]" without their opener.
+_LINK_TRAILING = frozenset("?!.,:*_~^'\"")
+
+
+def _url_overrun(url: str, following: str) -> str:
+    """The part of ``following`` a linkifier would add to ``url``: magiclink takes everything
+    up to whitespace or ``<`` and then trims trailing punctuation and unbalanced closers."""
+    run = re.match(r"[^\s<]*", following).group(0)  # type: ignore[union-attr]
+    while run:
+        last = run[-1]
+        whole = url + run
+        if last in _LINK_TRAILING or (last == ")" and whole.count("(") < whole.count(")")) or (
+            last == "]" and whole.count("[") < whole.count("]")
+        ):
+            run = run[:-1]
+        else:
+            break
+    return run
+
+
 def _space_atoms(chunks: _Chunks) -> None:
-    """Keep bare URLs and abbreviations apart from CJK text with a space."""
+    """Keep bare URLs, abbreviations and shorthand apart from the translated text.
+
+    After a URL, what a linkifier would swallow (``https://x.org/a.」``, ``…/a。``) is cut off:
+    by escaping the first character when Markdown allows it (renders the same), else a space.
+    """
     i = 0
     while i < len(chunks.parts):
-        kind, role, _text = chunks.parts[i]
-        if kind == "atom" and role in ("url", "abbr"):
-            if _touches(role, chunks.next_char(i)):
+        kind, role, text = chunks.parts[i]
+        if kind == "atom" and role in ("url", "abbr", "shorthand"):
+            nxt = chunks.parts[i + 1] if i + 1 < len(chunks.parts) else None
+            if role == "url" and nxt is not None and nxt[0] == "text" and nxt[2]:
+                if _url_overrun(text, nxt[2]):
+                    first = nxt[2][0]
+                    nxt[2] = ("\\" if first in _ESCAPABLE else " " if not first.isspace() else "") + nxt[2]
+            elif _touches(role, chunks.next_char(i)):
                 chunks.parts.insert(i + 1, ["text", "", " "])
-            if _touches(role, chunks.prev_char(i)):
+            before = chunks.prev_char(i)
+            if _touches(role, before) or (role == "url" and _url_needs_space_before(before) and not before.isalnum()):
                 chunks.parts.insert(i, ["text", "", " "])
                 i += 1
         i += 1
+
+
+_EMPHASIS_IN_SLUG_RE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|\*")
+
+
+def pin_attr(slug: str) -> str:
+    """The attr_list item that pins a heading id: ``#slug``; ``id="slug"`` when the slug
+    starts with a digit (magiclink and mdx_gh_links read ``#2024`` as an issue link before
+    attr_list sees the braces); underscores and stars escaped where they could be emphasis
+    (``#__all__-list`` would render ``<strong>all</strong>``; attr_list gets the escapes back
+    as plain characters)."""
+    if _EMPHASIS_IN_SLUG_RE.search(slug):
+        slug = slug.replace("_", "\\_").replace("*", "\\*")
+    return f'id="{slug}"' if slug[:1].isdigit() else f"#{slug}"
 
 
 def _yaml_value(text: str, quote: str) -> str:
@@ -221,7 +273,9 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
     changed = translation != segment.text
     if r.insert_title:
         title = " ".join(_escape_specials(translation, _introduced(r.text_chars, translation), False).split())
-        return f' "{title}"' if changed else ""
+        if not changed:
+            return ""
+        return f" | {title}" if r.title_form == "pipe" else f' "{title}"'
     if r.yaml_quote is not None:
         return _yaml_value(translation, r.yaml_quote) if changed else translation
     parts = tokenize(translation)
@@ -252,10 +306,11 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
     if changed:
         _underscores_to_stars(chunks)
         _fix_flanking(chunks)
-        _space_atoms(chunks)
+        if not r.raw_html:  # raw HTML is passed through: no autolinker, no escapes there
+            _space_atoms(chunks)
     out = chunks.text()
     if changed and heading_ids and r.slug is not None and r.pin_at is None:
-        out += f" {{ #{r.slug} }}"
+        out += f" {{ {pin_attr(r.slug)} }}"
     return out
 
 

@@ -1,0 +1,41 @@
+"""Heading pins use the site's own heading ids: the ``toc`` extension's ``slugify`` and
+``separator`` (pymdownx.slugs keeps ``--`` where the default slugify makes one ``-``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mkdocs_zh_translate.pipeline.translator import PSEUDO_OPEN
+from mkdocs_zh_translate.plugin.site import heading_slugify
+from tests.plugin_sites import Html, run_mkdocs, write_site
+
+PAGES = {"index.md": "# Contributing & Support\n\nSome text.\n\n## Gone & Deprecated\n\nMore text.\n"}
+
+
+def test_heading_slugify_follows_the_toc_options() -> None:
+    assert heading_slugify({}) is None
+    with_separator = heading_slugify({"toc": {"separator": "_"}})
+    assert with_separator("Gone & Deprecated", "-") == "gone_deprecated"
+    custom = heading_slugify({"toc": {"slugify": lambda value, sep: value.upper().replace(" ", sep)}})
+    assert custom("a b", "-") == "A-B"
+    full_name = heading_slugify({"markdown.extensions.toc": {"separator": "_"}})
+    assert full_name is not None and full_name("a b", "-") == "a_b"
+
+
+def test_chinese_headings_keep_the_ids_of_a_custom_slugify(tmp_path: Path) -> None:
+    config = write_site(tmp_path, pages=PAGES)
+    with config.open("a", encoding="utf-8") as f:
+        f.write(
+            "markdown_extensions:\n"
+            "  - attr_list\n"
+            "  - toc:\n"
+            "      slugify: !!python/object/apply:pymdownx.slugs.slugify {kwds: {case: lower}}\n"
+        )
+    proc = run_mkdocs(tmp_path, "--strict")
+    assert proc.returncode == 0, proc.stderr
+    en = Html(tmp_path / "site" / "index.html")
+    zh = Html(tmp_path / "site" / "zh" / "index.html")
+    ids = [h.get("id") for h in en.find("h1") + en.find("h2")]
+    assert ids == ["contributing--support", "gone--deprecated"]
+    assert [h.get("id") for h in zh.find("h1") + zh.find("h2")] == ids
+    assert f"{PSEUDO_OPEN}Gone &amp; Deprecated" in zh.source or f"{PSEUDO_OPEN}Gone & Deprecated" in zh.text
