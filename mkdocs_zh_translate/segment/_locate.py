@@ -91,16 +91,17 @@ class Locator:
         if not content or (tok.map is None and how != "explicit"):
             return None
         result: list[int] | None
+        first = tok.map[0] if tok.map else 0  # None only for "explicit", which does not use it
         if how == "explicit":
             base = tok.meta["zh_offset"]
             result = list(range(base, base + len(content) + 1))
         elif how == "atx":
-            index = tok.map[0]
+            index = first
             m = _ATX_OPEN_RE.search(self.lines.line(index))
             found = _find_map(self.lines, index, content, m.end() if m else 0)
             result = found[0] if found else None
         elif how == "cell":
-            index = tok.map[0]
+            index = first
             start_col = self._row[1] if self._row[0] == index else 0
             found = _cell_map(self.lines, index, content, start_col)
             if found is None:
@@ -108,7 +109,7 @@ class Locator:
             result, end_col = found
             self._row = (index, end_col)
         else:
-            result = lines_map(self.lines, tok.map[0], content)
+            result = lines_map(self.lines, first, content)
         if result is None or not self.verify(content, result, how):
             return None
         return result
