@@ -1,0 +1,95 @@
+"""One error base class: every package error derives from ``ZhTranslateError``, and the console
+script prints any of them as one line with exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import mkdocs_zh_translate
+from mkdocs_zh_translate.cli import app
+from mkdocs_zh_translate.cli.app import CliError
+from mkdocs_zh_translate.docs import DocsError
+from mkdocs_zh_translate.engine import EngineError
+from mkdocs_zh_translate.errors import ZhTranslateError
+from mkdocs_zh_translate.export import ExportError
+from mkdocs_zh_translate.model_integrity import ModelIntegrityError
+from mkdocs_zh_translate.pipeline.backends import BackendError
+from mkdocs_zh_translate.pipeline.lazy import TranslationFailed
+from mkdocs_zh_translate.pofill.catalog import CatalogError
+from mkdocs_zh_translate.pofill.fill import FillError
+from mkdocs_zh_translate.review.pocheck import PoSyntaxError
+from mkdocs_zh_translate.review.store import ReviewError
+from mkdocs_zh_translate.segment import SegmentError
+
+PACKAGE = Path(mkdocs_zh_translate.__file__).parent
+ERRORS = [
+    CliError, DocsError, EngineError, ExportError, ModelIntegrityError, BackendError, TranslationFailed,
+    CatalogError, FillError, PoSyntaxError, ReviewError, SegmentError,
+]
+
+
+def test_every_error_class_of_the_package_is_listed_here() -> None:
+    """A new ``class FooError(...)`` anywhere in the package must be added above (and derive from the base)."""
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and node.name.endswith(("Error", "Failed")):
+                found.add(node.name)
+    assert found == {cls.__name__ for cls in ERRORS} | {"ZhTranslateError"}
+
+
+@pytest.mark.parametrize("cls", ERRORS, ids=lambda c: c.__name__)
+def test_every_error_derives_from_the_one_base(cls: type[Exception]) -> None:
+    assert issubclass(cls, ZhTranslateError)
+    assert mkdocs_zh_translate.ZhTranslateError is ZhTranslateError
+
+
+def test_value_errors_stay_value_errors() -> None:
+    """Callers that caught ValueError before the base class existed still catch these."""
+    assert issubclass(SegmentError, ValueError) and issubclass(PoSyntaxError, ValueError)
+
+
+def test_errors_module_imports_nothing() -> None:
+    """engine/ and segment/ derive from it: it must not pull in any other part of the package."""
+    tree = ast.parse((PACKAGE / "errors.py").read_text(encoding="utf-8"))
+    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+
+
+def test_console_script_prints_any_package_error_as_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def fail(args: object) -> int:
+        raise ModelIntegrityError("model/encoder.onnx: sha256 mismatch")
+
+    monkeypatch.setattr(app, "_cmd_translate", fail)  # the parser looks it up when built
+    rc = app.main(["translate", "--model", "model"])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert err == "mkdocs-zh-translate: error: model/encoder.onnx: sha256 mismatch\n"
+
+
+def test_import_of_the_package_is_cheap() -> None:
+    code = (
+        "import sys, mkdocs_zh_translate\n"
+        "mkdocs_zh_translate.ZhTranslateError\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in"
+        " ('mkdocs', 'numpy', 'onnxruntime', 'markdown_it', 'diskcache', 'yaml', 'torch'))\n"
+        "print(heavy)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_plugin_entry_point_still_resolves() -> None:
+    """pyproject's ``mkdocs_zh_translate.plugin:ZhTranslatePlugin`` (the package re-exports it lazily)."""
+    from importlib.metadata import EntryPoint
+
+    from mkdocs_zh_translate.plugin.plugin import ZhTranslatePlugin
+
+    ep = EntryPoint("zh-translate", "mkdocs_zh_translate.plugin:ZhTranslatePlugin", "mkdocs.plugins")
+    assert ep.load() is ZhTranslatePlugin
