@@ -118,6 +118,10 @@ def _build_parser() -> argparse.ArgumentParser:
     from .pofill.cli import add_parser as add_po_parser
 
     add_po_parser(sub, CliError)
+
+    from .prefill.cli import add_parser as add_prefill_parser
+
+    add_prefill_parser(sub, CliError)
     return parser
 
 
