@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed-stamp
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[export,test,bench]"
+	$(PY) -m pip install -q -e ".[export,test,bench,ray]"
 	touch $(STAMP)
 
 install: $(STAMP)

@@ -123,3 +123,94 @@ def test_an_interrupted_run_keeps_every_finished_chunk(tmp_path: Path, monkeypat
         assert all(hits[t].text == t.upper() for t in first)
     finally:
         memory.machine.close()
+
+
+# -- the real engine: worker processes and Ray actors give the single-process build's output --------
+
+
+def _onnx_site(root: Path, model: Path) -> Path:
+    return write_site(root, pages=MORE_PAGES, plugin={"backend": "onnx", "model": str(model), "beams": 2})
+
+
+@pytest.fixture(scope="module")
+def fp32_model() -> Path:
+    from tests.models import tiny_onnx_model
+
+    return tiny_onnx_model(quantize="none")
+
+
+@pytest.fixture(scope="module")
+def single_process_pages(fp32_model: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The zh pages of an ordinary cold build (one process, the plugin's own loop)."""
+    root = tmp_path_factory.mktemp("single")
+    plugin = build_in_process(_onnx_site(root, fp32_model))
+    assert plugin.stats.translated == plugin.stats.unique > 100
+    return _zh_pages(root / "site")
+
+
+@pytest.mark.slow
+def test_worker_processes_translate_exactly_as_one_process_fp32(
+    tmp_path: Path, fp32_model: Path, single_process_pages: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = _onnx_site(tmp_path, fp32_model)
+    translated, unique = _prefill(config, "--workers", "2", capsys=capsys)
+    assert translated == unique > 100
+    plugin = build_in_process(config)
+    assert plugin.stats.translated == 0 and plugin.lazy.loads == 0
+    assert _zh_pages(tmp_path / "site") == single_process_pages
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def ray_head() -> Iterator[str]:
+    """A local Ray head on 127.0.0.1 with 2 CPUs, stopped (every Ray process) afterwards."""
+    pytest.importorskip("ray")
+    ray = Path(sys.executable).with_name("ray")
+    port = _free_port()
+    # Workers are started by the head's raylet: they import this checkout through PYTHONPATH.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
+    start = [
+        str(ray), "start", "--head", "--node-ip-address=127.0.0.1", f"--port={port}", "--num-cpus=2",
+        "--include-dashboard=false", "--disable-usage-stats", "--object-store-memory=100000000",
+    ]
+    try:
+        subprocess.run(start, env=env, check=True, capture_output=True, timeout=180)
+        yield f"127.0.0.1:{port}"
+    finally:
+        subprocess.run([str(ray), "stop", "--force"], capture_output=True, timeout=120)
+        import ray as ray_module
+
+        ray_module.shutdown()  # the driver side, should a failed test have left it connected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ship", [False, True], ids=["model-path", "model-shipped"])
+def test_prefill_on_a_local_ray_head(
+    ship: bool,
+    ray_head: str,
+    tmp_path: Path,
+    fp32_model: Path,
+    single_process_pages: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    config = _onnx_site(tmp_path, fp32_model)
+    translated, unique = _prefill(config, "--ray", ray_head, *(["--ray-ship-model"] if ship else []), capsys=capsys)
+    assert translated == unique > 100
+    plugin = build_in_process(config)
+    assert plugin.stats.translated == 0 and plugin.lazy.loads == 0
+    assert _zh_pages(tmp_path / "site") == single_process_pages
+
+
+def test_prefill_names_an_unreachable_ray_cluster_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("ray")
+    config = write_site(tmp_path)
+    assert main(["prefill", "-f", str(config), "--no-progress", "--ray", f"127.0.0.1:{_free_port()}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("mkdocs-zh-translate: error: cannot connect to the Ray cluster at 127.0.0.1:")

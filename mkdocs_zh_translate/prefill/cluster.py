@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import shutil
+import socket
 import tempfile
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import replace
@@ -46,27 +47,34 @@ class TranslatorActor:
     driver can report them as one line instead of a remote traceback."""
 
     def __init__(self, spec: TranslatorSpec, glossary: Glossary | None, model_files: dict[str, bytes] | None) -> None:
-        self._tmp: str | None = None
-        if model_files is not None:
-            self._tmp = tempfile.mkdtemp(prefix="zh-translate-model-")
+        self.error: str | None = None
+        if model_files is None:
+            self.worker = ChunkWorker(spec, glossary)  # loads the model on its first chunk
+            return
+        # A shipped model is written to a private directory, loaded at once and deleted again:
+        # ONNX Runtime keeps what it mapped, and no actor leaves 100s of MB in /tmp behind.
+        tmp = tempfile.mkdtemp(prefix="zh-translate-model-")
+        try:
             for name, data in model_files.items():
-                path = Path(self._tmp) / name
+                path = Path(tmp) / name
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.write_bytes(data)
-            spec = replace(spec, model=self._tmp)
-        self.worker = ChunkWorker(spec, glossary)
+            self.worker = ChunkWorker(replace(spec, model=tmp), glossary)
+            self.worker.load()
+        except TranslationFailed as exc:
+            self.error = str(exc)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
 
     def translate(
         self, index: int, chunk: list[str], droppable: dict[str, list[int]]
     ) -> tuple[int, list[SegmentTranslation] | None, str | None]:
+        if self.error is not None:
+            return index, None, self.error
         try:
             return index, self.worker.translate(chunk, droppable), None
         except TranslationFailed as exc:
             return index, None, str(exc)
-
-    def __del__(self) -> None:
-        if self._tmp is not None:
-            shutil.rmtree(self._tmp, ignore_errors=True)
 
 
 def _one_line(exc: BaseException) -> str:
@@ -74,6 +82,21 @@ def _one_line(exc: BaseException) -> str:
     text = str(cause) if cause is not None else str(exc)
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else type(exc).__name__
+
+
+def check_reachable(address: str, timeout: float = 10.0) -> None:
+    """Fail in one line, at once, when ``host:port`` accepts no connection (``ray.init`` would
+    retry for minutes). Other address forms (``auto``, ``ray://``) are left to Ray."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "/" in address:
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as exc:
+        raise TranslationFailed(
+            f"cannot connect to the Ray cluster at {address}: {exc.strerror or exc} "
+            "(start one with `ray start --head`, or give the head's address)"
+        ) from None
 
 
 def ray_runner(
@@ -96,6 +119,7 @@ def ray_runner(
     def run(
         chunks: list[list[str]], droppable: Mapping[str, Collection[int]]
     ) -> Iterator[tuple[list[str], list[SegmentTranslation]]]:
+        check_reachable(address)
         try:
             ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
         except (ConnectionError, ValueError, RuntimeError) as exc:

@@ -24,6 +24,10 @@ class ChunkWorker:
         self.glossary = glossary
         self._lazy = LazyTranslator()
 
+    def load(self) -> None:
+        """Load the translator now (TranslationFailed when it cannot be)."""
+        self._lazy.get(self.spec)
+
     def translate(self, chunk: list[str], droppable: Mapping[str, Collection[int]]) -> list[SegmentTranslation]:
         """The chunk's validated translations; TranslationFailed (picklable, one line) on errors."""
         translator = self._lazy.get(self.spec)
