@@ -7,6 +7,7 @@ model (``--backend pseudo``, a fully cached rebuild) never pay for onnxruntime o
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from .translator import PseudoTranslator, Translator
 
@@ -24,6 +25,7 @@ def load_translator(
     beams: int | None = None,
     threads: int | None = None,
     max_batch_tokens: int | None = None,
+    providers: list[str] | None = None,
 ) -> Translator:
     """Return a ready translator for ``backend`` (``onnx`` needs ``model``, an exported directory)."""
     if backend == "pseudo":
@@ -36,7 +38,9 @@ def load_translator(
             )
         from .engine import EngineError, OnnxTranslator
 
-        options: dict[str, int] = {}
+        options: dict[str, Any] = {}
+        if providers:
+            options["providers"] = list(providers)
         if beams is not None:
             options["num_beams"] = beams
         if threads is not None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 EXIT_USAGE = 2
+PROVIDERS_HELP = "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu (default: cpu; GPU untested)"
 
 
 class CliError(Exception):
@@ -46,7 +47,10 @@ def _cmd_md(args: argparse.Namespace) -> int:
 
     source = _read_text(Path(args.input))
     try:
-        translator = load_translator(args.backend, args.model, beams=args.beams, threads=args.threads)
+        translator = load_translator(
+            args.backend, args.model, beams=args.beams, threads=args.threads,
+            providers=args.providers.split(",") if args.providers else None,
+        )
     except BackendError as exc:
         raise CliError(str(exc)) from None
     try:
@@ -94,6 +98,7 @@ def _build_parser() -> argparse.ArgumentParser:
     md.add_argument("--model", metavar="DIR", help="exported model directory (onnx backend)")
     md.add_argument("--beams", type=int, default=None)
     md.add_argument("--threads", type=int, default=None)
+    md.add_argument("--providers", metavar="LIST", help=PROVIDERS_HELP)
     md.set_defaults(func=_cmd_md)
 
     ex = sub.add_parser("export", help="export a MarianMT model to ONNX for the engine")
@@ -109,6 +114,7 @@ def _build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--min-new-tokens", type=int, default=None)
     tr.add_argument("--batch-tokens", type=int, default=None)
     tr.add_argument("--threads", type=int, default=None)
+    tr.add_argument("--providers", metavar="LIST", help=PROVIDERS_HELP)
     tr.set_defaults(func=_cmd_translate)
 
     from .review.cli import add_parser as add_review_parser

@@ -29,6 +29,11 @@ def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:
         "--ray-ship-model", action="store_true",
         help="send the model directory to the actors through Ray's object store (default: they load the same path)",
     )
+    parser.add_argument(
+        "--providers", metavar="LIST",
+        help="ONNX Runtime execution providers for the workers, comma-separated, e.g. cuda,cpu "
+        "(default: the plugin's `providers` option, else cpu; GPU untested)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress lines")
     parser.set_defaults(func=lambda args: _run(args, error))
 
@@ -43,7 +48,10 @@ def _run(args: argparse.Namespace, error: type[Exception]) -> int:
         raise error("--workers must be >= 0 and --threads >= 1")
     if args.ray_ship_model and not args.ray:
         raise error("--ray-ship-model needs --ray ADDRESS")
-    where = Where(workers=args.workers, threads=args.threads, ray=args.ray, ship_model=args.ray_ship_model)
+    providers = tuple(p for p in args.providers.split(",") if p) if args.providers else None
+    where = Where(
+        workers=args.workers, threads=args.threads, ray=args.ray, ship_model=args.ray_ship_model, providers=providers
+    )
     try:
         stats = prefill(Path(args.config_file), where, None if args.no_progress else RateProgress())
     except (ReviewError, TranslationFailed) as exc:

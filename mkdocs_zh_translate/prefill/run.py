@@ -9,7 +9,7 @@ skipped, cached ones are not translated again, and every key is the build's. Onl
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..pipeline.pages import Stats
@@ -29,6 +29,7 @@ class Where:
     threads: int | None = None
     ray: str | None = None
     ship_model: bool = False
+    providers: tuple[str, ...] | None = None  # overrides the plugin's ``providers`` option
 
     def runner(self, spec: TranslatorSpec, glossary: Glossary | None) -> tuple[ChunkRunner | None, str]:
         """The runner (None: the service's own loop) and how to name it in the summary."""
@@ -55,6 +56,8 @@ def prefill(config_file: Path, where: Where = Where(), progress: Progress | None
 
     def fill(build: EnglishBuild) -> Stats:
         translator = build.translator
+        if where.providers:
+            translator.spec = replace(translator.spec, providers=where.providers)
         service = translator.service
         runner, label = where.runner(translator.spec, service.glossary)
         service.runner = runner
