@@ -298,6 +298,7 @@ def main() -> None:
                  f"engine {clock.first:.0f}+{clock.retries:.0f} s retries, load {clock.load:.1f} s, "
                  f"outside the engine {outside:.1f} s = {100 * outside / stats.seconds:.1f}% of the pass"))
     print(stats.summary(), flush=True)
+    print(rows[-1], flush=True)
     rebuild, warm = build(config)
     rows.append(("warm rebuild", warm.translated, rebuild, warm.seconds, "all cached"))
 
@@ -310,6 +311,7 @@ def main() -> None:
         assert after.translated == 0, after.summary()
         rows.append((f"prefill --workers {workers}", translated, seconds, seconds,
                      f"then build: {after.translated} translated, {after_wall:.1f} s"))
+        print(rows[-1], f"load average {os.getloadavg()[0]:.1f}", flush=True)
 
     print(f"\nload average now {os.getloadavg()[0]:.1f}\n")
     print("| run | translated | wall s | segments/s | notes |")
