@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -182,7 +181,7 @@ def ray_head() -> Iterator[str]:
         subprocess.run(start, env=env, check=True, capture_output=True, timeout=180)
         yield f"127.0.0.1:{port}"
     finally:
-        subprocess.run([str(ray), "stop", "--force"], capture_output=True, timeout=120)
+        subprocess.run([str(ray), "stop", "--force"], check=False, capture_output=True, timeout=120)
         import ray as ray_module
 
         ray_module.shutdown()  # the driver side, should a failed test have left it connected

@@ -35,7 +35,7 @@ class ChunkWorker:
             return translate_chunk(translator, self.glossary, chunk, droppable)
         except (KeyboardInterrupt, SystemExit):
             raise
-        except Exception as exc:  # the engine's own errors, reported as the build reports them
+        except Exception as exc:  # noqa: BLE001 - the engine's own errors, reported as a build does
             raise TranslationFailed(f"the translator failed: {exc}") from None
 
 
