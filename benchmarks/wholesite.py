@@ -180,6 +180,7 @@ class EngineClock:
         self.retries = 0.0
         self.load = 0.0
         self.calls = 0
+        self.depth = 0
         self.retrying = False  # set by mark_retries while a ladder step after the first runs
 
     @contextlib.contextmanager
@@ -194,10 +195,14 @@ class EngineClock:
             original = originals[name]
 
             def wrapper(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+                if clock.depth:  # translate() may call translate_nbest(): count the outer call only
+                    return original(self, *args, **kwargs)
+                clock.depth += 1
                 started = time.perf_counter()
                 try:
                     return original(self, *args, **kwargs)
                 finally:
+                    clock.depth -= 1
                     spent = time.perf_counter() - started
                     if name == "__init__":
                         clock.load += spent
