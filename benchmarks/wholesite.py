@@ -230,7 +230,8 @@ def mark_retries(clock: EngineClock) -> contextlib.AbstractContextManager[None]:
 
     @contextlib.contextmanager
     def patched() -> Iterator[None]:
-        originals = {n: getattr(ladder, n) for n in ("_first_pass", "_next_hypotheses", "_separate_runs", "_drop_pairs")}
+        steps = ("_first_pass", "_next_hypotheses", "_separate_runs", "_drop_pairs")
+        originals = {n: getattr(ladder, n) for n in steps}
 
         def wrap(name: str):  # type: ignore[no-untyped-def]
             def step(*args, **kwargs):  # type: ignore[no-untyped-def]

@@ -119,7 +119,9 @@ def _build_parser() -> argparse.ArgumentParser:
     md.add_argument("--beams", type=int, default=None)
     md.add_argument("--threads", type=int, default=None)
     md.add_argument(
-        "--no-guard", action="store_true", help="skip the page guard (rendered structure check against the English page)"
+        "--no-guard",
+        action="store_true",
+        help="skip the page guard (rendered structure check against the English page)",
     )
     md.add_argument("--providers", metavar="LIST", help=PROVIDERS_HELP)
     md.set_defaults(func=_cmd_md)

@@ -76,7 +76,10 @@ def _save_record(path: Path | None, data: dict[str, Any]) -> None:
 
 
 def verify_model(
-    model_dir: Path, manifest: Mapping[str, Any], required: tuple[str, ...] = (), loaded: Mapping[str, bytes] | None = None
+    model_dir: Path,
+    manifest: Mapping[str, Any],
+    required: tuple[str, ...] = (),
+    loaded: Mapping[str, bytes] | None = None,
 ) -> str:
     """The fingerprint of ``model_dir`` after checking every file against ``manifest``.
 

@@ -68,7 +68,7 @@ def test_serve_serves_and_live_reloads_both_languages(tmp_path: Path, host: str)
         assert "Served fresh paragraph." in _get(f"http://127.0.0.1:{port}/guide/usage/")
         # one summary per rebuild; the pseudo backend says so instead of claiming a model
         assert _until(lambda: log.read_text().count("segments (") >= 2, 10), log.read_text()
-        summaries = [l for l in log.read_text().splitlines() if "segments (" in l]
+        summaries = [line for line in log.read_text().splitlines() if "segments (" in line]
         assert all("pseudo backend (no model)" in line for line in summaries if "0 translated" not in line)
         assert not any("model loaded" in line for line in summaries)
         assert not list((tmp_path / "docs").rglob("*.html")), "serve must not write into docs_dir"

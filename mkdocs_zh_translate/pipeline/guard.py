@@ -33,9 +33,20 @@ from typing import Any, Protocol
 
 Render = Callable[[str], str]
 
+# How a reason names each compared feature.
+_LABELS = {"pre": "<pre> block", "links": "href/src", "ids": "id", "code": "inline code", "math": "math"}
+
 # What a plain Python-Markdown front end renders with when it knows no site: the extensions
 # MkDocs sites nearly always enable and that change structure (ids, code, tables).
-DEFAULT_EXTENSIONS: tuple[str, ...] = ("toc", "attr_list", "tables", "fenced_code", "footnotes", "admonition", "md_in_html")
+DEFAULT_EXTENSIONS: tuple[str, ...] = (
+    "toc",
+    "attr_list",
+    "tables",
+    "fenced_code",
+    "footnotes",
+    "admonition",
+    "md_in_html",
+)
 
 
 class _Page(Protocol):
@@ -80,11 +91,13 @@ class Structure:
                 continue
             lost = list((mine - theirs).elements())
             added = list((theirs - mine).elements())
-            label = {"pre": "<pre> block", "links": "href/src", "ids": "id", "code": "inline code", "math": "math"}[name]
+            label = _LABELS[name]
             if lost:
-                out.append(f"{label} {_short(lost[0])} lost" + (f" (+{len(lost) - 1} more)" if len(lost) > 1 else ""))
+                more = f" (+{len(lost) - 1} more)" if len(lost) > 1 else ""
+                out.append(f"{label} {_short(lost[0])} lost{more}")
             elif added:
-                out.append(f"{label} {_short(added[0])} added" + (f" (+{len(added) - 1} more)" if len(added) > 1 else ""))
+                more = f" (+{len(added) - 1} more)" if len(added) > 1 else ""
+                out.append(f"{label} {_short(added[0])} added{more}")
         return out
 
 
@@ -323,7 +336,8 @@ class PageGuard:
                 f"{label}: the translation changed the page structure ({what}); "
                 f"{len(bad)} segment(s) at {where} kept in English"
             )
-        return GuardResult(current, reverted=sorted(bad), whole_page=whole, reason=reason, renders=self.renders - before)
+        renders = self.renders - before
+        return GuardResult(current, reverted=sorted(bad), whole_page=whole, reason=reason, renders=renders)
 
     def __call__(self, english_markdown: str, page: _Page, translations: Sequence[str | None]) -> list[str | None]:
         """The pipeline's entry point: the translations with the breaking ones set to ``None``."""

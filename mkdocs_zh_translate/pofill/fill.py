@@ -149,7 +149,9 @@ def fill(
             raise FillError(str(exc)) from None
         charset = re.search(r"charset=([^\s;]+)", catalog.header_value("Content-Type") or "")
         if charset and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8", "charset"):
-            raise FillError(f"{display(path)}:1: declares charset {charset.group(1)}; only UTF-8 catalogs are supported")
+            raise FillError(
+                f"{display(path)}:1: declares charset {charset.group(1)}; only UTF-8 catalogs are supported"
+            )
         catalogs.append((path, text, catalog))
 
     jobs: list[_Job] = []
@@ -203,13 +205,13 @@ def fill(
         where = f"{job.catalog.path}:{job.entry.msgid_line + 1}"
         results = [hits[t] for t in job.message.texts]
         if any(h.fallback == "english" and h.text == t for h, t in zip(results, job.message.texts) if _has_words(t)):
-            summary.failed.append(
-                Problem(where, job.entry.msgid, "the translation lost or broke a protected part", job.catalog.path, job.entry.msgid_line)
-            )
+            reason = "the translation lost or broke a protected part"
+            summary.failed.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
             continue
         restored, problems = job.message.restore([h.text for h in results])
         if restored is None:
-            summary.failed.append(Problem(where, job.entry.msgid, "; ".join(problems), job.catalog.path, job.entry.msgid_line))
+            reason = "; ".join(problems)
+            summary.failed.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
             continue
         if any(h.fallback for h in results):
             summary.fallbacks += 1

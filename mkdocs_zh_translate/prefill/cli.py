@@ -15,7 +15,9 @@ def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:
         "it in the build's cache, so the next `mkdocs build` translates nothing. Interrupt it any "
         "time: finished chunks stay cached.",
     )
-    parser.add_argument("-f", "--config-file", default="mkdocs.yml", metavar="FILE", help="mkdocs.yml (default: ./mkdocs.yml)")
+    parser.add_argument(
+        "-f", "--config-file", default="mkdocs.yml", metavar="FILE", help="mkdocs.yml (default: ./mkdocs.yml)"
+    )
     parser.add_argument(
         "--workers", type=int, default=0, metavar="N",
         help="translate in N local processes (default 0: in this process); with --ray, the number of actors",

@@ -125,7 +125,8 @@ def ray_runner(
         except (ConnectionError, ValueError, RuntimeError) as exc:
             raise TranslationFailed(f"cannot connect to the Ray cluster at {address}: {_one_line(exc)}") from None
         try:
-            count = actors or max(1, int(ray.cluster_resources().get("CPU", 1)) // threads)
+            cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
+            count = actors or max(1, cpus // threads)
             count = min(count, len(chunks))
             model_files: Any = None
             if ship_model:

@@ -9,6 +9,7 @@ loop, no noise in ``git status``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
@@ -141,10 +142,8 @@ def write_if_changed(path: Path, text: str) -> bool:
             os.chmod(tmp, 0o644)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
     return True
 

@@ -128,11 +128,12 @@ def container(state: StateBlock, start_line: int, end_line: int, silent: bool) -
         inline.content = m["title"]
         inline.map = [start_line, start_line + 1]
         inline.children = []
-        inline.meta = {"zh_offset": line_start + m.start("title"), "zh_kind": "tab_title" if tab else "admonition_title"}
+        kind = "tab_title" if tab else "admonition_title"
+        inline.meta = {"zh_offset": line_start + m.start("title"), "zh_kind": kind}
         state.push("zh_container_title_close", "p", -1)
 
     old = (state.parentType, state.lineMax, state.blkIndent)
-    state.parentType = "zh_container"  # type: ignore[assignment]
+    state.parentType = "zh_container"
     state.lineMax = end
     state.blkIndent = body_indent
     state.md.block.tokenize(state, start_line + 1, end)

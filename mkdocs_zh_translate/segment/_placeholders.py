@@ -81,7 +81,7 @@ def validate(source: str, translated: str) -> list[str]:
     want = Counter((kind, pid) for kind, pid in tokenize(source) if kind != "text")
     got_seq = [(kind, pid) for kind, pid in tokenize(translated) if kind != "text"]
     got = Counter(got_seq)
-    for key in sorted(set(want) | set(got), key=lambda k: (k[1], k[0])):  # type: ignore[arg-type]
+    for key in sorted(set(want) | set(got), key=lambda k: (k[1], k[0])):
         kind, pid = key
         tag = {"atom": f"<x{pid}/>", "open": f"<g{pid}>", "close": f"</g{pid}>"}[str(kind)]
         if got[key] != want[key]:

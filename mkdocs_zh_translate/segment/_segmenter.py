@@ -146,12 +146,21 @@ class _Builder:
             last = pieces[-1]
             if last.kind == "break" or (last.kind == "text" and not self._raw(last).strip()):
                 pieces.pop()
-            elif last.kind == "text" and len(pieces) > 1 and pieces[-2].kind == "break" and _UNDERLINE_RE.match(self._raw(last)):
+            elif (
+                last.kind == "text"
+                and len(pieces) > 1
+                and pieces[-2].kind == "break"
+                and _UNDERLINE_RE.match(self._raw(last))
+            ):
                 pieces.pop()  # "===" ending a paragraph: CommonMark reads a setext underline there
             elif (
                 last.kind == "atom"
                 and last.role == "attr"
-                and (len(pieces) == 1 or pieces[-2].kind == "break" or (pieces[-2].kind == "text" and self._raw(pieces[-2])[-1:].isspace()))
+                and (
+                    len(pieces) == 1
+                    or pieces[-2].kind == "break"
+                    or (pieces[-2].kind == "text" and self._raw(pieces[-2])[-1:].isspace())
+                )
             ):
                 trailing_attr = trailing_attr or pieces.pop()
                 if trailing_attr is not last:
@@ -406,7 +415,8 @@ class _Builder:
         restore = Restore(
             single_line=True, insert_title=True, text_chars=tok.content, title_form=tok.meta.get("zh_form", "quoted")
         )
-        self.segments.append(Segment(tok.content, start, start, self.page.line_number(start), "admonition_title", restore))
+        line = self.page.line_number(start)
+        self.segments.append(Segment(tok.content, start, start, line, "admonition_title", restore))
 
     def html_block(self, tok: Token) -> None:
         if tok.map is None:
@@ -448,7 +458,8 @@ class _Builder:
             elif tok.nesting == -1 and stack:
                 stack.pop()
             if tok.type == "front_matter":
-                self.segments.extend(front_matter_segments(self.page.text, self.page.norm, tok, self.page.orig, self.page.line_number))
+                page = self.page
+                self.segments.extend(front_matter_segments(page.text, page.norm, tok, page.orig, page.line_number))
                 continue
             if tok.type == "zh_default_title":
                 self.default_title(tok)

@@ -102,13 +102,13 @@ class _Chunks:
         self.parts.append([kind, role, text])
 
     def prev_char(self, index: int) -> str:
-        for kind, _role, text in reversed(self.parts[:index]):
+        for _kind, _role, text in reversed(self.parts[:index]):
             if text:
                 return text[-1]
         return self.before
 
     def next_char(self, index: int) -> str:
-        for kind, _role, text in self.parts[index + 1 :]:
+        for _kind, _role, text in self.parts[index + 1 :]:
             if text:
                 return text[0]
         return self.after
