@@ -193,8 +193,8 @@ def test_suspects_first_keep_the_search_short(monkeypatch: pytest.MonkeyPatch) -
     from mkdocs_zh_translate.pipeline.guard import autodoc_stub
 
     prose = [f"Sentence number {n} is plain." for n in range(30)]
-    source = "\n\n".join([*prose[:15], "::: pkg.mod", *prose[15:]]) + "\n"
     texts = [*prose[:15], "::: pkg.mod", *prose[15:]]
+    source = "\n\n".join(texts) + "\n"
     page = RawPage.of(source, texts)
     guard = make_guard(python_markdown_renderer([autodoc_stub()]))
     translations: list[str | None] = [f"「{t}」" for t in texts]

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..errors import ZhTranslateError
 
 EXIT_USAGE = 2
+PROVIDERS_HELP = "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu (default: cpu; GPU untested)"
 
 
 class CliError(ZhTranslateError):
@@ -52,7 +53,10 @@ def _cmd_md(args: argparse.Namespace) -> int:
 
     source, bom = _read_text(Path(args.input))
     try:
-        translator = load_translator(args.backend, args.model, beams=args.beams, threads=args.threads)
+        translator = load_translator(
+            args.backend, args.model, beams=args.beams, threads=args.threads,
+            providers=args.providers.split(",") if args.providers else None,
+        )
     except BackendError as exc:
         raise CliError(str(exc)) from None
     try:
@@ -121,6 +125,7 @@ def _build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="skip the page guard (rendered structure check against the English page)",
     )
+    md.add_argument("--providers", metavar="LIST", help=PROVIDERS_HELP)
     md.set_defaults(func=_cmd_md)
 
     ex = sub.add_parser("export", help="export a MarianMT model to ONNX for the engine")
@@ -136,6 +141,7 @@ def _build_parser() -> argparse.ArgumentParser:
     tr.add_argument("--min-new-tokens", type=int, default=None)
     tr.add_argument("--batch-tokens", type=int, default=None)
     tr.add_argument("--threads", type=int, default=None)
+    tr.add_argument("--providers", metavar="LIST", help=PROVIDERS_HELP)
     tr.set_defaults(func=_cmd_translate)
 
     from .review import add_parser as add_review_parser
@@ -149,6 +155,10 @@ def _build_parser() -> argparse.ArgumentParser:
     from .docs import add_parser as add_docs_parser
 
     add_docs_parser(sub, CliError)
+
+    from .prefill import add_parser as add_prefill_parser
+
+    add_prefill_parser(sub, CliError)
     return parser
 
 

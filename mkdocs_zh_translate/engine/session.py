@@ -60,6 +60,36 @@ def concurrently(*jobs: Callable[[], Any]) -> list[Any]:
     return results
 
 
+# Short names a user may write (plugin option, --providers) for ONNX Runtime's provider names.
+PROVIDER_ALIASES = {
+    "cpu": "CPUExecutionProvider",
+    "cuda": "CUDAExecutionProvider",
+    "tensorrt": "TensorrtExecutionProvider",
+    "rocm": "ROCMExecutionProvider",
+}
+
+
+def resolve_providers(requested: Sequence[str] | None) -> list[str]:
+    """ONNX Runtime provider names for ``requested`` (default: the CPU), in order of preference.
+
+    A requested provider this onnxruntime build lacks is an error, never a silent fall back to
+    the CPU: asking for CUDA and getting hours of CPU time must not look like success."""
+    names = [PROVIDER_ALIASES.get(p.strip().lower(), p.strip()) for p in (requested or ["cpu"]) if p.strip()]
+    available = ort.get_available_providers()
+    missing = [p for p in names if p not in available]
+    if missing:
+        hint = (
+            " (install onnxruntime-gpu, CUDA and cuDNN instead of onnxruntime)"
+            if "CUDAExecutionProvider" in missing
+            else ""
+        )
+        raise EngineError(
+            f"execution provider {', '.join(missing)} is not available in this onnxruntime{hint}; "
+            f"available: {', '.join(available)}"
+        )
+    return names or ["CPUExecutionProvider"]
+
+
 def make_session(
     path: Path,
     threads: int,
@@ -87,10 +117,7 @@ def make_session(
     if profile:
         opts.enable_profiling = True
         opts.profile_file_prefix = profile
-    available = ort.get_available_providers()
-    chosen = [p for p in (providers or ["CPUExecutionProvider"]) if p in available]
-    if not chosen:
-        raise EngineError(f"none of the execution providers {list(providers or [])} is available (have {available})")
+    chosen = resolve_providers(providers)
     try:
         return ort.InferenceSession(str(path), sess_options=opts, providers=chosen)
     except Exception as exc:  # ORT raises its own Fail/InvalidProtobuf/... types

@@ -7,6 +7,7 @@ model (``--backend pseudo``, a fully cached rebuild) never pay for onnxruntime o
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..errors import ZhTranslateError
 from .translator import PseudoTranslator, Translator
@@ -25,6 +26,7 @@ def load_translator(
     beams: int | None = None,
     threads: int | None = None,
     max_batch_tokens: int | None = None,
+    providers: list[str] | None = None,
 ) -> Translator:
     """Return a ready translator for ``backend`` (``onnx`` needs ``model``, an exported directory)."""
     if backend == "pseudo":
@@ -37,8 +39,17 @@ def load_translator(
             )
         from ..engine import EngineError, OnnxTranslator
 
-        try:  # None leaves the model's (or the engine's) default
-            return OnnxTranslator(Path(model), num_beams=beams, threads=threads, max_batch_tokens=max_batch_tokens)
+        options: dict[str, Any] = {}
+        if providers:
+            options["providers"] = list(providers)
+        if beams is not None:
+            options["num_beams"] = beams
+        if threads is not None:
+            options["threads"] = threads
+        if max_batch_tokens is not None:
+            options["max_batch_tokens"] = max_batch_tokens
+        try:
+            return OnnxTranslator(Path(model), **options)
         except EngineError as exc:
             raise BackendError(str(exc)) from exc
     raise BackendError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")

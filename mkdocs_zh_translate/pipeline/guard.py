@@ -33,13 +33,20 @@ from typing import Any, Protocol
 
 Render = Callable[[str], str]
 
+# How a reason names each compared feature.
+_LABELS = {"pre": "<pre> block", "links": "href/src", "ids": "id", "code": "inline code", "math": "math"}
+
 # What a plain Python-Markdown front end renders with when it knows no site: the extensions
 # MkDocs sites nearly always enable and that change structure (ids, code, tables).
 DEFAULT_EXTENSIONS: tuple[str, ...] = (
-    "toc", "attr_list", "tables", "fenced_code", "footnotes", "admonition", "md_in_html"
+    "toc",
+    "attr_list",
+    "tables",
+    "fenced_code",
+    "footnotes",
+    "admonition",
+    "md_in_html",
 )
-# How a difference in each compared part is named in the guard's one-line reason.
-_LABELS = {"pre": "<pre> block", "links": "href/src", "ids": "id", "code": "inline code", "math": "math"}
 
 
 class _Page(Protocol):

@@ -38,6 +38,7 @@ class LazyTranslator:
                 f"`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out {spec.model}`"
             )
         factory = self._factory or load_translator
+        extra = {"providers": list(spec.providers)} if spec.providers else {}
         try:
             translator = factory(
                 spec.backend,
@@ -45,6 +46,7 @@ class LazyTranslator:
                 beams=spec.beams,
                 threads=spec.threads,
                 max_batch_tokens=spec.max_batch_tokens,
+                **extra,
             )
         except BackendError as exc:
             raise TranslationFailed(str(exc)) from None

@@ -149,7 +149,7 @@ class SiteTranslator:
         self.spec = spec
         self.reviewer = reviewer
         self.service = TranslationService(
-            lambda: lazy.get(spec),
+            lambda: lazy.get(self.spec),  # self.spec: prefill may override providers
             cache=bind_cache(spec, memory),
             glossary=glossary,
             english_fallback=english_fallback,

@@ -16,10 +16,10 @@ one disagreed; the first occurrence's set (0.1.0's ``md``) depended on page orde
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from ..segment import SegmentedPage, translate_segments
+from ..segment import SegmentedPage, SegmentTranslation, translate_segments
 from .cache import Hit
 from .glossary import Glossary, GlossaryTranslator
 from .guard import PageGuard
@@ -36,6 +36,13 @@ CHUNK_CHARS = 12_000
 # Ladder results of 0.1.0 that the current ladder would give unchanged (it only added the
 # ``drop_pairs`` step everywhere, which comes after these): such legacy entries are reused.
 _LEGACY_STEPS = (None, "nbest", "runs")
+
+ChunkRunner = Callable[
+    [list[list[str]], Mapping[str, Collection[int]]], Iterable[tuple[list[str], list[SegmentTranslation]]]
+]
+"""``runner(chunks, droppable) -> (chunk, translations)`` in any order, as each chunk finishes:
+where the misses are translated when not in this process (``prefill``'s worker processes or Ray
+actors, each running :func:`translate_chunk`). The service alone stores what comes back."""
 
 Guard = Callable[[str, SegmentedPage, list[str | None]], list[str | None]] | PageGuard
 """``guard(english_markdown, page, translations) -> translations`` with the segments that break
@@ -89,6 +96,7 @@ class TranslationService:
         self.english_fallback = english_fallback
         self.progress = progress or NoProgress()
         self.guard = guard
+        self.runner: ChunkRunner | None = None  # None: translate in this process, chunk by chunk
         self.unavailable: str | None = None  # why the model could not be loaded
         self.cached = 0  # distinct texts answered by the cache, over all calls
         self.translated = 0  # distinct texts the model translated, over all calls
@@ -137,26 +145,23 @@ class TranslationService:
         misses = sorted((t for t in requests if t not in hits), key=len)
         if not misses:
             return hits
-        try:
-            translator = self._model()
-        except TranslationFailed as exc:
-            if not self.english_fallback:
-                raise
-            self.unavailable = str(exc)
-            hits.update({t: Hit(t, "english", Origin.ENGLISH) for t in misses})
-            return hits
-        if self.glossary:
-            translator = GlossaryTranslator(translator, self.glossary)
+        chunks = _chunks(misses, CHUNK_CHARS)
+        if self.runner is not None:
+            results = self.runner(chunks, requests.droppable)
+        else:
+            try:
+                translator = self._model()
+            except TranslationFailed as exc:
+                if not self.english_fallback:
+                    raise
+                self.unavailable = str(exc)
+                hits.update({t: Hit(t, "english", Origin.ENGLISH) for t in misses})
+                return hits
+            results = _in_process(translator, self.glossary, chunks, requests.droppable)
         done = 0
         try:
             self.progress.update(0, len(misses))  # starts the clock of a log reporter
-            for chunk in _chunks(misses, CHUNK_CHARS):
-                try:
-                    outputs = translate_segments(chunk, translator, droppable=[requests.droppable[t] for t in chunk])
-                except (KeyboardInterrupt, SystemExit):
-                    raise
-                except Exception as exc:  # the engine's own errors; finished chunks stay cached
-                    raise TranslationFailed(f"the translator failed: {exc}") from exc
+            for chunk, outputs in results:
                 batch = {t: Hit(o.text, o.fallback, Origin.MODEL) for t, o in zip(chunk, outputs)}
                 if self.cache is not None:
                     self.cache.memory.store(
@@ -167,6 +172,9 @@ class TranslationService:
                 self.translated += len(chunk)
                 self.progress.update(done, len(misses))
         finally:
+            close = getattr(results, "close", None)
+            if close is not None:  # a generator runner: stop its workers now
+                close()
             self.progress.close()
         return hits
 
@@ -213,6 +221,29 @@ class GuardOutcome:
     whole_page: bool = False
     renders: int = 0
     seconds: float = 0.0
+
+
+def translate_chunk(
+    translator: Translator, glossary: Glossary | None, chunk: list[str], droppable: Mapping[str, Collection[int]]
+) -> list[SegmentTranslation]:
+    """One chunk through the glossary and the fallback ladder: what every runner calls, in this
+    process or in a worker, so a prefilled translation is the one a build would make."""
+    if glossary:
+        translator = GlossaryTranslator(translator, glossary)
+    return translate_segments(chunk, translator, droppable=[droppable[t] for t in chunk])
+
+
+def _in_process(
+    translator: Translator, glossary: Glossary | None, chunks: list[list[str]], droppable: Mapping[str, Collection[int]]
+) -> Iterator[tuple[list[str], list[SegmentTranslation]]]:
+    for chunk in chunks:
+        try:
+            outputs = translate_chunk(translator, glossary, chunk, droppable)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except Exception as exc:  # the engine's own errors; finished chunks stay cached
+            raise TranslationFailed(f"the translator failed: {exc}") from exc
+        yield chunk, outputs
 
 
 def _chunks(texts: list[str], budget: int) -> list[list[str]]:

@@ -35,6 +35,8 @@ class TranslatorSpec:
     beams: int | None = None
     threads: int | None = None
     max_batch_tokens: int | None = None
+    # ONNX Runtime execution providers (None: the CPU). Not in the cache key, like threads.
+    providers: tuple[str, ...] | None = None
 
     def decode_options(self, *, legacy: bool = False) -> str:
         """What besides the model can change a stored result: decoding options (threads

@@ -14,6 +14,7 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from ..pipeline.pages import PageJob, SiteTranslator
 from ..review.store import ReviewError, display, page_po_path, site_po_path
@@ -34,6 +35,8 @@ class EnglishBuild:
     metas: Mapping[str, Mapping[str, str]]  # src_uri -> front-matter values to translate
     translator: SiteTranslator
 
+
+T = TypeVar("T")
 
 Collector = Callable[[EnglishBuild], None]
 """Set as the plugin's ``collector``: called with the English build instead of translating."""
@@ -56,6 +59,13 @@ def _segment_of(unit: Unit) -> Segment:
 
 def collect_site(config_file: Path) -> Site:
     """Run the English build of ``config_file`` in collect mode; ReviewError on any failure."""
+    return with_english_build(config_file, lambda english: _units(english, config_file))
+
+
+def with_english_build(config_file: Path, use: Callable[[EnglishBuild], T]) -> T:
+    """Run the English build of ``config_file`` in collect mode and return ``use(build)``,
+    called while the build's pipeline (and its cache) is open: ``review sync`` reads the
+    cache through it, ``prefill`` fills it. ReviewError on any failure of the build."""
     from mkdocs.config.defaults import MkDocsConfig
 
     if not config_file.is_file():
@@ -68,20 +78,20 @@ def collect_site(config_file: Path) -> Site:
     quiet.setLevel(logging.WARNING)
     try:
         with tempfile.TemporaryDirectory(prefix="zh-translate-review-") as tmp:
-            return _collect(config_file, tmp)
+            return _collect(config_file, tmp, use)
     finally:
         quiet.setLevel(level)
 
 
-def _collect(config_file: Path, site_dir: str) -> Site:
+def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T]) -> T:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
 
-    found: list[Site] = []
+    found: list[T] = []
 
     def collector(english: EnglishBuild) -> None:
-        found.append(_units(english, config_file))
+        found.append(use(english))
 
     try:
         config = load_config(config_file=str(config_file), site_dir=site_dir)

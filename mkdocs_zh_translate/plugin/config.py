@@ -98,6 +98,11 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
     threads = c.Optional(PositiveInt())
     """ONNX Runtime intra-op threads; unset lets the engine choose. Not part of the cache key."""
 
+    providers = c.Optional(c.ListOfItems(c.Type(str)))
+    """ONNX Runtime execution providers in order of preference, e.g. ``[cuda, cpu]``; unset
+    runs on the CPU. A provider this onnxruntime lacks is an error. Not part of the cache key.
+    GPU use is untested (no GPU where this is developed)."""
+
     cache_dir = c.Optional(c.Type(str))
     """Translation cache directory, relative to mkdocs.yml. Default ``.zh-translate-cache``
     beside mkdocs.yml. Never inside ``docs_dir`` (that would make ``mkdocs serve`` rebuild

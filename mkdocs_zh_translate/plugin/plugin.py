@@ -141,6 +141,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             beams=self.config.beams,
             threads=self.config.threads,
             max_batch_tokens=self.config.max_batch_tokens,
+            providers=tuple(self.config.providers) if self.config.providers else None,
         )
         self._build = _Build(
             spec,

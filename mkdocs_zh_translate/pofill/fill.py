@@ -206,14 +206,13 @@ def fill(
         where = f"{job.catalog.path}:{job.entry.msgid_line + 1}"
         results = [hits[t] for t in job.message.texts]
         if any(h.fallback == "english" and h.text == t for h, t in zip(results, job.message.texts) if _has_words(t)):
-            broke = "the translation lost or broke a protected part"
-            summary.failed.append(Problem(where, job.entry.msgid, broke, job.catalog.path, job.entry.msgid_line))
+            reason = "the translation lost or broke a protected part"
+            summary.failed.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
             continue
         restored, problems = job.message.restore([h.text for h in results])
         if restored is None:
-            summary.failed.append(
-                Problem(where, job.entry.msgid, "; ".join(problems), job.catalog.path, job.entry.msgid_line)
-            )
+            reason = "; ".join(problems)
+            summary.failed.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
             continue
         if any(h.fallback for h in results):
             summary.fallbacks += 1

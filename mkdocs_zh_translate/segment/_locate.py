@@ -95,6 +95,8 @@ class Locator:
         if how == "explicit":
             base = tok.meta["zh_offset"]
             result = list(range(base, base + len(content) + 1))
+        elif tok.map is None:  # explicit is the only kind located without a map
+            return None
         elif how == "atx":
             index = first
             m = _ATX_OPEN_RE.search(self.lines.line(index))

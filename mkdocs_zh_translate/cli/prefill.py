@@ -1,0 +1,62 @@
+"""``mkdocs-zh-translate prefill [-f CONFIG] [--workers N] [--threads T] [--ray ADDRESS]``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:  # type: ignore[type-arg]
+    parser = sub.add_parser(
+        "prefill",
+        help="translate a whole site into the cache (several processes or a Ray cluster)",
+        description="Translate every segment of the site that is neither reviewed nor cached, and store "
+        "it in the build's cache, so the next `mkdocs build` translates nothing. Interrupt it any "
+        "time: finished chunks stay cached.",
+    )
+    parser.add_argument(
+        "-f", "--config-file", default="mkdocs.yml", metavar="FILE", help="mkdocs.yml (default: ./mkdocs.yml)"
+    )
+    parser.add_argument(
+        "--workers", type=int, default=0, metavar="N",
+        help="translate in N local processes (default 0: in this process); with --ray, the number of actors",
+    )
+    parser.add_argument(
+        "--threads", type=int, default=None, metavar="T",
+        help="intra-op threads per worker (default: usable cores // N locally, 1 per Ray actor)",
+    )
+    parser.add_argument("--ray", metavar="ADDRESS", help="translate on this Ray cluster (needs the [ray] extra)")
+    parser.add_argument(
+        "--ray-ship-model", action="store_true",
+        help="send the model directory to the actors through Ray's object store (default: they load the same path)",
+    )
+    parser.add_argument(
+        "--providers", metavar="LIST",
+        help="ONNX Runtime execution providers for the workers, comma-separated, e.g. cuda,cpu "
+        "(default: the plugin's `providers` option, else cpu; GPU untested)",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress lines")
+    parser.set_defaults(func=lambda args: _run(args, error))
+
+
+def _run(args: argparse.Namespace, error: type[Exception]) -> int:
+    from ..pipeline.lazy import TranslationFailed
+    from ..prefill.progress import RateProgress
+    from ..prefill.run import Where, prefill
+    from ..review.store import ReviewError
+
+    if args.workers < 0 or (args.threads is not None and args.threads < 1):
+        raise error("--workers must be >= 0 and --threads >= 1")
+    if args.ray_ship_model and not args.ray:
+        raise error("--ray-ship-model needs --ray ADDRESS")
+    providers = tuple(p for p in args.providers.split(",") if p) if args.providers else None
+    where = Where(
+        workers=args.workers, threads=args.threads, ray=args.ray, ship_model=args.ray_ship_model, providers=providers
+    )
+    try:
+        stats = prefill(Path(args.config_file), where, None if args.no_progress else RateProgress())
+    except (ReviewError, TranslationFailed) as exc:
+        raise error(str(exc)) from None
+    print(stats.summary(), file=sys.stdout)
+    return 0

@@ -1,0 +1,72 @@
+"""The prefill command: the English build's pages through the pipeline, misses to a runner.
+
+The site is gathered by the plugin's collect mode (as ``review sync`` gathers it), so the pages,
+strings, reviewed PO files, glossary, cache directory and translator spec are the build's own,
+and :meth:`SiteTranslator.translate_pages` runs exactly as in a build: reviewed segments are
+skipped, cached ones are not translated again, and every key is the build's. Only the service's
+``runner`` is swapped, so the next ``mkdocs build`` finds everything in the cache.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from ..pipeline.glossary import Glossary
+from ..pipeline.pages import Stats
+from ..pipeline.progress import NoProgress, Progress
+from ..pipeline.service import ChunkRunner
+from ..pipeline.spec import TranslatorSpec
+from ..plugin.collect import EnglishBuild, with_english_build
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where the misses are translated: in this process (``workers`` 0), in ``workers`` local
+    processes, or on the Ray cluster at ``ray`` (``workers`` actors, or one per cluster CPU)."""
+
+    workers: int = 0
+    threads: int | None = None
+    ray: str | None = None
+    ship_model: bool = False
+    providers: tuple[str, ...] | None = None  # overrides the plugin's ``providers`` option
+
+    def runner(self, spec: TranslatorSpec, glossary: Glossary | None) -> tuple[ChunkRunner | None, str]:
+        """The runner (None: the service's own loop) and how to name it in the summary."""
+        if self.ray is not None:
+            from .cluster import ray_runner  # Ray is an optional extra: import it only here
+
+            return ray_runner(
+                self.ray, spec, glossary, actors=self.workers or None, threads=self.threads or 1,
+                ship_model=self.ship_model,
+            ), f"Ray cluster {self.ray}"
+        if self.workers:
+            from .local import process_runner, threads_per_worker
+
+            threads = self.threads or threads_per_worker(self.workers)
+            label = f"{self.workers} worker process{'es' if self.workers > 1 else ''} x {threads} threads"
+            return process_runner(spec, glossary, self.workers, threads), label
+        return None, ""
+
+
+def prefill(config_file: Path, where: Where = Where(), progress: Progress | None = None) -> Stats:
+    """Translate every page and string of the site the build would translate and is not yet in
+    the cache or reviewed; return the build's statistics. Raises ReviewError (the English build
+    failed) or TranslationFailed (the model could not be loaded or failed)."""
+
+    def fill(build: EnglishBuild) -> Stats:
+        translator = build.translator
+        if where.providers:
+            translator.spec = replace(translator.spec, providers=where.providers)
+        service = translator.service
+        runner, label = where.runner(translator.spec, service.glossary)
+        service.runner = runner
+        service.progress = progress or NoProgress()
+        service.english_fallback = False  # a prefill that cannot translate has failed
+        strings = list(build.site_strings) + [v for metas in build.metas.values() for v in metas.values()]
+        _results, _strings, stats = translator.translate_pages(list(build.jobs.values()), strings)
+        if stats.translated and label:
+            stats.model = label
+        return stats
+
+    return with_english_build(config_file, fill)

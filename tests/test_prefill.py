@@ -1,0 +1,215 @@
+"""``prefill``: the whole site into the build's cache, in worker processes or on Ray, so the
+next build translates nothing; results equal a single-process build's; resumable."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import socket
+import subprocess
+import sys
+from collections.abc import Collection, Iterator, Mapping
+from pathlib import Path
+
+import pytest
+
+from mkdocs_zh_translate.cli.app import main
+from mkdocs_zh_translate.pipeline import service as service_module
+from mkdocs_zh_translate.pipeline.cache import MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.service import Requests, TranslationService
+from mkdocs_zh_translate.pipeline.spec import CacheBinding
+from mkdocs_zh_translate.prefill.local import threads_per_worker
+from mkdocs_zh_translate.prefill.progress import RateProgress
+from mkdocs_zh_translate.segment import SegmentTranslation
+from tests.fakes import CountingTranslator
+from tests.plugin_sites import PAGES, build_in_process, page_pairs, write_site
+
+REPO = Path(__file__).resolve().parents[1]
+SUMMARY = re.compile(r"zh-translate: (\d+) segments \((\d+) unique\), (\d+) from memory, (\d+) translated, ")
+
+# A few more pages than the plugin tests' site, so several chunks reach several workers.
+MORE_PAGES = dict(PAGES)
+for n in range(6):
+    MORE_PAGES[f"more/page{n}.md"] = f"# Page {n}\n\n" + "".join(
+        f"Sentence {i} of page {n} explains the **cache** and the build in some detail.\n\n" for i in range(40)
+    )
+
+
+def _prefill(config: Path, *args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, int]:
+    """Run the command; return (translated, unique) from its summary line."""
+    assert main(["prefill", "-f", str(config), "--no-progress", *args]) == 0
+    out = capsys.readouterr().out
+    match = SUMMARY.search(out)
+    assert match, out
+    return int(match[4]), int(match[2])
+
+
+def _zh_pages(site: Path) -> dict[str, str]:
+    return {
+        zh.relative_to(site).as_posix(): re.sub(r"Build Date UTC : [^\n]*", "", zh.read_text(encoding="utf-8"))
+        for _en, zh in page_pairs(site)
+    }
+
+
+def test_prefill_in_worker_processes_leaves_nothing_for_the_build(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = write_site(tmp_path, pages=MORE_PAGES)
+    translated, unique = _prefill(config, "--workers", "2", capsys=capsys)
+    assert translated == unique > 100
+    again, _ = _prefill(config, "--workers", "2", capsys=capsys)
+    assert again == 0  # everything is cached now; no worker is even started
+    plugin = build_in_process(config)
+    assert plugin.stats.translated == 0
+    assert plugin.stats.cached == plugin.stats.unique == unique
+
+
+def test_prefill_reports_a_missing_model_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write_site(tmp_path, plugin={"backend": "onnx", "model": "no-such-model"})
+    assert main(["prefill", "-f", str(config), "--no-progress", "--workers", "2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "no-such-model" in err and "does not exist" in err
+
+
+def test_threads_are_split_between_workers() -> None:
+    assert threads_per_worker(1, cores=16) == 16
+    assert threads_per_worker(2, cores=16) == 8
+    assert threads_per_worker(3, cores=16) == 5
+    assert threads_per_worker(4, cores=2) == 1  # never 0
+
+
+def test_progress_shows_rate_and_eta() -> None:
+    now = [100.0]
+    stream = io.StringIO()
+    progress = RateProgress(stream, terminal=False, interval=10, clock=lambda: now[0])
+    now[0] = 110.0
+    progress.update(50, 200)
+    now[0] = 112.0
+    progress.update(60, 200)  # within the interval: no new line
+    now[0] = 140.0
+    progress.update(200, 200)  # the last one always prints
+    progress.close()
+    lines = stream.getvalue().splitlines()
+    assert lines == [
+        "zh-translate prefill: 50/200 segments (25%), 5.0 segments/s, ETA 30s",
+        "zh-translate prefill: 200/200 segments (100%), 5.0 segments/s, ETA 0s",
+    ]
+
+
+def test_an_interrupted_run_keeps_every_finished_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(service_module, "CHUNK_CHARS", 40)
+    texts = [f"Sentence number {i} is here." for i in range(12)]
+
+    def interrupted(
+        chunks: list[list[str]], droppable: Mapping[str, Collection[int]]
+    ) -> Iterator[tuple[list[str], list[SegmentTranslation]]]:
+        assert len(chunks) > 2
+        yield chunks[0], [SegmentTranslation(t.upper()) for t in chunks[0]]
+        raise KeyboardInterrupt  # the second chunk was in flight
+
+    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    try:
+        service = TranslationService(CountingTranslator, cache=CacheBinding(memory, "fp"))
+        service.runner = interrupted
+        with pytest.raises(KeyboardInterrupt):
+            service.translate(Requests({t: set() for t in texts}))
+        first = sorted(texts, key=len)[: service.translated]
+        assert 0 < service.translated < len(texts)
+        resumed = TranslationService(CountingTranslator, cache=CacheBinding(memory, "fp"))
+        hits = resumed.translate(Requests({t: set() for t in texts}))
+        assert resumed.cached == len(first) and resumed.translated == len(texts) - len(first)
+        assert all(hits[t].text == t.upper() for t in first)
+    finally:
+        memory.machine.close()
+
+
+# -- the real engine: worker processes and Ray actors give the single-process build's output --------
+
+
+def _onnx_site(root: Path, model: Path) -> Path:
+    return write_site(root, pages=MORE_PAGES, plugin={"backend": "onnx", "model": str(model), "beams": 2})
+
+
+@pytest.fixture(scope="module")
+def fp32_model() -> Path:
+    from tests.models import tiny_onnx_model
+
+    return tiny_onnx_model(quantize="none")
+
+
+@pytest.fixture(scope="module")
+def single_process_pages(fp32_model: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The zh pages of an ordinary cold build (one process, the plugin's own loop)."""
+    root = tmp_path_factory.mktemp("single")
+    plugin = build_in_process(_onnx_site(root, fp32_model))
+    assert plugin.stats.translated == plugin.stats.unique > 100
+    return _zh_pages(root / "site")
+
+
+@pytest.mark.slow
+def test_worker_processes_translate_exactly_as_one_process_fp32(
+    tmp_path: Path, fp32_model: Path, single_process_pages: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = _onnx_site(tmp_path, fp32_model)
+    translated, unique = _prefill(config, "--workers", "2", capsys=capsys)
+    assert translated == unique > 100
+    plugin = build_in_process(config)
+    assert plugin.stats.translated == 0 and plugin.lazy.loads == 0
+    assert _zh_pages(tmp_path / "site") == single_process_pages
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def ray_head() -> Iterator[str]:
+    """A local Ray head on 127.0.0.1 with 2 CPUs, stopped (every Ray process) afterwards."""
+    pytest.importorskip("ray")
+    ray = Path(sys.executable).with_name("ray")
+    port = _free_port()
+    # Workers are started by the head's raylet: they import this checkout through PYTHONPATH.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
+    start = [
+        str(ray), "start", "--head", "--node-ip-address=127.0.0.1", f"--port={port}", "--num-cpus=2",
+        "--include-dashboard=false", "--disable-usage-stats", "--object-store-memory=100000000",
+    ]
+    try:
+        subprocess.run(start, env=env, check=True, capture_output=True, timeout=180)
+        yield f"127.0.0.1:{port}"
+    finally:
+        subprocess.run([str(ray), "stop", "--force"], check=False, capture_output=True, timeout=120)
+        import ray as ray_module
+
+        ray_module.shutdown()  # the driver side, should a failed test have left it connected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ship", [False, True], ids=["model-path", "model-shipped"])
+def test_prefill_on_a_local_ray_head(
+    ship: bool,
+    ray_head: str,
+    tmp_path: Path,
+    fp32_model: Path,
+    single_process_pages: dict[str, str],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    config = _onnx_site(tmp_path, fp32_model)
+    translated, unique = _prefill(config, "--ray", ray_head, *(["--ray-ship-model"] if ship else []), capsys=capsys)
+    assert translated == unique > 100
+    plugin = build_in_process(config)
+    assert plugin.stats.translated == 0 and plugin.lazy.loads == 0
+    assert _zh_pages(tmp_path / "site") == single_process_pages
+
+
+def test_prefill_names_an_unreachable_ray_cluster_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("ray")
+    config = write_site(tmp_path)
+    assert main(["prefill", "-f", str(config), "--no-progress", "--ray", f"127.0.0.1:{_free_port()}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("mkdocs-zh-translate: error: cannot connect to the Ray cluster at 127.0.0.1:")
