@@ -625,6 +625,6 @@ def test_new_rules_grow_linearly(name: str) -> None:
     ratios: tuple[float, float] = (0.0, 0.0)
     for _attempt in range(3):
         ratios = growth_ratios(make, n)
-        if max(ratios) <= 2.6:
+        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
             return
     pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
