@@ -243,9 +243,9 @@ def write_config(site: Site, project: Path, cache_dir: Path, *, guard: bool | No
         dropped.append(f"theme -> {site.theme}")
         data["theme"] = dict(site.theme)
     theme = data.get("theme")
-    if isinstance(theme, dict) and isinstance(theme.get("custom_dir"), str):
-        if not (project / theme["custom_dir"]).is_dir():
-            dropped.append(f"theme.custom_dir {theme.pop('custom_dir')}")
+    custom = theme.get("custom_dir") if isinstance(theme, dict) else None
+    if isinstance(theme, dict) and isinstance(custom, str) and not (project / custom).is_dir():
+        dropped.append(f"theme.custom_dir {theme.pop('custom_dir')}")
     hooks = [h for h in data.get("hooks") or [] if isinstance(h, str) and (project / h).is_file()]
     hooks.append(str(Path(__file__).with_name("marker_hook.py")))
     data["hooks"] = hooks
@@ -464,12 +464,7 @@ HEADER = f"{'site':<20} {'pages':>5} {'ident%':>7} {'pre%':>7} {'hrefs%':>7} {'i
 
 
 def _first_difference(a: str, b: str) -> str:
-    i = 0
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            break
-    else:
-        i = min(len(a), len(b))
+    i = next((n for n, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     return f"@{i}: en {a[max(0, i - 60) : i + 60]!r}\n      zh {b[max(0, i - 60) : i + 60]!r}"
 
 
