@@ -1,7 +1,8 @@
 """Build real third-party doc sets with the plugin and compare each zh page with its English page.
 
 How it works: download the pinned sdist (``pip download NAME==VER --no-deps --no-binary :all:``)
-into the corpus cache, unpack it into a work directory, write ``mkdocs.zh-realsites.yml`` beside
+into the corpus cache, unpack it into a work directory, strip markdown-exec's fence options
+from its Markdown (its plugin is dropped; see :func:`strip_exec_options`), write ``mkdocs.zh-realsites.yml`` beside
 the project's ``mkdocs.yml`` (overrides documented in :mod:`tests.realsites.sites`), run
 ``python -m mkdocs build`` in a subprocess with the ``pseudo`` backend (every translated
 segment is wrapped in 「」), then compare per page the body of ``site/X.html`` with that of
@@ -9,7 +10,11 @@ segment is wrapped in 「」), then compare per page the body of ``site/X.html``
 
 * identical: the body is byte-identical once 「 and 」 are removed (and smart quotes made
   neutral: smarty curls a quote by what precedes it, and a 「 before a quote flips it, an
-  artefact of the marks that a real translation does not share);
+  artefact of the marks that a real translation does not share). Two more zh differences are
+  intended and normalised, each exactly: mkdocstrings-python's own labels, which it writes in
+  Chinese under the zh theme locale ("Parameters:" -> "参数：", read from the installed
+  templates' ``languages/zh.html.jinja``, see :func:`mkdocstrings_labels`), and the one space
+  the splice puts between a bare URL and the closing 」 (see ``_URL_BOUNDARY``);
 * pre: ``<pre>`` blocks identical (marks not removed: a mark inside code is a defect);
 * hrefs: the multiset of href/src values identical (marks not removed; an absolute link to
   ``site_url`` + ``zh/`` counts as the English one);
