@@ -549,8 +549,11 @@ def english_labels(chinese: str, english: str) -> str:
 # The splice puts a space between a bare URL (a magiclink/autolink) and a following non-ASCII
 # character, so that the URL does not swallow it in the zh text ("https://x.org」" would link to
 # "https://x.org」"). A real translation needs that boundary; the rendered difference is one space
-# outside the link. The harness removes exactly that space (after </a>, before 」) and nothing else.
-_URL_BOUNDARY = re.compile("(</a>) (\u300d)")
+# outside the link (or after the URL's text, where the site has no magiclink). The harness removes
+# exactly that space (after </a> or a URL, before 」) and nothing else. The other direction, a
+# space the splice puts *before* a URL that follows a tag (`<a href=...> https://...</a>`), is
+# not normalised: no translation needs it, it is a defect of the splice (starlette's home page).
+_URL_BOUNDARY = re.compile("(</a>|https?://[^\\s<>\"\u300c\u300d]+) (\u300d)")
 
 
 def compare_page(page: str, english: str, chinese: str, site_url: str = "") -> PageReport:

@@ -45,12 +45,16 @@ def test_the_url_boundary_space_before_a_closing_mark_is_not_a_difference() -> N
     english = '<p>See <a href="https://x.org">https://x.org</a>.</p>'
     chinese = '<p>「See <a href="https://x.org">https://x.org</a> 」.</p>'
     assert compare_page("p.html", english, chinese).identical
+    english = "<p>The advisory:\nhttps://x.org/GHSA-1</p>"
+    assert compare_page("p.html", english, "<p>「The advisory:\nhttps://x.org/GHSA-1 」</p>").identical
 
 
 def test_other_spaces_after_a_link_still_count() -> None:
     english = '<p>See <a href="https://x.org">https://x.org</a>.</p>'
     assert not compare_page("p.html", english, '<p>「See <a href="https://x.org">https://x.org</a> .」</p>').identical
     assert not compare_page("p.html", english, '<p>「See <a href="https://x.org">https://x.org</a>」 .</p>').identical
+    anchor = '<p><a href="https://x.org">https://x.org</a></p>'
+    assert not compare_page("p.html", anchor, '<p>「<a href="https://x.org"> https://x.org</a>」</p>').identical
 
 
 def test_markdown_exec_options_are_stripped_and_the_fence_kept(tmp_path: Path) -> None:
