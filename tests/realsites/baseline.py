@@ -8,7 +8,7 @@ from __future__ import annotations
 
 FLOORS: dict[str, dict[str, float]] = {
     "copier": {"identical": 90.9, "pre": 95.4, "hrefs": 100.0, "ids": 100.0, "coverage": 97.2},
-    "griffe": {"identical": 90.0, "pre": 100.0, "hrefs": 99.9, "ids": 99.7, "coverage": 98.7},
+    "griffe": {"identical": 87.5, "pre": 100.0, "hrefs": 99.8, "ids": 99.7, "coverage": 98.7},
     "hatch": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 95.4},
     "markdown": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.1},
     "mkdocs-autorefs": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.9},
@@ -16,7 +16,7 @@ FLOORS: dict[str, dict[str, float]] = {
     "mkdocstrings-python": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 93.8},
     "pymdown-extensions": {"identical": 97.9, "pre": 99.2, "hrefs": 100.0, "ids": 100.0, "coverage": 98.5},
     "pytkdocs": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.9},
-    "starlette": {"identical": 92.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.8},
+    "starlette": {"identical": 96.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.8},
 }
 
 # site -> page -> the likely cause; pages whose <pre>, href/src or ids differ today.
@@ -29,7 +29,10 @@ KNOWN_BROKEN: dict[str, dict[str, str]] = {
         "guide/contributors/setup/index.html": "pymdownx.tabbed: the tab id is slugified from the translated tab title",
         "insiders/index.html": "autorefs reference without a definition lost",
         "reference/api/docstrings/models/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
+        "reference/api/docstrings/parsers/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
+        "reference/api/expressions/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
         "reference/api/loaders/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
+        "reference/api/models/alias/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
         "reference/api/models/class/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
         "reference/api/models/function/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
         "reference/api/models/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
