@@ -1,7 +1,8 @@
 """Build real third-party doc sets with the plugin and compare each zh page with its English page.
 
 How it works: download the pinned sdist (``pip download NAME==VER --no-deps --no-binary :all:``)
-into the corpus cache, unpack it into a work directory, write ``mkdocs.zh-realsites.yml`` beside
+into the corpus cache, unpack it into a work directory, strip markdown-exec's fence options
+from its Markdown (its plugin is dropped; see :func:`strip_exec_options`), write ``mkdocs.zh-realsites.yml`` beside
 the project's ``mkdocs.yml`` (overrides documented in :mod:`tests.realsites.sites`), run
 ``python -m mkdocs build`` in a subprocess with the ``pseudo`` backend (every translated
 segment is wrapped in 「」), then compare per page the body of ``site/X.html`` with that of
@@ -9,7 +10,11 @@ segment is wrapped in 「」), then compare per page the body of ``site/X.html``
 
 * identical: the body is byte-identical once 「 and 」 are removed (and smart quotes made
   neutral: smarty curls a quote by what precedes it, and a 「 before a quote flips it, an
-  artefact of the marks that a real translation does not share);
+  artefact of the marks that a real translation does not share). Two more zh differences are
+  intended and normalised, each exactly: mkdocstrings-python's own labels, which it writes in
+  Chinese under the zh theme locale ("Parameters:" -> "参数：", read from the installed
+  templates' ``languages/zh.html.jinja``, see :func:`mkdocstrings_labels`), and the one space
+  the splice puts between a bare URL and the closing 」 (see ``_URL_BOUNDARY``);
 * pre: ``<pre>`` blocks identical (marks not removed: a mark inside code is a defect);
 * hrefs: the multiset of href/src values identical (marks not removed; an absolute link to
   ``site_url`` + ``zh/`` counts as the English one);
@@ -117,6 +122,36 @@ def unpack(site: Site, into: Path) -> Path:
     return tops[0]
 
 
+# markdown-exec's own fence options (its plugin is dropped: it runs code at build time). Left in
+# place, ``exec="1"`` makes pymdownx.superfences reject the fence (an unknown option), which then
+# renders as a paragraph of inline code: a page the site's authors never see. Stripped from the
+# sources both builds read, the fence stays a valid code block in English and zh alike.
+_EXEC_OPTIONS = re.compile(
+    r'\s+(?:exec|html|source|result|returncode|session|update_toc|updatetoc|id|idprefix|workdir|tabs)'
+    r'=(?:"[^"]*"|\'[^\']*\'|\S+)'
+)
+_FENCE_OPEN = re.compile(r"^(\s*(?:`{3,}|~{3,})[^\n`]*?\bexec=[^\n]*)$", re.M)
+
+
+def strip_exec_options(project: Path) -> int:
+    """Remove markdown-exec options from fence openers in the project's Markdown; return how many."""
+    count = 0
+    for path in project.rglob("*.md"):
+        if path.is_symlink() or not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+
+        def clean(match: re.Match[str]) -> str:
+            nonlocal count
+            count += 1
+            return _EXEC_OPTIONS.sub("", match.group(1))
+
+        new = _FENCE_OPEN.sub(clean, text)
+        if new != text:
+            path.write_text(new, encoding="utf-8", errors="surrogateescape")
+    return count
+
+
 # -- the override config ------------------------------------------------------------------
 
 
@@ -213,7 +248,8 @@ def write_config(site: Site, project: Path, cache_dir: Path, *, guard: bool | No
         dropped.append(f"theme -> {site.theme}")
         data["theme"] = dict(site.theme)
     theme = data.get("theme")
-    if isinstance(theme, dict) and isinstance(theme.get("custom_dir"), str) and not (project / theme["custom_dir"]).is_dir():
+    custom = theme.get("custom_dir") if isinstance(theme, dict) else None
+    if isinstance(theme, dict) and isinstance(custom, str) and not (project / custom).is_dir():
         dropped.append(f"theme.custom_dir {theme.pop('custom_dir')}")
     hooks = [h for h in data.get("hooks") or [] if isinstance(h, str) and (project / h).is_file()]
     hooks.append(str(Path(__file__).with_name("marker_hook.py")))
@@ -244,6 +280,9 @@ def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float =
     work.mkdir(parents=True)
     project = unpack(site, work / "src")
     config, dropped = write_config(site, project, work / "zh-cache", guard=guard)
+    fences = strip_exec_options(project)
+    if fences:
+        dropped.append(f"markdown-exec options stripped from {fences} fences")
     site_dir = work / "site"
     env = dict(os.environ)
     env.setdefault("PYTHONPATH", str(REPO))
@@ -252,6 +291,9 @@ def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float =
     # with its own version of itself, as its docs expect. src/ is not added: mkdocstrings,
     # griffe and autorefs from an sdist would shadow the installed, mutually compatible set.
     env["NO_COLOR"] = "1"
+    # Reproducible builds: mkdocstrings/autorefs backlinks follow set iteration order, so without
+    # a fixed seed the same code measured griffe at 85% and 90% identical on two runs.
+    env["PYTHONHASHSEED"] = "0"
     if site.shims:
         bin_dir = work / "bin"
         bin_dir.mkdir()
@@ -430,12 +472,7 @@ HEADER = f"{'site':<20} {'pages':>5} {'ident%':>7} {'pre%':>7} {'hrefs%':>7} {'i
 
 
 def _first_difference(a: str, b: str) -> str:
-    i = 0
-    for i, (x, y) in enumerate(zip(a, b)):  # noqa: B007 (i is read after the loop)
-        if x != y:
-            break
-    else:
-        i = min(len(a), len(b))
+    i = next((n for n, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
     return f"@{i}: en {a[max(0, i - 60) : i + 60]!r}\n      zh {b[max(0, i - 60) : i + 60]!r}"
 
 
@@ -446,12 +483,88 @@ def _neutral_quotes(text: str) -> str:
     return _QUOTES.sub(lambda m: '"' if "d" in m.group() or m.group() in "\u201c\u201d" else "'", text)
 
 
+_LABEL_PAIR = re.compile(r'^\s*"((?:[^"\\]|\\.)*)"\s*:\s*"((?:[^"\\]|\\.)*)",?\s*$', re.M)
+
+
+def _label_table(language: str) -> dict[str, str]:
+    """key -> text of one of mkdocstrings-python's ``languages/<language>.html.jinja`` files."""
+    try:
+        import mkdocstrings_handlers.python as handler
+    except ImportError:
+        return {}
+    table: dict[str, str] = {}
+    for root in handler.__path__:
+        for path in sorted(Path(root).glob(f"templates/*/_base/languages/{language}.html.jinja")):
+            for key, text in _LABEL_PAIR.findall(path.read_text(encoding="utf-8")):
+                table.setdefault(key, text)
+    return table
+
+
+def mkdocstrings_labels() -> dict[str, tuple[str, ...]]:
+    """Chinese label -> the English labels it stands for, from the installed mkdocstrings-python.
+
+    Under a zh theme locale mkdocstrings-python writes its own section titles and table headers
+    in Chinese ("Parameters:" -> "参数："): the zh site's intended behaviour, like Material's
+    interface strings outside the page body, not a translation of the page. Read from the
+    installed templates, so the harness follows the pinned version instead of a hand list.
+    Several English labels share one Chinese text (ATTRIBUTE and Attributes are both 属性).
+    """
+    english, chinese = _label_table("en"), _label_table("zh")
+    out: dict[str, list[str]] = {}
+    for key, text in chinese.items():
+        if text.isascii():  # untranslated entries ("Class Type Parameters:") need no mapping
+            continue
+        label = english.get(key, key)
+        out.setdefault(text, [])
+        if label not in out[text]:
+            out[text].append(label)
+    return {text: tuple(labels) for text, labels in out.items()}
+
+
+_LABELS = mkdocstrings_labels()
+_LABEL_RE = re.compile("|".join(re.escape(t) for t in sorted(_LABELS, key=len, reverse=True))) if _LABELS else None
+
+
+def english_labels(chinese: str, english: str) -> str:
+    """``chinese`` with mkdocstrings' Chinese labels put back to the English labels at that place.
+
+    A Chinese label can only come from mkdocstrings' templates (the pseudo backend writes no
+    Chinese). Where several English labels share it, the one the English page has at the aligned
+    position is taken; where none is (the page already differs before it), the first, and the
+    page stays different.
+    """
+    if _LABEL_RE is None:
+        return chinese
+    parts: list[str] = []
+    shift = 0  # English position = zh position + shift, as long as the pages agree so far
+    last = 0
+    for match in _LABEL_RE.finditer(chinese):
+        candidates = _LABELS[match.group()]
+        at = match.start() + shift
+        label = next((c for c in candidates if english.startswith(c, at)), candidates[0])
+        parts += [chinese[last : match.start()], label]
+        shift += len(label) - len(match.group())
+        last = match.end()
+    parts.append(chinese[last:])
+    return "".join(parts)
+
+
+# The splice puts a space between a bare URL (a magiclink/autolink) and a following non-ASCII
+# character, so that the URL does not swallow it in the zh text ("https://x.org」" would link to
+# "https://x.org」"). A real translation needs that boundary; the rendered difference is one space
+# outside the link (or after the URL's text, where the site has no magiclink). The harness removes
+# exactly that space (after </a> or a URL, before 」) and nothing else. The other direction, a
+# space the splice puts *before* a URL that follows a tag (`<a href=...> https://...</a>`), is
+# not normalised: no translation needs it, it is a defect of the splice (starlette's home page).
+_URL_BOUNDARY = re.compile("(</a>|https?://[^\\s<>\"\u300c\u300d]+) (\u300d)")
+
+
 def compare_page(page: str, english: str, chinese: str, site_url: str = "") -> PageReport:
     if site_url:
         root = site_url.rstrip("/") + "/"
         chinese = chinese.replace(f'"{root}zh/', f'"{root}')
-    plain = _neutral_quotes(chinese.translate(MARKS))
     english_plain = _neutral_quotes(english)
+    plain = english_labels(_neutral_quotes(_URL_BOUNDARY.sub(r"\1\2", chinese).translate(MARKS)), english_plain)
     en, zh = scan(english), scan(chinese)
     return PageReport(
         page=page,

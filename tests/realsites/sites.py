@@ -11,8 +11,10 @@ because each one changes what the site builds:
 * ``plugins``: only plugins in :data:`OFFLINE_PLUGINS` are kept (installed by the ``realsites``
   extra, offline, deterministic). Dropped everywhere: ``git-revision-date-localized`` and
   ``git-committers`` (need a git checkout / the network), ``social`` (downloads fonts),
-  ``minify`` (rewrites the HTML we compare), ``markdown-exec`` (runs code at build time; its
-  ``exec="1"`` blocks then render as plain code blocks in both languages), ``coverage``,
+  ``minify`` (rewrites the HTML we compare), ``markdown-exec`` (runs code at build time; the
+  harness strips its fence options (``exec``, ``source``, ``result``, ``session``...) from the
+  sources both builds read, so its blocks render as plain code blocks in both languages; left
+  in, superfences rejects such a fence and it renders as a paragraph), ``coverage``,
   ``llmstxt``, ``group``, ``typeset``, ``glightbox``, ``mike``, ``material/blog`` (extras not
   installed or not relevant to page content).
 * ``markdown_extensions``: those in :attr:`Site.drop_extensions` are removed (a project's own

@@ -1,0 +1,71 @@
+"""The corpus harness's normalisations hide exactly the intended zh differences and nothing else.
+
+Fast (no site is built): each normalisation is checked both ways, on the difference it is meant
+to hide and on a real defect next to it that must still count.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from .harness import _LABELS, compare_page, english_labels, strip_exec_options
+
+
+def test_labels_come_from_the_installed_mkdocstrings_python() -> None:
+    pytest.importorskip("mkdocstrings_handlers.python")
+    assert _LABELS["参数："] == ("Parameters:",)
+    assert _LABELS["引发："] == ("Raises:",)  # written `"Raises:" : ...` in the template
+    assert set(_LABELS["属性"]) == {"ATTRIBUTE", "Attributes"}
+    assert all(not text.isascii() for text in _LABELS)
+
+
+def test_mkdocstrings_labels_in_chinese_are_the_intended_zh_page() -> None:
+    pytest.importorskip("mkdocstrings_handlers.python")
+    english = '<p><span class="doc-section-title">Parameters:</span></p><th>Name</th><p>Name it.</p>'
+    chinese = '<p><span class="doc-section-title">参数：</span></p><th>名称</th><p>「Name it.」</p>'
+    assert compare_page("api.html", english, chinese).identical
+
+
+def test_a_shared_chinese_label_takes_the_english_label_at_that_place() -> None:
+    pytest.importorskip("mkdocstrings_handlers.python")
+    english = "<th>ATTRIBUTE</th><h2>Attributes</h2>"
+    assert english_labels("<th>属性</th><h2>属性</h2>", english) == english
+
+
+def test_a_label_does_not_hide_a_real_difference() -> None:
+    pytest.importorskip("mkdocstrings_handlers.python")
+    english = '<span class="doc-section-title">Parameters:</span><p>Keep this.</p>'
+    chinese = '<span class="doc-section-title">参数：</span><p>「Keep that.」</p>'
+    assert not compare_page("api.html", english, chinese).identical
+
+
+def test_the_url_boundary_space_before_a_closing_mark_is_not_a_difference() -> None:
+    english = '<p>See <a href="https://x.org">https://x.org</a>.</p>'
+    chinese = '<p>「See <a href="https://x.org">https://x.org</a> 」.</p>'
+    assert compare_page("p.html", english, chinese).identical
+    english = "<p>The advisory:\nhttps://x.org/GHSA-1</p>"
+    assert compare_page("p.html", english, "<p>「The advisory:\nhttps://x.org/GHSA-1 」</p>").identical
+
+
+def test_other_spaces_after_a_link_still_count() -> None:
+    english = '<p>See <a href="https://x.org">https://x.org</a>.</p>'
+    assert not compare_page("p.html", english, '<p>「See <a href="https://x.org">https://x.org</a> .」</p>').identical
+    assert not compare_page("p.html", english, '<p>「See <a href="https://x.org">https://x.org</a>」 .</p>').identical
+    anchor = '<p><a href="https://x.org">https://x.org</a></p>'
+    assert not compare_page("p.html", anchor, '<p>「<a href="https://x.org"> https://x.org</a>」</p>').identical
+
+
+def test_markdown_exec_options_are_stripped_and_the_fence_kept(tmp_path: Path) -> None:
+    page = tmp_path / "docs" / "usage.md"
+    page.parent.mkdir()
+    page.write_text(
+        'Text with exec="1" stays.\n\n```python exec="1" source="tabbed-left" title="demo"\nprint(1)\n```\n\n'
+        '```bash\necho exec="1"\n```\n',
+        encoding="utf-8",
+    )
+    assert strip_exec_options(tmp_path) == 1
+    assert page.read_text(encoding="utf-8") == (
+        'Text with exec="1" stays.\n\n```python title="demo"\nprint(1)\n```\n\n```bash\necho exec="1"\n```\n'
+    )
