@@ -542,7 +542,7 @@ def rename(src, dst):  # /tmp/jieba.cache belongs to another user: it cannot be 
     return real_rename(src, dst)
 os.rename = rename
 from pathlib import Path
-from mkdocs_zh_translate import site
+from mkdocs_zh_translate.plugin import site
 site.quiet_jieba(Path(sys.argv[1]))
 print(site.segment_chinese("翻译缓存让第二次构建更快"))
 """
