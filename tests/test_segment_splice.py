@@ -173,3 +173,19 @@ def test_crlf_page_keeps_its_line_endings() -> None:
 def test_site_slugify_function_is_used_for_pinned_ids() -> None:
     page = segment_markdown("# Hello World\n", slugify=lambda value, sep: value.lower().replace(" ", sep * 2))
     assert page.splice(["你好"]) == "# 你好 { #hello--world }\n"
+
+
+def test_protected_parts_set_side_by_side_do_not_fuse() -> None:
+    """The model may drop the words between two code spans (or two bold runs): their delimiters
+    must not merge into one run (`a``b` is a single code span), so a space keeps them apart."""
+    import markdown
+
+    page = segment_markdown("Flags: `--dirty` and `--site-dir` here, **bold** and **more**.\n")
+    out = page.splice(["标志<x1/><x2/>这里，<g3>粗</g3><g4>更多</g4>。"])
+    html = markdown.markdown(out)
+    assert "<code>--dirty</code> <code>--site-dir</code>" in html
+    assert "<strong>粗</strong> <strong>更多</strong>" in html
+    # apart in the translation already: nothing is added
+    assert page.splice(["标志<x1/>和<x2/>这里，<g3>粗</g3>和<g4>更多</g4>。"]) == (
+        "标志`--dirty`和`--site-dir`这里，**粗**和**更多**。\n"
+    )

@@ -239,6 +239,30 @@ def _space_atoms(chunks: _Chunks) -> None:
         i += 1
 
 
+def _separate_delimiter_runs(chunks: _Chunks) -> None:
+    """Keep two protected parts the model wrote side by side from fusing into one.
+
+    In the source something stood between them, or they would have been one construct; set next
+    to each other, the backticks of ``a`` and ``b`` become one run (```a``b``` is one code span
+    holding ``a``b``), and the same goes for other delimiter characters. A space keeps them apart
+    (the page guard found this on the example site).
+    """
+    i = 1
+    while i < len(chunks.parts):
+        prev, cur = chunks.parts[i - 1], chunks.parts[i]
+        if (
+            prev[0] in ("atom", "close")
+            and cur[0] in ("atom", "open")
+            and prev[2]
+            and cur[2]
+            and prev[2][-1] == cur[2][0]
+            and cur[2][0] in "`*_~=^+"
+        ):
+            chunks.parts.insert(i, ["text", "", " "])
+            i += 1
+        i += 1
+
+
 _EMPHASIS_IN_SLUG_RE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|\*")
 
 
@@ -308,6 +332,7 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
         _fix_flanking(chunks)
         if not r.raw_html:  # raw HTML is passed through: no autolinker, no escapes there
             _space_atoms(chunks)
+            _separate_delimiter_runs(chunks)
     out = chunks.text()
     if changed and heading_ids and r.slug is not None and r.pin_at is None:
         out += f" {{ {pin_attr(r.slug)} }}"
