@@ -96,8 +96,11 @@ def run_mkdocs(root: Path, *args: str, timeout: float = 300) -> subprocess.Compl
     )
 
 
-def build_in_process(config_file: Path, **overrides: Any) -> Any:
-    """Build like ``mkdocs build`` does, in this process; return the zh-translate plugin."""
+def build_in_process(config_file: Path, *, dirty: bool = False, **overrides: Any) -> Any:
+    """Build like ``mkdocs build`` does, in this process; return the zh-translate plugin.
+
+    ``overrides`` are what the CLI's flags pass to ``load_config`` (``site_dir``, ``strict``);
+    ``dirty`` is ``--dirty``."""
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.config.defaults import MkDocsConfig
@@ -106,9 +109,9 @@ def build_in_process(config_file: Path, **overrides: Any) -> Any:
     # `mkdocs serve` keeps them); a test wants a fresh one, like a new `mkdocs build` gets.
     MkDocsConfig.plugins.plugin_cache.clear()  # type: ignore[attr-defined]
     config = load_config(config_file=str(config_file), **overrides)
-    config.plugins.on_startup(command="build", dirty=False)
+    config.plugins.on_startup(command="build", dirty=dirty)
     try:
-        build(config)
+        build(config, dirty=dirty)
     finally:
         config.plugins.on_shutdown()
     return config.plugins["zh-translate"]

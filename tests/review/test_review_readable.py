@@ -85,7 +85,7 @@ def _corpus() -> list[str]:
 
     from tests import cmark_spec, pymd
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     pages = [p.read_text(encoding="utf-8") for p in sorted((root / "example_site" / "docs").rglob("*.md"))]
     pages += [p.read_text(encoding="utf-8") for p in pymd.PAGES]
     pages += [str(e["markdown"]) for e in cmark_spec.spec_examples() or []]

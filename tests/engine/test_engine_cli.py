@@ -14,7 +14,7 @@ from mkdocs_zh_translate.engine import OnnxTranslator
 from tests.models import tiny_onnx_model
 
 pytestmark = pytest.mark.slow
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 ENV = dict(os.environ, PYTHONPATH=str(REPO))
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests import test_plugin_browser  # skips this module where no browser is installed
+from tests.docs.test_docs_stacks import _build, _i18n_site
+from tests.plugin import test_plugin_browser  # skips this module where no browser is installed
+from tests.plugin.test_plugin_browser import By, _serve, _wait
 from tests.plugin_sites import build_in_process, write_site
-from tests.test_docs_stacks import _build, _i18n_site
-from tests.test_plugin_browser import By, _serve, _wait
 
 browser = test_plugin_browser.browser  # the module's headless Chromium fixture
 

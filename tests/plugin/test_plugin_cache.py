@@ -200,7 +200,7 @@ def test_killed_build_keeps_finished_batches_and_a_readable_cache(
     calls = tmp_path / "calls.log"
     child = subprocess.Popen(
         [sys.executable, "-c", _SLOW_BUILD, str(config), str(calls)],
-        cwd=Path(__file__).resolve().parent.parent,
+        cwd=Path(__file__).resolve().parents[2],
         stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 120

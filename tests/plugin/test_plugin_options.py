@@ -1,15 +1,37 @@
-"""Plugin options, CLI flags and faults, through real `mkdocs build` runs."""
+"""Plugin options, CLI flags and faults.
+
+Option validation runs directly (``load_config`` and the plugins' ``on_config``, as
+``mkdocs build`` does before building: milliseconds); the builds run in-process. One test
+still runs a real ``mkdocs build`` subprocess, for what only the CLI shows: a bad option is
+one error line and no traceback.
+"""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 import pytest
+from mkdocs.config import load_config
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import Abort, MkDocsException
 
 from mkdocs_zh_translate import segment
 from mkdocs_zh_translate.pipeline import pages
 from mkdocs_zh_translate.pipeline.translator import PSEUDO_OPEN
 from tests.plugin_sites import Html, build_in_process, run_mkdocs, write_site
+
+
+def _configure(config_file: Path) -> None:
+    """What ``mkdocs build --strict`` does before it builds: load and validate mkdocs.yml, then
+    run every plugin's ``on_config`` (where the checks that need the whole config live)."""
+    MkDocsConfig.plugins.plugin_cache.clear()  # type: ignore[attr-defined]  # a fresh plugin, like a new build
+    config = load_config(config_file=str(config_file), strict=True)
+    config.plugins.on_startup(command="build", dirty=False)
+    try:
+        config.plugins.on_config(config)
+    finally:
+        config.plugins.on_shutdown()
 
 
 @pytest.mark.parametrize(
@@ -25,26 +47,46 @@ from tests.plugin_sites import Html, build_in_process, run_mkdocs, write_site
         ({"backend": "pseudo", "cache_dir": "docs/cache"}, "inside docs_dir"),
     ],
 )
-def test_bad_options_get_a_one_line_mkdocs_error(tmp_path: Path, options: dict, message: str) -> None:
+def test_bad_options_are_refused_before_the_build(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, options: dict, message: str
+) -> None:
     write_site(tmp_path, plugin=options)
-    proc = run_mkdocs(tmp_path, "--strict")
-    assert proc.returncode != 0
-    assert message in proc.stderr
-    assert "Traceback" not in proc.stderr
+    # MkDocsException is a ClickException: the CLI prints it as one "Error: ..." line, no traceback.
+    with caplog.at_level(logging.WARNING), pytest.raises(MkDocsException) as refused:
+        _configure(tmp_path / "mkdocs.yml")
+    said = [r.getMessage() for r in caplog.records] + [str(refused.value)]
+    assert sum(message in line for line in said) == 1, said
     assert not (tmp_path / "docs" / "cache").exists()
 
 
-def test_missing_model_directory_is_a_clear_error(tmp_path: Path) -> None:
-    write_site(tmp_path, plugin={"backend": "onnx", "model": "no-such-model"})
-    proc = run_mkdocs(tmp_path)
+def test_good_options_pass_the_same_checks(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """The check above fails for the right reason: the same site with valid options configures."""
+    write_site(tmp_path, plugin={"backend": "pseudo", "beams": 2, "threads": 1, "exclude": ["*.md"]})
+    with caplog.at_level(logging.WARNING):
+        _configure(tmp_path / "mkdocs.yml")
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+
+
+def test_a_bad_option_is_one_error_line_from_mkdocs_build(tmp_path: Path) -> None:
+    """The one real ``mkdocs build``: what the user sees is one line naming the option."""
+    write_site(tmp_path, plugin={"backend": "pseudo", "beams": 0})
+    proc = run_mkdocs(tmp_path, "--strict")
     assert proc.returncode != 0
     assert "Traceback" not in proc.stderr
-    assert "no-such-model" in proc.stderr
+    named = [line for line in proc.stderr.splitlines() if "option 'beams'" in line]
+    assert len(named) == 1 and "Expected a positive integer, got 0" in named[0], proc.stderr
+
+
+def test_missing_model_directory_is_a_clear_error(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    config = write_site(tmp_path, plugin={"backend": "onnx", "model": "no-such-model"})
+    # Abort is what `mkdocs build` turns into one "Aborted ..." line after logging the error.
+    with pytest.raises(Abort):
+        build_in_process(config)
+    assert any("no-such-model" in r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR)
 
 
 def test_excluded_pages_stay_english_in_the_chinese_site(tmp_path: Path) -> None:
-    write_site(tmp_path, plugin={"backend": "pseudo", "exclude": ["guide/us*"]})
-    assert run_mkdocs(tmp_path).returncode == 0
+    build_in_process(write_site(tmp_path, plugin={"backend": "pseudo", "exclude": ["guide/us*"]}))
     usage = Html(tmp_path / "site" / "zh" / "guide" / "usage" / "index.html")
     assert "Run the build command" in usage.text and f"{PSEUDO_OPEN}Run the build" not in usage.text
     assert "本页未翻译" in usage.text
@@ -52,36 +94,33 @@ def test_excluded_pages_stay_english_in_the_chinese_site(tmp_path: Path) -> None
     assert f"{PSEUDO_OPEN}Install the package" in install.text
 
 
-def test_site_dir_flag_is_respected(tmp_path: Path) -> None:
-    write_site(tmp_path)
-    proc = run_mkdocs(tmp_path, "-d", "out")
-    assert proc.returncode == 0, proc.stderr
+def test_site_dir_override_is_respected(tmp_path: Path) -> None:
+    """``mkdocs build -d out`` passes ``site_dir`` to ``load_config``, as here."""
+    build_in_process(write_site(tmp_path), site_dir=str(tmp_path / "out"))
     assert (tmp_path / "out" / "zh" / "guide" / "install" / "index.html").is_file()
     assert not (tmp_path / "site").exists()
 
 
 def test_language_option_sets_the_url_prefix(tmp_path: Path) -> None:
-    write_site(tmp_path, plugin={"backend": "pseudo", "language": "zh-hans"})
-    assert run_mkdocs(tmp_path).returncode == 0
+    build_in_process(write_site(tmp_path, plugin={"backend": "pseudo", "language": "zh-hans"}))
     page = tmp_path / "site" / "zh-hans" / "guide" / "install" / "index.html"
     assert Html(page).lang.startswith("zh")
 
 
 def test_dirty_rebuild_updates_the_changed_chinese_page(tmp_path: Path) -> None:
-    write_site(tmp_path)
-    assert run_mkdocs(tmp_path).returncode == 0
+    config = write_site(tmp_path)
+    build_in_process(config)
     usage = tmp_path / "docs" / "guide" / "usage.md"
     usage.write_text(usage.read_text() + "\nA brand new paragraph.\n")
-    proc = run_mkdocs(tmp_path, "--dirty")
-    assert proc.returncode == 0, proc.stderr
+    build_in_process(config, dirty=True)
     zh = Html(tmp_path / "site" / "zh" / "guide" / "usage" / "index.html")
     assert f"{PSEUDO_OPEN}A brand new paragraph." in zh.text
 
 
 def test_nothing_is_written_into_docs_dir(tmp_path: Path) -> None:
-    write_site(tmp_path)
+    config = write_site(tmp_path)
     before = sorted(p.relative_to(tmp_path) for p in (tmp_path / "docs").rglob("*"))
-    assert run_mkdocs(tmp_path).returncode == 0
+    build_in_process(config)
     assert sorted(p.relative_to(tmp_path) for p in (tmp_path / "docs").rglob("*")) == before
 
 
@@ -133,9 +172,8 @@ def test_unsegmentable_page_is_an_error_under_strict(tmp_path: Path, fragile_seg
 def test_file_urls_without_directory_urls_still_link_both_languages(tmp_path: Path) -> None:
     from tests.plugin_sites import check_twin, page_pairs
 
-    write_site(tmp_path, extra_config={"use_directory_urls": False, "site_url": None})
-    proc = run_mkdocs(tmp_path, "--strict")
-    assert proc.returncode == 0, proc.stderr
+    config = write_site(tmp_path, extra_config={"use_directory_urls": False, "site_url": None})
+    build_in_process(config, strict=True)
     site = tmp_path / "site"
     pairs = page_pairs(site)
     assert (site / "zh" / "guide" / "install.html").is_file() and len(pairs) == 3

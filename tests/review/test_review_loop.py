@@ -21,7 +21,7 @@ import yaml
 from mkdocs_zh_translate.cli.app import main as cli_main
 from tests.plugin_sites import CountingTranslator, build_in_process, fake_model_loader
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 INSTALL_OLD = "Install the package from the project directory:"
 INSTALL_NEW = "Install the package from your project directory:"

@@ -25,7 +25,7 @@ from mkdocs_zh_translate.segment import SegmentTranslation
 from tests.fakes import CountingTranslator
 from tests.plugin_sites import PAGES, build_in_process, page_pairs, write_site
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SUMMARY = re.compile(r"zh-translate: (\d+) segments \((\d+) unique\), (\d+) from memory, (\d+) translated, ")
 
 # A few more pages than the plugin tests' site, so several chunks reach several workers.

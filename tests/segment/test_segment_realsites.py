@@ -619,7 +619,7 @@ GROWTH = {
 
 @pytest.mark.parametrize("name", list(GROWTH))
 def test_new_rules_grow_linearly(name: str) -> None:
-    from tests.test_hostile import growth_ratios
+    from tests.hardening.test_hostile import growth_ratios
 
     make, n = GROWTH[name]
     ratios: tuple[float, float] = (0.0, 0.0)

@@ -13,7 +13,7 @@ import pytest
 from mkdocs_zh_translate.cli.app import main
 from mkdocs_zh_translate.export.onnx import ExportError, export_model
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def test_offline_unknown_id_says_offline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from mkdocs_zh_translate.cli.app import main
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PAGE = "# Install\n\nRun `pip install x` to **install** it.\n"
 EXPECTED = "# 「Install」 { #install }\n\n「Run `pip install x` to **install** it.」\n"
 
