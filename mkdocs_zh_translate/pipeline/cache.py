@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 import shutil
 import sqlite3
 from collections.abc import Mapping, Sequence
@@ -23,9 +22,8 @@ from pathlib import Path
 
 import diskcache
 
+from ..logs import log
 from .origin import Origin
-
-log = logging.getLogger("mkdocs.plugins.zh_translate")
 
 # Bump when the stored value format changes; old entries then simply miss.
 _FORMAT = "v1"

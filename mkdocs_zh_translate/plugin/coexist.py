@@ -21,17 +21,15 @@ Only the plugin imports this module (it imports MkDocs and static-i18n's config 
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..docs import Translation, translate_tree
+from ..logs import log
 from ..pipeline.lazy import TranslationFailed
 from ..plaintext import for_template
 from .docs_source import read_pages, read_strings
 from .overrides import translatable_copyright
-
-log = logging.getLogger("mkdocs.plugins.zh_translate")
 
 ZH_NAME = "中文"
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from ..logs import log
 from ..pipeline.pages import PageJob, SiteTranslator
 from ..review.store import ReviewError, display, page_po_path, site_po_path
 from ..review.units import Unit, merge_site_units, page_units, string_units
@@ -127,7 +128,7 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
         try:
             page = segment_markdown(job.markdown)
         except Exception as exc:  # reported by the build as well; the page has no entries
-            logging.getLogger("mkdocs.plugins.zh_translate").warning(f"{location}: cannot segment: {exc}")
+            log.warning(f"{location}: cannot segment: {exc}")
             continue
         pages.append(page)
         units, site_units = page_units(page, location, job.line_offset)

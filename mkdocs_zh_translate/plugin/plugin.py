@@ -11,7 +11,6 @@ translator loaded across ``mkdocs serve`` rebuilds.
 from __future__ import annotations
 
 import fnmatch
-import logging
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +26,7 @@ from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
 
+from ..logs import log
 from ..pipeline.cache import MachineCache, TranslationMemory
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..pipeline.guard import PageGuard
@@ -42,8 +42,6 @@ from .collect import Collector, EnglishBuild
 from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
 from .overrides import apply_overrides, translatable_copyright
 from .snippets import SnippetExpander
-
-log = logging.getLogger("mkdocs.plugins.zh_translate")
 
 _FRONT_MATTER_KEYS = ("title", "description")
 HOME_ZH = "首页"  # MkDocs' implicit "Home"

@@ -22,7 +22,6 @@ every protected part. A text that fails stays untranslated and is listed with it
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,8 @@ from ..pipeline.lazy import LazyTranslator, TranslationFailed
 from ..pipeline.progress import progress_for
 from ..pipeline.service import Requests, TranslationService
 from ..pipeline.spec import TranslatorSpec, bind_cache
+from ..review.store import display
+from ..segment import has_words
 from .catalog import Catalog, CatalogError, Edit, Entry, apply_edits_mapped, check_edits, parse_catalog
 from .formats import Message, protect
 
@@ -118,13 +119,6 @@ class _Job:
     refresh: bool
 
 
-def display(path: Path) -> str:
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
-
-
 def fill(
     paths: Sequence[Path],
     spec: TranslatorSpec,
@@ -205,7 +199,7 @@ def fill(
     for job in jobs:
         where = f"{job.catalog.path}:{job.entry.msgid_line + 1}"
         results = [hits[t] for t in job.message.texts]
-        if any(h.fallback == "english" and h.text == t for h, t in zip(results, job.message.texts) if _has_words(t)):
+        if any(h.fallback == "english" and h.text == t for h, t in zip(results, job.message.texts) if has_words(t)):
             reason = "the translation lost or broke a protected part"
             summary.failed.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
             continue
@@ -242,12 +236,6 @@ def fill(
         except OSError as exc:
             raise FillError(f"{display(path)}: cannot write: {exc.strerror or exc}") from None
     return summary
-
-
-def _has_words(text: str) -> bool:
-    from ..segment._placeholders import strip_tags
-
-    return any(ch.isalpha() for ch in strip_tags(text))
 
 
 def _read(path: Path) -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ._api import SegmentedPage, segment_markdown
 from ._model import Segment
-from ._placeholders import validate
+from ._placeholders import has_words, validate
 from ._readable import Parsed, from_readable, markup_in, to_readable
 from ._segmenter import SegmentError
 from ._sentences import split_sentences
@@ -22,6 +22,7 @@ __all__ = [
     "SegmentTranslation",
     "SegmentedPage",
     "from_readable",
+    "has_words",
     "markup_in",
     "segment_markdown",
     "slugify",

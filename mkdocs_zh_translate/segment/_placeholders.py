@@ -40,6 +40,11 @@ def strip_tags(text: str) -> str:
     return _LOOSE_RE.sub("", TAG_RE.sub("", text))
 
 
+def has_words(text: str) -> bool:
+    """Whether anything but placeholders, spaces and punctuation is left to translate."""
+    return any(ch.isalpha() for ch in strip_tags(text))
+
+
 def renumber(text: str) -> tuple[str, dict[int, int]]:
     """Number the placeholders of ``text`` from 1 again; returns the text and new -> old ids."""
     mapping: dict[int, int] = {}

@@ -14,7 +14,7 @@ from ._html import html_text_runs
 from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment
-from ._placeholders import strip_tags
+from ._placeholders import has_words, strip_tags
 from ._slug import attr_id, heading_attr_start, heading_text, unique
 from ._slug import slugify as default_slugify
 from ._splice import line_start_markers
@@ -90,10 +90,6 @@ def _continuation(text: str, start: int, newline: str) -> str:
     line_start = text.rfind("\n", 0, start) + 1
     prefix = text[line_start:start]
     return newline + "".join(ch if ch in "> \t" else " " for ch in prefix)
-
-
-def _has_words(text: str) -> bool:
-    return any(ch.isalpha() for ch in strip_tags(text))
 
 
 Slugify = Callable[[str, str], str]
@@ -351,7 +347,7 @@ class _Builder:
         if stack:
             return None
         seg_text = "".join(out)
-        if not _has_words(seg_text):
+        if not has_words(seg_text):
             return None
         core = strip_tags(seg_text).strip()
         one_word = not any(ch.isspace() for ch in core)

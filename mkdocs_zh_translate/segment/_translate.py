@@ -17,7 +17,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ..pipeline.translator import NBestTranslator, Translator
-from ._placeholders import TAG_RE, apply_ids, renumber, strip_tags, validate, without_pairs
+from ._placeholders import TAG_RE, apply_ids, has_words, renumber, strip_tags, validate, without_pairs
 from ._sentences import split_sentences
 
 LADDER = ("nbest", "runs", "drop_pairs", "english")
@@ -71,10 +71,6 @@ def _batch(translator: Translator, texts: list[str]) -> dict[str, str]:
     return {text: out if isinstance(out, str) else "" for text, out in zip(unique, outputs)}
 
 
-def _has_words(text: str) -> bool:
-    return any(ch.isalpha() for ch in strip_tags(text))
-
-
 def _try_runs(unit: _Unit, translated: dict[str, str]) -> str | None:
     """Rebuild the unit from separately translated runs.
 
@@ -85,7 +81,7 @@ def _try_runs(unit: _Unit, translated: dict[str, str]) -> str | None:
     out = []
     any_translated = False
     for part in _SPLIT_RE.split(unit.text):
-        if TAG_RE.fullmatch(part) or not _has_words(part):
+        if TAG_RE.fullmatch(part) or not has_words(part):
             out.append(part)
             continue
         core = part.strip()
@@ -99,7 +95,7 @@ def _try_runs(unit: _Unit, translated: dict[str, str]) -> str | None:
 
 
 def _run_texts(unit: _Unit) -> list[str]:
-    return [p.strip() for p in _SPLIT_RE.split(unit.text) if not TAG_RE.fullmatch(p) and _has_words(p)]
+    return [p.strip() for p in _SPLIT_RE.split(unit.text) if not TAG_RE.fullmatch(p) and has_words(p)]
 
 
 def _join(units: list[_Unit]) -> str:
@@ -174,7 +170,7 @@ def translate_segments(
     ]
     todo = []
     for u in (u for units in all_units for u in units):
-        if _has_words(u.text):
+        if has_words(u.text):
             todo.append(u)
         else:
             u.result = u.text  # nothing to translate: placeholders, numbers, whitespace
