@@ -29,6 +29,7 @@ from typing import Any
 
 from ..errors import ZhTranslateError
 from ..model_format import DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
+from ..model_integrity import sha256_file
 
 _INSTALL_HINT = "install the export extra: pip install 'mkdocs-zh-translate[export]'"
 
@@ -415,14 +416,6 @@ def _generation_settings(src: Path, config: Any, tokenizer: Any) -> dict[str, An
     }
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _versions() -> dict[str, str]:
     from importlib import metadata
 
@@ -438,7 +431,7 @@ def _versions() -> dict[str, str]:
 def write_manifest(out: Path, *, source: str, quantize: str) -> dict[str, Any]:
     """Hash every file so caches keyed on the fingerprint change when any weight changes."""
     files = {
-        p.name: {"sha256": _sha256(p), "size": p.stat().st_size}
+        p.name: {"sha256": sha256_file(p), "size": p.stat().st_size}
         for p in sorted(out.iterdir())
         if p.is_file() and p.name != MANIFEST_FILE
     }
