@@ -25,7 +25,7 @@ from pathlib import Path
 import yaml
 
 from ..review.store import ReviewError, display
-from ..segment._placeholders import TAG_RE, tokenize
+from ..segment import TAG_RE, tokenize
 
 GLOSSARY_FILE = "glossary.yml"
 

@@ -24,7 +24,7 @@ import unicodedata
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
-from ..segment._placeholders import tokenize, validate
+from ..segment import tokenize, validate
 
 # Roles whose explicit title is prose (rendered as text): "title <target>" becomes a pair whose
 # title is translated. Every other role (code-like xrefs such as :py:class:, whose titles are

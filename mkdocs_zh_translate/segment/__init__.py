@@ -1,13 +1,15 @@
 """Markdown in, translatable segments out, translations spliced back byte-exactly.
 
-Pure: no MkDocs, no models, no IO. See ``_api`` for the entry points.
+Pure: no MkDocs, no models, no IO. See ``_api`` for the entry points. The placeholder
+vocabulary (``TAG_RE``, ``tokenize``, ``strip_tags``, ``validate``) is public too: the glossary
+and the reST protection of ``po fill`` speak it.
 """
 
 from __future__ import annotations
 
 from ._api import SegmentedPage, segment_markdown
 from ._model import Segment
-from ._placeholders import has_words, validate
+from ._placeholders import TAG_RE, has_words, strip_tags, tokenize, validate
 from ._readable import Parsed, from_readable, markup_in, to_readable
 from ._segmenter import SegmentError
 from ._sentences import split_sentences
@@ -16,6 +18,7 @@ from ._translate import LADDER, SegmentTranslation, translate_segments
 
 __all__ = [
     "LADDER",
+    "TAG_RE",
     "Parsed",
     "Segment",
     "SegmentError",
@@ -27,7 +30,9 @@ __all__ = [
     "segment_markdown",
     "slugify",
     "split_sentences",
+    "strip_tags",
     "to_readable",
+    "tokenize",
     "translate_segments",
     "validate",
 ]
