@@ -289,17 +289,9 @@ class PageGuard:
 
         bad: list[int] = []
 
-        def bisect(indices: list[int]) -> None:
-            if not broken(indices):
+        def bisect(indices: list[int], *, known_broken: bool = False) -> None:
+            if not known_broken and not broken(indices):
                 return
-            if len(indices) == 1:
-                bad.extend(indices)
-                return
-            middle = len(indices) // 2
-            bisect(indices[:middle])
-            bisect(indices[middle:])
-
-        def search(indices: list[int]) -> None:
             if len(indices) == 1:
                 bad.extend(indices)
                 return
@@ -311,13 +303,15 @@ class PageGuard:
         # the lost URL or code). If the page is whole without them, bisect among them only.
         suspects = _suspects(page, candidates, english.changed(self._last))
         if suspects and len(suspects) < len(candidates):
-            if broken([i for i in candidates if i not in set(suspects)]):
-                search(candidates)
+            suspected = set(suspects)
+            if broken([i for i in candidates if i not in suspected]):
+                bisect(candidates, known_broken=True)
             else:
-                search(suspects)
+                bisect(suspects, known_broken=True)
         else:
-            search(candidates)
-        kept = [i for i in candidates if i not in set(bad)]
+            bisect(candidates, known_broken=True)
+        found = set(bad)
+        kept = [i for i in candidates if i not in found]
         whole = not bad or (bool(kept) and bool(broken(kept)))
         if whole:
             bad = list(candidates)

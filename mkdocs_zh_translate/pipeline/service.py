@@ -198,14 +198,13 @@ class TranslationService:
             if isinstance(self.guard, PageGuard):
                 result = self.guard.check(english, page, list(translations), label=label, line_offset=line_offset)
                 checked, outcome.reason, outcome.renders = result.translations, result.reason, result.renders
+                outcome.whole_page = result.whole_page
             else:
                 checked = self.guard(english, page, list(translations))
+                outcome.whole_page = any(t is not None for t in translations) and all(t is None for t in checked)
             if len(checked) != len(translations):
                 raise ValueError(f"the page guard returned {len(checked)} translations for {len(translations)}")
             outcome.reverted = [i for i, (a, b) in enumerate(zip(translations, checked)) if a is not None and b is None]
-            outcome.whole_page = bool(outcome.reverted) and all(t is None for t in checked)
-            if isinstance(self.guard, PageGuard):
-                outcome.whole_page = result.whole_page
             outcome.seconds = time.perf_counter() - started
             translations = checked
         return page.splice(translations, heading_ids=heading_ids), outcome

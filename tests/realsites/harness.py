@@ -345,7 +345,7 @@ class _Scan(HTMLParser):
         self.marked = 0
         self.unmarked = 0
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+    def _collect(self, attrs: list[tuple[str, str | None]]) -> None:
         for name, value in attrs:
             if value is None:
                 continue
@@ -353,6 +353,9 @@ class _Scan(HTMLParser):
                 self.links.append(value)
             elif name == "id":
                 self.ids.append(value)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self._collect(attrs)
         classes = dict(attrs).get("class") or ""
         if tag in _SKIP or (tag in ("span", "div") and _GENERATED & set(classes.split())):
             if tag not in _VOID:
@@ -363,13 +366,7 @@ class _Scan(HTMLParser):
             self._skipping.append(tag)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        for name, value in attrs:
-            if value is None:
-                continue
-            if name in ("href", "src"):
-                self.links.append(value)
-            elif name == "id":
-                self.ids.append(value)
+        self._collect(attrs)
 
     def handle_endtag(self, tag: str) -> None:
         if self._skipping and tag == self._skipping[-1]:
