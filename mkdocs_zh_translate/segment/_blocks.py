@@ -63,6 +63,8 @@ _BLOCK_TAGS = frozenset(
     "html iframe legend li main map menu nav noscript object ol output p pre progress section "
     "summary table tbody td tfoot th thead tr ul video audio math script style".split()
 )
+# Block-level tags that are void in HTML: no closing tag ever comes.
+_VOID_BLOCK_TAGS = frozenset({"hr"})
 _OPEN_TAG_RE = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])[^>]*>")
 _MD_ATTR_RE = re.compile(r"""\smarkdown(?:\s*=\s*(?:"(?:1|block)"|'(?:1|block)'|1|block))?(?=[\s/>])""")
 
@@ -354,9 +356,20 @@ def html_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if ">" in state.src[state.src.rfind("\n", 0, begin) + 1 : begin]:
         return False  # in a blockquote Python-Markdown never sees raw HTML: the tags are inline
     m = _OPEN_TAG_RE.match(state.src, begin, state.eMarks[start_line])
-    if not m or m.group(1).lower() not in _BLOCK_TAGS or m.group(0).endswith("/>"):
+    if not m or m.group(1).lower() not in _BLOCK_TAGS:
         return False
     tag = m.group(1).lower()
+    if tag in _VOID_BLOCK_TAGS:
+        # `<hr>` has no closing tag to wait for: Python-Markdown takes the line alone and reads
+        # the next line as Markdown again (waiting for `</hr>` made the rest of the page raw HTML).
+        if state.src[m.end() : state.eMarks[start_line]].strip():
+            return False
+        if not silent:
+            _push_html(state, start_line, start_line + 1)
+            state.line = start_line + 1
+        return True
+    if m.group(0).endswith("/>"):
+        return False
     # The enclosing container (list item, admonition) ends at the first line indented less.
     stop = start_line + 1
     while stop < end_line and (_is_blank(state, stop) or state.sCount[stop] >= state.blkIndent):
