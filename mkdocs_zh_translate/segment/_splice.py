@@ -189,8 +189,12 @@ def _touches(role: str, ch: str) -> bool:
 
 
 def _url_needs_space_before(ch: str) -> bool:
-    """magiclink links a URL only after whitespace or one of ``*_~^[('"`` (its look-behind)."""
-    return not _is_ws(ch) and ch not in "*_~^[('\""
+    """magiclink links a URL only after whitespace or one of ``*_~^[('"`` (its look-behind).
+
+    Not after ``>``: that is the end of a tag the page put there (``<a href=…>https://…</a>``),
+    where the source's URL was not magiclink's either, and a space would show inside the element.
+    """
+    return not _is_ws(ch) and ch not in "*_~^[('\">"
 
 
 # Characters Python-Markdown lets a backslash escape (``Markdown.ESCAPED_CHARS``).

@@ -18,3 +18,11 @@ def test_a_horizontal_rule_tag_ends_its_html_block_on_its_line() -> None:
     assert texts(source) == ["See <g1>the backlog</g1>.", "Some <g1>more</g1> text.", "A paragraph right after the rule."]
     out = check(source, kept=("[backlog]: https://example.org/backlog/", "<hr>", "<hr/>"))
     assert 'href="https://example.org/backlog/"' in render(out)
+
+
+def test_a_url_right_after_a_tag_gets_no_space() -> None:
+    # magiclink never links a URL that follows `>`, so the English page had no link there either;
+    # a space put before it showed inside the element.
+    source = '**Docs**: <a href="https://example.org/" target="_blank">https://example.org</a>\n'
+    out = check(source)
+    assert '<a href="https://example.org/" target="_blank">https://example.org</a>' in out
