@@ -130,7 +130,10 @@ _EXEC_OPTIONS = re.compile(
     r'\s+(?:exec|html|source|result|returncode|session|update_toc|updatetoc|id|idprefix|workdir|tabs)'
     r'=(?:"[^"]*"|\'[^\']*\'|\S+)'
 )
-_FENCE_OPEN = re.compile(r"^(\s*(?:`{3,}|~{3,})[^\n`]*?\bexec=[^\n]*)$", re.M)
+# markdown-exec takes its ``tree`` and ``pyodide`` fences without ``exec`` (its validator only
+# asks other languages for it): ```` ```tree result="shell" ```` is its fence too, and left with
+# its options superfences rejects it, the fence after it opening where the site's closes.
+_FENCE_OPEN = re.compile(r"^(\s*(?:`{3,}|~{3,})[ \t]*(?:(?:tree|pyodide)(?=[ \t])|[^\n`]*?\bexec=)[^\n]*)$", re.M)
 
 
 def strip_exec_options(project: Path) -> int:

@@ -69,3 +69,13 @@ def test_markdown_exec_options_are_stripped_and_the_fence_kept(tmp_path: Path) -
     assert page.read_text(encoding="utf-8") == (
         'Text with exec="1" stays.\n\n```python title="demo"\nprint(1)\n```\n\n```bash\necho exec="1"\n```\n'
     )
+
+
+def test_markdown_exec_tree_fences_lose_their_options_without_exec(tmp_path: Path) -> None:
+    # markdown-exec's validator takes `tree` (and `pyodide`) without `exec`; with its plugin
+    # dropped, superfences would reject `result="shell"` and misplace every fence after it.
+    page = tmp_path / "docs" / "layout.md"
+    page.parent.mkdir()
+    page.write_text('```tree result="shell"\nroot\n    a.py\n```\n\n```treetop result="x"\nkept\n```\n', encoding="utf-8")
+    assert strip_exec_options(tmp_path) == 1
+    assert page.read_text(encoding="utf-8") == '```tree\nroot\n    a.py\n```\n\n```treetop result="x"\nkept\n```\n'
