@@ -418,6 +418,73 @@ def _push_html(state: StateBlock, first: int, end: int) -> None:
     token.content = state.getLines(first, end, state.blkIndent, True)
 
 
+_FENCE_RUN_RE = re.compile(r"(`{3,}|~{3,})")
+
+
+def _fence_run(state: StateBlock, line: int, marker: str) -> int:
+    """Length of the ``marker`` run that alone (trailing spaces aside) fills ``line``, or 0."""
+    if state.sCount[line] - state.blkIndent >= 4:
+        return 0
+    text = _line(state, line)
+    m = _FENCE_RUN_RE.match(text)
+    if not m or m.group(1)[0] != marker or text[m.end() :].strip():
+        return 0
+    return m.end()
+
+
+def superfence(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """A code fence closed the way pymdownx.superfences closes it: by the same run only.
+
+    CommonMark also closes a ```` ``` ```` fence with a longer run (```` ```` ````); superfences
+    keeps reading code up to an exact ```` ``` ````, so the lines in between are code too. Only
+    that case is taken here (and only when the exact run comes); every other fence, and the
+    probes of whether a fence interrupts a paragraph, are CommonMark's own rule.
+    """
+    if silent or state.sCount[start_line] - state.blkIndent >= 4:
+        return False
+    text = _line(state, start_line)
+    m = _FENCE_RUN_RE.match(text)
+    if not m:
+        return False
+    markup = m.group(1)
+    marker, length = markup[0], len(markup)
+    params = text[m.end() :]
+    if marker == "`" and "`" in params:
+        return False
+    # A run that CommonMark would end the fence with must be longer than the opener's,
+    # and an exact run must follow before the container ends.
+    line = start_line + 1
+    longer = False
+    # (marker, length, container) -> the earliest line a search from which found no exact run
+    # up to the container's end: a later search past it cannot find one either (linear time).
+    misses: dict[tuple[str, int, int, int], int] = state.env.setdefault("zh_superfence_misses", {})
+    key = (marker, length, state.blkIndent, end_line)
+    while line < end_line:
+        if not _is_blank(state, line) and state.sCount[line] < state.blkIndent:
+            break
+        run = _fence_run(state, line, marker)
+        if run == length:
+            break
+        if run > length:
+            longer = True
+            if key in misses and misses[key] <= line:
+                return False  # an earlier search from here on found no exact run
+        line += 1
+    if line >= end_line:
+        if longer:
+            misses[key] = min(misses.get(key, start_line), start_line)
+        return False
+    if not longer or _fence_run(state, line, marker) != length:
+        return False
+    token = state.push("fence", "code", 0)
+    token.info = params
+    token.content = state.getLines(start_line + 1, line, state.sCount[start_line], True)
+    token.markup = markup
+    token.map = [start_line, line + 1]
+    state.line = line + 1
+    return True
+
+
 def _strip_closing_hashes(body: str) -> str:
     """Python-Markdown drops the ``#`` run ending the line, except one escaped by a backslash."""
     run = len(body) - len(body.rstrip("#"))
@@ -486,6 +553,7 @@ def install(md: MarkdownIt) -> None:
     lheading = next(r.fn for r in md.block.ruler.__rules__ if r.name == "lheading")
     md.block.ruler.at("lheading", _python_markdown_setext(lheading))
     alt = ["paragraph", "reference", "blockquote", "list"]
+    md.block.ruler.before("fence", "zh_superfence", superfence, {"alt": []})
     md.block.ruler.before("fence", "zh_container", container, {"alt": alt})
     md.block.ruler.before("fence", "zh_blocks", blocks, {"alt": alt})
     md.block.ruler.before("fence", "zh_directive", directive, {"alt": alt})

@@ -5,6 +5,8 @@ do with them, so that the pseudo translation renders the English page once ã€Œã€
 
 from __future__ import annotations
 
+import pytest
+
 from tests.segment.test_segment_realsites import check, render, texts
 
 
@@ -26,3 +28,38 @@ def test_a_url_right_after_a_tag_gets_no_space() -> None:
     source = '**Docs**: <a href="https://example.org/" target="_blank">https://example.org</a>\n'
     out = check(source)
     assert '<a href="https://example.org/" target="_blank">https://example.org</a>' in out
+
+
+def test_a_fence_closes_only_with_its_own_run_as_superfences_does() -> None:
+    # CommonMark ends a ``` fence at ````; superfences reads on to the next ```, so the line in
+    # between is code (never translated) and the paragraph after the fence is prose again.
+    source = "```\ncode\n````\nstill code\n```\n\nAfter the fence.\n\n````md\n```py\nx\n```\n````\n\nEnd text.\n"
+    assert texts(source) == ["After the fence.", "End text."]
+    check(source, kept=("still code",))
+    assert "<p>After the fence.</p>" in render(source)
+
+
+def test_an_unclosed_fence_after_a_longer_run_stays_commonmark() -> None:
+    source = "```\ncode\n````\n\nText after.\n"
+    assert texts(source) == ["Text after."]
+    check(source)
+
+
+GROWTH = {
+    "fences closed by longer runs": (lambda n: "```py\n````\n" * n, 2000),
+    "fences closed by exact runs": (lambda n: "```\n````\n```\n\ntext\n\n" * n, 1000),
+    "horizontal rule tags": (lambda n: "<hr>\ntext *a*\n" * n, 2000),
+}
+
+
+@pytest.mark.parametrize("name", list(GROWTH))
+def test_corpus_rules_grow_linearly(name: str) -> None:
+    from tests.hardening.test_hostile import growth_ratios
+
+    make, n = GROWTH[name]
+    ratios: tuple[float, float] = (0.0, 0.0)
+    for _attempt in range(3):
+        ratios = growth_ratios(make, n)
+        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4
+            return
+    pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
