@@ -143,9 +143,11 @@ class SiteTranslator:
         english_fallback: bool = False,
         guard: Guard | None = None,
         slugify: Callable[[str, str], str] | None = None,
+        tab_ids_from_titles: bool = False,
     ) -> None:
         self.lazy = lazy
         self.slugify = slugify  # the site's heading ids (toc's slugify), for the pins
+        self.tab_ids_from_titles = tab_ids_from_titles  # tabbed's slugify: tab titles stay English
         self.spec = spec
         self.reviewer = reviewer
         self.service = TranslationService(
@@ -172,7 +174,9 @@ class SiteTranslator:
         segmented: dict[str, SegmentedPage] = {}
         for job in jobs:
             try:
-                segmented[job.key] = segment_markdown(job.markdown, slugify=self.slugify)
+                segmented[job.key] = segment_markdown(
+                    job.markdown, slugify=self.slugify, tab_ids_from_titles=self.tab_ids_from_titles
+                )
             except Exception as exc:  # the segmenter's error types are its own business
                 line = getattr(exc, "line", None) or 1
                 results[job.key] = PageResult(

@@ -169,6 +169,14 @@ def heading_slugify(mdx_configs: dict[str, Any]) -> Callable[[str, str], str] | 
     return lambda value, _separator: function(value, fixed)
 
 
+def tab_ids_from_titles(mdx_configs: dict[str, Any]) -> bool:
+    """Whether content tabs take their ids from their titles: pymdownx.tabbed's (or
+    pymdownx.blocks.tab's) ``slugify`` option is set. Without it tab ids are ``__tabbed_N_M``,
+    whatever the title says."""
+    names = ("pymdownx.tabbed", "pymdownx.blocks.tab")
+    return any(isinstance(mdx_configs.get(n), dict) and mdx_configs[n].get("slugify") for n in names)
+
+
 def quiet_jieba(fallback_dir: Path | None = None) -> None:
     """jieba prints its dictionary loading to stderr at DEBUG level; both sites' search
     segmentation (Material's and ours) would put those lines into every build log.

@@ -55,13 +55,18 @@ class SegmentedPage:
         return "".join(parts)
 
 
-def segment_markdown(text: str, *, slugify: Callable[[str, str], str] | None = None) -> SegmentedPage:
+def segment_markdown(
+    text: str, *, slugify: Callable[[str, str], str] | None = None, tab_ids_from_titles: bool = False
+) -> SegmentedPage:
     """Split a Markdown page into translatable segments with exact source offsets.
 
     ``slugify(text, separator)`` is the site's heading-id function (the ``toc`` extension's
-    ``slugify`` option); the default is Python-Markdown's.
+    ``slugify`` option); the default is Python-Markdown's. ``tab_ids_from_titles`` says the
+    site's content tabs take their ids from their titles (pymdownx.tabbed's or blocks.tab's
+    ``slugify`` option): tab titles then stay English, since a tab title has no syntax to pin
+    an id with and a translated title would change the id that links select the tab by.
     """
-    return SegmentedPage(text, build_segments(text, slugify))
+    return SegmentedPage(text, build_segments(text, slugify, tab_ids_from_titles=tab_ids_from_titles))
 
 
 __all__ = [

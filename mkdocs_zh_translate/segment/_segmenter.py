@@ -96,8 +96,9 @@ Slugify = Callable[[str, str], str]
 
 
 class _Builder:
-    def __init__(self, text: str, slugify: Slugify) -> None:
+    def __init__(self, text: str, slugify: Slugify, *, tab_ids_from_titles: bool = False) -> None:
         self.slugify = slugify
+        self.tab_ids_from_titles = tab_ids_from_titles
         self.page = _Page(text)
         self.locator = Locator(self.page.lines)
         self.used_ids: set[str] = set()
@@ -351,6 +352,8 @@ class _Builder:
             return None
         core = strip_tags(seg_text).strip()
         one_word = not any(ch.isspace() for ch in core)
+        if kind == "tab_title" and self.tab_ids_from_titles:
+            return None  # the tab's id is a slug of this title: translated, links lose the tab
         if kind == "tab_title" and one_word and (_FILE_NAME_RE.fullmatch(core) or core != seg_text):
             # `=== "pyproject.toml"`, `=== ":simple-python: pip"`: a file or tool name, and with
             # tabbed's `slugify` option the tab's id (a link target) comes from this title.
@@ -514,11 +517,12 @@ def _split_text(pieces: list[Piece], found: Callable[[Piece], Iterable[tuple[int
     return out
 
 
-def build_segments(text: str, slugify: Slugify | None = None) -> list[Segment]:
-    """All segments of ``text`` in page order; ``slugify(text, separator)`` makes heading ids."""
+def build_segments(text: str, slugify: Slugify | None = None, *, tab_ids_from_titles: bool = False) -> list[Segment]:
+    """All segments of ``text`` in page order; ``slugify(text, separator)`` makes heading ids;
+    ``tab_ids_from_titles`` keeps content tab titles English (their ids are slugs of them)."""
     from ._parse import parse
 
-    builder = _Builder(text, slugify or default_slugify)
+    builder = _Builder(text, slugify or default_slugify, tab_ids_from_titles=tab_ids_from_titles)
     try:
         tokens, _env = parse(builder.page.norm)
         builder.collect_ids(tokens)

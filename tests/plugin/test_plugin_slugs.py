@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mkdocs_zh_translate.pipeline.translator import PSEUDO_OPEN
-from mkdocs_zh_translate.plugin.site import heading_slugify
+from mkdocs_zh_translate.plugin.site import heading_slugify, tab_ids_from_titles
 from tests.plugin_sites import Html, run_mkdocs, write_site
 
 PAGES = {"index.md": "# Contributing & Support\n\nSome text.\n\n## Gone & Deprecated\n\nMore text.\n"}
@@ -39,3 +39,28 @@ def test_chinese_headings_keep_the_ids_of_a_custom_slugify(tmp_path: Path) -> No
     assert ids == ["contributing--support", "gone--deprecated"]
     assert [h.get("id") for h in zh.find("h1") + zh.find("h2")] == ids
     assert f"{PSEUDO_OPEN}Gone &amp; Deprecated" in zh.source or f"{PSEUDO_OPEN}Gone & Deprecated" in zh.text
+
+
+TABS = {"index.md": '# Install\n\n=== "Official installer"\n\n    Run it.\n\n=== "Git + SSH"\n\n    Clone it.\n'}
+
+
+def test_tab_titles_stay_english_where_tabbed_slugifies_them(tmp_path: Path) -> None:
+    assert not tab_ids_from_titles({"pymdownx.tabbed": {"alternate_style": True}})
+    assert tab_ids_from_titles({"pymdownx.blocks.tab": {"slugify": str.lower}})
+    config = write_site(tmp_path, pages=TABS)
+    with config.open("a", encoding="utf-8") as f:
+        f.write(
+            "markdown_extensions:\n"
+            "  - pymdownx.superfences\n"
+            "  - pymdownx.tabbed:\n"
+            "      alternate_style: true\n"
+            "      slugify: !!python/object/apply:pymdownx.slugs.slugify {kwds: {case: lower}}\n"
+        )
+    proc = run_mkdocs(tmp_path, "--strict")
+    assert proc.returncode == 0, proc.stderr
+    en = Html(tmp_path / "site" / "index.html")
+    zh = Html(tmp_path / "site" / "zh" / "index.html")
+    ids = [i.get("id") for i in en.find("input") if i.get("name", "").startswith("__tabbed")]
+    assert ids == ["official-installer", "git--ssh"]
+    assert [i.get("id") for i in zh.find("input") if i.get("name", "").startswith("__tabbed")] == ids
+    assert f"{PSEUDO_OPEN}Run it." in zh.text and f"{PSEUDO_OPEN}Official" not in zh.text

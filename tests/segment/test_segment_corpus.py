@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from mkdocs_zh_translate.segment import segment_markdown
 from tests.segment.test_segment_realsites import check, render, texts
 
 
@@ -63,3 +64,14 @@ def test_corpus_rules_grow_linearly(name: str) -> None:
         if max(ratios) <= 3.0:  # linear ~2, quadratic ~4
             return
     pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+
+
+def test_tab_titles_stay_english_when_the_site_takes_tab_ids_from_them() -> None:
+    # pymdownx.tabbed's `slugify` makes each tab's id from its title, and a tab title has no
+    # syntax to pin an id with: translated, the id changes and links that select the tab break.
+    source = '=== "Official installer"\n\n    Run the installer.\n\n/// tab | Git + SSH\nClone the repository.\n///\n'
+    assert texts(source) == ["Official installer", "Run the installer.", "Git + SSH", "Clone the repository."]
+    page = segment_markdown(source, tab_ids_from_titles=True)
+    assert [s.text for s in page.segments] == ["Run the installer.", "Clone the repository."]
+    out = page.splice([f"「{s.text}」" for s in page.segments])
+    assert '=== "Official installer"' in out and "/// tab | Git + SSH" in out
