@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from ..review.store import ReviewError
-from ..segment import SegmentedPage, segment_markdown
+from ..segment import SegmentedPage, SiteSyntax, segment_markdown
 from .cache import Hit, TranslationMemory
 from .glossary import Glossary
 from .lazy import LazyTranslator, TranslationFailed
@@ -143,11 +143,11 @@ class SiteTranslator:
         english_fallback: bool = False,
         guard: Guard | None = None,
         slugify: Callable[[str, str], str] | None = None,
-        tab_ids_from_titles: bool = False,
+        syntax: SiteSyntax | None = None,
     ) -> None:
         self.lazy = lazy
         self.slugify = slugify  # the site's heading ids (toc's slugify), for the pins
-        self.tab_ids_from_titles = tab_ids_from_titles  # tabbed's slugify: tab titles stay English
+        self.syntax = syntax  # what the site's extensions change (tab ids from titles, fancy lists)
         self.spec = spec
         self.reviewer = reviewer
         self.service = TranslationService(
@@ -174,9 +174,7 @@ class SiteTranslator:
         segmented: dict[str, SegmentedPage] = {}
         for job in jobs:
             try:
-                segmented[job.key] = segment_markdown(
-                    job.markdown, slugify=self.slugify, tab_ids_from_titles=self.tab_ids_from_titles
-                )
+                segmented[job.key] = segment_markdown(job.markdown, slugify=self.slugify, syntax=self.syntax)
             except Exception as exc:  # the segmenter's error types are its own business
                 line = getattr(exc, "line", None) or 1
                 results[job.key] = PageResult(

@@ -36,6 +36,7 @@ from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
 from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError, has_po_files
+from ..segment import SiteSyntax
 from . import coexist, site
 from .buildlog import PREFIX, prefixed_warnings
 from .collect import Collector, EnglishBuild
@@ -81,7 +82,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._markdown: tuple[list[Any], dict[str, Any]] = ([], {})  # the page guard's renderer
         self._snippets = SnippetExpander([], {})
         self._slugify: Any = None
-        self._tab_ids_from_titles = False
+        self._syntax: SiteSyntax | None = None
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
         self.collector: Collector | None = None
@@ -159,7 +160,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._markdown = (config.markdown_extensions, config.mdx_configs)
         self._snippets = SnippetExpander(config.markdown_extensions, config.mdx_configs)
         self._slugify = site.heading_slugify(config.mdx_configs)
-        self._tab_ids_from_titles = site.tab_ids_from_titles(config.mdx_configs)
+        self._syntax = site.page_syntax(config.markdown_extensions, config.mdx_configs)
         return config
 
     @event_priority(-50)  # before static-i18n's on_files (-100) sorts the files by language
@@ -372,7 +373,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             english_fallback=review is not None and has_po_files(review.review_dir),
             guard=self._page_guard(),
             slugify=self._slugify,
-            tab_ids_from_titles=self._tab_ids_from_titles,
+            syntax=self._syntax,
         )
 
     def _build_zh(self, config: MkDocsConfig, build: _Build) -> None:

@@ -21,6 +21,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.utils import get_relative_url
 
 from ..plaintext import for_template
+from ..segment import SiteSyntax
 
 SOURCE_LANG = "en"
 ZH_LABEL = "中文"
@@ -169,12 +170,17 @@ def heading_slugify(mdx_configs: dict[str, Any]) -> Callable[[str, str], str] | 
     return lambda value, _separator: function(value, fixed)
 
 
-def tab_ids_from_titles(mdx_configs: dict[str, Any]) -> bool:
-    """Whether content tabs take their ids from their titles: pymdownx.tabbed's (or
-    pymdownx.blocks.tab's) ``slugify`` option is set. Without it tab ids are ``__tabbed_N_M``,
-    whatever the title says."""
-    names = ("pymdownx.tabbed", "pymdownx.blocks.tab")
-    return any(isinstance(mdx_configs.get(n), dict) and mdx_configs[n].get("slugify") for n in names)
+def page_syntax(extensions: list[Any], mdx_configs: dict[str, Any]) -> SiteSyntax:
+    """What the site's Markdown extensions change about segments (see ``SiteSyntax``).
+
+    Tab ids come from tab titles where pymdownx.tabbed (or pymdownx.blocks.tab) has a
+    ``slugify`` option; without it they are ``__tabbed_N_M``, whatever the title says.
+    """
+    tabs = [mdx_configs.get(name) for name in ("pymdownx.tabbed", "pymdownx.blocks.tab")]
+    return SiteSyntax(
+        tab_ids_from_titles=any(isinstance(options, dict) and bool(options.get("slugify")) for options in tabs),
+        fancy_lists="pymdownx.fancylists" in [e for e in extensions if isinstance(e, str)],
+    )
 
 
 def quiet_jieba(fallback_dir: Path | None = None) -> None:

@@ -8,7 +8,7 @@ and the reST protection of ``po fill`` speak it.
 from __future__ import annotations
 
 from ._api import SegmentedPage, segment_markdown
-from ._model import Segment
+from ._model import Segment, SiteSyntax
 from ._placeholders import TAG_RE, has_words, strip_tags, tokenize, validate
 from ._readable import Parsed, from_readable, markup_in, to_readable
 from ._segmenter import SegmentError
@@ -24,6 +24,7 @@ __all__ = [
     "SegmentError",
     "SegmentTranslation",
     "SegmentedPage",
+    "SiteSyntax",
     "from_readable",
     "has_words",
     "markup_in",

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from ._model import Segment
+from ._model import Segment, SiteSyntax
 from ._segmenter import build_segments
 from ._splice import pin_attr, restore_segment
 from ._translate import SegmentTranslation, translate_segments
@@ -56,23 +56,22 @@ class SegmentedPage:
 
 
 def segment_markdown(
-    text: str, *, slugify: Callable[[str, str], str] | None = None, tab_ids_from_titles: bool = False
+    text: str, *, slugify: Callable[[str, str], str] | None = None, syntax: SiteSyntax | None = None
 ) -> SegmentedPage:
     """Split a Markdown page into translatable segments with exact source offsets.
 
     ``slugify(text, separator)`` is the site's heading-id function (the ``toc`` extension's
-    ``slugify`` option); the default is Python-Markdown's. ``tab_ids_from_titles`` says the
-    site's content tabs take their ids from their titles (pymdownx.tabbed's or blocks.tab's
-    ``slugify`` option): tab titles then stay English, since a tab title has no syntax to pin
-    an id with and a translated title would change the id that links select the tab by.
+    ``slugify`` option); the default is Python-Markdown's. ``syntax`` says what the site's
+    extensions change (tab ids from titles, fancy lists); the default assumes neither.
     """
-    return SegmentedPage(text, build_segments(text, slugify, tab_ids_from_titles=tab_ids_from_titles))
+    return SegmentedPage(text, build_segments(text, slugify, syntax=syntax))
 
 
 __all__ = [
     "Segment",
     "SegmentTranslation",
     "SegmentedPage",
+    "SiteSyntax",
     "segment_markdown",
     "translate_segments",
 ]

@@ -8,6 +8,22 @@ EMPHASIS_ROLES = frozenset({"em", "strong", "s"})
 
 
 @dataclass(frozen=True)
+class SiteSyntax:
+    """What the site's Markdown extensions change about a page's segments (default: nothing).
+
+    ``tab_ids_from_titles``: content tabs take their ids from their titles (pymdownx.tabbed's or
+    blocks.tab's ``slugify`` option). Tab titles then stay English: a tab title has no syntax
+    to pin an id with, and a translated title would change the id that links select the tab by.
+
+    ``fancy_lists``: pymdownx.fancylists is on, so ``a.``, ``B)``, ``iv.`` and ``#.`` start
+    list items (without it they are paragraph text, and the letter is prose).
+    """
+
+    tab_ids_from_titles: bool = False
+    fancy_lists: bool = False
+
+
+@dataclass(frozen=True)
 class Piece:
     """One run of a segment's source: ``text`` (translated), ``atom`` (kept verbatim),
     ``open``/``close`` (a pair's delimiters, content translated) or ``break`` (a soft line break).

@@ -9,11 +9,12 @@ from collections.abc import Callable, Iterable, Sequence
 from markdown_it.token import Token
 
 from ..errors import ZhTranslateError
+from ._fancylists import markers_as_digits
 from ._frontmatter import front_matter_segments
 from ._html import html_text_runs
 from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
-from ._model import Piece, Restore, Segment
+from ._model import Piece, Restore, Segment, SiteSyntax
 from ._placeholders import has_words, strip_tags
 from ._slug import attr_id, heading_attr_start, heading_text, unique
 from ._slug import slugify as default_slugify
@@ -58,9 +59,14 @@ _MARKER_CONTAINERS = {"list_item_open", "blockquote_open"}
 
 
 class _Page:
-    """The page in both spellings: as given, and newline-normalised as markdown-it sees it."""
+    """The page in both spellings: as given, and newline-normalised as markdown-it sees it.
 
-    def __init__(self, text: str) -> None:
+    ``parsed`` is what the parser reads: ``norm``, with fancy list markers (``b.``, ``iv)``)
+    spelled as digits of the same length where the site has pymdownx.fancylists, so that
+    CommonMark's list rule finds those items; offsets are the same in both.
+    """
+
+    def __init__(self, text: str, *, fancy_lists: bool = False) -> None:
         self.text = text
         norm = text.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "\ufffd")
         self.norm = norm
@@ -73,7 +79,8 @@ class _Page:
                 i += 2 if text.startswith("\r\n", i) else 1
             mapping.append(len(text))
             self._to_orig = mapping
-        self.lines = Lines(norm)
+        self.parsed = markers_as_digits(norm) if fancy_lists else norm
+        self.lines = Lines(self.parsed)
         self.newline = "\r\n" if "\r\n" in text else "\n"
 
     def orig(self, offset: int) -> int:
@@ -96,10 +103,10 @@ Slugify = Callable[[str, str], str]
 
 
 class _Builder:
-    def __init__(self, text: str, slugify: Slugify, *, tab_ids_from_titles: bool = False) -> None:
+    def __init__(self, text: str, slugify: Slugify, syntax: SiteSyntax) -> None:
         self.slugify = slugify
-        self.tab_ids_from_titles = tab_ids_from_titles
-        self.page = _Page(text)
+        self.tab_ids_from_titles = syntax.tab_ids_from_titles
+        self.page = _Page(text, fancy_lists=syntax.fancy_lists)
         self.locator = Locator(self.page.lines)
         self.used_ids: set[str] = set()
         self._callout_hit = False
@@ -517,14 +524,14 @@ def _split_text(pieces: list[Piece], found: Callable[[Piece], Iterable[tuple[int
     return out
 
 
-def build_segments(text: str, slugify: Slugify | None = None, *, tab_ids_from_titles: bool = False) -> list[Segment]:
+def build_segments(text: str, slugify: Slugify | None = None, *, syntax: SiteSyntax | None = None) -> list[Segment]:
     """All segments of ``text`` in page order; ``slugify(text, separator)`` makes heading ids;
-    ``tab_ids_from_titles`` keeps content tab titles English (their ids are slugs of them)."""
+    ``syntax`` is what the site's extensions change (see :class:`SiteSyntax`)."""
     from ._parse import parse
 
-    builder = _Builder(text, slugify or default_slugify, tab_ids_from_titles=tab_ids_from_titles)
+    builder = _Builder(text, slugify or default_slugify, syntax or SiteSyntax())
     try:
-        tokens, _env = parse(builder.page.norm)
+        tokens, _env = parse(builder.page.parsed)
         builder.collect_ids(tokens)
         builder.walk(tokens)
     except RecursionError:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mkdocs_zh_translate.pipeline.translator import PSEUDO_OPEN
-from mkdocs_zh_translate.plugin.site import heading_slugify, tab_ids_from_titles
+from mkdocs_zh_translate.plugin.site import heading_slugify, page_syntax
 from tests.plugin_sites import Html, run_mkdocs, write_site
 
 PAGES = {"index.md": "# Contributing & Support\n\nSome text.\n\n## Gone & Deprecated\n\nMore text.\n"}
@@ -45,8 +45,9 @@ TABS = {"index.md": '# Install\n\n=== "Official installer"\n\n    Run it.\n\n===
 
 
 def test_tab_titles_stay_english_where_tabbed_slugifies_them(tmp_path: Path) -> None:
-    assert not tab_ids_from_titles({"pymdownx.tabbed": {"alternate_style": True}})
-    assert tab_ids_from_titles({"pymdownx.blocks.tab": {"slugify": str.lower}})
+    assert not page_syntax(["pymdownx.tabbed"], {"pymdownx.tabbed": {"alternate_style": True}}).tab_ids_from_titles
+    assert page_syntax(["pymdownx.blocks.tab"], {"pymdownx.blocks.tab": {"slugify": str.lower}}).tab_ids_from_titles
+    assert page_syntax(["pymdownx.fancylists"], {}).fancy_lists and not page_syntax([], {}).fancy_lists
     config = write_site(tmp_path, pages=TABS)
     with config.open("a", encoding="utf-8") as f:
         f.write(

@@ -5,9 +5,14 @@ do with them, so that the pseudo translation renders the English page once 「�
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
+import markdown
 import pytest
 
-from mkdocs_zh_translate.segment import segment_markdown
+from mkdocs_zh_translate.segment import SiteSyntax, segment_markdown
+from mkdocs_zh_translate.segment._fancylists import markers_as_digits
 from tests.segment.test_segment_realsites import check, render, texts
 
 
@@ -46,21 +51,40 @@ def test_an_unclosed_fence_after_a_longer_run_stays_commonmark() -> None:
     check(source)
 
 
+FANCY_SYNTAX = SiteSyntax(fancy_lists=True)
 GROWTH = {
     "fences closed by longer runs": (lambda n: "```py\n````\n" * n, 2000),
     "fences closed by exact runs": (lambda n: "```\n````\n```\n\ntext\n\n" * n, 1000),
     "horizontal rule tags": (lambda n: "<hr>\ntext *a*\n" * n, 2000),
+    "fancy markers": (lambda n: "mmmmcdxliv. item\n- b.  x\n" * n, 2000),
+}
+# The marker scan alone, on lines made to make a backtracking pattern slow.
+SCAN_GROWTH = {
+    "fancy marker quotes": (lambda n: "> " * n + "x\n", 40000),
+    "fancy marker indents": (lambda n: " \t" * n + "iv\n", 40000),
+    "fancy marker romans": (lambda n: "mcmxcix" * n + ". x\n", 40000),
 }
 
 
-@pytest.mark.parametrize("name", list(GROWTH))
-def test_corpus_rules_grow_linearly(name: str) -> None:
-    from tests.hardening.test_hostile import growth_ratios
+def _growth(run: Callable[[str], object], make: Callable[[int], str], n: int) -> tuple[float, float]:
+    from tests.hardening.test_hostile import fastest
 
-    make, n = GROWTH[name]
+    texts = [make(k * n) for k in (1, 2, 4)]
+    t1, t2, t4 = (fastest(lambda text=text: run(text), repeats=5) for text in texts)
+    return t2 / t1, t4 / t2
+
+
+@pytest.mark.parametrize("name", list(GROWTH) + list(SCAN_GROWTH))
+def test_corpus_rules_grow_linearly(name: str) -> None:
+    if name in SCAN_GROWTH:
+        run: Callable[[str], object] = markers_as_digits
+        make, n = SCAN_GROWTH[name]
+    else:
+        run = partial(segment_markdown, syntax=FANCY_SYNTAX)
+        make, n = GROWTH[name]
     ratios: tuple[float, float] = (0.0, 0.0)
     for _attempt in range(3):
-        ratios = growth_ratios(make, n)
+        ratios = _growth(run, make, n)
         if max(ratios) <= 3.0:  # linear ~2, quadratic ~4
             return
     pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
@@ -71,7 +95,57 @@ def test_tab_titles_stay_english_when_the_site_takes_tab_ids_from_them() -> None
     # syntax to pin an id with: translated, the id changes and links that select the tab break.
     source = '=== "Official installer"\n\n    Run the installer.\n\n/// tab | Git + SSH\nClone the repository.\n///\n'
     assert texts(source) == ["Official installer", "Run the installer.", "Git + SSH", "Clone the repository."]
-    page = segment_markdown(source, tab_ids_from_titles=True)
+    page = segment_markdown(source, syntax=SiteSyntax(tab_ids_from_titles=True))
     assert [s.text for s in page.segments] == ["Run the installer.", "Clone the repository."]
     out = page.splice([f"「{s.text}」" for s in page.segments])
     assert '=== "Official installer"' in out and "/// tab | Git + SSH" in out
+
+
+FANCY = """\
+Steps to follow:
+
+a.  Install the tool.
+b.  Change the settings.
+
+    ```
+    b.  not an item in code
+    ```
+
+iv. Roman items too.
+v.  And the next one.
+
+B)  Uppercase before a parenthesis.
+
+#.  A generic item.
+
+A. Smith wrote this line, and it stays a paragraph.
+
+> c.  Quoted item text.
+"""
+
+
+def test_fancylists_markers_start_list_items_where_the_site_has_fancylists() -> None:
+    # pymdownx.fancylists makes `b.`, `iv.`, `B)` and `#.` list markers: without knowing that,
+    # an item was read as prose continuing the item above, its marker translated with it.
+    syntax = SiteSyntax(fancy_lists=True)
+    page = segment_markdown(FANCY, syntax=syntax)
+    assert [s.text for s in page.segments] == [
+        "Steps to follow:",
+        "Install the tool.",
+        "Change the settings.",
+        "Roman items too.",
+        "And the next one.",
+        "Uppercase before a parenthesis.",
+        "A generic item.",
+        "A. Smith wrote this line, and it stays a paragraph.",
+        "Quoted item text.",
+    ]
+    assert all(s.kind == "list_item" for s in page.segments[1:7]) and page.segments[7].kind == "paragraph"
+    out = page.splice([f"「{s.text}」" for s in page.segments])
+    assert out.replace("「", "").replace("」", "") == FANCY
+    fancy = markdown.Markdown(extensions=["pymdownx.fancylists", "pymdownx.superfences", "pymdownx.saneheaders"])
+    english = fancy.convert(FANCY)
+    assert english.count("<li>") == 7
+    assert fancy.reset().convert(out).replace("「", "").replace("」", "") == english
+    # without fancylists the same page keeps its letters in the prose they belong to
+    assert "Install the tool." not in [s.text for s in segment_markdown(FANCY).segments]

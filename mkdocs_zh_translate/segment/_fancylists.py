@@ -1,0 +1,33 @@
+"""pymdownx.fancylists' list markers, spelled as digits for CommonMark's list rule.
+
+With fancylists, ``a.``, ``B)``, ``iv.``, ``XII)`` and ``#.`` start ordered list items, as
+``1.`` does. markdown-it's list rule knows digits only; rather than a second list rule, the
+parser reads a copy of the page where each such marker is a run of ``1`` of the same length
+(``b.`` -> ``1.``, ``iv)`` -> ``11)``). Offsets are unchanged, so segments still come from the
+page as written: the marker is outside every segment either way.
+
+The markers follow fancylists' own pattern (``pymdownx/fancylists.py``): a lowercase letter;
+an uppercase letter only before ``)`` or ``.`` and two spaces (``A. Smith`` is a name, not an
+item); a roman numeral of two or more letters, or one before ``)``/``.  ``; ``#`` (generic).
+"""
+
+from __future__ import annotations
+
+import re
+
+_ROMAN_LOWER = r"m{0,4}(?:c[md]|d?c{0,4})(?:x[cl]|l?x{0,4})(?:i[xv]|v?i{0,4})"
+_ROMAN_UPPER = _ROMAN_LOWER.upper()
+# Line start (blockquote markers and indentation, one character class: a line that has no
+# marker gives its prefix back once, character by character), the marker, its delimiter and a
+# space. The numeral's repetitions are bounded: linear.
+_MARKER_RE = re.compile(
+    r"^([ \t>]*)"
+    r"(#|[a-z]|[A-Z](?=\)|\.  )|(?=[ivxlcdm]{2})" + _ROMAN_LOWER + r"|(?=[IVXLCDM]{2})" + _ROMAN_UPPER + r")"
+    r"(?=[.)] )",
+    re.MULTILINE,
+)
+
+
+def markers_as_digits(text: str) -> str:
+    """``text`` with every fancylists marker at a line start replaced by ``1``s of its length."""
+    return _MARKER_RE.sub(lambda m: m.group(1) + "1" * len(m.group(2)), text)
