@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 
-_ROMAN_LOWER = r"m{0,4}(?:c[md]|d?c{0,4})(?:x[cl]|l?x{0,4})(?:i[xv]|v?i{0,4})"
+# fancylists lets a numeral repeat a letter up to ten times (``VIIIII.`` restarts a list at 10).
+_ROMAN_LOWER = r"m{0,9}(?:c[md]|d?c{0,10})(?:x[cl]|l?x{0,10})(?:i[xv]|v?i{0,10})"
 _ROMAN_UPPER = _ROMAN_LOWER.upper()
 # Line start (blockquote markers and indentation, one character class: a line that has no
 # marker gives its prefix back once, character by character), the marker, its delimiter and a
