@@ -152,3 +152,16 @@ def test_fancylists_markers_start_list_items_where_the_site_has_fancylists() -> 
     assert fancy.reset().convert(out).replace("「", "").replace("」", "") == english
     # without fancylists the same page keeps its letters in the prose they belong to
     assert "Install the tool." not in [s.text for s in segment_markdown(FANCY).segments]
+
+
+def test_admonition_and_fence_syntax_inside_code_stays_code() -> None:
+    # Markdown about Markdown: fences holding `!!!` lines and shorter fences, inside
+    # admonitions, tabs and list items, each indented to its container.
+    source = (
+        '!!! example "Writing a note"\n\n    ````md\n    !!! note\n\n        ```py\n        x = 1\n        ```\n    ````\n\n'
+        "    Renders as a note.\n\n"
+        '=== "Source"\n\n    ```\n    !!! tip "Title"\n        Body.\n    ```\n\n'
+        "1.  A step.\n\n    ```\n    ??? question\n    ```\n"
+    )
+    assert texts(source) == ["Writing a note", "Renders as a note.", "Source", "A step."]
+    check(source, kept=("    !!! note", '    !!! tip "Title"', "    ??? question"))
