@@ -6,28 +6,26 @@ A floor only goes up: regenerate after a fix, never to accept a regression.
 
 from __future__ import annotations
 
+# Coverage floors went down once, on purpose (segfix branch): where a site's pymdownx.tabbed or
+# blocks.tab slugifies tab titles into ids (griffe, hatch, mkdocstrings, mkdocstrings-python,
+# pymdown-extensions, pytkdocs), tab titles stay English so tab ids survive; mkdocstrings-python,
+# whose configuration pages are made of "With X / Without X" tabs, lost 2.3 points of prose.
 FLOORS: dict[str, dict[str, float]] = {
-    "copier": {"identical": 90.9, "pre": 95.4, "hrefs": 100.0, "ids": 100.0, "coverage": 97.2},
-    "griffe": {"identical": 87.5, "pre": 100.0, "hrefs": 99.8, "ids": 99.7, "coverage": 98.7},
-    "hatch": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 95.4},
+    "copier": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 98.4},
+    "griffe": {"identical": 90.0, "pre": 100.0, "hrefs": 99.8, "ids": 100.0, "coverage": 98.5},
+    "hatch": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 95.3},
     "markdown": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.1},
     "mkdocs-autorefs": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.9},
-    "mkdocstrings": {"identical": 93.3, "pre": 100.0, "hrefs": 99.4, "ids": 98.6, "coverage": 99.2},
-    "mkdocstrings-python": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 93.8},
-    "pymdown-extensions": {"identical": 97.9, "pre": 99.2, "hrefs": 100.0, "ids": 100.0, "coverage": 98.5},
+    "mkdocstrings": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.1},
+    "mkdocstrings-python": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 91.5},
+    "pymdown-extensions": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 98.2},
     "pytkdocs": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.9},
-    "starlette": {"identical": 96.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.8},
+    "starlette": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.8},
 }
 
 # site -> page -> the likely cause; pages whose <pre>, href/src or ids differ today.
 KNOWN_BROKEN: dict[str, dict[str, str]] = {
-    "copier": {
-        "configuring/index.html": "an admonition title (`!!! important \"Important\"`) added inside a code block",
-        "creating/index.html": "a 「」 mark inside a code block (a fence inside a fence closed early)",
-    },
     "griffe": {
-        "guide/contributors/setup/index.html": "pymdownx.tabbed: the tab id is slugified from the translated tab title",
-        "insiders/index.html": "autorefs reference without a definition lost",
         "reference/api/docstrings/models/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
         "reference/api/docstrings/parsers/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
         "reference/api/expressions/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
@@ -36,11 +34,5 @@ KNOWN_BROKEN: dict[str, dict[str, str]] = {
         "reference/api/models/class/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
         "reference/api/models/function/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
         "reference/api/models/index.html": "mkdocstrings backlinks differ between the en and zh builds (generated content, not page Markdown)",
-    },
-    "mkdocstrings": {
-        "insiders/index.html": "autorefs reference without a definition lost",
-    },
-    "pymdown-extensions": {
-        "extensions/fancylists/index.html": "pymdownx.fancylists `b.` item not recognised as a list item (merged into prose)",
     },
 }
