@@ -126,7 +126,7 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
     for key, job in sorted(build.jobs.items()):
         location = os.path.relpath(build.docs_dir / key, root).replace(os.sep, "/")
         try:
-            page = segment_markdown(job.markdown)
+            page = segment_markdown(job.markdown, syntax=build.translator.syntax)  # as the build segments
         except Exception as exc:  # reported by the build as well; the page has no entries
             log.warning(f"{location}: cannot segment: {exc}")
             continue

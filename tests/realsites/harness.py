@@ -555,7 +555,7 @@ def english_labels(chinese: str, english: str) -> str:
 # outside the link (or after the URL's text, where the site has no magiclink). The harness removes
 # exactly that space (after </a> or a URL, before 」) and nothing else. The other direction, a
 # space the splice puts *before* a URL that follows a tag (`<a href=...> https://...</a>`), is
-# not normalised: no translation needs it, it is a defect of the splice (starlette's home page).
+# not normalised: no translation needs it (the splice used to put one there, on starlette's home page).
 _URL_BOUNDARY = re.compile("(</a>|https?://[^\\s<>\"\u300c\u300d]+) (\u300d)")
 
 
