@@ -433,12 +433,14 @@ def _fence_run(state: StateBlock, line: int, marker: str) -> int:
 
 
 def superfence(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    """A code fence closed the way pymdownx.superfences closes it: by the same run only.
+    """A code fence closed the way pymdownx.superfences closes it: by the same run, at the
+    opener's indentation.
 
-    CommonMark also closes a ```` ``` ```` fence with a longer run (```` ```` ````); superfences
-    keeps reading code up to an exact ```` ``` ````, so the lines in between are code too. Only
-    that case is taken here (and only when the exact run comes); every other fence, and the
-    probes of whether a fence interrupts a paragraph, are CommonMark's own rule.
+    CommonMark also closes a ```` ``` ```` fence with a longer run (```` ```` ````) or one indented
+    up to three more spaces; superfences reads both as code and goes on to the next exact run
+    at the opener's indentation, so the lines in between are code too. Only that case is taken
+    here (and only when such a run comes); every other fence, and the probes of whether a fence
+    interrupts a paragraph, are CommonMark's own rule.
     """
     if silent or state.sCount[start_line] - state.blkIndent >= 4:
         return False
@@ -447,38 +449,38 @@ def superfence(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if not m:
         return False
     markup = m.group(1)
-    marker, length = markup[0], len(markup)
+    marker, length, indent = markup[0], len(markup), state.sCount[start_line]
     params = text[m.end() :]
     if marker == "`" and "`" in params:
         return False
-    # A run that CommonMark would end the fence with must be longer than the opener's,
-    # and an exact run must follow before the container ends.
+    # CommonMark must end the fence at a run superfences reads as code, and a closing run of
+    # superfences' must follow before the container ends.
     line = start_line + 1
-    longer = False
-    # (marker, length, container) -> the earliest line a search from which found no exact run
-    # up to the container's end: a later search past it cannot find one either (linear time).
-    misses: dict[tuple[str, int, int, int], int] = state.env.setdefault("zh_superfence_misses", {})
-    key = (marker, length, state.blkIndent, end_line)
+    diverged = False
+    # (marker, length, indent, container) -> the earliest line a search from which found no
+    # closing run up to the container's end: a later search past it finds none either (linear).
+    misses: dict[tuple[str, int, int, int, int], int] = state.env.setdefault("zh_superfence_misses", {})
+    key = (marker, length, indent, state.blkIndent, end_line)
     while line < end_line:
         if not _is_blank(state, line) and state.sCount[line] < state.blkIndent:
             break
         run = _fence_run(state, line, marker)
-        if run == length:
+        if run == length and state.sCount[line] == indent:
             break
-        if run > length:
-            longer = True
+        if run >= length:
+            diverged = True
             if key in misses and misses[key] <= line:
-                return False  # an earlier search from here on found no exact run
+                return False  # an earlier search from here on found no closing run
         line += 1
     if line >= end_line:
-        if longer:
+        if diverged:
             misses[key] = min(misses.get(key, start_line), start_line)
         return False
-    if not longer or _fence_run(state, line, marker) != length:
+    if not diverged or _fence_run(state, line, marker) != length or state.sCount[line] != indent:
         return False
     token = state.push("fence", "code", 0)
     token.info = params
-    token.content = state.getLines(start_line + 1, line, state.sCount[start_line], True)
+    token.content = state.getLines(start_line + 1, line, indent, True)
     token.markup = markup
     token.map = [start_line, line + 1]
     state.line = line + 1

@@ -54,6 +54,7 @@ def test_an_unclosed_fence_after_a_longer_run_stays_commonmark() -> None:
 FANCY_SYNTAX = SiteSyntax(fancy_lists=True)
 GROWTH = {
     "fences closed by longer runs": (lambda n: "```py\n````\n" * n, 2000),
+    "fences closed by indented runs": (lambda n: "```py\n  ```\n" * n, 2000),
     "fences closed by exact runs": (lambda n: "```\n````\n```\n\ntext\n\n" * n, 1000),
     "horizontal rule tags": (lambda n: "<hr>\ntext *a*\n" * n, 2000),
     "fancy markers": (lambda n: "mmmmcdxliv. item\n- b.  x\n" * n, 2000),
@@ -165,3 +166,11 @@ def test_admonition_and_fence_syntax_inside_code_stays_code() -> None:
     )
     assert texts(source) == ["Writing a note", "Renders as a note.", "Source", "A step."]
     check(source, kept=("    !!! note", '    !!! tip "Title"', "    ??? question"))
+
+
+def test_a_fence_closes_only_at_its_own_indentation_as_superfences_does() -> None:
+    # CommonMark ends a fence at a closing run indented up to three spaces more; superfences
+    # reads that run as code and closes at the next one level with the opener.
+    source = "- item\n\n    ```\n    code\n      ```\n    still code\n    ```\n\nAfter.\n\n```\nx\n  ```\nmore code\n```\n\nEnd.\n"
+    assert texts(source) == ["item", "After.", "End."]
+    check(source, kept=("    still code", "more code"))
