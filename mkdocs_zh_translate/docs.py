@@ -26,6 +26,7 @@ from typing import Any, Literal
 import yaml
 
 from .errors import ZhTranslateError
+from .logs import PREFIX
 from .pipeline.lazy import TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats
 
@@ -345,11 +346,11 @@ def summary(report: DocsReport, out: Path, snippet_path: Path | None) -> Sequenc
     """The lines ``docs`` prints at the end."""
     lines = []
     if report.stats is not None:
-        lines.append(report.stats.summary())
+        lines.append(PREFIX + report.stats.summary())
     lines.append(
-        f"zh-translate: {report.translated_pages} translated page(s); {len(report.written)} file(s) written, "
+        f"{PREFIX}{report.translated_pages} translated page(s); {len(report.written)} file(s) written, "
         f"{report.unchanged} unchanged, {len(report.removed)} stale removed, in {os.path.relpath(out)}"
     )
     if snippet_path is not None:
-        lines.append(f"zh-translate: i18n settings for the Chinese language in {os.path.relpath(snippet_path)}")
+        lines.append(f"{PREFIX}i18n settings for the Chinese language in {os.path.relpath(snippet_path)}")
     return lines

@@ -60,7 +60,7 @@ class Stats:
     def summary(self) -> str:
         guarded = f", {self.guarded} kept in English by the page guard" if self.guarded else ""
         return (
-            f"zh-translate: {self.segments} segments ({self.unique} unique), {self.cached} from "
+            f"{self.segments} segments ({self.unique} unique), {self.cached} from "
             f"memory, {self.translated} translated, {self.fallbacks} fallbacks{guarded}, "
             f"{self.seconds:.1f} s, {self.model}"
         )

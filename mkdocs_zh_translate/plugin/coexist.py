@@ -24,12 +24,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mkdocs.plugins import get_plugin_logger
+
 from ..docs import Translation, translate_tree
-from ..logs import log
+from ..logs import PLUGIN_NAME, PREFIX
 from ..pipeline.lazy import TranslationFailed
 from ..plaintext import for_template
 from .docs_source import read_pages, read_strings
 from .overrides import translatable_copyright
+
+log = get_plugin_logger(PLUGIN_NAME)
 
 ZH_NAME = "中文"
 
@@ -76,7 +80,7 @@ class StaticI18nBridge:
                 from mkdocs.exceptions import PluginError
 
                 name, error = errors[0]
-                raise PluginError(f"zh-translate: language setting '{name}': {error}")
+                raise PluginError(f"{PREFIX}language setting '{name}': {error}")
             languages.append(entry)
         alternates = config.extra.get("alternate")
         if isinstance(alternates, list) and alternates and not any(
@@ -142,7 +146,7 @@ class StaticI18nBridge:
         except TranslationFailed as exc:
             from mkdocs.exceptions import PluginError
 
-            raise PluginError(f"zh-translate: {exc}") from None
+            raise PluginError(f"{PREFIX}{exc}") from None
         self.translation = done
         log.info(done.stats.summary())
         for message in done.warnings:

@@ -20,13 +20,13 @@ from mkdocs.config import load_config
 from mkdocs.config.base import ValidationError
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
-from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
 
-from ..logs import log
+from ..logs import PLUGIN_NAME, PREFIX
 from ..pipeline.cache import MachineCache, TranslationMemory
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..pipeline.guard import PageGuard
@@ -37,11 +37,14 @@ from ..plaintext import for_template
 from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError, has_po_files
 from . import coexist, site
-from .buildlog import PREFIX, prefixed_warnings
+from .buildlog import PREFIX as ZH_BUILD
+from .buildlog import prefixed_warnings
 from .collect import Collector, EnglishBuild
 from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
 from .overrides import apply_overrides, translatable_copyright
 from .snippets import SnippetExpander
+
+log = get_plugin_logger(PLUGIN_NAME)
 
 _FRONT_MATTER_KEYS = ("title", "description")
 HOME_ZH = "首页"  # MkDocs' implicit "Home"
@@ -106,7 +109,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         collision = language_collision(self.config.language, config.docs_dir, list(config.theme.dirs))
         if collision:
             raise PluginError(
-                f"zh-translate: option 'language': {self.config.language!r} would put the Chinese site in "
+                f"{PREFIX}option 'language': {self.config.language!r} would put the Chinese site in "
                 f"site/{self.config.language}/, where the English site has its own files ({collision}); "
                 "choose another language prefix, e.g. 'zh-hans'"
             )
@@ -114,7 +117,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             cache_dir = resolve_cache_dir(self.config.cache_dir, config.config_file_path, config.docs_dir)
             outside_site(cache_dir, "cache_dir", config.site_dir)
         except ValidationError as exc:
-            raise PluginError(f"zh-translate: option 'cache_dir': {exc}") from None
+            raise PluginError(f"{PREFIX}option 'cache_dir': {exc}") from None
         site.quiet_jieba(cache_dir)
         if self._memory is None or self._memory.machine.directory != cache_dir:
             if self._memory is not None:
@@ -126,13 +129,13 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             )
             outside_site(review_dir, "review_dir", config.site_dir)
         except ValidationError as exc:
-            raise PluginError(f"zh-translate: option 'review_dir': {exc}") from None
+            raise PluginError(f"{PREFIX}option 'review_dir': {exc}") from None
         if self._review is None or self._review.review_dir != review_dir:
             self._review = ReviewedLayer(review_dir)
         try:
             self._glossary = load_glossary(review_dir / GLOSSARY_FILE)
         except ReviewError as exc:
-            raise PluginError(f"zh-translate: {exc}") from None
+            raise PluginError(f"{PREFIX}{exc}") from None
         spec = TranslatorSpec(
             backend=self.config.backend,
             model=resolve_model(self.config.model, config.config_file_path),
@@ -182,7 +185,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         pages = [f.src_uri for f in files.documentation_pages()]
         for pattern in self.config.exclude:
             if not any(fnmatch.fnmatchcase(uri, pattern) for uri in pages):
-                log.warning(f"zh-translate: option 'exclude': {pattern!r} matches no page in docs_dir (typo?)")
+                log.warning(f"option 'exclude': {pattern!r} matches no page in docs_dir (typo?)")
 
     def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
         # The PO files live outside docs_dir: watch them so a reviewer's edit shows up live.
@@ -334,16 +337,16 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             translator = self._site_translator()
             results, translated, stats = translator.translate_pages(list(jobs.values()), strings)
         except TranslationFailed as exc:
-            raise PluginError(f"zh-translate: {exc}") from None
+            raise PluginError(f"{PREFIX}{exc}") from None
         build.results.update(results)
         build.strings.update(translated)
         self.stats = stats
         log.info(stats.summary())
         if stats.fallback_steps and not self.config.strict:
-            log.info(f"zh-translate: {plain_fallbacks(stats.fallback_steps)} (`-v` lists where)")
+            log.info(f"{plain_fallbacks(stats.fallback_steps)} (`-v` lists where)")
         if stats.guard_renders:
             log.info(
-                f"zh-translate: page guard: {len(results)} pages, {stats.guard_renders} renders, "
+                f"page guard: {len(results)} pages, {stats.guard_renders} renders, "
                 f"{1000 * stats.guard_seconds / max(len(results), 1):.1f} ms per page"
             )
         errors: list[str] = []
@@ -355,7 +358,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         if errors:
             for message in errors:
                 log.error(message)
-            raise PluginError(f"zh-translate: {len(errors)} translation problem(s) and `strict: true`")
+            raise PluginError(f"{PREFIX}{len(errors)} translation problem(s) and `strict: true`")
 
     def _site_translator(self) -> SiteTranslator:
         """The pipeline as this build configures it (cache, model, review, glossary)."""
@@ -404,12 +407,12 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             apply_overrides(zh_config, self.config.overrides.values())
             site.set_alternates(zh_config)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
-            log.info(f"zh-translate: building the Chinese site in {zh_dir}")
+            log.info(f"building the Chinese site in {zh_dir}")
             try:
                 with prefixed_warnings():
                     mkdocs_build(zh_config, serve_url=serve_url, dirty=self._dirty)
             except Abort as exc:  # --strict: say that the Chinese build is the one that failed
-                raise Abort(f"{PREFIX}{exc.message}") from None
+                raise Abort(f"{ZH_BUILD}{exc.message}") from None
         finally:
             self._zh = False
 
@@ -431,7 +434,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         """The page with its ``--8<--`` snippets included, so they are translated with it."""
         expanded, error = self._snippets.expand(markdown)
         if error:
-            log.warning(f"zh-translate: {_label(page)}: snippets not included, kept in English: {error}")
+            log.warning(f"{_label(page)}: snippets not included, kept in English: {error}")
         return expanded
 
     def _excluded(self, src_uri: str) -> bool:
