@@ -36,24 +36,24 @@ def _read_text(path: Path) -> tuple[str, str]:
 
 
 def _cmd_md(args: argparse.Namespace) -> int:
-    from ..pipeline.backends import load_translator
     from ..pipeline.guard import PageGuard, python_markdown_renderer
+    from ..pipeline.lazy import LazyTranslator
     from ..pipeline.markdown import translate_markdown
     from ..pipeline.progress import progress_for
+    from ..pipeline.spec import TranslatorSpec
     from ..segment import SegmentError
 
     source, bom = _read_text(Path(args.input))
-    translator = load_translator(
-        args.backend, args.model, beams=args.beams, threads=args.threads,
-        providers=args.providers.split(",") if args.providers else None,
-    )
+    providers = tuple(p for p in args.providers.split(",") if p) if args.providers else None
+    spec = TranslatorSpec(args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers)
+    lazy = LazyTranslator()  # loaded only if some segment needs it, with the build's messages
     try:
         # The page guard renders with Python-Markdown's usual MkDocs extensions: an unknown
         # construct costs a segment of English, never a broken page.
         guard = None if args.no_guard else PageGuard(python_markdown_renderer())
         result = bom + translate_markdown(
             source,
-            translator,
+            lambda: lazy.get(spec),
             progress=progress_for(None),
             guard=guard,
             label=args.input,
