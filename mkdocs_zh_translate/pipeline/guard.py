@@ -9,7 +9,11 @@ never change:
 * the multiset of ``href``/``src`` values (the Markdown has no language prefix; the zh build
   adds none to relative links), and of mkdocs-autorefs' ``<autoref identifier>`` references;
 * element ids (heading anchors, footnotes, code line anchors);
-* inline code (``<code>`` outside ``<pre>``) and math (``arithmatex`` elements, ``<math>``).
+* inline code (``<code>`` outside ``<pre>``) and math (``arithmatex`` elements, ``<math>``);
+* the block structure: every list, list item, blockquote, table part, definition list,
+  ``<details>`` and paragraph, by its path of such ancestors (``ul>li>p``), so a translation
+  that ends a list early, merges an item into prose or lets a quote's text escape its
+  blockquote breaks the page as surely as a lost link.
 
 When they differ it finds the offending segments by bisection (each probe is one render of the
 page with only some segments translated) and puts them back to English; if the page still
@@ -34,7 +38,20 @@ from typing import Any, Protocol
 Render = Callable[[str], str]
 
 # How a reason names each compared feature.
-_LABELS = {"pre": "<pre> block", "links": "href/src", "ids": "id", "code": "inline code", "math": "math"}
+_LABELS = {
+    "pre": "<pre> block",
+    "links": "href/src",
+    "ids": "id",
+    "code": "inline code",
+    "math": "math",
+    "blocks": "list/quote/table structure",
+}
+_FEATURES = tuple(_LABELS)
+
+# The block elements whose count and nesting a translation must keep (see the module doc).
+_BLOCKS = frozenset(
+    "ul ol li blockquote table thead tbody tfoot tr th td dl dt dd details summary p".split()
+)
 
 # What a plain Python-Markdown front end renders with when it knows no site: the extensions
 # MkDocs sites nearly always enable and that change structure (ids, code, tables).
@@ -70,13 +87,15 @@ class Structure:
     ids: Counter[str]
     code: Counter[str]
     math: Counter[str]
+    blocks: Counter[str] = field(default_factory=Counter)  # "ul>li>p": block elements by nesting
 
     def changed(self, other: Structure | None) -> list[str]:
-        """Every item lost or added between ``self`` and ``other``, raw."""
+        """Every item lost or added between ``self`` and ``other``, raw (block paths left out:
+        they name no text a segment's source could contain)."""
         if other is None:
             return []
         out: list[str] = []
-        for name in ("pre", "links", "ids", "code", "math"):
+        for name in _FEATURES[:-1]:
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine != theirs:
                 out += list((mine - theirs).elements()) + list((theirs - mine).elements())
@@ -85,7 +104,7 @@ class Structure:
     def differences(self, other: Structure) -> list[str]:
         """Human names of what differs, with one example each ("a link 'x' lost")."""
         out = []
-        for name in ("pre", "links", "ids", "code", "math"):
+        for name in _FEATURES:
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine == theirs:
                 continue
@@ -150,6 +169,8 @@ class _Collect(HTMLParser):
         self.ids: Counter[str] = Counter()
         self.code: Counter[str] = Counter()
         self.math: Counter[str] = Counter()
+        self.blocks: Counter[str] = Counter()
+        self._open: list[str] = []  # the open block elements, outermost first
         self._code: list[str] | None = None  # text of the open inline <code>
         self._math: list[tuple[str, list[str]]] = []  # open math elements: (tag, text parts)
         self._pre = 0
@@ -158,6 +179,9 @@ class _Collect(HTMLParser):
         self._attrs(attrs)
         if tag == "autoref":  # mkdocs-autorefs: becomes a link after rendering
             self.links["autoref:" + (dict(attrs).get("identifier") or "")] += 1
+        if tag in _BLOCKS:
+            self._open.append(tag)
+            self.blocks[">".join(self._open)] += 1
         if tag == "pre":
             self._pre += 1
         elif tag == "code" and not self._pre and self._code is None:
@@ -171,6 +195,9 @@ class _Collect(HTMLParser):
         self._attrs(attrs)
 
     def handle_endtag(self, tag: str) -> None:
+        if tag in _BLOCKS and tag in self._open:  # raw HTML may leave some open: close up to it
+            while self._open.pop() != tag:
+                pass
         if tag == "pre":
             self._pre = max(0, self._pre - 1)
         elif tag == "code" and self._code is not None:
@@ -223,7 +250,7 @@ def structure(html: str) -> Structure:
     collect = _Collect(html)
     collect.feed(html)
     collect.close()
-    return Structure(_pre_blocks(html), collect.links, collect.ids, collect.code, collect.math)
+    return Structure(_pre_blocks(html), collect.links, collect.ids, collect.code, collect.math, collect.blocks)
 
 
 @dataclass

@@ -4,6 +4,7 @@ translated segment, so "every page translated" is checkable in the HTML)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -15,6 +16,7 @@ import pytest
 import yaml
 
 from mkdocs_zh_translate.cli.app import main
+from mkdocs_zh_translate.plaintext import for_template
 from tests.plugin_sites import Html, html_pages, write_site
 
 PAGES = {
@@ -353,3 +355,42 @@ def test_beside_static_i18n_in_the_folder_structure(tmp_path: Path) -> None:
     assert "「Install it.」" in Html(site / "zh/guide/index.html").text
     assert _switcher(site / "fr/guide/index.html")["zh"] == "../../zh/guide/"
     assert not (site / "zh/fr").exists() and not (site / "zh/en").exists()
+
+
+HOSTILE = 'Say "hi" \'there\' </title><script>alert(1)</script>\nnext: line'
+
+
+def test_hostile_titles_stay_inert_text_in_the_snippet_and_front_matter(tmp_path: Path) -> None:
+    pages = dict(PAGES)
+    pages["guide/install.md"] = "---\ntitle: " + json.dumps(HOSTILE) + "\n---\n# Install\n\nInstall it.\n"
+    nav = [{"Home": "index.md"}, {HOSTILE: [{"Install it": "guide/install.md"}, "guide/usage.md"]}]
+    write_site(tmp_path / "proj", theme="material", pages=pages, extra_config={"nav": nav, "site_name": HOSTILE})
+    assert _docs(tmp_path / "proj", "--out", "../out") == 0
+    raw = (tmp_path / "out.i18n.yml").read_text(encoding="utf-8")
+    zh = yaml.safe_load(raw)["plugins"][0]["i18n"]["languages"][1]
+    # the English nav title stays the key static-i18n matches; every value is inert text
+    assert all("<" not in v for v in [zh["site_name"], *zh["nav_translations"].values()])
+    escaped = for_template(f"「{HOSTILE}」")
+    assert zh["site_name"] == escaped and zh["nav_translations"][HOSTILE] == escaped  # one scalar each
+    assert set(zh) == {"locale", "name", "site_name", "site_description", "nav_translations", "admonition_translations"}
+    front = (tmp_path / "out/guide/install.zh.md").read_text(encoding="utf-8").split("---\n")[1]
+    assert yaml.safe_load(front) == {"title": escaped}  # one key: the newline did not start another
+    assert front.count("\n") == 1
+
+
+def test_beside_static_i18n_a_title_from_the_translated_h1_is_escaped(tmp_path: Path) -> None:
+    # MkDocs takes page.title from the H1 as escaped HTML and themes pass it through `striptags`,
+    # which unescapes it: untrusted (translated) text would come back as live markup.
+    pytest.importorskip("mkdocs_static_i18n")
+    root = tmp_path / "proj"
+    _i18n_site(root)
+    (root / "docs/other.md").write_text(
+        "# Use &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; \"safely\"\n\nBody text.\n", encoding="utf-8"
+    )
+    done = _build(root)
+    assert done.returncode == 0, done.stderr
+    english = (root / "site/other/index.html").read_text(encoding="utf-8")
+    assert "<script>alert(1)</script>" in english  # what the English theme does with the user's own H1
+    zh = (root / "site/zh/other/index.html").read_text(encoding="utf-8")
+    assert "「Use" in zh and "alert(1)" in zh
+    assert "<script>alert(1)" not in zh and "</title><script>" not in zh

@@ -267,3 +267,47 @@ def test_translate_markdown_runs_the_guard_and_says_what_it_kept() -> None:
     )
     assert out == "「Good one.」\n\nBad one.\n"
     assert len(warnings) == 1 and warnings[0].startswith("p.md: ") and "<pre>" in warnings[0]
+
+
+BLOCKS_SOURCE = (
+    "Steps to follow:\n\n"
+    "- First step.\n"
+    "- Second step.\n\n"
+    "> A quoted remark.\n\n"
+    "| Name | Value |\n|---|---|\n| alpha | one |\n\n"
+    "Closing words.\n"
+)
+BLOCKS_TEXTS = ["Steps to follow:", "First step.", "Second step.", "A quoted remark.", "Name", "alpha", "Closing words."]
+
+
+@pytest.mark.parametrize(
+    ("index", "broken", "what"),
+    [
+        (1, "「First step.」\n- 「Extra step.」", "list/quote/table structure 'ul>li' added"),
+        (2, "「Second step.\nmerged into prose」\n\n「Stray.」", "list/quote/table structure 'p' added"),
+        (3, "「A quoted」\n\n「remark.」", "list/quote/table structure 'p' added"),
+        (0, "「Steps to follow:」\n\n> 「quoted」", "list/quote/table structure 'blockquote' added"),
+        (4, "「Name」 | 「Extra」", "list/quote/table structure 'table' lost"),
+    ],
+    ids=["adds-a-list-item", "breaks-a-list", "breaks-a-blockquote", "adds-a-blockquote", "breaks-a-table"],
+)
+def test_a_segment_that_breaks_a_list_quote_or_table_goes_back(
+    guard: PageGuard, index: int, broken: str, what: str
+) -> None:
+    page = RawPage.of(BLOCKS_SOURCE, BLOCKS_TEXTS)
+    translations: list[str | None] = [f"「{t}」" for t in BLOCKS_TEXTS]
+    assert guard.check(BLOCKS_SOURCE, page, translations).reverted == []  # faithful: passes
+    translations[index] = broken
+    result = guard.check(BLOCKS_SOURCE, page, translations, label="docs/steps.md")
+    assert result.reverted == [index] and not result.whole_page
+    assert result.reason.startswith("docs/steps.md: ") and what in result.reason, result.reason
+    html = python_markdown_renderer()(page.splice(result.translations))
+    assert structure(html) == structure(python_markdown_renderer()(BLOCKS_SOURCE))
+
+
+def test_structure_records_nesting_of_lists_and_quotes() -> None:
+    nested = structure("<ul><li><p>a</p><ol><li>b</li></ol></li></ul><blockquote><p>c</p></blockquote>")
+    flat = structure("<ul><li><p>a</p></li><li>b</li></ul><blockquote></blockquote><p>c</p>")
+    assert nested.blocks == {"ul": 1, "ul>li": 1, "ul>li>p": 1, "ul>li>ol": 1, "ul>li>ol>li": 1, "blockquote": 1,
+                             "blockquote>p": 1}
+    assert nested.differences(flat)[0].startswith("list/quote/table structure 'ul>li>ol' lost")
