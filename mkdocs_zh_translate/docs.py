@@ -62,13 +62,15 @@ class DocsError(ZhTranslateError):
 
 @dataclass
 class DocsPage:
-    """One English page: ``body`` is what MkDocs hands the plugin (front matter removed)."""
+    """One English page: ``body`` is what MkDocs hands the plugin (front matter removed, snippets
+    included: the translated file then holds the included text, translated)."""
 
     src_uri: str
     label: str  # the path shown in messages
     front_matter: str  # the raw front matter block, delimiters included ("" when none)
     body: str
     meta: dict[str, str] = field(default_factory=dict)  # title / description to translate
+    warnings: list[str] = field(default_factory=list)  # found while reading (a snippet not included)
 
     @property
     def line_offset(self) -> int:
@@ -281,6 +283,8 @@ def translate_tree(
     strings = list(site_strings) + list(titles.values()) + [v for p in pages for v in p.meta.values()]
     results, translated, stats = translator.translate_pages(jobs, list(dict.fromkeys(strings)))
     done = Translation({}, translated, {}, stats)
+    for page in pages:
+        done.warnings.extend(page.warnings)
     for result in results.values():
         done.warnings.extend(result.warnings)
         done.fallbacks.extend(result.fallbacks)

@@ -394,3 +394,55 @@ def test_beside_static_i18n_a_title_from_the_translated_h1_is_escaped(tmp_path: 
     zh = (root / "site/zh/other/index.html").read_text(encoding="utf-8")
     assert "「Use" in zh and "alert(1)" in zh
     assert "<script>alert(1)" not in zh and "</title><script>" not in zh
+
+
+SNIPPET_README = "# Demo project\n\nThe project turns notes into pages.\n"
+SNIPPET_PAGES = {
+    "index.md": '--8<-- "README.md"\n',
+    "guide.md": "# Guide\n\nOwn text.\n\n--8<-- \"parts.md:usage\"\n",
+    "code.md": '```python\n--8<-- "code.py"\n```\n',
+    "missing.md": "# Missing\n\nOwn words.\n\n--8<-- \"nowhere.md\"\n",
+}
+
+
+def _snippet_site(root: Path, plugins: list[Any] | None = None) -> None:
+    extra: dict[str, Any] = {
+        "markdown_extensions": [{"pymdownx.snippets": {"base_path": ["."], "check_paths": True}}],
+    }
+    if plugins is not None:
+        extra["plugins"] = plugins
+    write_site(root, theme="material", pages=SNIPPET_PAGES, extra_config=extra)
+    (root / "README.md").write_text(SNIPPET_README, encoding="utf-8")
+    (root / "parts.md").write_text("Skip.\n\n--8<-- [start:usage]\nUsage is simple.\n--8<-- [end:usage]\n", encoding="utf-8")
+    (root / "code.py").write_text("print('only code')\n", encoding="utf-8")
+
+
+def test_docs_translates_included_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _snippet_site(tmp_path / "proj")
+    assert _docs(tmp_path / "proj", "--out", "../out") == 0
+    out = tmp_path / "out"
+    home = (out / "index.zh.md").read_text(encoding="utf-8")
+    assert home == "# 「Demo project」 { #demo-project }\n\n「The project turns notes into pages.」\n\n"
+    assert "「Usage is simple.」" in (out / "guide.zh.md").read_text(encoding="utf-8")
+    assert (out / "index.md").read_text(encoding="utf-8") == SNIPPET_PAGES["index.md"]  # English as written
+    assert not (out / "code.zh.md").exists()  # nothing to translate: no page claims a translation
+    missing = (out / "missing.zh.md").read_text(encoding="utf-8")
+    assert '--8<-- "nowhere.md"' in missing and "「Own words.」" in missing
+    err = capsys.readouterr().err
+    assert "missing.md: snippets not included, kept in English" in err and "nowhere.md" in err
+
+
+def test_beside_static_i18n_included_markdown_is_translated(tmp_path: Path) -> None:
+    pytest.importorskip("mkdocs_static_i18n")
+    root = tmp_path / "proj"
+    i18n = {"i18n": {"docs_structure": "suffix", "languages": [{"locale": "en", "name": "English", "default": True}]}}
+    _snippet_site(root, plugins=["search", i18n, {"zh-translate": {"backend": "pseudo"}}])
+    (root / "docs/missing.md").unlink()  # check_paths: the English build itself would fail on it
+    done = _build(root)
+    assert done.returncode == 0, done.stderr
+    home = Html(root / "site/zh/index.html")
+    assert "「The project turns notes into pages.」" in home.text and "zh-translate-banner" in home.source
+    assert "「Usage is simple.」" in Html(root / "site/zh/guide/index.html").text
+    code = Html(root / "site/zh/code/index.html")  # static-i18n's English fallback, no banner
+    assert "only code" in code.text and "zh-translate-banner" not in code.source
+    assert "「" not in Html(root / "site/index.html").text
