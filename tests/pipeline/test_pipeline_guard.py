@@ -188,16 +188,20 @@ def test_structure_counts_autorefs_references() -> None:
     assert a.differences(b) == ["href/src 'autoref:pkg.Thing' lost"]
 
 
+def _directive_page() -> tuple[str, RawPage, list[str | None]]:
+    prose = [f"Sentence number {n} is plain." for n in range(30)]
+    texts = [*prose[:15], "::: pkg.mod", *prose[15:]]
+    source = "\n\n".join(texts) + "\n"
+    return source, RawPage.of(source, texts), [f"「{t}」" for t in texts]
+
+
 def test_suspects_first_keep_the_search_short(monkeypatch: pytest.MonkeyPatch) -> None:
     from mkdocs_zh_translate.pipeline import guard as guard_module
     from mkdocs_zh_translate.pipeline.guard import autodoc_stub
 
-    prose = [f"Sentence number {n} is plain." for n in range(30)]
-    texts = [*prose[:15], "::: pkg.mod", *prose[15:]]
-    source = "\n\n".join(texts) + "\n"
-    page = RawPage.of(source, texts)
+    source, page, translations = _directive_page()
+    monkeypatch.setattr(guard_module, "region_starts", lambda source: [])  # one region: the whole page
     guard = make_guard(python_markdown_renderer([autodoc_stub()]))
-    translations: list[str | None] = [f"「{t}」" for t in texts]
     result = guard.check(source, page, translations)
     assert result.reverted == [15]
     monkeypatch.setattr(guard_module, "_suspects", lambda *args: [])
@@ -206,6 +210,43 @@ def test_suspects_first_keep_the_search_short(monkeypatch: pytest.MonkeyPatch) -
     # english, all, all but the suspects, the two suspects (the directive and the sentence just
     # above it), final check; plain bisection over 31 segments needs about twice as many
     assert result.renders <= 6 and plain.renders >= 2 * result.renders - 2
+
+
+def test_regions_keep_the_renders_small(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bisection over regions renders a few pages' worth of Markdown in all; bisection over the
+    whole page renders the whole page for every probe."""
+    from mkdocs_zh_translate.pipeline import guard as guard_module
+    from mkdocs_zh_translate.pipeline.guard import autodoc_stub
+
+    source, page, translations = _directive_page()
+    result = make_guard(python_markdown_renderer([autodoc_stub()])).check(source, page, translations)
+    assert result.reverted == [15] and not result.whole_page
+    monkeypatch.setattr(guard_module, "region_starts", lambda source: [])
+    monkeypatch.setattr(guard_module, "_suspects", lambda *args: [])
+    plain = make_guard(python_markdown_renderer([autodoc_stub()])).check(source, page, translations)
+    assert plain.reverted == [15]
+    # english, all, final check (3 pages) + halves that shrink at each level (about 3 more)
+    assert result.rendered <= 7 * len(source), result.rendered / len(source)
+    assert plain.rendered >= 1.5 * result.rendered, (plain.rendered, result.rendered)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Intro.\n\n```\ncode\n\nNot a region start\n```\n\nAfter.\n",
+        "Intro.\n\n/// note\n\nInside a block.\n\n///\n\nAfter.\n",
+        "Intro.\n\n<div markdown>\n\nInside.\n\n</div>\n\nAfter.\n",
+        "Intro.\n\n- item\n\n    indented\n\nAfter.\n",
+    ],
+    ids=["fence", "pymdownx-block", "html-block", "indented"],
+)
+def test_regions_start_only_at_the_margin_outside_constructs(source: str) -> None:
+    from mkdocs_zh_translate.pipeline.guard import region_starts
+
+    starts = region_starts(source)
+    assert [source[s:].split("\n", 1)[0] for s in starts][-1] == "After."
+    assert all(source[s - 2 : s] == "\n\n" for s in starts)
+    assert not any(source[s:].startswith(("Not", "Inside", "indented")) for s in starts)
 
 
 def _site_translate(tmp_path, render, page_text: str):  # type: ignore[no-untyped-def]
@@ -242,13 +283,23 @@ def test_site_translator_reverts_the_segment_the_guard_rejects(tmp_path) -> None
 
 
 def test_site_translator_whole_page_revert_is_not_called_translated(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    def render(text: str) -> str:  # the two translations break the page only together
-        return "<pre>broken</pre>" if "「Good one.」" in text and "「Bad one.」" in text else ""
+    def render(text: str) -> str:  # any two of the three translations break the page together
+        return "<pre>broken</pre>" if text.count("「") >= 2 else ""
+
+    page = "Good one.\n\nBad one.\n\nUgly one.\n"
+    result, _stats = _site_translate(tmp_path, render, page)
+    assert result.markdown == page
+    assert not result.translated  # the banner says "not translated"
+    assert len(result.warnings) == 1 and "whole page is kept in English" in result.warnings[0]
+
+
+def test_site_translator_every_segment_reverted_is_not_called_translated(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    def render(text: str) -> str:  # each translation breaks the page on its own
+        return "<pre>broken</pre>" * text.count("「")
 
     result, _stats = _site_translate(tmp_path, render, "Good one.\n\nBad one.\n")
     assert result.markdown == "Good one.\n\nBad one.\n"
-    assert not result.translated  # the banner says "not translated"
-    assert len(result.warnings) == 1 and "whole page is kept in English" in result.warnings[0]
+    assert not result.translated
 
 
 def test_translate_markdown_runs_the_guard_and_says_what_it_kept() -> None:
