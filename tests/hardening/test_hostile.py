@@ -101,9 +101,9 @@ def test_page_guard_grows_linearly_with_breaking_segments() -> None:
     render = python_markdown_renderer()
 
     def best(k: int) -> float:
-        source, page, translations = _guard_page(k * 40)
+        source, page, translations = _guard_page(k * 60)
         result = PageGuard(render).check(source, page, translations)
-        assert len(result.reverted) == k * 4 and not result.whole_page
+        assert len(result.reverted) == k * 6 and not result.whole_page
         return fastest(lambda: PageGuard(render).check(source, page, translations), repeats=2)
 
     ratios = (0.0, 0.0)
