@@ -104,6 +104,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             return config
         i18n = coexist.find_static_i18n(config)
         if i18n is not None and self._i18n is not None and not self._i18n.is_default_build():
+            if self._i18n.is_zh_build():  # the translated headings are pinned: `{ #slug }`
+                self._i18n.add_attr_list(config)
             return config  # one of static-i18n's other language builds: same state
         collision = language_collision(self.config.language, config.docs_dir, list(config.theme.dirs))
         if collision:
@@ -308,6 +310,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
     @event_priority(-100)  # last: the English site, its search index and sitemap are written
     def on_post_build(self, config: MkDocsConfig) -> None:
         build = self._build
+        if self._i18n is not None:
+            self._i18n.remove_attr_list(config)  # added for the zh build only
         if build is None or (self._i18n is not None and self.collector is None):
             return  # static-i18n builds the zh site from the files added in on_files
         site_dir = Path(config.site_dir)

@@ -394,6 +394,12 @@ def test_beside_static_i18n_a_title_from_the_translated_h1_is_escaped(tmp_path: 
     zh = (root / "site/zh/other/index.html").read_text(encoding="utf-8")
     assert "「Use" in zh and "alert(1)" in zh
     assert "<script>alert(1)" not in zh and "</title><script>" not in zh
+    # the heading pin is an attribute in the zh build (attr_list added for it), not text
+    assert "{ #" not in zh and 'id="use-titlescriptalert1script-safely"' in zh
+    assert 'id="use-titlescriptalert1script-safely"' in english
+    assert "attr_list" not in (root / "mkdocs.yml").read_text(encoding="utf-8")
+    fr = (root / "site/fr/index.html").read_text(encoding="utf-8")
+    assert "「" not in fr
 
 
 SNIPPET_README = "# Demo project\n\nThe project turns notes into pages.\n"
