@@ -271,7 +271,12 @@ _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _BLOCK_OPEN = re.compile(r"^[ \t]*/{3,}[ \t]*[A-Za-z]")
 _BLOCK_CLOSE = re.compile(r"^[ \t]*/{3,}[ \t]*$")
 _HTML_OPEN = re.compile(r"^<([A-Za-z][\w-]*)\b")
-_VOID = frozenset("area base br col embed hr img input link meta source track wbr".split())
+# Tags that open a raw HTML block (Python-Markdown's block-level list, the common part): an
+# autolink `<https://…>` or an inline tag at the margin opens none.
+_HTML_BLOCKS = frozenset(
+    "address article aside blockquote center details dialog div dl fieldset figure footer form header "
+    "iframe main nav noscript ol p pre script section style table ul video audio picture canvas".split()
+)
 # Lines every region is rendered with: link reference definitions and abbreviations, which act
 # on the whole page (a region without them would show `[text][ref]` as text on both sides).
 _PAGE_WIDE = re.compile(r"^ {0,3}(?:\[[^\]\n^]+\]:[ \t]*\S|\*\[[^\]\n]+\]:).*$", re.MULTILINE)
@@ -308,7 +313,7 @@ def region_starts(source: str) -> list[int]:
         elif html is not None:
             if line.lower().startswith(f"</{html}"):
                 html = None
-        elif (tag := _HTML_OPEN.match(line)) and tag.group(1).lower() not in _VOID:
+        elif (tag := _HTML_OPEN.match(line)) and tag.group(1).lower() in _HTML_BLOCKS:
             name = tag.group(1).lower()
             if f"</{name}" not in line.lower():
                 html = name

@@ -237,8 +237,9 @@ def test_regions_keep_the_renders_small(monkeypatch: pytest.MonkeyPatch) -> None
         "Intro.\n\n/// note\n\nInside a block.\n\n///\n\nAfter.\n",
         "Intro.\n\n<div markdown>\n\nInside.\n\n</div>\n\nAfter.\n",
         "Intro.\n\n- item\n\n    indented\n\nAfter.\n",
+        "Intro.\n\n<https://example.com> is a link.\n\nAfter.\n",
     ],
-    ids=["fence", "pymdownx-block", "html-block", "indented"],
+    ids=["fence", "pymdownx-block", "html-block", "indented", "autolink"],
 )
 def test_regions_start_only_at_the_margin_outside_constructs(source: str) -> None:
     from mkdocs_zh_translate.pipeline.guard import region_starts
