@@ -38,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     logging.getLogger("mkdocs").setLevel(logging.ERROR)
     os.chdir(args.config.parent)
+    sys.path.insert(0, os.getcwd())  # as `python -m mkdocs` has it: a site's own modules (tools.*)
     config = load_config(config_file=str(args.config))
     config = config.plugins.on_config(config)
     plugin = config.plugins["zh-translate"]
