@@ -36,7 +36,8 @@ from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
 from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError, has_po_files
-from . import backlinks, coexist, site
+from . import coexist, site
+from .backlinks import BacklinkLayout
 from .buildlog import PREFIX, prefixed_warnings
 from .collect import Collector, EnglishBuild
 from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
@@ -61,7 +62,7 @@ class _Build:
     copyright: str | None = None  # when it is plain text (translatable_copyright)
     results: dict[str, PageResult] = field(default_factory=dict)
     strings: dict[str, str] = field(default_factory=dict)
-    backlink_layout: backlinks.BacklinkLayout = field(default_factory=backlinks.BacklinkLayout)  # mkdocstrings'
+    backlinks: BacklinkLayout = field(default_factory=BacklinkLayout)  # mkdocstrings' backlink trees
 
 
 class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
@@ -253,7 +254,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         # zh build follows the English build's layout (see backlinks.py).
         mkdocstrings = config.plugins.get("mkdocstrings")
         if self._build is not None and self._i18n is None and mkdocstrings is not None:
-            self._build.backlink_layout.install(mkdocstrings, zh=self._zh)
+            self._build.backlinks.install(mkdocstrings, zh=self._zh)
         return env
 
     @event_priority(-100)  # after the search plugins (priority 0) read page.content
