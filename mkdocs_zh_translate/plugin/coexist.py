@@ -55,6 +55,7 @@ class StaticI18nBridge:
     overrides: dict[str, Any] = field(default_factory=dict)
     translation: Translation | None = None
     generated: set[str] = field(default_factory=set)  # src_uris of the zh files we added
+    added_attr_list: bool = False  # the zh build's attr_list is ours (see add_attr_list)
 
     # -- which build is this -----------------------------------------------------------------
 
@@ -87,6 +88,19 @@ class StaticI18nBridge:
             isinstance(a, dict) and a.get("lang") == self.language for a in alternates
         ):
             alternates.append({"name": ZH_NAME, "link": f"/{self.language}/", "lang": self.language})
+
+    def add_attr_list(self, config: Any) -> None:
+        """The zh build renders the pinned heading ids (``# 译文 { #slug }``) as the plugin's own
+        nested build does: with attr_list, added for that build only (static-i18n shares one
+        config between its language builds; :meth:`remove_attr_list` takes it out after)."""
+        if "attr_list" not in config.markdown_extensions:
+            config.markdown_extensions.append("attr_list")
+            self.added_attr_list = True
+
+    def remove_attr_list(self, config: Any) -> None:
+        if self.added_attr_list and "attr_list" in config.markdown_extensions:
+            config.markdown_extensions.remove("attr_list")
+        self.added_attr_list = False
 
     # -- on_files -------------------------------------------------------------------------------
 

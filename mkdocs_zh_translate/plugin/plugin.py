@@ -37,6 +37,7 @@ from ..plaintext import for_template
 from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError, has_po_files
 from . import coexist, site
+from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import prefixed_warnings
 from .collect import Collector, EnglishBuild
@@ -64,6 +65,7 @@ class _Build:
     copyright: str | None = None  # when it is plain text (translatable_copyright)
     results: dict[str, PageResult] = field(default_factory=dict)
     strings: dict[str, str] = field(default_factory=dict)
+    backlinks: BacklinkLayout = field(default_factory=BacklinkLayout)  # mkdocstrings' backlink trees
 
 
 class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
@@ -105,6 +107,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             return config
         i18n = coexist.find_static_i18n(config)
         if i18n is not None and self._i18n is not None and not self._i18n.is_default_build():
+            if self._i18n.is_zh_build():  # the translated headings are pinned: `{ #slug }`
+                self._i18n.add_attr_list(config)
             return config  # one of static-i18n's other language builds: same state
         collision = language_collision(self.config.language, config.docs_dir, list(config.theme.dirs))
         if collision:
@@ -241,11 +245,20 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             # render, before any template shows it in a nav).
             if page.is_homepage and "title" not in page.__dict__ and page.title == "Home":
                 page.title = HOME_ZH
-        if self._zh and isinstance(page.title, str):
+        if isinstance(page.title, str) and (self._zh or self._generated_zh(page)):
             # A title taken from the translated H1 is escaped HTML, and themes pass it through
             # `striptags`, which unescapes it: `&lt;/title&gt;` would come back as a live tag.
             page.title = for_template(page.title)
         return html
+
+    @event_priority(-90)  # after autorefs collected backlinks (-50), before mkdocstrings renders them (-100)
+    def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
+        # mkdocstrings lays out backlinks in an order that changes from process to process: the
+        # zh build follows the English build's layout (see backlinks.py).
+        mkdocstrings = config.plugins.get("mkdocstrings")
+        if self._build is not None and self._i18n is None and mkdocstrings is not None:
+            self._build.backlinks.install(mkdocstrings, zh=self._zh)
+        return env
 
     @event_priority(-100)  # after the search plugins (priority 0) read page.content
     def on_page_context(self, context: Any, page: Page, config: MkDocsConfig, nav: Navigation) -> Any:
@@ -254,9 +267,14 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             page.content = banner + page.content
         return context
 
+    def _generated_zh(self, page: Page) -> bool:
+        """Whether ``page`` is one of the translated pages handed to mkdocs-static-i18n."""
+        return self._i18n is not None and self._i18n.is_zh_build() and page.file.src_uri in self._i18n.generated
+
     def _banner(self, page: Page) -> str:
         """The machine-translation notice for a zh page ("" for English pages)."""
-        if self._i18n is not None and self._i18n.is_zh_build() and page.file.src_uri in self._i18n.generated:
+        if self._generated_zh(page):
+            assert self._i18n is not None
             segments, reviewed = self._i18n.counts(page.file.src_uri)
             return site.banner_html(
                 self.config.banner, segments=segments, reviewed=reviewed, model=self._model_label(), translated=True
@@ -295,6 +313,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
     @event_priority(-100)  # last: the English site, its search index and sitemap are written
     def on_post_build(self, config: MkDocsConfig) -> None:
         build = self._build
+        if self._i18n is not None:
+            self._i18n.remove_attr_list(config)  # added for the zh build only
         if build is None or (self._i18n is not None and self.collector is None):
             return  # static-i18n builds the zh site from the files added in on_files
         site_dir = Path(config.site_dir)
