@@ -15,6 +15,7 @@ from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment
 from ._placeholders import has_words, strip_tags
+from ._pymd import fragile_emphasis, list_marker_length, refdef_start, unclosed_fence_blocks
 from ._slug import attr_id, heading_attr_start, heading_text, unique
 from ._slug import slugify as default_slugify
 from ._splice import line_start_markers
@@ -101,6 +102,7 @@ class _Builder:
         self.page = _Page(text)
         self.locator = Locator(self.page.lines)
         self.used_ids: set[str] = set()
+        self.english_lines: list[tuple[int, int]] = []  # line ranges Python-Markdown reads otherwise
         self._callout_hit = False
         self.segments: list[Segment] = []
         # Abbreviations are matched by their exact spelling: translating the word loses them.
@@ -377,6 +379,9 @@ class _Builder:
     ) -> None:
         cmap = self.locator.locate(tok, how)
         pieces = inline_pieces(tok.children or [], tok.content) if cmap is not None else None
+        prose = how == "lines" and not heading and kind != "definition_term"
+        if pieces is not None and prose:
+            pieces = self._python_markdown_syntax(tok, pieces)
         slug = None
         if heading:
             visible = heading_text(tok.children or [])
@@ -392,6 +397,8 @@ class _Builder:
         page_pieces, trailing_attr = self._trim(page_pieces, lead_marker=lead_marker, atx=how == "atx", callout=callout)
         if heading and trailing_attr is None:
             trailing_attr = self._word_attr(page_pieces)
+        if fragile_emphasis(page_pieces, self.page.text):
+            page_pieces = []  # English: Python-Markdown could pair the translated runs otherwise
         single = how != "lines"
         block_start = not single
         if callout and self._callout_hit and self._callout_title(page_pieces):
@@ -406,6 +413,27 @@ class _Builder:
                     if trailing_attr is not None:
                         raw = self._raw(trailing_attr)
                         restore.pin_at = trailing_attr.start + (2 if raw.startswith("{:") else 1)
+
+    def _python_markdown_syntax(self, tok: Token, pieces: list[Piece]) -> list[Piece]:
+        """Keep out of a prose block what Python-Markdown reads as syntax there: a setext
+        underline on its first line, a list marker CommonMark refused, and lines from a reference
+        definition on (those stay English), or the whole block beside a fence nothing closes."""
+        if tok.map is not None and any(a < tok.map[1] and tok.map[0] < b for a, b in self.english_lines):
+            return []
+        cut = refdef_start(tok.content)
+        if cut is not None:
+            pieces = [p for p in pieces if p.end <= cut]
+        if len(pieces) > 1 and pieces[1].kind == "break" and _UNDERLINE_RE.fullmatch(tok.content, 0, pieces[0].end):
+            # `===` opening a paragraph underlines the line above for Python-Markdown (a reference
+            # definition, to CommonMark): the heading ends there, the rest is a new block
+            pieces = pieces[2:]
+        if pieces and pieces[0].kind == "text":
+            first = pieces[0]
+            lead = list_marker_length(tok.content[first.start : first.end])
+            if lead and first.start == 0:
+                rest = [Piece("text", lead, first.end)] if lead < first.end else []
+                pieces = rest + pieces[1:]
+        return pieces
 
     def default_title(self, tok: Token) -> None:
         start = self.page.orig(tok.meta["zh_offset"])
@@ -423,6 +451,9 @@ class _Builder:
         if cmap is None or not self.locator.verify(content, cmap, "lines"):
             return
         for run in html_text_runs(content):
+            lead = list_marker_length(content[run[0].start : run[0].end]) if run[0].kind == "text" else 0
+            if lead:  # `</script>1. *bar*`: Python-Markdown starts a list after the tag
+                run = [Piece("text", run[0].start + lead, run[0].end), *run[1:]]
             pieces = self._to_page(run, cmap)
             self._emit(pieces, "html_text", single_line=False, block_start=False)
 
@@ -448,6 +479,7 @@ class _Builder:
                         self.used_ids.add(found)
 
     def walk(self, tokens: Sequence[Token]) -> None:
+        self.english_lines = unclosed_fence_blocks(tokens, self.page.norm.split("\n"))
         stack: list[str] = []
         for i, tok in enumerate(tokens):
             if tok.nesting == 1:
@@ -468,6 +500,8 @@ class _Builder:
                 continue
             parent = stack[-1] if stack else ""
             if parent == "heading_open":
+                if tokens[i - 1].meta.get("zh_english"):
+                    continue
                 how = "atx" if tokens[i - 1].markup.startswith("#") else "lines"
                 self.inline(tok, "heading", how, heading=not tokens[i - 1].meta.get("zh_no_id"))
             elif parent in ("th_open", "td_open"):
