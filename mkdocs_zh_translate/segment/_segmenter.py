@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from markdown_it.token import Token
 
 from ..errors import ZhTranslateError
+from ._codetitle import code_title
 from ._frontmatter import front_matter_segments
 from ._html import html_text_runs
 from ._inline import inline_pieces
@@ -457,6 +458,21 @@ class _Builder:
             pieces = self._to_page(run, cmap)
             self._emit(pieces, "html_text", single_line=False, block_start=False)
 
+    def fence_title(self, tok: Token) -> None:
+        """A code block's ``title="…"`` when it is words (a closed fence Python-Markdown sees)."""
+        if tok.map is None or tok.content.count("\n") != tok.map[1] - tok.map[0] - 2:
+            return
+        if any(a <= tok.map[0] < b for a, b in self.english_lines):
+            return
+        found = code_title(self.page.lines.line(tok.map[0]), tok.markup)
+        if found is None:
+            return
+        base = self.page.lines.starts[tok.map[0]]
+        start, end = self.page.orig(base + found[0]), self.page.orig(base + found[1])
+        value = self.page.text[start:end]
+        restore = Restore(single_line=True, attr_quote=found[2], text_chars=value)
+        self.segments.append(Segment(value, start, end, self.page.line_number(start), "code_title", restore))
+
     def _explicit_id_in(self, content: str) -> bool:
         m = re.search(r"\{[^{}]*\}\s*#*\s*$", content)
         if m and attr_id(m.group(0)):
@@ -495,6 +511,9 @@ class _Builder:
                 continue
             if tok.type == "html_block":
                 self.html_block(tok)
+                continue
+            if tok.type == "fence":
+                self.fence_title(tok)
                 continue
             if tok.type != "inline":
                 continue

@@ -139,3 +139,41 @@ def test_divergence_rules_grow_linearly(name: str) -> None:
         if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
             return
     pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+
+
+# -- code block titles (segment/_codetitle.py) -------------------------------------------------
+
+
+def test_code_block_title_in_words_is_translated() -> None:
+    source = '```yaml title="in the site configuration"\nplugins: []\n```\n'
+    out = check(source, [("code_title", "in the site configuration")])
+    assert out == '```yaml title="「in the site configuration」"\nplugins: []\n```\n'
+
+
+def test_code_block_title_inside_a_list_and_beside_other_options() -> None:
+    source = "- step\n\n    ```py title='the main module' linenums=\"1\"\n    x = 1\n    ```\n"
+    check(source, [("list_item", "step"), ("code_title", "the main module")])
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '```yaml title="config/site.yml"\nx: 1\n```\n',  # a file name
+        '```text title="package"\nx\n```\n',  # one word: a directory or tool name
+        '```yaml title="a raw <b>title</b>" title_mode="html"\nx\n```\n',  # HTML, not text
+        '```yaml title="never closed\nx\n```\n',  # superfences does not read these options
+        '```yaml title="no closing fence"\nx\n',  # Python-Markdown sees no code block
+    ],
+)
+def test_code_block_titles_kept_as_written(source: str) -> None:
+    assert [k for k, _t in kinds_texts(source)] == []
+
+
+def test_a_translated_title_may_not_gain_its_quote() -> None:
+    from mkdocs_zh_translate.segment import segment_markdown
+
+    page = segment_markdown('```yaml title="the site file"\nx: 1\n```\n')
+    (segment,) = page.segments
+    assert page.splice(['the "site" file']) == '```yaml title="the site file"\nx: 1\n```\n'
+    assert page.splice(["the 'site' file"]) == '```yaml title="the \'site\' file"\nx: 1\n```\n'
+    assert segment.kind == "code_title"
