@@ -2,21 +2,25 @@
 
 pymdownx.superfences shows a fence's ``title`` option above the code (Pygments' ``filename``,
 HTML-escaped plain text, outside the ``<pre>``). When it is words it is prose people read;
-when it is one word (``mkdocs.yml``, ``src/app.py``, ``package``) it names a file and stays
-as written. The fence line is read the way superfences reads it (``RE_NESTED_FENCE_START``:
-an optional language, then ``key`` or ``key="value"`` options, a value ending at the first
-matching quote followed by a space or the line's end); a line it would not accept, or a title
-shown as HTML (``title_mode="html"``), is left alone. The value must not gain its quote.
+when it is one word (``mkdocs.yml``, ``src/app.py``, ``package``) or holds template or code
+characters (``{{ name }}.py.jinja``) it names a file and stays as written. The fence line is
+read the way superfences reads it (``RE_NESTED_FENCE_START``: an optional language, then
+``key`` or ``key="value"`` options, a value ending at the first matching quote followed by a
+space or the line's end); a line it would not accept, or a title shown as HTML
+(``title_mode="html"``), is left alone. The value must not gain its quote.
 """
 
 from __future__ import annotations
 
 import re
 
-from ._placeholders import TAG_RE, has_words
+from ._placeholders import has_words
 
 _LANG_RE = re.compile(r"[ \t]*\.?[\w#.+-]+(?=[ \t]|$)")
 _KEY_RE = re.compile(r"[ \t]*([a-zA-Z][a-zA-Z0-9_]*)")
+# A title with template or code characters names a generated file (`{{ name }}.py.jinja`,
+# `<project>/setup.py`): kept as written.
+_CODE_CHARS = frozenset("{}<>`$%|\\")
 
 
 def fence_options(rest: str) -> dict[str, tuple[int, int, str]] | None:
@@ -58,7 +62,7 @@ def code_title(line: str, fence: str) -> tuple[int, int, str] | None:
         return None
     start, end, quote = options["title"]
     value = line[base + start : base + end].strip()
-    if not quote or len(value.split()) < 2 or not has_words(value) or TAG_RE.search(value):
+    if not quote or len(value.split()) < 2 or not has_words(value) or _CODE_CHARS & set(value):
         return None
     lead = len(line[base + start : base + end]) - len(line[base + start : base + end].lstrip())
     return base + start + lead, base + start + lead + len(value), quote

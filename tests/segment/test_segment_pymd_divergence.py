@@ -160,6 +160,7 @@ def test_code_block_title_inside_a_list_and_beside_other_options() -> None:
     [
         '```yaml title="config/site.yml"\nx: 1\n```\n',  # a file name
         '```text title="package"\nx\n```\n',  # one word: a directory or tool name
+        '```py title="{{ name }} module.py.jinja"\nx\n```\n',  # a template for a file name
         '```yaml title="a raw <b>title</b>" title_mode="html"\nx\n```\n',  # HTML, not text
         '```yaml title="never closed\nx\n```\n',  # superfences does not read these options
         '```yaml title="no closing fence"\nx\n',  # Python-Markdown sees no code block
