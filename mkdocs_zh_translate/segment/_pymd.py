@@ -113,14 +113,21 @@ def fragile_emphasis(pieces: Sequence[Piece], text: str) -> bool:
 
 
 def _bound_run(chunk: str, char: str) -> bool:
-    """Does ``chunk`` hold a run of ``char`` that touches a non-space character (so Python-
-    Markdown may take it for a delimiter)?"""
+    """Does ``chunk`` hold a run of ``char`` that Python-Markdown may take for a delimiter?
+    One that touches a non-space character; for ``_`` (smart: ``MERGE_HEAD`` is one word) one
+    that is not between two word characters."""
     for m in re.finditer(re.escape(char) + "+", chunk):
         before = chunk[m.start() - 1 : m.start()]
         after = chunk[m.end() : m.end() + 1]
+        if char == "_" and _word(before) and _word(after):
+            continue
         if not (before.isspace() and after.isspace()):
             return True
     return False
+
+
+def _word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
 
 
 def unclosed_fence_blocks(tokens: Sequence[Token], lines: Sequence[str]) -> list[tuple[int, int]]:

@@ -111,6 +111,7 @@ def test_emphasis_python_markdown_may_pair_otherwise_stays_english(source: str) 
         ("*em with **strong***\n", "<g1>em with <g2>strong</g2></g1>"),
         ("Multiply **two** by 2 * 3 now.\n", "Multiply <g1>two</g1> by 2 * 3 now."),
         ("**Note**: match *.py files\n", "<g1>Note</g1>: match *.py files"),
+        ("_no merge to abort (MERGE_HEAD missing)_\n", "<g1>no merge to abort (MERGE_HEAD missing)</g1>"),
     ],
 )
 def test_ordinary_emphasis_is_still_translated(source: str, text: str) -> None:
