@@ -415,11 +415,18 @@ class _Builder:
                         raw = self._raw(trailing_attr)
                         restore.pin_at = trailing_attr.start + (2 if raw.startswith("{:") else 1)
 
+    def _english(self, first: int, end: int) -> bool:
+        """Do lines ``[first, end)`` touch a range that stays English? (Ranges are sorted and
+        disjoint: one bisect, so a page with many of them stays linear.)"""
+        ranges = self.english_lines
+        at = bisect.bisect_right(ranges, (first, len(self.page.lines.starts) + 1)) - 1
+        return any(0 <= i < len(ranges) and ranges[i][0] < end and first < ranges[i][1] for i in (at, at + 1))
+
     def _python_markdown_syntax(self, tok: Token, pieces: list[Piece]) -> list[Piece]:
         """Keep out of a prose block what Python-Markdown reads as syntax there: a setext
         underline on its first line, a list marker CommonMark refused, and lines from a reference
         definition on (those stay English), or the whole block beside a fence nothing closes."""
-        if tok.map is not None and any(a < tok.map[1] and tok.map[0] < b for a, b in self.english_lines):
+        if tok.map is not None and self._english(tok.map[0], tok.map[1]):
             return []
         cut = refdef_start(tok.content)
         if cut is not None:
@@ -462,7 +469,7 @@ class _Builder:
         """A code block's ``title="…"`` when it is words (a closed fence Python-Markdown sees)."""
         if tok.map is None or tok.content.count("\n") != tok.map[1] - tok.map[0] - 2:
             return
-        if any(a <= tok.map[0] < b for a, b in self.english_lines):
+        if self._english(tok.map[0], tok.map[0] + 1):
             return
         found = code_title(self.page.lines.line(tok.map[0]), tok.markup)
         if found is None:

@@ -179,3 +179,14 @@ def test_a_translated_title_may_not_gain_its_quote() -> None:
     assert page.splice(['the "site" file']) == '```yaml title="the site file"\nx: 1\n```\n'
     assert page.splice(["the 'site' file"]) == '```yaml title="the \'site\' file"\nx: 1\n```\n'
     assert segment.kind == "code_title"
+
+
+def test_many_unclosed_fence_blocks_grow_linearly() -> None:
+    from tests.hardening.test_hostile import growth_ratios
+
+    ratios: tuple[float, float] = (0.0, 0.0)
+    for _attempt in range(3):
+        ratios = growth_ratios(lambda n: "!!! note\n    ```\nwords\n\nMore words here.\n\n" * n, 1000)
+        if max(ratios) <= 3.0:
+            return
+    pytest.fail(f"time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
