@@ -12,12 +12,14 @@ zh page with its English page (see ``tests/realsites/harness.py`` for the measur
 
 Columns: pages compared, % identical after removing 「」, % of <pre> blocks identical, % of
 hrefs/srcs identical, % of heading/element ids identical, % of visible prose letters inside 「」,
-and the number of broken pages (a <pre>, href/src or id differs).
+the number of broken pages (a <pre>, href/src or id differs), the segments the page guard sent
+back to English (from the build's summary line; 0 when it reverted none) and the build's time.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from pathlib import Path
@@ -26,6 +28,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.realsites.harness import HEADER, CorpusError, SiteReport, baseline_source, run_site
 from tests.realsites.sites import SITES, by_name
+
+_GUARDED = re.compile(r"(\d+) kept in English by the page guard")
+
+
+def guarded(report: SiteReport) -> int:
+    """Segments the page guard sent back to English in the site's zh build."""
+    return sum(int(m.group(1)) for m in _GUARDED.finditer(report.log))
 
 
 def total_row(reports: list[SiteReport]) -> str:
@@ -41,7 +50,7 @@ def total_row(reports: list[SiteReport]) -> str:
     coverage = 100.0 * sum(p.marked for p in pages) / letters if letters else 100.0
     return (
         f"{'all':<20} {len(pages):>5} {identical:>7.1f} {ratio('pre'):>7.1f} {ratio('links'):>7.1f} "
-        f"{ratio('ids'):>7.1f} {coverage:>7.1f} {sum(p.broken for p in pages):>6}"
+        f"{ratio('ids'):>7.1f} {coverage:>7.1f} {sum(p.broken for p in pages):>6} {sum(map(guarded, reports)):>8}"
     )
 
 
@@ -55,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     guard = {"on": True, "off": False, "default": None}[args.guard]
     sites = [by_name(n) for n in args.sites] if args.sites else list(SITES)
-    print(HEADER + f" {'seconds':>8}")
+    print(HEADER + f" {'reverted':>8} {'seconds':>8}")
     failed = 0
     reports = []
     for site in sites:
@@ -69,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(str(exc))
             continue
         reports.append(report)
-        print(f"{report.row()} {time.perf_counter() - started:>8.1f}", flush=True)
+        print(f"{report.row()} {guarded(report):>8} {time.perf_counter() - started:>8.1f}", flush=True)
         for line in report.log.splitlines():
             if "page guard" in line and "INFO" in line:
                 print(f"    {line.split('zh-translate: ', 1)[-1].strip()}")

@@ -26,8 +26,10 @@ from typing import Any, Literal
 import yaml
 
 from .errors import ZhTranslateError
+from .logs import PREFIX
 from .pipeline.lazy import TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats
+from .plaintext import for_template
 
 Layout = Literal["suffix", "folder"]
 LAYOUTS: tuple[Layout, ...] = ("suffix", "folder")
@@ -61,13 +63,15 @@ class DocsError(ZhTranslateError):
 
 @dataclass
 class DocsPage:
-    """One English page: ``body`` is what MkDocs hands the plugin (front matter removed)."""
+    """One English page: ``body`` is what MkDocs hands the plugin (front matter removed, snippets
+    included: the translated file then holds the included text, translated)."""
 
     src_uri: str
     label: str  # the path shown in messages
     front_matter: str  # the raw front matter block, delimiters included ("" when none)
     body: str
     meta: dict[str, str] = field(default_factory=dict)  # title / description to translate
+    warnings: list[str] = field(default_factory=list)  # found while reading (a snippet not included)
 
     @property
     def line_offset(self) -> int:
@@ -134,22 +138,27 @@ def translate_front_matter(front_matter: str, strings: dict[str, str]) -> str:
             return match.group(0)
         if not isinstance(value, str) or value not in strings or strings[value] == value:
             return match.group(0)
-        return f"{match.group(1)}{match.group(2)}{json.dumps(strings[value], ensure_ascii=False)}"
+        text = for_template(strings[value])  # themes print page.title / meta unescaped
+        return f"{match.group(1)}{match.group(2)}{json.dumps(text, ensure_ascii=False)}"
 
     return _FRONT_KEY.sub(replace, front_matter)
 
 
 def snippet(source: DocsSource, strings: dict[str, str], admonitions: dict[str, str], layout: Layout) -> str:
     """The i18n plugin block (mkdocs-static-i18n 1.3 and zensical-i18n 0.3 read the same keys)
-    with the site's own languages, if any, and the translation's strings."""
+    with the site's own languages, if any, and the translation's strings.
+
+    Written by ``yaml.safe_dump`` (quotes, newlines and YAML syntax in a translation stay inside
+    their scalar), and every translated string is escaped for the templates the i18n plugins
+    hand it to unescaped, as the plugin does (:func:`~.plaintext.for_template`)."""
     zh: dict[str, Any] = {"locale": source.language, "name": "中文"}
     if source.site_name:
-        zh["site_name"] = strings.get(source.site_name, source.site_name)
+        zh["site_name"] = for_template(strings.get(source.site_name, source.site_name))
     if source.site_description:
-        zh["site_description"] = strings.get(source.site_description, source.site_description)
+        zh["site_description"] = for_template(strings.get(source.site_description, source.site_description))
     if source.copyright:
-        zh["copyright"] = strings.get(source.copyright, source.copyright)
-    nav = {t: strings[t] for t in source.nav_titles if strings.get(t, t) != t}
+        zh["copyright"] = for_template(strings.get(source.copyright, source.copyright))
+    nav = {t: for_template(strings[t]) for t in source.nav_titles if strings.get(t, t) != t}
     if nav:
         zh["nav_translations"] = nav
     if admonitions:
@@ -275,6 +284,8 @@ def translate_tree(
     strings = list(site_strings) + list(titles.values()) + [v for p in pages for v in p.meta.values()]
     results, translated, stats = translator.translate_pages(jobs, list(dict.fromkeys(strings)))
     done = Translation({}, translated, {}, stats)
+    for page in pages:
+        done.warnings.extend(page.warnings)
     for result in results.values():
         done.warnings.extend(result.warnings)
         done.fallbacks.extend(result.fallbacks)
@@ -345,11 +356,11 @@ def summary(report: DocsReport, out: Path, snippet_path: Path | None) -> Sequenc
     """The lines ``docs`` prints at the end."""
     lines = []
     if report.stats is not None:
-        lines.append(report.stats.summary())
+        lines.append(PREFIX + report.stats.summary())
     lines.append(
-        f"zh-translate: {report.translated_pages} translated page(s); {len(report.written)} file(s) written, "
+        f"{PREFIX}{report.translated_pages} translated page(s); {len(report.written)} file(s) written, "
         f"{report.unchanged} unchanged, {len(report.removed)} stale removed, in {os.path.relpath(out)}"
     )
     if snippet_path is not None:
-        lines.append(f"zh-translate: i18n settings for the Chinese language in {os.path.relpath(snippet_path)}")
+        lines.append(f"{PREFIX}i18n settings for the Chinese language in {os.path.relpath(snippet_path)}")
     return lines

@@ -13,13 +13,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import ZhTranslateError
+from ..textfile import decode_utf8, split_bom
+from .errors import EXIT_USAGE, CliError
 
-EXIT_USAGE = 2
 PROVIDERS_HELP = "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu (default: cpu; GPU untested)"
-
-
-class CliError(ZhTranslateError):
-    """A failure to report as one line on stderr with exit code 2, never a traceback."""
 
 
 def _read_text(path: Path) -> tuple[str, str]:
@@ -35,46 +32,35 @@ def _read_text(path: Path) -> tuple[str, str]:
         raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from None
     if b"\x00" in data:
         raise CliError(f"{path}: looks like a binary file, not Markdown")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise CliError(f"{path}:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
-    return text, "\ufeff" if data.startswith(b"\xef\xbb\xbf") else ""
+    return split_bom(decode_utf8(data, str(path)))
 
 
 def _cmd_md(args: argparse.Namespace) -> int:
-    from ..pipeline.backends import BackendError, load_translator
     from ..pipeline.guard import PageGuard, python_markdown_renderer
-    from ..pipeline.lazy import TranslationFailed
+    from ..pipeline.lazy import LazyTranslator
     from ..pipeline.markdown import translate_markdown
     from ..pipeline.progress import progress_for
+    from ..pipeline.spec import TranslatorSpec
     from ..segment import SegmentError
 
     source, bom = _read_text(Path(args.input))
-    try:
-        translator = load_translator(
-            args.backend, args.model, beams=args.beams, threads=args.threads,
-            providers=args.providers.split(",") if args.providers else None,
-        )
-    except BackendError as exc:
-        raise CliError(str(exc)) from None
+    providers = tuple(p for p in args.providers.split(",") if p) if args.providers else None
+    spec = TranslatorSpec(args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers)
+    lazy = LazyTranslator()  # loaded only if some segment needs it, with the build's messages
     try:
         # The page guard renders with Python-Markdown's usual MkDocs extensions: an unknown
         # construct costs a segment of English, never a broken page.
         guard = None if args.no_guard else PageGuard(python_markdown_renderer())
         result = bom + translate_markdown(
             source,
-            translator,
+            lambda: lazy.get(spec),
             progress=progress_for(None),
             guard=guard,
             label=args.input,
             warn=lambda line: print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr),
         )
-    except SegmentError as exc:
+    except SegmentError as exc:  # the segmenter knows the line, not the file
         raise CliError(f"{args.input}:{exc.line}: {exc}") from None
-    except TranslationFailed as exc:
-        raise CliError(str(exc)) from None
     if args.output:
         out = Path(args.output)
         try:
@@ -87,23 +73,16 @@ def _cmd_md(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from ..export.onnx import ExportError, export_model
+    from ..export.onnx import export_model
 
-    try:
-        export_model(args.model, Path(args.out), quantize=args.quantize)
-    except ExportError as exc:
-        raise CliError(str(exc)) from None
+    export_model(args.model, Path(args.out), quantize=args.quantize)
     return 0
 
 
 def _cmd_translate(args: argparse.Namespace) -> int:
-    from ..engine import EngineError
     from .translate import run_translate
 
-    try:
-        return run_translate(args)
-    except EngineError as exc:
-        raise CliError(str(exc)) from None
+    return run_translate(args)
 
 
 def _build_parser() -> argparse.ArgumentParser:
@@ -146,19 +125,19 @@ def _build_parser() -> argparse.ArgumentParser:
 
     from .review import add_parser as add_review_parser
 
-    add_review_parser(sub, CliError)
+    add_review_parser(sub)
 
     from .po import add_parser as add_po_parser
 
-    add_po_parser(sub, CliError)
+    add_po_parser(sub)
 
     from .docs import add_parser as add_docs_parser
 
-    add_docs_parser(sub, CliError)
+    add_docs_parser(sub)
 
     from .prefill import add_parser as add_prefill_parser
 
-    add_prefill_parser(sub, CliError)
+    add_prefill_parser(sub)
     return parser
 
 

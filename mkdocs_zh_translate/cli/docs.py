@@ -7,11 +7,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..docs import LAYOUTS, DocsError, default_snippet_path, summary, write_docs
+from ..docs import LAYOUTS, default_snippet_path, summary, write_docs
+from ..logs import PREFIX
 from ..pipeline.pages import plain_fallbacks
 
 
-def add_parser(sub: Any, cli_error: type[Exception]) -> None:
+def add_parser(sub: Any) -> None:
     """Register ``docs`` on the console script's sub-command parser."""
     docs = sub.add_parser(
         "docs",
@@ -29,10 +30,10 @@ def add_parser(sub: Any, cli_error: type[Exception]) -> None:
     docs.add_argument("--backend", choices=("pseudo", "onnx"), help="override the plugin's backend")
     docs.add_argument("--model", metavar="DIR", help="override the plugin's model directory")
     docs.add_argument("--strict", action="store_true", help="fail on any fallback or page kept in English")
-    docs.set_defaults(func=lambda args: _run(args, cli_error))
+    docs.set_defaults(func=_run)
 
 
-def _run(args: argparse.Namespace, cli_error: type[Exception]) -> int:
+def _run(args: argparse.Namespace) -> int:
     from ..plugin.docs_source import docs_source, find_config
 
     options = {k: v for k in ("backend", "model") if (v := getattr(args, k)) is not None}
@@ -40,16 +41,11 @@ def _run(args: argparse.Namespace, cli_error: type[Exception]) -> int:
     snippet_path = Path(args.snippet) if args.snippet else default_snippet_path(out)
 
     def warn(message: str) -> None:
-        print(f"zh-translate: {message}", file=sys.stderr)
+        print(f"{PREFIX}{message}", file=sys.stderr)
 
-    try:
-        config_file = find_config(args.config_file)
-        with docs_source(config_file, options) as source:
-            report = write_docs(
-                source, out, layout=args.layout, snippet_path=snippet_path, strict=args.strict, log=warn
-            )
-    except DocsError as exc:
-        raise cli_error(str(exc)) from None
+    config_file = find_config(args.config_file)
+    with docs_source(config_file, options) as source:
+        report = write_docs(source, out, layout=args.layout, snippet_path=snippet_path, strict=args.strict, log=warn)
     for message in report.warnings:
         warn(f"warning: {message}")
     if report.stats is not None and report.stats.fallback_steps:

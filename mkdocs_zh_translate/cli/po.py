@@ -6,8 +6,10 @@ import argparse
 import sys
 from pathlib import Path
 
+from .errors import CliError
 
-def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:  # type: ignore[type-arg]
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     po = sub.add_parser("po", help="machine-translate gettext catalogs (Sphinx, mdpo)")
     psub = po.add_subparsers(dest="po_command", required=True, metavar="ACTION")
     fill = psub.add_parser(
@@ -26,39 +28,32 @@ def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:
     fill.add_argument("--glossary", metavar="FILE", help="glossary.yml with keep: and terms: (as for review)")
     fill.add_argument("--beams", type=int, default=None)
     fill.add_argument("--threads", type=int, default=None)
-    fill.set_defaults(func=lambda args: _run(args, error))
+    fill.set_defaults(func=_run)
 
 
-def _run(args: argparse.Namespace, error: type[Exception]) -> int:
+def _run(args: argparse.Namespace) -> int:
     from ..pipeline.spec import TranslatorSpec
-    from ..pofill.fill import FillError, fill
-    from ..review.store import ReviewError
+    from ..pofill.fill import fill
 
     if args.backend == "onnx" and not args.model:
-        raise error("the onnx backend needs a model directory: pass --model DIR (or use --backend pseudo)")
+        raise CliError("the onnx backend needs a model directory: pass --model DIR (or use --backend pseudo)")
     glossary = None
     if args.glossary:
         from ..pipeline.glossary import load_glossary
 
         path = Path(args.glossary)
         if not path.is_file():
-            raise error(f"{args.glossary}: no such glossary file")
-        try:
-            glossary = load_glossary(path)
-        except ReviewError as exc:
-            raise error(str(exc)) from None
+            raise CliError(f"{args.glossary}: no such glossary file")
+        glossary = load_glossary(path)
     spec = TranslatorSpec(args.backend, args.model, beams=args.beams, threads=args.threads)
-    try:
-        summary = fill(
-            [Path(p) for p in args.paths],
-            spec,
-            fmt=args.fmt,
-            refresh=args.refresh,
-            cache_dir=Path(args.cache_dir) if args.cache_dir else None,
-            glossary=glossary,
-        )
-    except FillError as exc:
-        raise error(str(exc)) from None
+    summary = fill(
+        [Path(p) for p in args.paths],
+        spec,
+        fmt=args.fmt,
+        refresh=args.refresh,
+        cache_dir=Path(args.cache_dir) if args.cache_dir else None,
+        glossary=glossary,
+    )
     for problem in summary.skipped:
         print(f"skipped: {problem}", file=sys.stderr)
     for problem in summary.failed:

@@ -6,8 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..logs import PREFIX
+from .errors import CliError
 
-def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:  # type: ignore[type-arg]
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     parser = sub.add_parser(
         "prefill",
         help="translate a whole site into the cache (several processes or a Ray cluster)",
@@ -37,26 +40,21 @@ def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:
         "(default: the plugin's `providers` option, else cpu; GPU untested)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress lines")
-    parser.set_defaults(func=lambda args: _run(args, error))
+    parser.set_defaults(func=_run)
 
 
-def _run(args: argparse.Namespace, error: type[Exception]) -> int:
-    from ..pipeline.lazy import TranslationFailed
+def _run(args: argparse.Namespace) -> int:
     from ..prefill.progress import RateProgress
     from ..prefill.run import Where, prefill
-    from ..review.store import ReviewError
 
     if args.workers < 0 or (args.threads is not None and args.threads < 1):
-        raise error("--workers must be >= 0 and --threads >= 1")
+        raise CliError("--workers must be >= 0 and --threads >= 1")
     if args.ray_ship_model and not args.ray:
-        raise error("--ray-ship-model needs --ray ADDRESS")
+        raise CliError("--ray-ship-model needs --ray ADDRESS")
     providers = tuple(p for p in args.providers.split(",") if p) if args.providers else None
     where = Where(
         workers=args.workers, threads=args.threads, ray=args.ray, ship_model=args.ray_ship_model, providers=providers
     )
-    try:
-        stats = prefill(Path(args.config_file), where, None if args.no_progress else RateProgress())
-    except (ReviewError, TranslationFailed) as exc:
-        raise error(str(exc)) from None
-    print(stats.summary(), file=sys.stdout)
+    stats = prefill(Path(args.config_file), where, None if args.no_progress else RateProgress())
+    print(PREFIX + stats.summary(), file=sys.stdout)
     return 0

@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 
 from ..review.store import ReviewError, display, write_if_changed
+from .errors import CliError
 
 EXIT_BELOW = 1
 
 
-def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:  # type: ignore[type-arg]
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     review = sub.add_parser("review", help="keep reviewed translations (PO files) in step with the site")
     rsub = review.add_subparsers(dest="review_command", required=True, metavar="ACTION")
 
@@ -20,7 +21,7 @@ def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:
         p.add_argument(
             "-f", "--config-file", default="mkdocs.yml", metavar="FILE", help="mkdocs.yml (default: ./mkdocs.yml)"
         )
-        p.set_defaults(func=lambda args: _run(args, error))
+        p.set_defaults(func=_run)
 
     common(rsub.add_parser("sync", help="write/update the PO files from the site and the machine cache"))
     common(rsub.add_parser("prune", help="remove obsolete (#~) entries from the PO files"))
@@ -33,18 +34,16 @@ def add_parser(sub: argparse._SubParsersAction, error: type[Exception]) -> None:
     common(report)
 
 
-def _run(args: argparse.Namespace, error: type[Exception]) -> int:
+def _run(args: argparse.Namespace) -> int:
     try:
         return _dispatch(args)
-    except ReviewError as exc:
-        raise error(str(exc)) from None
     except BrokenPipeError:  # `review status | head`: the reader went away, nothing to report
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
-        raise error(f"{where}{exc.strerror or exc}") from None
+        raise CliError(f"{where}{exc.strerror or exc}") from None
 
 
 def _dispatch(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ..engine.errors import EngineError
+from ..textfile import decode_utf8, split_bom
 
 
 def run_translate(args: argparse.Namespace) -> int:
@@ -30,11 +30,7 @@ def run_translate(args: argparse.Namespace) -> int:
         providers=args.providers.split(",") if getattr(args, "providers", None) else None,
     )
     data = sys.stdin.buffer.read()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise EngineError(f"<stdin>:{line}: not valid UTF-8 (byte 0x{data[exc.start]:02x})") from None
+    text, _ = split_bom(decode_utf8(data, "<stdin>"))
     lines = text.splitlines()
     # A translation never contains a newline: one output line per input line, always.
     out = [t.replace("\r", " ").replace("\n", " ") for t in translator.translate(lines)]

@@ -171,7 +171,7 @@ class MachineCache:
                 shutil.rmtree(aside, ignore_errors=True)
             shutil.move(str(self.directory), str(aside))
             log.warning(
-                f"zh-translate: translation cache {self.directory} is unreadable (integrity check failed: "
+                f"translation cache {self.directory} is unreadable (integrity check failed: "
                 f"{_reason(exc)}); moved it to {aside} and started a new one"
             )
             cache = diskcache.Cache(str(self.directory), timeout=60)
@@ -191,7 +191,7 @@ class MachineCache:
         if not self._warned:
             self._warned = True
             reading = "reading it, " if self._cache is not None or self._reader is not None else ""
-            log.warning(f"zh-translate: {message}; {reading}new translations are kept for this build only")
+            log.warning(f"{message}; {reading}new translations are kept for this build only")
 
     def _get(self, key: str) -> object:
         if key in self._unsaved:

@@ -9,7 +9,11 @@ never change:
 * the multiset of ``href``/``src`` values (the Markdown has no language prefix; the zh build
   adds none to relative links), and of mkdocs-autorefs' ``<autoref identifier>`` references;
 * element ids (heading anchors, footnotes, code line anchors);
-* inline code (``<code>`` outside ``<pre>``) and math (``arithmatex`` elements, ``<math>``).
+* inline code (``<code>`` outside ``<pre>``) and math (``arithmatex`` elements, ``<math>``);
+* the block structure: every list, list item, blockquote, table part, definition list,
+  ``<details>`` and paragraph, by its path of such ancestors (``ul>li>p``), so a translation
+  that ends a list early, merges an item into prose or lets a quote's text escape its
+  blockquote breaks the page as surely as a lost link.
 
 When they differ it finds the offending segments by bisection (each probe is one render of the
 page with only some segments translated) and puts them back to English; if the page still
@@ -34,7 +38,20 @@ from typing import Any, Protocol
 Render = Callable[[str], str]
 
 # How a reason names each compared feature.
-_LABELS = {"pre": "<pre> block", "links": "href/src", "ids": "id", "code": "inline code", "math": "math"}
+_LABELS = {
+    "pre": "<pre> block",
+    "links": "href/src",
+    "ids": "id",
+    "code": "inline code",
+    "math": "math",
+    "blocks": "list/quote/table structure",
+}
+_FEATURES = tuple(_LABELS)
+
+# The block elements whose count and nesting a translation must keep (see the module doc).
+_BLOCKS = frozenset(
+    "ul ol li blockquote table thead tbody tfoot tr th td dl dt dd details summary p".split()
+)
 
 # What a plain Python-Markdown front end renders with when it knows no site: the extensions
 # MkDocs sites nearly always enable and that change structure (ids, code, tables).
@@ -70,22 +87,24 @@ class Structure:
     ids: Counter[str]
     code: Counter[str]
     math: Counter[str]
+    blocks: Counter[str] = field(default_factory=Counter)  # "ul>li>p": block elements by nesting
 
     def changed(self, other: Structure | None) -> list[str]:
-        """Every item lost or added between ``self`` and ``other``, raw."""
+        """Every item lost or added between ``self`` and ``other``, raw (block paths left out:
+        they name no text a segment's source could contain)."""
         if other is None:
             return []
         out: list[str] = []
-        for name in ("pre", "links", "ids", "code", "math"):
+        for name in _FEATURES[:-1]:
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine != theirs:
                 out += list((mine - theirs).elements()) + list((theirs - mine).elements())
         return out
 
-    def differences(self, other: Structure) -> list[str]:
+    def differences(self, other: Structure, features: Sequence[str] = _FEATURES) -> list[str]:
         """Human names of what differs, with one example each ("a link 'x' lost")."""
         out = []
-        for name in ("pre", "links", "ids", "code", "math"):
+        for name in features:
             mine, theirs = getattr(self, name), getattr(other, name)
             if mine == theirs:
                 continue
@@ -150,6 +169,8 @@ class _Collect(HTMLParser):
         self.ids: Counter[str] = Counter()
         self.code: Counter[str] = Counter()
         self.math: Counter[str] = Counter()
+        self.blocks: Counter[str] = Counter()
+        self._open: list[str] = []  # the open block elements, outermost first
         self._code: list[str] | None = None  # text of the open inline <code>
         self._math: list[tuple[str, list[str]]] = []  # open math elements: (tag, text parts)
         self._pre = 0
@@ -158,6 +179,9 @@ class _Collect(HTMLParser):
         self._attrs(attrs)
         if tag == "autoref":  # mkdocs-autorefs: becomes a link after rendering
             self.links["autoref:" + (dict(attrs).get("identifier") or "")] += 1
+        if tag in _BLOCKS:
+            self._open.append(tag)
+            self.blocks[">".join(self._open)] += 1
         if tag == "pre":
             self._pre += 1
         elif tag == "code" and not self._pre and self._code is None:
@@ -171,6 +195,9 @@ class _Collect(HTMLParser):
         self._attrs(attrs)
 
     def handle_endtag(self, tag: str) -> None:
+        if tag in _BLOCKS and tag in self._open:  # raw HTML may leave some open: close up to it
+            while self._open.pop() != tag:
+                pass
         if tag == "pre":
             self._pre = max(0, self._pre - 1)
         elif tag == "code" and self._code is not None:
@@ -223,7 +250,7 @@ def structure(html: str) -> Structure:
     collect = _Collect(html)
     collect.feed(html)
     collect.close()
-    return Structure(_pre_blocks(html), collect.links, collect.ids, collect.code, collect.math)
+    return Structure(_pre_blocks(html), collect.links, collect.ids, collect.code, collect.math, collect.blocks)
 
 
 @dataclass
@@ -232,9 +259,191 @@ class GuardResult:
 
     translations: list[str | None]
     reverted: list[int] = field(default_factory=list)  # segment indices put back to English
-    whole_page: bool = False  # every segment put back (bisection was not enough)
+    whole_page: bool = False  # every translated segment put back (bisection found no smaller set, or all)
     reason: str = ""  # one line: what differed; empty when the page passed
     renders: int = 0
+    rendered: int = 0  # characters of Markdown those renders read (the search's cost)
+
+
+# Where a region of the page may start: a line at the margin after a blank line, outside
+# fences, pymdownx.blocks (``/// name`` ... ``///``) and HTML blocks opened at the margin.
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_BLOCK_OPEN = re.compile(r"^[ \t]*/{3,}[ \t]*[A-Za-z]")
+_BLOCK_CLOSE = re.compile(r"^[ \t]*/{3,}[ \t]*$")
+_HTML_OPEN = re.compile(r"^<([A-Za-z][\w-]*)\b")
+# Tags that open a raw HTML block (Python-Markdown's block-level list, the common part): an
+# autolink `<https://…>` or an inline tag at the margin opens none.
+_HTML_BLOCKS = frozenset(
+    "address article aside blockquote center details dialog div dl fieldset figure footer form header "
+    "iframe main nav noscript ol p pre script section style table ul video audio picture canvas".split()
+)
+# Lines every region is rendered with: link reference definitions and abbreviations, which act
+# on the whole page (a region without them would show `[text][ref]` as text on both sides).
+_PAGE_WIDE = re.compile(r"^ {0,3}(?:\[[^\]\n^]+\]:[ \t]*\S|\*\[[^\]\n]+\]:).*$", re.MULTILINE)
+# What regions are compared by: ids are left out (``toc`` numbers a repeated heading by what
+# comes before it on the page; the zh heading is pinned to the page's number).
+_REGION_FEATURES = tuple(f for f in _FEATURES if f != "ids")
+_CUT_TRIES = 3  # cuts tried per window before its segments are bisected in it as one region
+
+
+def region_starts(source: str) -> list[int]:
+    """Offsets where a region of ``source`` may start (see _FENCE); 0 is not listed."""
+    out: list[int] = []
+    fence: tuple[str, int] | None = None
+    blocks = 0
+    html: str | None = None
+    previous_blank = False
+    pos = 0
+    for line in source.splitlines(keepends=True):
+        blank = not line.strip()
+        at_margin = not blank and line[0] not in " \t"
+        if previous_blank and at_margin and pos and fence is None and not blocks and html is None:
+            out.append(pos)
+        if fence is not None:
+            match = _FENCE.match(line)
+            closing = match is not None and match.group(1)[0] == fence[0] and len(match.group(1)) >= fence[1]
+            if closing and match is not None and not line[match.end() :].strip():
+                fence = None
+        elif match := _FENCE.match(line):
+            fence = (match.group(1)[0], len(match.group(1)))
+        elif _BLOCK_CLOSE.match(line):
+            blocks = max(0, blocks - 1)
+        elif _BLOCK_OPEN.match(line):
+            blocks += 1
+        elif html is not None:
+            if line.lower().startswith(f"</{html}"):
+                html = None
+        elif (tag := _HTML_OPEN.match(line)) and tag.group(1).lower() in _HTML_BLOCKS:
+            name = tag.group(1).lower()
+            if f"</{name}" not in line.lower():
+                html = name
+        previous_blank = blank
+        pos += len(line)
+    return out
+
+
+class _Unusable(Exception):
+    """The regions of this page cannot stand for it: search the whole page instead."""
+
+
+class _Regions:
+    """Bisection over regions of the page, each probe rendering only the region it tests.
+
+    A render of a big page costs hundreds of milliseconds (copier's configuring.md: 0.65 s;
+    whole-page bisection needed 58 renders to find 15 segments in a code block that broke).
+    The page is cut where a block starts at the margin (:func:`region_starts`), between regions
+    that hold translated segments, into windows that tile it; a broken window's halves are
+    rendered in English and with their segments translated and compared (ids aside), down to
+    one region, whose segments are then bisected rendering that region only. So the renders of
+    one search add up to a few pages' length, not one page per probe. A cut is trusted only
+    where the English halves add up to the English window (<pre> blocks and block structure);
+    a window with no trusted cut is bisected as one region. What is found is confirmed on the
+    whole page by the caller."""
+
+    def __init__(self, guard: PageGuard, page: _Page, translations: list[str | None], candidates: list[int]) -> None:
+        self.guard, self.page, self.translations = guard, page, translations
+        source = page.source
+        self.wide = "\n\n" + "\n".join(m.group(0) for m in _PAGE_WIDE.finditer(source)) + "\n"
+        spans = []
+        for i in candidates:
+            seg = page.segments[i]
+            start, end = getattr(seg, "start", None), getattr(seg, "end", None)
+            if start is None or end is None:
+                raise _Unusable
+            pin = getattr(getattr(seg, "restore", None), "pin_at", None)
+            spans.append((min(start, end if pin is None else pin), max(end, start if pin is None else pin)))
+        starts = [b for b in region_starts(source) if not any(a < b <= z for a, z in spans)]
+        # one unit per run of segments between two cuts: (start offset, its segments)
+        self.units: list[tuple[int, list[int]]] = []
+        cut = 0
+        for i, (start, _end) in zip(candidates, spans):
+            while cut < len(starts) and starts[cut] <= start:
+                cut += 1
+            begin = starts[cut - 1] if cut else 0
+            if self.units and self.units[-1][0] == begin:
+                self.units[-1][1].append(i)
+            else:
+                self.units.append((begin, [i]))
+        self.length = len(source)
+        self.english: dict[tuple[int, int], Structure] = {}
+
+    def _span(self, lo: int, hi: int) -> tuple[int, int, list[int]]:
+        """Units lo..hi-1 as a window: from the first's start (0 for the first unit) to the
+        next unit's start (the page's end for the last), so windows tile the page."""
+        start = 0 if lo == 0 else self.units[lo][0]
+        end = self.length if hi == len(self.units) else self.units[hi][0]
+        return start, end, [i for _, members in self.units[lo:hi] for i in members]
+
+    def _english(self, start: int, end: int) -> Structure:
+        key = (start, end)
+        if key not in self.english:
+            try:
+                self.english[key] = self.guard._structure(self.page.source[start:end] + self.wide)
+            except Exception as exc:
+                raise _Unusable from exc
+        return self.english[key]
+
+    def _differs(self, start: int, end: int, segments: Sequence[int]) -> bool:
+        keep = set(segments)
+        trial = [tr if i in keep else None for i, tr in enumerate(self.translations)]
+        spliced = self.page.splice(trial)
+        region = spliced[start : len(spliced) - (self.length - end)]
+        english = self._english(start, end)
+        try:
+            return bool(english.differences(self.guard._structure(region + self.wide), _REGION_FEATURES))
+        except Exception:  # a translation that makes the renderer fail breaks the region
+            return True
+
+    def _cut(self, lo: int, hi: int) -> int | None:
+        """Where to halve units lo..hi-1: the cut nearest the middle whose English halves add
+        up to the English window (a few tried); None when none does (a construct the region
+        scanner reads otherwise than the renderer, e.g. a fence superfences does not accept)."""
+        start, end, _ = self._span(lo, hi)
+        whole = self._english(start, end)
+        middle = (lo + hi) // 2
+        tried = sorted(range(lo + 1, hi), key=lambda k: abs(k - middle))[:_CUT_TRIES]
+        for cut in tried:
+            left = self._english(*self._span(lo, cut)[:2])
+            right = self._english(*self._span(cut, hi)[:2])
+            if left.pre + right.pre == whole.pre and left.blocks + right.blocks == whole.blocks:
+                return cut
+        return None
+
+    def search(self, english: Structure, spliced: Structure) -> list[int]:
+        """The segments that break their regions; [] when the regions cannot tell."""
+        if len(self.units) < 2 or not english.differences(spliced, _REGION_FEATURES):
+            return []  # one region is the page; or only ids differ, which regions do not compare
+        self.english[(0, self.length)] = english
+        bad: list[int] = []
+
+        def segments(start: int, end: int, indices: list[int], known: bool) -> None:
+            if not known and not self._differs(start, end, indices):
+                return
+            if len(indices) == 1:
+                bad.extend(indices)
+                return
+            middle = len(indices) // 2
+            left = self._differs(start, end, indices[:middle])
+            if left:
+                segments(start, end, indices[:middle], True)
+            segments(start, end, indices[middle:], known and not left)
+
+        def windows(lo: int, hi: int, known: bool) -> None:
+            start, end, indices = self._span(lo, hi)
+            if not known and not self._differs(start, end, indices):
+                return
+            middle = self._cut(lo, hi) if hi - lo > 1 else None
+            if middle is None:  # one region, or no trusted cut: bisect its segments, rendering it
+                segments(start, end, indices, True)
+                return
+            left_start, left_end, left_indices = self._span(lo, middle)
+            left = self._differs(left_start, left_end, left_indices)
+            if left:
+                windows(lo, middle, True)
+            windows(middle, hi, known and not left)
+
+        windows(0, len(self.units), True)
+        return bad
 
 
 class PageGuard:
@@ -243,12 +452,14 @@ class PageGuard:
     def __init__(self, render: Render) -> None:
         self.render = render
         self.renders = 0
+        self.rendered = 0  # characters of Markdown rendered: what the renders cost, roughly
         self.pages = 0
         self.reverted = 0
         self._last: Structure | None = None
 
     def _structure(self, markdown: str) -> Structure:
         self.renders += 1
+        self.rendered += len(markdown)
         self._last = structure(self.render(markdown))
         return self._last
 
@@ -263,7 +474,7 @@ class PageGuard:
     ) -> GuardResult:
         """Compare the page spliced with ``translations`` with the English page; revert what breaks it."""
         self.pages += 1
-        before = self.renders
+        before, before_chars = self.renders, self.rendered
         current = list(translations)
         candidates = [
             i for i, (seg, tr) in enumerate(zip(page.segments, current)) if tr is not None and tr != seg.text
@@ -273,7 +484,7 @@ class PageGuard:
         try:
             english = self._structure(english_markdown)
         except Exception:  # the site's renderer fails on its own page: nothing to compare with
-            return GuardResult(current, renders=self.renders - before)
+            return GuardResult(current, renders=self.renders - before, rendered=self.rendered - before_chars)
 
         def broken(translated: Sequence[int]) -> list[str]:
             keep = set(translated)
@@ -285,7 +496,9 @@ class PageGuard:
 
         first = broken(candidates)
         if not first:
-            return GuardResult(current, renders=self.renders - before)
+            return GuardResult(current, renders=self.renders - before, rendered=self.rendered - before_chars)
+        spliced = self._last
+        assert spliced is not None  # set by the render in broken()
 
         bad: list[int] = []
 
@@ -296,23 +509,39 @@ class PageGuard:
                 bad.extend(indices)
                 return
             middle = len(indices) // 2
-            bisect(indices[:middle])
-            bisect(indices[middle:])
+            left_broken = bool(broken(indices[:middle]))
+            if left_broken:
+                bisect(indices[:middle], known_broken=True)
+            # a broken whole with a whole left half: the right half breaks it (no render needed)
+            bisect(indices[middle:], known_broken=known_broken and not left_broken)
 
-        # Suspects first: segments whose source mentions what changed (the directive's name,
-        # the lost URL or code). If the page is whole without them, bisect among them only.
-        suspects = _suspects(page, candidates, english.changed(self._last))
-        if suspects and len(suspects) < len(candidates):
-            suspected = set(suspects)
-            if broken([i for i in candidates if i not in suspected]):
-                bisect(candidates, known_broken=True)
-            else:
-                bisect(suspects, known_broken=True)
+        # Where the page broke, cheaply: bisect over regions of the page, rendering only the
+        # region (see _Regions); what it finds is confirmed on the whole page. Else, or when that
+        # is not enough, the search over the whole page.
+        local: list[int] = []
+        if english_markdown == page.source:
+            try:
+                local = _Regions(self, page, current, candidates).search(english, spliced)
+            except _Unusable:
+                local = []
+        whole = False
+        if local and not broken([i for i in candidates if i not in set(local)]):
+            bad = local
         else:
-            bisect(candidates, known_broken=True)
-        found = set(bad)
-        kept = [i for i in candidates if i not in found]
-        whole = not bad or (bool(kept) and bool(broken(kept)))
+            # Suspects first: segments whose source mentions what changed (the directive's name,
+            # the lost URL or code). If the page is whole without them, bisect among them only.
+            suspects = _suspects(page, candidates, english.changed(spliced))
+            if suspects and len(suspects) < len(candidates):
+                suspected = set(suspects)
+                if broken([i for i in candidates if i not in suspected]):
+                    bisect(candidates, known_broken=True)
+                else:
+                    bisect(suspects, known_broken=True)
+            else:
+                bisect(candidates, known_broken=True)
+            found = set(bad)
+            kept = [i for i in candidates if i not in found]
+            whole = not bad or (bool(kept) and bool(broken(kept)))
         if whole:
             bad = list(candidates)
         for i in bad:
@@ -331,7 +560,14 @@ class PageGuard:
                 f"{len(bad)} segment(s) at {where} kept in English"
             )
         renders = self.renders - before
-        return GuardResult(current, reverted=sorted(bad), whole_page=whole, reason=reason, renders=renders)
+        return GuardResult(
+            current,
+            reverted=sorted(bad),
+            whole_page=whole or len(bad) == len(candidates),
+            reason=reason,
+            renders=renders,
+            rendered=self.rendered - before_chars,
+        )
 
     def __call__(self, english_markdown: str, page: _Page, translations: Sequence[str | None]) -> list[str | None]:
         """The pipeline's entry point: the translations with the breaking ones set to ``None``."""

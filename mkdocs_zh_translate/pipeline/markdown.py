@@ -7,6 +7,7 @@ No cache unless the caller binds one, no MkDocs: segment, translate each distinc
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from ..segment import segment_markdown
 from .glossary import Glossary
@@ -18,7 +19,7 @@ from .translator import Translator
 
 def translate_markdown(
     text: str,
-    translator: Translator,
+    translator: Translator | Callable[[], Translator],
     *,
     heading_ids: bool = True,
     slugify: Callable[[str, str], str] | None = None,
@@ -31,13 +32,18 @@ def translate_markdown(
 ) -> str:
     """Segment ``text``, translate each distinct segment once, and splice the results back.
 
-    ``heading_ids`` pins translated headings to their English ids (``{ #slug }``);
+    ``translator`` is a translator, or a function that builds one: it is called only when a
+    segment needs the model (a page of code and cached text never loads it; ``md`` passes its
+    lazily loaded model this way). ``heading_ids`` pins translated headings to their English ids (``{ #slug }``);
     ``slugify(text, separator)`` is the site's heading-id function. ``warn`` hears, in one
     line naming ``label``, what the page ``guard`` sent back to English. Raises
     :class:`~.lazy.TranslationFailed` when the translator raises.
     """
     page = segment_markdown(text, slugify=slugify)
-    service = TranslationService(lambda: translator, cache=cache, glossary=glossary, progress=progress, guard=guard)
+    model = translator if not isinstance(translator, Translator) and callable(translator) else None
+    service = TranslationService(
+        model or (lambda: cast(Translator, translator)), cache=cache, glossary=glossary, progress=progress, guard=guard
+    )
     requests = Requests()
     requests.add_page(page)
     hits = service.translate(requests)

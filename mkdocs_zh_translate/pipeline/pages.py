@@ -60,7 +60,7 @@ class Stats:
     def summary(self) -> str:
         guarded = f", {self.guarded} kept in English by the page guard" if self.guarded else ""
         return (
-            f"zh-translate: {self.segments} segments ({self.unique} unique), {self.cached} from "
+            f"{self.segments} segments ({self.unique} unique), {self.cached} from "
             f"memory, {self.translated} translated, {self.fallbacks} fallbacks{guarded}, "
             f"{self.seconds:.1f} s, {self.model}"
         )
@@ -86,7 +86,7 @@ class PageResult:
     # "file:line: message": pages kept in English (warnings), segments that fell back (notes)
     warnings: list[str] = field(default_factory=list)
     fallbacks: list[str] = field(default_factory=list)
-    translated: bool = True
+    translated: bool = True  # some of its text was translated (else no banner claims it, no zh file)
 
 
 class ReviewedPage(Protocol):
@@ -243,6 +243,8 @@ class SiteTranslator:
         if review:
             result.warnings.extend(review.warnings)
         english = sum(1 for h in page_hits if h.origin is Origin.ENGLISH)
+        # No text, or none of it translated: nothing may claim a translation (banner, zh file).
+        result.translated = english < len(page.segments)
         if english:
             result.warnings.append(
                 f"{job.label}: {english} of {len(page.segments)} segments have no reviewed or cached "
@@ -269,7 +271,7 @@ class SiteTranslator:
         stats.guard_seconds += outcome.seconds
         if outcome.reverted:
             stats.guarded += len(outcome.reverted)
-            result.translated = not outcome.whole_page  # the banner must not claim a translation
+            result.translated = result.translated and not outcome.whole_page  # nor after the guard
             reverted = outcome.reverted
             lines = ", ".join(str(page.segments[i].line + job.line_offset) for i in reverted)
             result.warnings.append(

@@ -12,6 +12,8 @@ import threading
 import time
 from typing import Protocol, TextIO
 
+from ..logs import PREFIX
+
 
 class Progress(Protocol):
     """Told how many of ``total`` segments are done after each finished chunk."""
@@ -103,7 +105,7 @@ class LogProgress:
         with self._lock:
             done, total, elapsed = self._done, self._total, time.monotonic() - self._started
         percent = 100 * done // max(total, 1)
-        text = f"zh-translate: {done}/{total} segments ({percent}%)"
+        text = f"{PREFIX}{done}/{total} segments ({percent}%)"
         if done and elapsed > 0:
             rate = done / elapsed
             text += f", {rate:.1f}/s, ETA {_duration((total - done) / rate)}"
@@ -129,7 +131,7 @@ class LogProgress:
             self._thread = self._stop = None
             self._running = self._printed = False
         if running and printed:
-            self._write(f"zh-translate: {done} segments translated in {_duration(elapsed)}")
+            self._write(f"{PREFIX}{done} segments translated in {_duration(elapsed)}")
             with self._lock:
                 self._printed = False
 

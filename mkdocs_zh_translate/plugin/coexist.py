@@ -24,12 +24,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from mkdocs.plugins import get_plugin_logger
+
 from ..docs import Translation, translate_tree
-from ..logs import log
+from ..logs import PLUGIN_NAME, PREFIX
 from ..pipeline.lazy import TranslationFailed
 from ..plaintext import for_template
 from .docs_source import read_pages, read_strings
 from .overrides import translatable_copyright
+
+log = get_plugin_logger(PLUGIN_NAME)
 
 ZH_NAME = "中文"
 
@@ -51,6 +55,7 @@ class StaticI18nBridge:
     overrides: dict[str, Any] = field(default_factory=dict)
     translation: Translation | None = None
     generated: set[str] = field(default_factory=set)  # src_uris of the zh files we added
+    added_attr_list: bool = False  # the zh build's attr_list is ours (see add_attr_list)
 
     # -- which build is this -----------------------------------------------------------------
 
@@ -76,13 +81,26 @@ class StaticI18nBridge:
                 from mkdocs.exceptions import PluginError
 
                 name, error = errors[0]
-                raise PluginError(f"zh-translate: language setting '{name}': {error}")
+                raise PluginError(f"{PREFIX}language setting '{name}': {error}")
             languages.append(entry)
         alternates = config.extra.get("alternate")
         if isinstance(alternates, list) and alternates and not any(
             isinstance(a, dict) and a.get("lang") == self.language for a in alternates
         ):
             alternates.append({"name": ZH_NAME, "link": f"/{self.language}/", "lang": self.language})
+
+    def add_attr_list(self, config: Any) -> None:
+        """The zh build renders the pinned heading ids (``# 译文 { #slug }``) as the plugin's own
+        nested build does: with attr_list, added for that build only (static-i18n shares one
+        config between its language builds; :meth:`remove_attr_list` takes it out after)."""
+        if "attr_list" not in config.markdown_extensions:
+            config.markdown_extensions.append("attr_list")
+            self.added_attr_list = True
+
+    def remove_attr_list(self, config: Any) -> None:
+        if self.added_attr_list and "attr_list" in config.markdown_extensions:
+            config.markdown_extensions.remove("attr_list")
+        self.added_attr_list = False
 
     # -- on_files -------------------------------------------------------------------------------
 
@@ -142,7 +160,7 @@ class StaticI18nBridge:
         except TranslationFailed as exc:
             from mkdocs.exceptions import PluginError
 
-            raise PluginError(f"zh-translate: {exc}") from None
+            raise PluginError(f"{PREFIX}{exc}") from None
         self.translation = done
         log.info(done.stats.summary())
         for message in done.warnings:

@@ -16,11 +16,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from ..logs import log
+from mkdocs.plugins import get_plugin_logger
+
+from ..logs import PLUGIN_NAME
 from ..pipeline.pages import PageJob, SiteTranslator
 from ..review.store import ReviewError, display, page_po_path, site_po_path
 from ..review.units import Unit, merge_site_units, page_units, string_units
 from ..segment import Segment, SegmentedPage, segment_markdown, to_readable
+
+log = get_plugin_logger(PLUGIN_NAME)
 
 
 @dataclass(frozen=True)

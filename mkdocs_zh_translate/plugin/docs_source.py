@@ -88,7 +88,8 @@ def _suffix_locale(src_uri: str, locales: set[str]) -> bool:
 
 def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str]) -> tuple[list[str], list[DocsPage]]:
     """The files of docs_dir to copy and the English pages to translate, read as MkDocs reads
-    them: ``exclude_docs`` respected, front matter split off by MkDocs' ``get_data``. Pages in
+    them: ``exclude_docs`` respected, front matter split off by MkDocs' ``get_data``, snippets
+    (``--8<--``) included as the plugin's build includes them (``plugin.on_config`` has run). Pages in
     another locale (``page.fr.md``), excluded by the plugin, or with a human translation beside
     them (``page.zh.md``) are not translated."""
     from mkdocs.structure.files import get_files
@@ -120,7 +121,12 @@ def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str])
         normal = source if source.endswith(body) else source.replace("\r\n", "\n").replace("\r", "\n")
         front = normal[: len(normal) - len(body)] if normal.endswith(body) else ""
         page_meta = {k: v for k in ("title", "description") if isinstance(v := meta.get(k), str)}
-        pages.append(DocsPage(file.src_uri, label, front, body, page_meta))
+        # Included Markdown (`--8<--`) is translated with the page, as in the plugin's build.
+        expanded, error = plugin._snippets.expand(body)
+        page = DocsPage(file.src_uri, label, front, expanded, page_meta)
+        if error:
+            page.warnings.append(f"{label}: snippets not included, kept in English: {error}")
+        pages.append(page)
     return sorted(copy), pages
 
 

@@ -20,13 +20,13 @@ from mkdocs.config import load_config
 from mkdocs.config.base import ValidationError
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
-from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority
+from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
 
-from ..logs import log
+from ..logs import PLUGIN_NAME, PREFIX
 from ..pipeline.cache import MachineCache, TranslationMemory
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..pipeline.guard import PageGuard
@@ -38,11 +38,15 @@ from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError, has_po_files
 from ..segment import SiteSyntax
 from . import coexist, site
-from .buildlog import PREFIX, prefixed_warnings
+from .backlinks import BacklinkLayout
+from .buildlog import PREFIX as ZH_BUILD
+from .buildlog import prefixed_warnings
 from .collect import Collector, EnglishBuild
 from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
 from .overrides import apply_overrides, translatable_copyright
 from .snippets import SnippetExpander
+
+log = get_plugin_logger(PLUGIN_NAME)
 
 _FRONT_MATTER_KEYS = ("title", "description")
 HOME_ZH = "首页"  # MkDocs' implicit "Home"
@@ -62,6 +66,7 @@ class _Build:
     copyright: str | None = None  # when it is plain text (translatable_copyright)
     results: dict[str, PageResult] = field(default_factory=dict)
     strings: dict[str, str] = field(default_factory=dict)
+    backlinks: BacklinkLayout = field(default_factory=BacklinkLayout)  # mkdocstrings' backlink trees
 
 
 class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
@@ -104,11 +109,13 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             return config
         i18n = coexist.find_static_i18n(config)
         if i18n is not None and self._i18n is not None and not self._i18n.is_default_build():
+            if self._i18n.is_zh_build():  # the translated headings are pinned: `{ #slug }`
+                self._i18n.add_attr_list(config)
             return config  # one of static-i18n's other language builds: same state
         collision = language_collision(self.config.language, config.docs_dir, list(config.theme.dirs))
         if collision:
             raise PluginError(
-                f"zh-translate: option 'language': {self.config.language!r} would put the Chinese site in "
+                f"{PREFIX}option 'language': {self.config.language!r} would put the Chinese site in "
                 f"site/{self.config.language}/, where the English site has its own files ({collision}); "
                 "choose another language prefix, e.g. 'zh-hans'"
             )
@@ -116,7 +123,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             cache_dir = resolve_cache_dir(self.config.cache_dir, config.config_file_path, config.docs_dir)
             outside_site(cache_dir, "cache_dir", config.site_dir)
         except ValidationError as exc:
-            raise PluginError(f"zh-translate: option 'cache_dir': {exc}") from None
+            raise PluginError(f"{PREFIX}option 'cache_dir': {exc}") from None
         site.quiet_jieba(cache_dir)
         if self._memory is None or self._memory.machine.directory != cache_dir:
             if self._memory is not None:
@@ -128,13 +135,13 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             )
             outside_site(review_dir, "review_dir", config.site_dir)
         except ValidationError as exc:
-            raise PluginError(f"zh-translate: option 'review_dir': {exc}") from None
+            raise PluginError(f"{PREFIX}option 'review_dir': {exc}") from None
         if self._review is None or self._review.review_dir != review_dir:
             self._review = ReviewedLayer(review_dir)
         try:
             self._glossary = load_glossary(review_dir / GLOSSARY_FILE)
         except ReviewError as exc:
-            raise PluginError(f"zh-translate: {exc}") from None
+            raise PluginError(f"{PREFIX}{exc}") from None
         spec = TranslatorSpec(
             backend=self.config.backend,
             model=resolve_model(self.config.model, config.config_file_path),
@@ -185,7 +192,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         pages = [f.src_uri for f in files.documentation_pages()]
         for pattern in self.config.exclude:
             if not any(fnmatch.fnmatchcase(uri, pattern) for uri in pages):
-                log.warning(f"zh-translate: option 'exclude': {pattern!r} matches no page in docs_dir (typo?)")
+                log.warning(f"option 'exclude': {pattern!r} matches no page in docs_dir (typo?)")
 
     def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
         # The PO files live outside docs_dir: watch them so a reviewer's edit shows up live.
@@ -241,11 +248,20 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             # render, before any template shows it in a nav).
             if page.is_homepage and "title" not in page.__dict__ and page.title == "Home":
                 page.title = HOME_ZH
-        if self._zh and isinstance(page.title, str):
+        if isinstance(page.title, str) and (self._zh or self._generated_zh(page)):
             # A title taken from the translated H1 is escaped HTML, and themes pass it through
             # `striptags`, which unescapes it: `&lt;/title&gt;` would come back as a live tag.
             page.title = for_template(page.title)
         return html
+
+    @event_priority(-90)  # after autorefs collected backlinks (-50), before mkdocstrings renders them (-100)
+    def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
+        # mkdocstrings lays out backlinks in an order that changes from process to process: the
+        # zh build follows the English build's layout (see backlinks.py).
+        mkdocstrings = config.plugins.get("mkdocstrings")
+        if self._build is not None and self._i18n is None and mkdocstrings is not None:
+            self._build.backlinks.install(mkdocstrings, zh=self._zh)
+        return env
 
     @event_priority(-100)  # after the search plugins (priority 0) read page.content
     def on_page_context(self, context: Any, page: Page, config: MkDocsConfig, nav: Navigation) -> Any:
@@ -254,9 +270,14 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             page.content = banner + page.content
         return context
 
+    def _generated_zh(self, page: Page) -> bool:
+        """Whether ``page`` is one of the translated pages handed to mkdocs-static-i18n."""
+        return self._i18n is not None and self._i18n.is_zh_build() and page.file.src_uri in self._i18n.generated
+
     def _banner(self, page: Page) -> str:
         """The machine-translation notice for a zh page ("" for English pages)."""
-        if self._i18n is not None and self._i18n.is_zh_build() and page.file.src_uri in self._i18n.generated:
+        if self._generated_zh(page):
+            assert self._i18n is not None
             segments, reviewed = self._i18n.counts(page.file.src_uri)
             return site.banner_html(
                 self.config.banner, segments=segments, reviewed=reviewed, model=self._model_label(), translated=True
@@ -295,6 +316,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
     @event_priority(-100)  # last: the English site, its search index and sitemap are written
     def on_post_build(self, config: MkDocsConfig) -> None:
         build = self._build
+        if self._i18n is not None:
+            self._i18n.remove_attr_list(config)  # added for the zh build only
         if build is None or (self._i18n is not None and self.collector is None):
             return  # static-i18n builds the zh site from the files added in on_files
         site_dir = Path(config.site_dir)
@@ -337,16 +360,16 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             translator = self._site_translator()
             results, translated, stats = translator.translate_pages(list(jobs.values()), strings)
         except TranslationFailed as exc:
-            raise PluginError(f"zh-translate: {exc}") from None
+            raise PluginError(f"{PREFIX}{exc}") from None
         build.results.update(results)
         build.strings.update(translated)
         self.stats = stats
         log.info(stats.summary())
         if stats.fallback_steps and not self.config.strict:
-            log.info(f"zh-translate: {plain_fallbacks(stats.fallback_steps)} (`-v` lists where)")
+            log.info(f"{plain_fallbacks(stats.fallback_steps)} (`-v` lists where)")
         if stats.guard_renders:
             log.info(
-                f"zh-translate: page guard: {len(results)} pages, {stats.guard_renders} renders, "
+                f"page guard: {len(results)} pages, {stats.guard_renders} renders, "
                 f"{1000 * stats.guard_seconds / max(len(results), 1):.1f} ms per page"
             )
         errors: list[str] = []
@@ -358,7 +381,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         if errors:
             for message in errors:
                 log.error(message)
-            raise PluginError(f"zh-translate: {len(errors)} translation problem(s) and `strict: true`")
+            raise PluginError(f"{PREFIX}{len(errors)} translation problem(s) and `strict: true`")
 
     def _site_translator(self) -> SiteTranslator:
         """The pipeline as this build configures it (cache, model, review, glossary)."""
@@ -408,12 +431,12 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             apply_overrides(zh_config, self.config.overrides.values())
             site.set_alternates(zh_config)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
-            log.info(f"zh-translate: building the Chinese site in {zh_dir}")
+            log.info(f"building the Chinese site in {zh_dir}")
             try:
                 with prefixed_warnings():
                     mkdocs_build(zh_config, serve_url=serve_url, dirty=self._dirty)
             except Abort as exc:  # --strict: say that the Chinese build is the one that failed
-                raise Abort(f"{PREFIX}{exc.message}") from None
+                raise Abort(f"{ZH_BUILD}{exc.message}") from None
         finally:
             self._zh = False
 
@@ -435,7 +458,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         """The page with its ``--8<--`` snippets included, so they are translated with it."""
         expanded, error = self._snippets.expand(markdown)
         if error:
-            log.warning(f"zh-translate: {_label(page)}: snippets not included, kept in English: {error}")
+            log.warning(f"{_label(page)}: snippets not included, kept in English: {error}")
         return expanded
 
     def _excluded(self, src_uri: str) -> bool:

@@ -36,6 +36,7 @@ from ..pipeline.service import Requests, TranslationService
 from ..pipeline.spec import TranslatorSpec, bind_cache
 from ..review.store import display
 from ..segment import has_words
+from ..textfile import decode_utf8
 from .catalog import Catalog, CatalogError, Edit, Entry, apply_edits_mapped, check_edits, parse_catalog
 from .formats import Message, protect
 
@@ -243,11 +244,7 @@ def _read(path: Path) -> str:
         data = path.read_bytes()
     except OSError as exc:
         raise FillError(f"{display(path)}: cannot read: {exc.strerror or exc}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise FillError(f"{display(path)}:{line}: not valid UTF-8 (only UTF-8 catalogs are supported)") from None
+    return decode_utf8(data, display(path), hint="; only UTF-8 catalogs are supported")
 
 
 def _translate(

@@ -19,6 +19,7 @@ from pathlib import Path
 import polib
 
 from ..errors import ZhTranslateError
+from ..textfile import NotUtf8Error, decode_utf8
 from .pocheck import PoSyntaxError, check_po
 
 SITE_PO = "site.po"  # site-wide strings: nav titles, site name, default admonition titles
@@ -88,10 +89,9 @@ def read_po(path: Path) -> polib.POFile | None:
     except OSError as exc:
         raise ReviewError(f"{display(path)}: cannot read: {exc.strerror or exc}") from None
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data[: exc.start].count(b"\n") + 1
-        raise ReviewError(f"{display(path)}:{line}: not valid UTF-8") from None
+        text = decode_utf8(data, display(path))
+    except NotUtf8Error as exc:
+        raise ReviewError(str(exc)) from None
     try:
         check_po(text)  # msgfmt's rules first: polib would quietly accept a broken string
     except PoSyntaxError as exc:

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
+from ._pymd import no_python_markdown_heading
+
 # `!!! note "Title"`, `??? note`, `???+ tip ""`, `=== "Tab"`, `===+ "Tab"`, `===! "Tab"`
 _CONTAINER_RE = re.compile(
     r"(?P<marker>!!!|\?\?\?\+?|===[+!]?)"
@@ -527,6 +529,8 @@ def atx_heading(state: StateBlock, start_line: int, end_line: int, silent: bool)
     token.map = [start_line, state.line]
     if indent:
         token.meta["zh_no_id"] = True
+    elif no_python_markdown_heading(text):
+        token.meta["zh_english"] = True  # paragraph text there; a translation could make it a heading
     inline = state.push("inline", "", 0)
     inline.content = body.strip()
     inline.map = [start_line, state.line]

@@ -21,7 +21,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from . import _blocks, _inline_rules, _pyhtml, _refs
+from . import _blocks, _inline_rules, _pyhtml, _pymd, _refs
 
 # Rules whose pushed ``text`` tokens are delimiter runs (one token per delimiter) that the
 # post-processors later turn into ``em_open``/``strong_close``/...: they get positions too.
@@ -92,6 +92,7 @@ def make_parser() -> MarkdownIt:
     _inline_rules.install(md)
     _refs.install(md)
     _pyhtml.install(md)
+    _pymd.install(md)
     md.core.ruler.disable("text_join")
     md.inline.ruler2.disable("fragments_join")
     _track_all(md)

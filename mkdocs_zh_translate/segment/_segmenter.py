@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from markdown_it.token import Token
 
 from ..errors import ZhTranslateError
+from ._codetitle import code_title
 from ._fancylists import markers_as_digits
 from ._frontmatter import front_matter_segments
 from ._html import html_text_runs
@@ -16,6 +17,7 @@ from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment, SiteSyntax
 from ._placeholders import has_words, strip_tags
+from ._pymd import fragile_emphasis, list_marker_length, refdef_start, unclosed_fence_blocks
 from ._slug import attr_id, heading_attr_start, heading_text, unique
 from ._slug import slugify as default_slugify
 from ._splice import line_start_markers
@@ -109,6 +111,7 @@ class _Builder:
         self.page = _Page(text, fancy_lists=syntax.fancy_lists)
         self.locator = Locator(self.page.lines)
         self.used_ids: set[str] = set()
+        self.english_lines: list[tuple[int, int]] = []  # line ranges Python-Markdown reads otherwise
         self._callout_hit = False
         self.segments: list[Segment] = []
         # Abbreviations are matched by their exact spelling: translating the word loses them.
@@ -387,6 +390,9 @@ class _Builder:
     ) -> None:
         cmap = self.locator.locate(tok, how)
         pieces = inline_pieces(tok.children or [], tok.content) if cmap is not None else None
+        prose = how == "lines" and not heading and kind != "definition_term"
+        if pieces is not None and prose:
+            pieces = self._python_markdown_syntax(tok, pieces)
         slug = None
         if heading:
             visible = heading_text(tok.children or [])
@@ -402,6 +408,8 @@ class _Builder:
         page_pieces, trailing_attr = self._trim(page_pieces, lead_marker=lead_marker, atx=how == "atx", callout=callout)
         if heading and trailing_attr is None:
             trailing_attr = self._word_attr(page_pieces)
+        if fragile_emphasis(page_pieces, self.page.text):
+            page_pieces = []  # English: Python-Markdown could pair the translated runs otherwise
         single = how != "lines"
         block_start = not single
         if callout and self._callout_hit and self._callout_title(page_pieces):
@@ -416,6 +424,34 @@ class _Builder:
                     if trailing_attr is not None:
                         raw = self._raw(trailing_attr)
                         restore.pin_at = trailing_attr.start + (2 if raw.startswith("{:") else 1)
+
+    def _english(self, first: int, end: int) -> bool:
+        """Do lines ``[first, end)`` touch a range that stays English? (Ranges are sorted and
+        disjoint: one bisect, so a page with many of them stays linear.)"""
+        ranges = self.english_lines
+        at = bisect.bisect_right(ranges, (first, len(self.page.lines.starts) + 1)) - 1
+        return any(0 <= i < len(ranges) and ranges[i][0] < end and first < ranges[i][1] for i in (at, at + 1))
+
+    def _python_markdown_syntax(self, tok: Token, pieces: list[Piece]) -> list[Piece]:
+        """Keep out of a prose block what Python-Markdown reads as syntax there: a setext
+        underline on its first line, a list marker CommonMark refused, and lines from a reference
+        definition on (those stay English), or the whole block beside a fence nothing closes."""
+        if tok.map is not None and self._english(tok.map[0], tok.map[1]):
+            return []
+        cut = refdef_start(tok.content)
+        if cut is not None:
+            pieces = [p for p in pieces if p.end <= cut]
+        if len(pieces) > 1 and pieces[1].kind == "break" and _UNDERLINE_RE.fullmatch(tok.content, 0, pieces[0].end):
+            # `===` opening a paragraph underlines the line above for Python-Markdown (a reference
+            # definition, to CommonMark): the heading ends there, the rest is a new block
+            pieces = pieces[2:]
+        if pieces and pieces[0].kind == "text":
+            first = pieces[0]
+            lead = list_marker_length(tok.content[first.start : first.end])
+            if lead and first.start == 0:
+                rest = [Piece("text", lead, first.end)] if lead < first.end else []
+                pieces = rest + pieces[1:]
+        return pieces
 
     def default_title(self, tok: Token) -> None:
         start = self.page.orig(tok.meta["zh_offset"])
@@ -433,8 +469,26 @@ class _Builder:
         if cmap is None or not self.locator.verify(content, cmap, "lines"):
             return
         for run in html_text_runs(content):
+            lead = list_marker_length(content[run[0].start : run[0].end]) if run[0].kind == "text" else 0
+            if lead:  # `</script>1. *bar*`: Python-Markdown starts a list after the tag
+                run = [Piece("text", run[0].start + lead, run[0].end), *run[1:]]
             pieces = self._to_page(run, cmap)
             self._emit(pieces, "html_text", single_line=False, block_start=False)
+
+    def fence_title(self, tok: Token) -> None:
+        """A code block's ``title="…"`` when it is words (a closed fence Python-Markdown sees)."""
+        if tok.map is None or tok.content.count("\n") != tok.map[1] - tok.map[0] - 2:
+            return
+        if self._english(tok.map[0], tok.map[0] + 1):
+            return
+        found = code_title(self.page.lines.line(tok.map[0]), tok.markup)
+        if found is None:
+            return
+        base = self.page.lines.starts[tok.map[0]]
+        start, end = self.page.orig(base + found[0]), self.page.orig(base + found[1])
+        value = self.page.text[start:end]
+        restore = Restore(single_line=True, attr_quote=found[2], text_chars=value)
+        self.segments.append(Segment(value, start, end, self.page.line_number(start), "code_title", restore))
 
     def _explicit_id_in(self, content: str) -> bool:
         m = re.search(r"\{[^{}]*\}\s*#*\s*$", content)
@@ -458,6 +512,7 @@ class _Builder:
                         self.used_ids.add(found)
 
     def walk(self, tokens: Sequence[Token]) -> None:
+        self.english_lines = unclosed_fence_blocks(tokens, self.page.norm.split("\n"))
         stack: list[str] = []
         for i, tok in enumerate(tokens):
             if tok.nesting == 1:
@@ -474,10 +529,15 @@ class _Builder:
             if tok.type == "html_block":
                 self.html_block(tok)
                 continue
+            if tok.type == "fence":
+                self.fence_title(tok)
+                continue
             if tok.type != "inline":
                 continue
             parent = stack[-1] if stack else ""
             if parent == "heading_open":
+                if tokens[i - 1].meta.get("zh_english"):
+                    continue
                 how = "atx" if tokens[i - 1].markup.startswith("#") else "lines"
                 self.inline(tok, "heading", how, heading=not tokens[i - 1].meta.get("zh_no_id"))
             elif parent in ("th_open", "td_open"):

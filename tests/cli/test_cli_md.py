@@ -121,3 +121,18 @@ def test_md_checks_the_page_with_the_guard_by_default(tmp_path: Path) -> None:
     )
     assert done.returncode == 0 and done.stderr == ""
     assert "「See [docs](https://x.org/a) and `code`.」" in done.stdout
+
+
+def test_a_page_without_prose_never_loads_the_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``md`` loads the model lazily, like a build: code and front matter need none, so a
+    missing model directory is not an error for them, while a page with prose names it."""
+    code_only = "```python\nprint('hi')\n```\n"
+    src = tmp_path / "code.md"
+    src.write_text(code_only, encoding="utf-8")
+    missing = tmp_path / "no-model"
+    assert main(["md", str(src), "--model", str(missing)]) == 0
+    assert capsys.readouterr().out == code_only
+    src.write_text(PAGE, encoding="utf-8")
+    assert main(["md", str(src), "--model", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"model directory {missing} does not exist" in err

@@ -4,6 +4,7 @@ translated segment, so "every page translated" is checkable in the HTML)."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -15,6 +16,7 @@ import pytest
 import yaml
 
 from mkdocs_zh_translate.cli.app import main
+from mkdocs_zh_translate.plaintext import for_template
 from tests.plugin_sites import Html, html_pages, write_site
 
 PAGES = {
@@ -353,3 +355,100 @@ def test_beside_static_i18n_in_the_folder_structure(tmp_path: Path) -> None:
     assert "「Install it.」" in Html(site / "zh/guide/index.html").text
     assert _switcher(site / "fr/guide/index.html")["zh"] == "../../zh/guide/"
     assert not (site / "zh/fr").exists() and not (site / "zh/en").exists()
+
+
+HOSTILE = 'Say "hi" \'there\' </title><script>alert(1)</script>\nnext: line'
+
+
+def test_hostile_titles_stay_inert_text_in_the_snippet_and_front_matter(tmp_path: Path) -> None:
+    pages = dict(PAGES)
+    pages["guide/install.md"] = "---\ntitle: " + json.dumps(HOSTILE) + "\n---\n# Install\n\nInstall it.\n"
+    nav = [{"Home": "index.md"}, {HOSTILE: [{"Install it": "guide/install.md"}, "guide/usage.md"]}]
+    write_site(tmp_path / "proj", theme="material", pages=pages, extra_config={"nav": nav, "site_name": HOSTILE})
+    assert _docs(tmp_path / "proj", "--out", "../out") == 0
+    raw = (tmp_path / "out.i18n.yml").read_text(encoding="utf-8")
+    zh = yaml.safe_load(raw)["plugins"][0]["i18n"]["languages"][1]
+    # the English nav title stays the key static-i18n matches; every value is inert text
+    assert all("<" not in v for v in [zh["site_name"], *zh["nav_translations"].values()])
+    escaped = for_template(f"「{HOSTILE}」")
+    assert zh["site_name"] == escaped and zh["nav_translations"][HOSTILE] == escaped  # one scalar each
+    assert set(zh) == {"locale", "name", "site_name", "site_description", "nav_translations", "admonition_translations"}
+    front = (tmp_path / "out/guide/install.zh.md").read_text(encoding="utf-8").split("---\n")[1]
+    assert yaml.safe_load(front) == {"title": escaped}  # one key: the newline did not start another
+    assert front.count("\n") == 1
+
+
+def test_beside_static_i18n_a_title_from_the_translated_h1_is_escaped(tmp_path: Path) -> None:
+    # MkDocs takes page.title from the H1 as escaped HTML and themes pass it through `striptags`,
+    # which unescapes it: untrusted (translated) text would come back as live markup.
+    pytest.importorskip("mkdocs_static_i18n")
+    root = tmp_path / "proj"
+    _i18n_site(root)
+    (root / "docs/other.md").write_text(
+        "# Use &lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; \"safely\"\n\nBody text.\n", encoding="utf-8"
+    )
+    done = _build(root)
+    assert done.returncode == 0, done.stderr
+    english = (root / "site/other/index.html").read_text(encoding="utf-8")
+    assert "<script>alert(1)</script>" in english  # what the English theme does with the user's own H1
+    zh = (root / "site/zh/other/index.html").read_text(encoding="utf-8")
+    assert "「Use" in zh and "alert(1)" in zh
+    assert "<script>alert(1)" not in zh and "</title><script>" not in zh
+    # the heading pin is an attribute in the zh build (attr_list added for it), not text
+    assert "{ #" not in zh and 'id="use-titlescriptalert1script-safely"' in zh
+    assert 'id="use-titlescriptalert1script-safely"' in english
+    assert "attr_list" not in (root / "mkdocs.yml").read_text(encoding="utf-8")
+    fr = (root / "site/fr/index.html").read_text(encoding="utf-8")
+    assert "「" not in fr
+
+
+SNIPPET_README = "# Demo project\n\nThe project turns notes into pages.\n"
+SNIPPET_PAGES = {
+    "index.md": '--8<-- "README.md"\n',
+    "guide.md": "# Guide\n\nOwn text.\n\n--8<-- \"parts.md:usage\"\n",
+    "code.md": '```python\n--8<-- "code.py"\n```\n',
+    "missing.md": "# Missing\n\nOwn words.\n\n--8<-- \"nowhere.md\"\n",
+}
+
+
+def _snippet_site(root: Path, plugins: list[Any] | None = None) -> None:
+    extra: dict[str, Any] = {
+        "markdown_extensions": [{"pymdownx.snippets": {"base_path": ["."], "check_paths": True}}],
+    }
+    if plugins is not None:
+        extra["plugins"] = plugins
+    write_site(root, theme="material", pages=SNIPPET_PAGES, extra_config=extra)
+    (root / "README.md").write_text(SNIPPET_README, encoding="utf-8")
+    (root / "parts.md").write_text("Skip.\n\n--8<-- [start:usage]\nUsage is simple.\n--8<-- [end:usage]\n", encoding="utf-8")
+    (root / "code.py").write_text("print('only code')\n", encoding="utf-8")
+
+
+def test_docs_translates_included_markdown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _snippet_site(tmp_path / "proj")
+    assert _docs(tmp_path / "proj", "--out", "../out") == 0
+    out = tmp_path / "out"
+    home = (out / "index.zh.md").read_text(encoding="utf-8")
+    assert home == "# 「Demo project」 { #demo-project }\n\n「The project turns notes into pages.」\n\n"
+    assert "「Usage is simple.」" in (out / "guide.zh.md").read_text(encoding="utf-8")
+    assert (out / "index.md").read_text(encoding="utf-8") == SNIPPET_PAGES["index.md"]  # English as written
+    assert not (out / "code.zh.md").exists()  # nothing to translate: no page claims a translation
+    missing = (out / "missing.zh.md").read_text(encoding="utf-8")
+    assert '--8<-- "nowhere.md"' in missing and "「Own words.」" in missing
+    err = capsys.readouterr().err
+    assert "missing.md: snippets not included, kept in English" in err and "nowhere.md" in err
+
+
+def test_beside_static_i18n_included_markdown_is_translated(tmp_path: Path) -> None:
+    pytest.importorskip("mkdocs_static_i18n")
+    root = tmp_path / "proj"
+    i18n = {"i18n": {"docs_structure": "suffix", "languages": [{"locale": "en", "name": "English", "default": True}]}}
+    _snippet_site(root, plugins=["search", i18n, {"zh-translate": {"backend": "pseudo"}}])
+    (root / "docs/missing.md").unlink()  # check_paths: the English build itself would fail on it
+    done = _build(root)
+    assert done.returncode == 0, done.stderr
+    home = Html(root / "site/zh/index.html")
+    assert "「The project turns notes into pages.」" in home.text and "zh-translate-banner" in home.source
+    assert "「Usage is simple.」" in Html(root / "site/zh/guide/index.html").text
+    code = Html(root / "site/zh/code/index.html")  # static-i18n's English fallback, no banner
+    assert "only code" in code.text and "zh-translate-banner" not in code.source
+    assert "「" not in Html(root / "site/index.html").text

@@ -12,7 +12,7 @@ import pytest
 
 import mkdocs_zh_translate
 from mkdocs_zh_translate.cli import app
-from mkdocs_zh_translate.cli.app import CliError
+from mkdocs_zh_translate.cli.errors import CliError
 from mkdocs_zh_translate.docs import DocsError
 from mkdocs_zh_translate.engine import EngineError
 from mkdocs_zh_translate.errors import ZhTranslateError
@@ -25,11 +25,12 @@ from mkdocs_zh_translate.pofill.fill import FillError
 from mkdocs_zh_translate.review.pocheck import PoSyntaxError
 from mkdocs_zh_translate.review.store import ReviewError
 from mkdocs_zh_translate.segment import SegmentError
+from mkdocs_zh_translate.textfile import NotUtf8Error, decode_utf8, split_bom
 
 PACKAGE = Path(mkdocs_zh_translate.__file__).parent
 ERRORS = [
     CliError, DocsError, EngineError, ExportError, ModelIntegrityError, BackendError, TranslationFailed,
-    CatalogError, FillError, PoSyntaxError, ReviewError, SegmentError,
+    CatalogError, FillError, PoSyntaxError, ReviewError, SegmentError, NotUtf8Error,
 ]
 
 
@@ -52,6 +53,7 @@ def test_every_error_derives_from_the_one_base(cls: type[Exception]) -> None:
 def test_value_errors_stay_value_errors() -> None:
     """Callers that caught ValueError before the base class existed still catch these."""
     assert issubclass(SegmentError, ValueError) and issubclass(PoSyntaxError, ValueError)
+    assert issubclass(NotUtf8Error, ValueError)
 
 
 def test_errors_module_imports_nothing() -> None:
@@ -93,3 +95,40 @@ def test_plugin_entry_point_still_resolves() -> None:
 
     ep = EntryPoint("zh-translate", "mkdocs_zh_translate.plugin:ZhTranslatePlugin", "mkdocs.plugins")
     assert ep.load() is ZhTranslatePlugin
+
+
+def test_decode_utf8_names_the_line_of_the_first_bad_byte() -> None:
+    data = b"ok\nstill ok\n" + b"caf\xe9\n" + b"\xff later\n"
+    with pytest.raises(NotUtf8Error) as caught:
+        decode_utf8(data, "docs/page.md", hint="; save it as UTF-8")
+    assert str(caught.value) == "docs/page.md:3: not valid UTF-8 (byte 0xe9); save it as UTF-8"
+    assert caught.value.line == 3
+    assert decode_utf8("\ufeff# Title\n".encode(), "x") == "\ufeff# Title\n"
+    assert split_bom("\ufeff# T") == ("# T", "\ufeff") and split_bom("# T") == ("# T", "")
+
+
+def test_every_reader_of_user_files_uses_the_one_decoder() -> None:
+    """The line-counting decoder is written once: no other module decodes UTF-8 by hand and
+    catches ``UnicodeDecodeError`` to work out a line number."""
+    offenders = []
+    for path in PACKAGE.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        if path.name != "textfile.py" and "exc.start].count(b" in text:
+            offenders.append(path.relative_to(PACKAGE).as_posix())
+    assert offenders == []
+
+
+@pytest.mark.parametrize(
+    ("argv", "needle"),
+    [
+        (["po", "fill", "{dir}", "--backend", "pseudo"], "messages.po:2: not valid UTF-8 (byte 0xe9)"),
+        (["md", "{dir}/messages.po", "--backend", "pseudo"], "messages.po:2: not valid UTF-8 (byte 0xe9)"),
+    ],
+)
+def test_commands_report_bad_utf8_as_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], needle: str
+) -> None:
+    (tmp_path / "messages.po").write_bytes(b'msgid ""\nmsgstr "caf\xe9"\n')
+    code = app.main([a.replace("{dir}", str(tmp_path)) for a in argv])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and needle in err, err

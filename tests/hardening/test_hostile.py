@@ -79,6 +79,42 @@ def test_segmenter_grows_linearly(name: str) -> None:
     pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
 
 
+def _guard_page(n: int) -> tuple[str, Any, list[str | None]]:
+    """n paragraphs with a link each; every 10th translation loses its link (spliced raw, as an
+    unknown construct would be: the guard must find n/10 breaking segments)."""
+    from tests.pipeline.test_pipeline_guard import RawPage
+
+    texts = [f"Read the [part {k}](part{k}.md) of the guide now." for k in range(n)]
+    source = "".join(f"{t}\n\n" for t in texts)
+    translations: list[str | None] = [
+        f"「{t}」" if k % 10 else f"「Read the part {k} of the guide now.」" for k, t in enumerate(texts)
+    ]
+    return source, RawPage.of(source, texts), translations
+
+
+def test_page_guard_grows_linearly_with_breaking_segments() -> None:
+    """The guard's search, as the page and the number of segments it must revert grow together:
+    bisecting the whole page costs a whole-page render per probe (quadratic); over regions the
+    probes render their regions (near-linear)."""
+    from mkdocs_zh_translate.pipeline.guard import PageGuard, python_markdown_renderer
+
+    render = python_markdown_renderer()
+
+    def best(k: int) -> float:
+        source, page, translations = _guard_page(k * 60)
+        result = PageGuard(render).check(source, page, translations)
+        assert len(result.reverted) == k * 6 and not result.whole_page
+        return fastest(lambda: PageGuard(render).check(source, page, translations), repeats=2)
+
+    ratios = (0.0, 0.0)
+    for _attempt in range(3):
+        t1, t2, t4 = best(1), best(2), best(4)
+        ratios = (t2 / t1, t4 / t2)
+        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
+            return
+    pytest.fail(f"page guard: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+
+
 REVIEWED = {
     "unclosed tags": (lambda n: "运行" + "<a" * n, 20000),
     "attr-list equals": (lambda n: "运行" + "{=" * n, 2000),

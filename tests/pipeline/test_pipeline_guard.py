@@ -188,16 +188,20 @@ def test_structure_counts_autorefs_references() -> None:
     assert a.differences(b) == ["href/src 'autoref:pkg.Thing' lost"]
 
 
+def _directive_page() -> tuple[str, RawPage, list[str | None]]:
+    prose = [f"Sentence number {n} is plain." for n in range(30)]
+    texts = [*prose[:15], "::: pkg.mod", *prose[15:]]
+    source = "\n\n".join(texts) + "\n"
+    return source, RawPage.of(source, texts), [f"「{t}」" for t in texts]
+
+
 def test_suspects_first_keep_the_search_short(monkeypatch: pytest.MonkeyPatch) -> None:
     from mkdocs_zh_translate.pipeline import guard as guard_module
     from mkdocs_zh_translate.pipeline.guard import autodoc_stub
 
-    prose = [f"Sentence number {n} is plain." for n in range(30)]
-    texts = [*prose[:15], "::: pkg.mod", *prose[15:]]
-    source = "\n\n".join(texts) + "\n"
-    page = RawPage.of(source, texts)
+    source, page, translations = _directive_page()
+    monkeypatch.setattr(guard_module, "region_starts", lambda source: [])  # one region: the whole page
     guard = make_guard(python_markdown_renderer([autodoc_stub()]))
-    translations: list[str | None] = [f"「{t}」" for t in texts]
     result = guard.check(source, page, translations)
     assert result.reverted == [15]
     monkeypatch.setattr(guard_module, "_suspects", lambda *args: [])
@@ -206,6 +210,44 @@ def test_suspects_first_keep_the_search_short(monkeypatch: pytest.MonkeyPatch) -
     # english, all, all but the suspects, the two suspects (the directive and the sentence just
     # above it), final check; plain bisection over 31 segments needs about twice as many
     assert result.renders <= 6 and plain.renders >= 2 * result.renders - 2
+
+
+def test_regions_keep_the_renders_small(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bisection over regions renders a few pages' worth of Markdown in all; bisection over the
+    whole page renders the whole page for every probe."""
+    from mkdocs_zh_translate.pipeline import guard as guard_module
+    from mkdocs_zh_translate.pipeline.guard import autodoc_stub
+
+    source, page, translations = _directive_page()
+    result = make_guard(python_markdown_renderer([autodoc_stub()])).check(source, page, translations)
+    assert result.reverted == [15] and not result.whole_page
+    monkeypatch.setattr(guard_module, "region_starts", lambda source: [])
+    monkeypatch.setattr(guard_module, "_suspects", lambda *args: [])
+    plain = make_guard(python_markdown_renderer([autodoc_stub()])).check(source, page, translations)
+    assert plain.reverted == [15]
+    # english, all, final check (3 pages) + halves that shrink at each level (about 3 more)
+    assert result.rendered <= 7 * len(source), result.rendered / len(source)
+    assert plain.rendered >= 1.5 * result.rendered, (plain.rendered, result.rendered)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Intro.\n\n```\ncode\n\nNot a region start\n```\n\nAfter.\n",
+        "Intro.\n\n/// note\n\nInside a block.\n\n///\n\nAfter.\n",
+        "Intro.\n\n<div markdown>\n\nInside.\n\n</div>\n\nAfter.\n",
+        "Intro.\n\n- item\n\n    indented\n\nAfter.\n",
+        "Intro.\n\n<https://example.com> is a link.\n\nAfter.\n",
+    ],
+    ids=["fence", "pymdownx-block", "html-block", "indented", "autolink"],
+)
+def test_regions_start_only_at_the_margin_outside_constructs(source: str) -> None:
+    from mkdocs_zh_translate.pipeline.guard import region_starts
+
+    starts = region_starts(source)
+    assert [source[s:].split("\n", 1)[0] for s in starts][-1] == "After."
+    assert all(source[s - 2 : s] == "\n\n" for s in starts)
+    assert not any(source[s:].startswith(("Not", "Inside", "indented")) for s in starts)
 
 
 def _site_translate(tmp_path, render, page_text: str):  # type: ignore[no-untyped-def]
@@ -242,13 +284,23 @@ def test_site_translator_reverts_the_segment_the_guard_rejects(tmp_path) -> None
 
 
 def test_site_translator_whole_page_revert_is_not_called_translated(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    def render(text: str) -> str:  # the two translations break the page only together
-        return "<pre>broken</pre>" if "「Good one.」" in text and "「Bad one.」" in text else ""
+    def render(text: str) -> str:  # any two of the three translations break the page together
+        return "<pre>broken</pre>" if text.count("「") >= 2 else ""
+
+    page = "Good one.\n\nBad one.\n\nUgly one.\n"
+    result, _stats = _site_translate(tmp_path, render, page)
+    assert result.markdown == page
+    assert not result.translated  # the banner says "not translated"
+    assert len(result.warnings) == 1 and "whole page is kept in English" in result.warnings[0]
+
+
+def test_site_translator_every_segment_reverted_is_not_called_translated(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    def render(text: str) -> str:  # each translation breaks the page on its own
+        return "<pre>broken</pre>" * text.count("「")
 
     result, _stats = _site_translate(tmp_path, render, "Good one.\n\nBad one.\n")
     assert result.markdown == "Good one.\n\nBad one.\n"
-    assert not result.translated  # the banner says "not translated"
-    assert len(result.warnings) == 1 and "whole page is kept in English" in result.warnings[0]
+    assert not result.translated
 
 
 def test_translate_markdown_runs_the_guard_and_says_what_it_kept() -> None:
@@ -267,3 +319,47 @@ def test_translate_markdown_runs_the_guard_and_says_what_it_kept() -> None:
     )
     assert out == "「Good one.」\n\nBad one.\n"
     assert len(warnings) == 1 and warnings[0].startswith("p.md: ") and "<pre>" in warnings[0]
+
+
+BLOCKS_SOURCE = (
+    "Steps to follow:\n\n"
+    "- First step.\n"
+    "- Second step.\n\n"
+    "> A quoted remark.\n\n"
+    "| Name | Value |\n|---|---|\n| alpha | one |\n\n"
+    "Closing words.\n"
+)
+BLOCKS_TEXTS = ["Steps to follow:", "First step.", "Second step.", "A quoted remark.", "Name", "alpha", "Closing words."]
+
+
+@pytest.mark.parametrize(
+    ("index", "broken", "what"),
+    [
+        (1, "「First step.」\n- 「Extra step.」", "list/quote/table structure 'ul>li' added"),
+        (2, "「Second step.\nmerged into prose」\n\n「Stray.」", "list/quote/table structure 'p' added"),
+        (3, "「A quoted」\n\n「remark.」", "list/quote/table structure 'p' added"),
+        (0, "「Steps to follow:」\n\n> 「quoted」", "list/quote/table structure 'blockquote' added"),
+        (4, "「Name」 | 「Extra」", "list/quote/table structure 'table' lost"),
+    ],
+    ids=["adds-a-list-item", "breaks-a-list", "breaks-a-blockquote", "adds-a-blockquote", "breaks-a-table"],
+)
+def test_a_segment_that_breaks_a_list_quote_or_table_goes_back(
+    guard: PageGuard, index: int, broken: str, what: str
+) -> None:
+    page = RawPage.of(BLOCKS_SOURCE, BLOCKS_TEXTS)
+    translations: list[str | None] = [f"「{t}」" for t in BLOCKS_TEXTS]
+    assert guard.check(BLOCKS_SOURCE, page, translations).reverted == []  # faithful: passes
+    translations[index] = broken
+    result = guard.check(BLOCKS_SOURCE, page, translations, label="docs/steps.md")
+    assert result.reverted == [index] and not result.whole_page
+    assert result.reason.startswith("docs/steps.md: ") and what in result.reason, result.reason
+    html = python_markdown_renderer()(page.splice(result.translations))
+    assert structure(html) == structure(python_markdown_renderer()(BLOCKS_SOURCE))
+
+
+def test_structure_records_nesting_of_lists_and_quotes() -> None:
+    nested = structure("<ul><li><p>a</p><ol><li>b</li></ol></li></ul><blockquote><p>c</p></blockquote>")
+    flat = structure("<ul><li><p>a</p></li><li>b</li></ul><blockquote></blockquote><p>c</p>")
+    assert nested.blocks == {"ul": 1, "ul>li": 1, "ul>li>p": 1, "ul>li>ol": 1, "ul>li>ol>li": 1, "blockquote": 1,
+                             "blockquote>p": 1}
+    assert nested.differences(flat)[0].startswith("list/quote/table structure 'ul>li>ol' lost")

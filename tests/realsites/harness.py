@@ -21,6 +21,8 @@ segment is wrapped in 「」), then compare per page the body of ``site/X.html``
 * ids: the multiset of ``id`` attributes identical;
 * coverage: of the ASCII letters in the zh body's visible prose (not inside pre, code, kbd,
   script, style, math, mkdocstrings' ``div.doc`` objects), the share that sits inside 「」.
+  A tab label or code block title that is exactly one file name (``pyproject.toml``,
+  ``docs/css/extra.css``: a name, which the segmenter keeps as written) is not prose either.
 
 Corpus cache: ``$ZH_TRANSLATE_REALSITES_CACHE``, else ``$ZH_TRANSLATE_TEST_CACHE/../realsites``,
 else ``<repo>/.cache/realsites`` (sdists/ holds the downloads; never committed).
@@ -333,6 +335,8 @@ _SKIP = {"pre", "code", "kbd", "script", "style", "math", "svg"}
 # Not prose from the page's Markdown: math, and mkdocstrings' rendered objects (docstrings are
 # not translated; the API page's own prose around them is).
 _GENERATED = {"arithmatex", "doc"}
+# A label or code title that is one file name (the segmenter's own test, segment/_segmenter.py).
+_FILE_NAME = re.compile(r"[\w-]*[./\\][\w./\\-]*")
 _VOID = {"br", "hr", "img", "input", "meta", "link", "source", "wbr", "col", "area", "base", "embed", "track"}
 
 
@@ -360,6 +364,10 @@ class _Scan(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._collect(attrs)
         classes = dict(attrs).get("class") or ""
+        if tag not in _VOID:
+            # pymdownx.tabbed's labels (`<label for=…>`) and superfences' titles (`span.filename`)
+            name = (tag == "label" and "for" in dict(attrs)) or (tag == "span" and "filename" in classes.split())
+            self._names.append((tag, name))
         if tag in _SKIP or (tag in ("span", "div") and _GENERATED & set(classes.split())):
             if tag not in _VOID:
                 self.skip += 1
@@ -372,11 +380,16 @@ class _Scan(HTMLParser):
         self._collect(attrs)
 
     def handle_endtag(self, tag: str) -> None:
+        opened = [t for t, _name in self._names]
+        if tag in opened:  # close it and whatever was left open inside it
+            del self._names[len(opened) - 1 - opened[::-1].index(tag) :]
         if self._skipping and tag == self._skipping[-1]:
             self._skipping.pop()
             self.skip -= 1
 
     def handle_data(self, data: str) -> None:
+        if self._names and self._names[-1][1] and _FILE_NAME.fullmatch(data.strip()):
+            return  # a file name, not prose
         for char in data:
             if char == OPEN:
                 self.depth += 1
@@ -391,6 +404,7 @@ class _Scan(HTMLParser):
     def reset(self) -> None:
         super().reset()
         self._skipping: list[str] = []
+        self._names: list[tuple[str, bool]] = []  # open elements: does it hold a name (tab label, code title)?
 
 
 def scan(fragment: str) -> _Scan:

@@ -88,10 +88,6 @@ SITES: tuple[Site, ...] = (
         "griffe",
         "1.7.3",
         "material, mkdocstrings, gen-files API pages, callouts",
-        # Broken with the guard on too: the differing links are inside mkdocstrings' rendered
-        # docstrings (not page Markdown): autorefs resolves identifiers registered on several
-        # pages (inherited members, `inherited-members` headings) to another page in the zh build.
-        known=dict.fromkeys(("reference/api/expressions/index.html", "reference/api/loaders/index.html", "reference/api/models/alias/index.html", "reference/api/models/attribute/index.html", "reference/api/models/class/index.html", "reference/api/models/function/index.html", "reference/api/models/module/index.html", "reference/api/docstrings/models/index.html", "reference/api/docstrings/parsers/index.html", "reference/api/extensions/index.html", "reference/api/models/index.html"), "autorefs resolves an ambiguous identifier in generated API content to another page"),
     ),
     Site(
         "hatch",

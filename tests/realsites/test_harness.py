@@ -79,3 +79,25 @@ def test_markdown_exec_tree_fences_lose_their_options_without_exec(tmp_path: Pat
     page.write_text('```tree result="shell"\nroot\n    a.py\n```\n\n```treetop result="x"\nkept\n```\n', encoding="utf-8")
     assert strip_exec_options(tmp_path) == 1
     assert page.read_text(encoding="utf-8") == '```tree\nroot\n    a.py\n```\n\n```treetop result="x"\nkept\n```\n'
+
+
+def test_a_file_name_label_or_code_title_is_not_prose() -> None:
+    from .harness import scan
+
+    names = (
+        '<div class="tabbed-labels"><label for="t1">pyproject.toml</label></div>'
+        '<div class="language-css highlight"><span class="filename">docs/css/extra.css</span><pre>x</pre></div>'
+    )
+    found = scan(names + "<p>「Some words.」</p>")
+    assert (found.marked, found.unmarked) == (9, 0)
+
+
+def test_a_label_or_title_in_words_and_a_file_name_in_prose_still_count() -> None:
+    from .harness import scan
+
+    found = scan(
+        '<label for="t1">With options</label>'
+        '<span class="filename">in the site file</span>'
+        "<p>Edit mkdocs.yml</p><p><span>setup.cfg</span></p>"
+    )
+    assert found.unmarked == len("Withoptions" "inthesitefile" "Editmkdocsyml" "setupcfg")

@@ -19,6 +19,7 @@ import pytest
 import yaml
 
 from mkdocs_zh_translate.cli.app import main as cli_main
+from mkdocs_zh_translate.logs import LOGGER_NAME, PREFIX
 from tests.plugin_sites import CountingTranslator, build_in_process, fake_model_loader
 
 REPO = Path(__file__).resolve().parents[2]
@@ -120,7 +121,7 @@ def test_review_loop_on_the_example_site(
     # 4. build again: reviewed text in the page, the bad edit rejected with file and line
     po_files = {p: p.read_bytes() for p in (root / "translations").rglob("*.po")}
     caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.zh_translate"):
+    with caplog.at_level(logging.WARNING, logger=LOGGER_NAME):
         plugin = build_in_process(site)
     assert {p: p.read_bytes() for p in (root / "translations").rglob("*.po")} == po_files  # builds only read
     html = _zh(root, "guide/install")
@@ -175,13 +176,13 @@ def test_review_loop_on_the_example_site(
     # 8. a fresh clone: no model, no cache; reviewed entries used, the rest English, one warning a page
     shutil.rmtree(root / ".zh-translate-cache")
     caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.zh_translate"):
+    with caplog.at_level(logging.WARNING, logger=LOGGER_NAME):
         plugin = build_in_process(site)
     html = _zh(root, "guide/install")
     assert "ONNX Runtime。它不安装 PyTorch" in html and "<title>安装 - " in html
     assert INSTALL_NEW in html  # English
     kept = [r.getMessage() for r in caplog.records if "kept in English" in r.getMessage()]
-    pages = {m.split(":", 1)[0] for m in kept}
+    pages = {m.removeprefix(PREFIX).split(":", 1)[0] for m in kept}
     assert len(kept) == len(pages) >= 9  # exactly one warning per page
     assert any("install.md" in m for m in kept)
 
@@ -209,7 +210,7 @@ def test_approving_every_machine_entry_changes_nothing_but_the_banner(
         po.save(str(path))
     assert approved > 150
     caplog.clear()
-    with caplog.at_level(logging.WARNING, logger="mkdocs.plugins.zh_translate"):
+    with caplog.at_level(logging.WARNING, logger=LOGGER_NAME):
         plugin = build_in_process(site)
     assert [r.getMessage() for r in caplog.records if "rejected" in r.getMessage()] == []
     assert plugin.stats.translated == 0
