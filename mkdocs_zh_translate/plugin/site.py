@@ -21,6 +21,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.utils import get_relative_url
 
 from ..plaintext import for_template
+from .pins import PINS
 
 SOURCE_LANG = "en"
 ZH_LABEL = "中文"
@@ -201,8 +202,10 @@ def prepare_zh_config(config: MkDocsConfig, langs: Languages, site_name: str) ->
     if langs.site_url:
         config.site_url = langs.zh_site_url()
     # The segmenter pins each heading's English slug with `{ #slug }`: anchors stay identical.
-    if "attr_list" not in config.markdown_extensions:
-        config.markdown_extensions.append("attr_list")
+    # A site without attr_list gets a reader of those pins only (all of attr_list would turn
+    # the site's own `{...}` text into attributes; see pins.py).
+    if "attr_list" not in config.markdown_extensions and PINS not in config.markdown_extensions:
+        config.markdown_extensions.append(PINS)
     try:
         from mkdocs.contrib.search import SearchPlugin
     except ImportError:  # pragma: no cover - mkdocs always ships it

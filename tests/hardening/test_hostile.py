@@ -141,6 +141,29 @@ def test_reviewed_text_check_grows_linearly(name: str) -> None:
     pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
 
 
+# The zh build's heading-pin reader (plugin/pins.py) searches every heading's text.
+PIN_TEXTS: dict[str, Callable[[int], str]] = {
+    "spaces then no brace": lambda n: "a" + " " * n + "b",
+    "open pins": lambda n: "a " + "{ #a" * n,
+    "spaces and braces": lambda n: "a" + " {" * n + " }",
+    "id quotes": lambda n: 'a { id="' + "a" * n,
+}
+
+
+@pytest.mark.parametrize("name", list(PIN_TEXTS))
+def test_heading_pin_reader_grows_linearly(name: str) -> None:
+    from mkdocs_zh_translate.plugin.pins import heading_pin
+
+    texts = [PIN_TEXTS[name](k * 20000) for k in (1, 2, 4)]
+    ratios = (0.0, 0.0)
+    for _attempt in range(3):
+        t1, t2, t4 = (fastest(lambda text=text: heading_pin(text)) for text in texts)
+        ratios = (t2 / t1, t4 / t2)
+        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
+            return
+    pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+
+
 def test_attr_list_still_an_atom() -> None:
     page = segment_markdown("Hello world {: #id .cls data-x=1 } end.\n\nA {{ var }} and \\(x^2\\) here.\n")
     texts = [s.text for s in page.segments]

@@ -188,6 +188,23 @@ SITES: tuple[Site, ...] = (
         "4.0.2",
         "material, mkdocs-macros `{{ read_csv(...) }}`/`{% raw %}` text (macros dropped), tabs",
     ),
+    Site(
+        "inline-snapshot",
+        "inline-snapshot",
+        "0.36.1",
+        "material, markdown-exec, snippets, tabs, mkdocstrings in admonitions",
+        # src layout, and an inventory download: the handler reads src/, no inventories.
+        plugin_options={
+            "mkdocstrings": {
+                "handlers": {
+                    "python": {
+                        "paths": ["src"],
+                        "options": {"show_symbol_type_heading": True, "show_symbol_type_toc": True},
+                    }
+                }
+            }
+        },
+    ),
 )
 
 
