@@ -257,9 +257,6 @@ def write_config(site: Site, project: Path, cache_dir: Path, *, guard: bool | No
     for hook in site.hooks:
         dropped.append(f"hook {hook} (the dropped plugin's module)")
         hooks.append(hook)
-    for hook in site.hooks:
-        dropped.append(f"hook {hook} (the dropped plugin's module)")
-        hooks.append(hook)
     hooks.append(str(Path(__file__).with_name("marker_hook.py")))
     data["hooks"] = hooks
     data["strict"] = False
