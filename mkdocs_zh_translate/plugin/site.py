@@ -21,7 +21,6 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.utils import get_relative_url
 
 from ..plaintext import for_template
-from .pins import PINS
 
 SOURCE_LANG = "en"
 ZH_LABEL = "中文"
@@ -192,6 +191,8 @@ def quiet_jieba(fallback_dir: Path | None = None) -> None:
 def prepare_zh_config(config: MkDocsConfig, langs: Languages, site_name: str) -> None:
     """Turn a freshly loaded copy of mkdocs.yml into the Chinese site's config."""
     from mkdocs.localization import parse_locale
+
+    from .pins import PINS
 
     config.site_name = site_name
     config.theme["language"] = "zh"  # Material's setting

@@ -205,6 +205,12 @@ SITES: tuple[Site, ...] = (
             }
         },
     ),
+    Site(
+        "fastapi-users",
+        "fastapi-users",
+        "15.0.5",
+        "material: content tabs, code annotations, snippets of example code, tasklists, def lists",
+    ),
 )
 
 
