@@ -35,6 +35,7 @@ PATHOLOGICAL: dict[str, tuple[Callable[[int], str], int]] = {
     # name: (input of size n, n); was exponential / quadratic on main
     "attr_list a=b": (lambda n: "Hello world {" + "a=b" * n + " end.\n", 4000),
     "jinja {{": (lambda n: "{{" * n + "\n", 4000),
+    "mdx_include {!": (lambda n: "{!" * n + "\n", 4000),
     "bracket math \\(": (lambda n: "\\(" * n + "\n", 4000),
     "url closing parens": (lambda n: "see http://a.b/" + ")" * n + "\n", 50000),
     "loose placeholder": (lambda n: "x <" + " " * n + "y\n", 50000),
