@@ -219,6 +219,24 @@ SITES: tuple[Site, ...] = (
         # mdx_include is not installed: its `{! docs_src/x.py !}` lines stay text in both builds.
         drop_extensions=("mdx_include",),
     ),
+    Site(
+        "outlines",
+        "outlines",
+        "1.3.3",
+        "material: grid cards, tables, content tabs, gen-files API pages, blog dropped",
+        # src layout: the handler reads src/ (the site sets no paths; its CI installs outlines).
+        # Its gen-files script writes a page per module (60 s of mkdocstrings on two cores, API
+        # pages the corpus has enough of): no scripts, the hand-written API index page stays.
+        plugin_options={
+            "gen-files": {"scripts": []},
+            "mkdocstrings": {
+                "default_handler": "python",
+                "handlers": {
+                    "python": {"paths": ["src"], "options": {"docstring_style": "numpy", "show_submodules": True}}
+                },
+            }
+        },
+    ),
 )
 
 
