@@ -32,6 +32,7 @@ from ..pipeline.lazy import TranslationFailed
 from ..plaintext import for_template
 from .docs_source import read_pages, read_strings
 from .overrides import translatable_copyright
+from .pins import PINS
 
 log = get_plugin_logger(PLUGIN_NAME)
 
@@ -91,15 +92,16 @@ class StaticI18nBridge:
 
     def add_attr_list(self, config: Any) -> None:
         """The zh build renders the pinned heading ids (``# 译文 { #slug }``) as the plugin's own
-        nested build does: with attr_list, added for that build only (static-i18n shares one
-        config between its language builds; :meth:`remove_attr_list` takes it out after)."""
-        if "attr_list" not in config.markdown_extensions:
-            config.markdown_extensions.append("attr_list")
+        nested build does: with a reader of those pins (pins.py) where the site has no attr_list,
+        added for that build only (static-i18n shares one config between its language builds;
+        :meth:`remove_attr_list` takes it out after)."""
+        if "attr_list" not in config.markdown_extensions and PINS not in config.markdown_extensions:
+            config.markdown_extensions.append(PINS)
             self.added_attr_list = True
 
     def remove_attr_list(self, config: Any) -> None:
-        if self.added_attr_list and "attr_list" in config.markdown_extensions:
-            config.markdown_extensions.remove("attr_list")
+        if self.added_attr_list and PINS in config.markdown_extensions:
+            config.markdown_extensions.remove(PINS)
         self.added_attr_list = False
 
     # -- on_files -------------------------------------------------------------------------------

@@ -44,6 +44,7 @@ from .buildlog import prefixed_warnings
 from .collect import Collector, EnglishBuild
 from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
 from .overrides import apply_overrides, translatable_copyright
+from .pins import PINS
 from .snippets import SnippetExpander
 
 log = get_plugin_logger(PLUGIN_NAME)
@@ -450,8 +451,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         # mkdocstrings' own extension is slow and has side effects: a stub matching the same
         # `::: identifier` blocks stands in for it (see autodoc_stub).
         used = [autodoc_stub() if type(e).__name__ == "MkdocstringsExtension" else e for e in extensions]
-        # The zh build renders with attr_list (site.prepare_zh_config): so does the guard.
-        extra = [] if "attr_list" in extensions else ["attr_list"]
+        # The zh build reads the heading pins (site.prepare_zh_config): so does the guard.
+        extra = [] if "attr_list" in extensions or PINS in extensions else [PINS]
         return PageGuard(python_markdown_renderer([*used, *extra], configs))
 
     def _expand(self, markdown: str, page: Page) -> str:

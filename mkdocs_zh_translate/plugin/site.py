@@ -206,6 +206,8 @@ def prepare_zh_config(config: MkDocsConfig, langs: Languages, site_name: str) ->
     """Turn a freshly loaded copy of mkdocs.yml into the Chinese site's config."""
     from mkdocs.localization import parse_locale
 
+    from .pins import PINS
+
     config.site_name = site_name
     config.theme["language"] = "zh"  # Material's setting
     # The built-in themes translate their own strings by locale and ship zh_CN; a theme without
@@ -215,8 +217,10 @@ def prepare_zh_config(config: MkDocsConfig, langs: Languages, site_name: str) ->
     if langs.site_url:
         config.site_url = langs.zh_site_url()
     # The segmenter pins each heading's English slug with `{ #slug }`: anchors stay identical.
-    if "attr_list" not in config.markdown_extensions:
-        config.markdown_extensions.append("attr_list")
+    # A site without attr_list gets a reader of those pins only (all of attr_list would turn
+    # the site's own `{...}` text into attributes; see pins.py).
+    if "attr_list" not in config.markdown_extensions and PINS not in config.markdown_extensions:
+        config.markdown_extensions.append(PINS)
     try:
         from mkdocs.contrib.search import SearchPlugin
     except ImportError:  # pragma: no cover - mkdocs always ships it

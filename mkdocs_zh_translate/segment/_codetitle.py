@@ -48,6 +48,33 @@ def fence_options(rest: str) -> dict[str, tuple[int, int, str]] | None:
     return options if not rest[pos:].strip() else None
 
 
+# The attribute form superfences also reads (``RE_NESTED_FENCE_START``'s ``attrs``): an optional
+# language, then everything from a `{` to the line's last `}` (```` ```{.py title="Usage"} ````).
+_BRACES_RE = re.compile(r"(?:[ \t]*\.?[\w#.+-]+(?=[ \t{]))?[ \t]*\{([^\n]*)\}[ \t]*$")
+# Python-Markdown's attr_list scanner (``get_attrs``), which superfences hands the braces to, as
+# one pattern with its alternatives in the scanner's order: the first that matches is taken.
+_ATTR_TOKEN_RE = re.compile(r"""([^ =}]+)="(.*?)"|([^ =}]+)='(.*?)'|[^ =}]+=[^ =}]+|[^ =}]+| """)
+
+
+def brace_options(rest: str) -> dict[str, tuple[int, int, str]] | None:
+    """Like :func:`fence_options` for the ``{...}`` form, or None when the line is not one.
+
+    Tabs are left alone (superfences expands them first; such a line is rare and stays English).
+    """
+    m = _BRACES_RE.match(rest)
+    if m is None or "\t" in m.group(1):
+        return None
+    options: dict[str, tuple[int, int, str]] = {}
+    pos, end = m.start(1), m.end(1)
+    while pos < end and (t := _ATTR_TOKEN_RE.match(rest, pos, end)) is not None and t.end() > pos:
+        if t.group(1) is not None:
+            options[t.group(1)] = (t.start(2), t.end(2), '"')
+        elif t.group(3) is not None:
+            options[t.group(3)] = (t.start(4), t.end(4), "'")
+        pos = t.end()
+    return options
+
+
 def code_title(line: str, fence: str) -> tuple[int, int, str] | None:
     """``(start, end, quote)`` in ``line`` of a code block title worth translating, or None."""
     at = line.find(fence)
@@ -55,6 +82,8 @@ def code_title(line: str, fence: str) -> tuple[int, int, str] | None:
         return None
     base = at + len(fence)
     options = fence_options(line[base:])
+    if options is None:
+        options = brace_options(line[base:])
     if not options or "title" not in options:
         return None
     mode = options.get("title_mode")

@@ -1,7 +1,7 @@
 """Inline rules that turn MkDocs-only syntax into tokens the segmenter keeps as atoms.
 
 Each rule only recognises its construct and pushes one ``zh_atom`` token (``info`` says which):
-Jinja ``{{ … }}``/``{% … %}``, attr_list ``{ #id .cls }``, emoji ``:smile:``, keys
+Jinja ``{{ … }}``/``{% … %}``, mdx_include ``{! file !}``, attr_list ``{ #id .cls }``, emoji ``:smile:``, keys
 ``++ctrl+c++``, bracket math ``\\(…\\)``/``\\[…\\]`` and bare URLs. Rendering is never asked of
 this parser, so the tokens need no renderer.
 """
@@ -17,7 +17,9 @@ from markdown_it.rules_inline import StateInline
 # Linear time on untrusted text: every repetition below is atomic or possessive (no nested
 # quantifier can backtrack), and delimited constructs are found with ``_Closer`` instead of a
 # lazy ``.*?`` that would rescan the rest of the text from every opening brace.
-_JINJA_CLOSE = {"{{": "}}", "{%": "%}", "{#": "#}"}
+# `{! path !}` is mdx_include's include (FastAPI-style docs): a file name, never prose; kept as
+# the Jinja tags are (translated, the path broke and the included text stayed English anyway).
+_JINJA_CLOSE = {"{{": "}}", "{%": "%}", "{#": "#}", "{!": "!}"}
 _ATTR_RE = re.compile(
     r"""\{:?[ \t]*+(?>(?:[#.][\w:-]++|[\w-]++=(?:"[^"\n]*+"|'[^'\n]*+'|[^\s{}]++))[ \t]*+)++\}"""
 )

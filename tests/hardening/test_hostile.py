@@ -35,6 +35,7 @@ PATHOLOGICAL: dict[str, tuple[Callable[[int], str], int]] = {
     # name: (input of size n, n); was exponential / quadratic on main
     "attr_list a=b": (lambda n: "Hello world {" + "a=b" * n + " end.\n", 4000),
     "jinja {{": (lambda n: "{{" * n + "\n", 4000),
+    "mdx_include {!": (lambda n: "{!" * n + "\n", 4000),
     "bracket math \\(": (lambda n: "\\(" * n + "\n", 4000),
     "url closing parens": (lambda n: "see http://a.b/" + ")" * n + "\n", 50000),
     "loose placeholder": (lambda n: "x <" + " " * n + "y\n", 50000),
@@ -135,6 +136,29 @@ def test_reviewed_text_check_grows_linearly(name: str) -> None:
     ratios = (0.0, 0.0)
     for _attempt in range(3):
         t1, t2, t4 = best(1), best(2), best(4)
+        ratios = (t2 / t1, t4 / t2)
+        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
+            return
+    pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+
+
+# The zh build's heading-pin reader (plugin/pins.py) searches every heading's text.
+PIN_TEXTS: dict[str, Callable[[int], str]] = {
+    "spaces then no brace": lambda n: "a" + " " * n + "b",
+    "open pins": lambda n: "a " + "{ #a" * n,
+    "spaces and braces": lambda n: "a" + " {" * n + " }",
+    "id quotes": lambda n: 'a { id="' + "a" * n,
+}
+
+
+@pytest.mark.parametrize("name", list(PIN_TEXTS))
+def test_heading_pin_reader_grows_linearly(name: str) -> None:
+    from mkdocs_zh_translate.plugin.pins import heading_pin
+
+    texts = [PIN_TEXTS[name](k * 20000) for k in (1, 2, 4)]
+    ratios = (0.0, 0.0)
+    for _attempt in range(3):
+        t1, t2, t4 = (fastest(lambda text=text: heading_pin(text)) for text in texts)
         ratios = (t2 / t1, t4 / t2)
         if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
             return

@@ -257,6 +257,9 @@ def write_config(site: Site, project: Path, cache_dir: Path, *, guard: bool | No
     if isinstance(theme, dict) and isinstance(custom, str) and not (project / custom).is_dir():
         dropped.append(f"theme.custom_dir {theme.pop('custom_dir')}")
     hooks = [h for h in data.get("hooks") or [] if isinstance(h, str) and (project / h).is_file()]
+    for hook in site.hooks:
+        dropped.append(f"hook {hook} (the dropped plugin's module)")
+        hooks.append(hook)
     hooks.append(str(Path(__file__).with_name("marker_hook.py")))
     data["hooks"] = hooks
     data["strict"] = False

@@ -27,7 +27,9 @@ because each one changes what the site builds:
 * Per site, documented at the entry: extension options merged in, plugin options replaced
   (old handler options a current mkdocstrings rejects), pages excluded (``exclude_docs``).
 * Dangling symlinks in the sdist (griffe's ``docs/logo.svg -> ../logo.svg``) are removed.
-* ``hooks``: kept when the file exists in the sdist; the harness appends its own marker hook.
+* ``hooks``: kept when the file exists in the sdist; :attr:`Site.hooks` adds the modules a
+  dropped mkdocs-simple-hooks plugin loaded (their functions are plain MkDocs hooks); the
+  harness appends its own marker hook.
 * Always: ``strict: false`` (the English build of some sites warns about things outside our
   plugin), ``zh-translate`` added with ``backend: pseudo`` and ``banner: false``.
 """
@@ -71,6 +73,9 @@ class Site:
     plugin_options: dict[str, dict[str, Any]] = field(default_factory=dict)
     # pages left out of both builds (MkDocs' own ``exclude_docs``), with the reason in a comment
     exclude_docs: tuple[str, ...] = ()
+    # hook modules (paths in the sdist) added to ``hooks``: a plugin that only loads a hook
+    # module (mkdocs-simple-hooks, not installed) whose functions are plain MkDocs hooks
+    hooks: tuple[str, ...] = ()
     # command -> what it prints: a stand-in put first on PATH for a hook that runs a tool
     shims: dict[str, str] = field(default_factory=dict)
     # page (path of the HTML file relative to the site) -> why it is known to differ today
@@ -135,6 +140,103 @@ SITES: tuple[Site, ...] = (
         plugin_options={"mkdocstrings": {"handlers": {"python": {"paths": ["src"]}}}},
     ),
     Site("starlette", "starlette", "1.10.0", "material, `::: starlette...` inside admonitions"),
+    # -- added on trial as a new user (issue 12): doc sets the segmenter was not tuned on --
+    Site(
+        "dirty-equals",
+        "dirty-equals",
+        "0.11",
+        "built-in `readthedocs` theme (Material replaced), mkdocstrings API pages",
+        # The readthedocs theme stands in for Material: the corpus had no site on it. The site's
+        # mkdocs-simple-hooks plugin (not installed) is dropped, its module kept as MkDocs hooks
+        # (it strips pytest-examples' `test=`/`lint=` fence options, which superfences rejects
+        # and which otherwise turn the home page into one long inline code span). Its
+        # mkdocstrings options use the old `import:` key (inventories over the network), which a
+        # current mkdocs-python rejects: the same rendering options, no inventories.
+        theme={"name": "readthedocs"},
+        hooks=("docs/plugins.py",),
+        plugin_options={
+            "mkdocstrings": {
+                "handlers": {
+                    "python": {
+                        "options": {
+                            "show_root_heading": True,
+                            "show_root_full_path": False,
+                            "show_source": False,
+                            "heading_level": 2,
+                            "merge_init_into_class": True,
+                            "show_signature_annotations": True,
+                            "separate_signature": True,
+                            "signature_crossrefs": True,
+                        }
+                    }
+                }
+            }
+        },
+    ),
+    Site(
+        "mkdocs-print-site-plugin",
+        "mkdocs-print-site-plugin",
+        "2.9",
+        "material: critic/mark/caret/tilde, keys, tasklists, footnotes, def lists, math, Jinja text",
+        # The vegalite fence formatter comes from mkdocs-charts-plugin (not installed): no
+        # custom fences, so a `vegalite` block renders as a plain code block in both builds.
+        extension_options={"pymdownx.superfences": {"custom_fences": []}},
+    ),
+    Site(
+        "mkdocs-table-reader-plugin",
+        "mkdocs-table-reader-plugin",
+        "4.0.2",
+        "material, mkdocs-macros `{{ read_csv(...) }}`/`{% raw %}` text (macros dropped), tabs",
+    ),
+    Site(
+        "inline-snapshot",
+        "inline-snapshot",
+        "0.36.1",
+        "material, markdown-exec, snippets, tabs, mkdocstrings in admonitions",
+        # src layout, and an inventory download: the handler reads src/, no inventories.
+        plugin_options={
+            "mkdocstrings": {
+                "handlers": {
+                    "python": {
+                        "paths": ["src"],
+                        "options": {"show_symbol_type_heading": True, "show_symbol_type_toc": True},
+                    }
+                }
+            }
+        },
+    ),
+    Site(
+        "fastapi-users",
+        "fastapi-users",
+        "15.0.5",
+        "material: content tabs, code annotations, snippets of example code, tasklists, def lists",
+    ),
+    Site(
+        "fastapi-pagination",
+        "fastapi-pagination",
+        "0.16.1",
+        "material, code annotations, pymdownx.extra, mdx_include `{! file !}` text (dropped)",
+        # mdx_include is not installed: its `{! docs_src/x.py !}` lines stay text in both builds.
+        drop_extensions=("mdx_include",),
+    ),
+    Site(
+        "outlines",
+        "outlines",
+        "1.3.3",
+        "material: grid cards, tables, content tabs, gen-files API pages, blog dropped",
+        # src layout: the handler reads src/ (the site sets no paths; its CI installs outlines).
+        # Its gen-files script writes a page per module (60 s of mkdocstrings on two cores, API
+        # pages the corpus has enough of): no scripts, the hand-written API index page stays.
+        plugin_options={
+            "gen-files": {"scripts": []},
+            "mkdocstrings": {
+                "default_handler": "python",
+                "handlers": {
+                    "python": {"paths": ["src"], "options": {"docstring_style": "numpy", "show_submodules": True}}
+                },
+            }
+        },
+    ),
 )
 
 

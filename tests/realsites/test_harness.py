@@ -101,3 +101,22 @@ def test_a_label_or_title_in_words_and_a_file_name_in_prose_still_count() -> Non
         "<p>Edit mkdocs.yml</p><p><span>setup.cfg</span></p>"
     )
     assert found.unmarked == len("Withoptions" "inthesitefile" "Editmkdocsyml" "setupcfg")
+
+
+def test_a_dropped_hooks_plugins_module_is_kept_as_a_hook(tmp_path: Path) -> None:
+    import yaml
+
+    from .harness import write_config
+    from .sites import Site
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "plugins.py").write_text("def on_page_markdown(markdown, **kw):\n    return markdown\n")
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: x\nplugins:\n  - mkdocs-simple-hooks:\n      hooks:\n        on_page_markdown: 'docs.plugins:on_page_markdown'\n"
+    )
+    site = Site("x", "x", "1", "test", hooks=("docs/plugins.py",))
+    config, dropped = write_config(site, tmp_path, tmp_path / "cache")
+    data = yaml.safe_load(config.read_text(encoding="utf-8"))
+    assert data["hooks"][0] == "docs/plugins.py" and data["hooks"][1].endswith("marker_hook.py")
+    assert "plugin mkdocs-simple-hooks" in dropped
+    assert [next(iter(p)) if isinstance(p, dict) else p for p in data["plugins"]] == ["zh-translate"]

@@ -222,6 +222,14 @@ def test_emoji_keys_and_jinja_are_atoms() -> None:
     )
 
 
+
+def test_mdx_include_lines_are_kept_as_written() -> None:
+    # mdx_include's `{! path !}` names a file: a line of its own is no segment, and in running
+    # text it is one placeholder (the path reaches no translator).
+    source = "{! ../README.md !}\n\nThe example app\n{!docs_src/app/main.py!}\nruns as it is.\n"
+    out = check(source, [("paragraph", "The example app\n<x1/>\nruns as it is.")])
+    assert out == "{! ../README.md !}\n\n「The example app\n{!docs_src/app/main.py!}\nruns as it is.」\n"
+
 def test_hard_breaks_keep_their_spaces_and_backslash() -> None:
     source = "Two spaces  \nthen backslash\\\nend.\n"
     check(source, [("paragraph", "Two spaces<x1/>then backslash<x2/>end.")])

@@ -171,6 +171,50 @@ def test_code_block_titles_kept_as_written(source: str) -> None:
     assert [k for k, _t in kinds_texts(source)] == []
 
 
+def test_code_block_title_in_the_attribute_form_is_translated() -> None:
+    # superfences reads ```{.lang key="value"}``` with attr_list's scanner
+    source = '```{.py title="a small example" test="skip"}\nx = 1\n```\n'
+    out = check(source, [("code_title", "a small example")])
+    assert out == '```{.py title="「a small example」" test="skip"}\nx = 1\n```\n'
+    check("```py { title='the main module' linenums=\"2\" }\nx = 1\n```\n", [("code_title", "the main module")])
+    assert "a small example" in render_pm(source)  # the title is shown, so it is prose
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        '```{.py title="config/site.yml"}\nx\n```\n',  # a file name
+        '```{.py title="never closed}\nx\n```\n',  # no closing quote: no title
+        '```{.py}\ntitle="not an option"\n```\n',  # the code, not the fence line
+        '```{.py title="two words"} trailing\nx\n```\n',  # not the attribute form
+    ],
+)
+def test_attribute_form_titles_kept_as_written(source: str) -> None:
+    assert [k for k, _t in kinds_texts(source)] == []
+
+
+def test_attribute_form_scan_grows_linearly() -> None:
+    from mkdocs_zh_translate.segment._codetitle import brace_options
+    from tests.hardening.test_hostile import fastest
+
+    makes = {
+        "open quotes": lambda n: '{a="' + " b=c" * n + "}",
+        "words": lambda n: "{" + " .x" * n + ' title="a b"}',
+        "quote runs": lambda n: "{" + " a=\"'" * n + "}",
+        "no closing brace": lambda n: "{" + " a=b" * n,
+    }
+    for name, make in makes.items():
+        texts = [make(k * 25000) for k in (1, 2, 4)]
+        ratios = (0.0, 0.0)
+        for _attempt in range(3):
+            t1, t2, t4 = (fastest(lambda text=text: brace_options(text)) for text in texts)
+            ratios = (t2 / t1, t4 / t2)
+            if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
+                break
+        else:
+            pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+
+
 def test_a_translated_title_may_not_gain_its_quote() -> None:
     from mkdocs_zh_translate.segment import segment_markdown
 
