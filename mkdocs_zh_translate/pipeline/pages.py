@@ -164,10 +164,15 @@ class SiteTranslator:
         return self.service.lookup(site_requests(pages, strings))
 
     def translate_pages(
-        self, jobs: Sequence[PageJob], strings: Sequence[str] = ()
+        self, jobs: Sequence[PageJob], strings: Sequence[str] = (), *, pages: bool = True
     ) -> tuple[dict[str, PageResult], dict[str, str], Stats]:
         """Chinese Markdown for each job and Chinese text for each short string (nav titles,
-        site_name), with the statistics of the pass."""
+        site_name), with the statistics of the pass.
+
+        ``pages=False`` (prefill) translates and stores only: no page is spliced or guarded
+        and ``results`` holds only the pages that could not be segmented. The guard decides
+        what a page shows, never what is cached, and its Markdown renders cost more than
+        everything else outside the engine, so a prefill that throws the pages away skips it."""
         started = time.perf_counter()
         stats = Stats()
         results: dict[str, PageResult] = {}
@@ -217,7 +222,7 @@ class SiteTranslator:
         # reviewed only: answered without the cache
         stats.cached = service.cached - cached + len(set(everything) - set(machine))
 
-        for job in jobs:
+        for job in jobs if pages else ():
             page = segmented.get(job.key)
             if page is not None:
                 results[job.key] = self._page_result(job, page, reviewed.get(job.key), hits, stats)

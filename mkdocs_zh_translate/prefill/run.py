@@ -2,8 +2,9 @@
 
 The site is gathered by the plugin's collect mode (as ``review sync`` gathers it), so the pages,
 strings, reviewed PO files, glossary, cache directory and translator spec are the build's own,
-and :meth:`SiteTranslator.translate_pages` runs exactly as in a build: reviewed segments are
-skipped, cached ones are not translated again, and every key is the build's. Only the service's
+and :meth:`SiteTranslator.translate_pages` runs exactly as in a build (up to the translations:
+the pages are not spliced or guarded): reviewed segments are skipped, cached ones are not
+translated again, and every key is the build's. Only the service's
 ``runner`` is swapped, so the next ``mkdocs build`` finds everything in the cache.
 """
 
@@ -64,7 +65,8 @@ def prefill(config_file: Path, where: Where = Where(), progress: Progress | None
         service.progress = progress or NoProgress()
         service.english_fallback = False  # a prefill that cannot translate has failed
         strings = list(build.site_strings) + [v for metas in build.metas.values() for v in metas.values()]
-        _results, _strings, stats = translator.translate_pages(list(build.jobs.values()), strings)
+        # pages=False: the Chinese pages are the next build's to make; the guard caches nothing.
+        _results, _strings, stats = translator.translate_pages(list(build.jobs.values()), strings, pages=False)
         if stats.translated and label:
             stats.model = label
         return stats

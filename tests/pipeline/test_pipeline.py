@@ -180,6 +180,26 @@ def test_the_page_guard_sends_segments_back_to_english_with_a_warning(tmp_path: 
     ]
 
 
+def test_translating_without_pages_stores_everything_and_never_runs_the_guard(tmp_path: Path) -> None:
+    # prefill's mode: the guard decides what a page shows, never what is cached, so it is skipped
+    guarded: list[str] = []
+
+    def guard(english: str, page: SegmentedPage, translations: list[str | None]) -> list[str | None]:
+        guarded.append(english)
+        return [None] * len(translations)
+
+    translator = CountingTranslator()
+    site, memory = _site(tmp_path, translator, guard=guard)
+    jobs = [PageJob("a.md", "a.md", "First.\n\nSecond.\n"), PageJob("b.md", "b.md", "Second.\n\nThird.\n")]
+    results, _s, stats = site.translate_pages(jobs, pages=False)
+    assert (results, guarded, stats.translated, translator.segments) == ({}, [], 3, 3)
+    again, _s, build = site.translate_pages(jobs)  # the build: all cached, pages guarded
+    memory.machine.close()
+    assert (build.translated, build.cached, translator.segments) == (0, 3, 3)
+    assert guarded == ["First.\n\nSecond.\n", "Second.\n\nThird.\n"]
+    assert again["a.md"].markdown == "First.\n\nSecond.\n"  # this guard keeps everything English
+
+
 def test_translate_markdown_takes_a_guard() -> None:
     def english(english: str, page: SegmentedPage, translations: list[str | None]) -> list[str | None]:
         return [None] * len(translations)
