@@ -18,7 +18,7 @@ import numpy as np
 from ..model_format import DECODER_FILE, ENCODER_FILE, EXPORT_HINT, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
 from ..model_integrity import ModelIntegrityError, verify_model
 from .batching import dedupe, plan_batches
-from .beam import Hypothesis, SearchOptions, beam_search, greedy_search
+from .beam import MAX_FILTERED_BANS, Hypothesis, SearchOptions, beam_search, greedy_search
 from .errors import EngineError
 from .session import MarianSessions, concurrently, default_threads
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
@@ -182,6 +182,12 @@ class OnnxTranslator:
 
     def _options(self, n: int) -> SearchOptions:
         beams = max(self.num_beams, n)
+        # The graph's two-stage top-k returns at most max_topk entries per row; a step asks
+        # for 2·beams plus the few banned ids it filters itself (see beam._Biases.query).
+        max_topk = int(self.settings.get("max_topk") or self._base_options.vocab_size)
+        if 2 * beams + MAX_FILTERED_BANS + 1 > max_topk:
+            raise EngineError(f"{beams} beams is more than this model export supports "
+                              f"(at most {(max_topk - MAX_FILTERED_BANS - 1) // 2})")
         return dataclasses.replace(
             self._base_options, num_beams=beams, num_return=n, renormalize=self.sessions.renormalize
         )
