@@ -90,8 +90,12 @@ def prepare(rebuild: bool = False) -> dict[str, Path]:
     base = cache_dir()
     paths = {"hf": base / "hf", "fp32": base / "onnx-fp32", "int8": base / "onnx-int8", "ct2": base / "ct2-int8"}
     build_hf_model(paths["hf"])
+    from mkdocs_zh_translate.model_format import FORMAT_VERSION
+
     for q in ("fp32", "int8"):
-        if rebuild or not (paths[q] / "manifest.json").is_file():
+        manifest = paths[q] / "manifest.json"
+        stale = not manifest.is_file() or json.loads(manifest.read_text()).get("format") != FORMAT_VERSION
+        if rebuild or stale:
             print(f"exporting {q} ...", file=sys.stderr, flush=True)
             export_model(str(paths["hf"]), paths[q], quantize="none" if q == "fp32" else "int8")
     if not (paths["ct2"] / "model.bin").is_file():

@@ -31,6 +31,9 @@ from ..errors import ZhTranslateError
 from ..model_format import DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
 from ..model_integrity import sha256_file
 
+#: What ``--quantize`` accepts: int8 (CPU default), none (float32), fp16 (GPU; float16 weights).
+QUANTIZATIONS = ("int8", "none", "fp16")
+
 _INSTALL_HINT = "install the export extra: pip install 'mkdocs-zh-translate[export]'"
 
 
@@ -673,6 +676,24 @@ def _quantize_int8(src: Path, dst: Path) -> None:
     quantize_dynamic(src, dst, weight_type=QuantType.QInt8, per_channel=True)
 
 
+def _to_fp16(model: Any, name: str) -> Any:
+    """``model`` with float16 weights and compute (for GPUs), inputs and outputs kept float32.
+
+    Keeping the graph's inputs and outputs in float32 keeps the engine's contract (caches,
+    masks, scores are float32 numpy arrays) the same for every export; the graph casts at its
+    edges. Constants are clamped to float16's range by the converter, so masking values stay
+    finite. The decoder is converted before its top-k head is added, so log-softmax, the
+    logits processors' bias and top-k stay float32 (float16 log-probabilities would make
+    beam scores tie).
+    """
+    from onnxruntime.transformers.float16 import convert_float_to_float16
+
+    try:
+        return convert_float_to_float16(model, keep_io_types=True, disable_shape_infer=True)
+    except Exception as exc:  # the converter raises bare Exceptions and ValueErrors
+        raise ExportError(f"{name}: float16 conversion failed: {exc}".splitlines()[0]) from None
+
+
 def _optimize_offline(src: Path, dst: Path) -> Path:
     """Save ONNX Runtime's own optimisation of ``src`` (fusions up to the *extended* level).
 
@@ -815,8 +836,8 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
     Files are built in a temporary directory and moved in at the end, manifest last, so an
     interrupted export never leaves a directory the engine would accept.
     """
-    if quantize not in ("int8", "none"):
-        raise ExportError(f"unknown quantisation {quantize!r}; choose int8 or none")
+    if quantize not in QUANTIZATIONS:
+        raise ExportError(f"unknown quantisation {quantize!r}; choose {', '.join(QUANTIZATIONS)}")
     _require_export_deps()
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -855,12 +876,15 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
         if _self_cache_in_place(decoder.graph, layers) != layers:
             raise ExportError(f"{src}: not every self-attention block could be rewritten; "
                               "unsupported transformers/optimum version")
-        settings["max_topk"] = _add_topk_head(decoder, settings["vocab_size"])
         _flatten_logits_bias(decoder)
         rewritten = _share_cross_cache_across_beams(decoder.graph, heads, head_dim)
         if rewritten != layers:
             raise ExportError(f"{src}: found {rewritten} cross-attention blocks to rewrite, expected "
                               f"{layers}; unsupported transformers/optimum version")
+        if quantize == "fp16":
+            encoder = _to_fp16(encoder, "encoder")
+            decoder = _to_fp16(decoder, "decoder")
+        settings["max_topk"] = _add_topk_head(decoder, settings["vocab_size"])
         encoder_fp32 = tmp / "encoder_fp32.onnx"
         decoder_fp32 = tmp / "decoder_fp32.onnx"
         onnx.save(encoder, encoder_fp32)
@@ -873,9 +897,10 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
             encoder_src, decoder_src = tmp / "encoder_int8.onnx", tmp / "decoder_int8.onnx"
         else:
             encoder_src, decoder_src = encoder_fp32, decoder_fp32
-        (tmp / "optimized").mkdir()
-        encoder_src = _optimize_offline(encoder_src, tmp / "optimized" / ENCODER_FILE)
-        decoder_src = _optimize_offline(decoder_src, tmp / "optimized" / DECODER_FILE)
+        if quantize != "fp16":  # the offline pass runs on the CPU, which lacks many fp16 kernels
+            (tmp / "optimized").mkdir()
+            encoder_src = _optimize_offline(encoder_src, tmp / "optimized" / ENCODER_FILE)
+            decoder_src = _optimize_offline(decoder_src, tmp / "optimized" / DECODER_FILE)
         settings["shared_initializers"] = _save_pair_external(encoder_src, decoder_src, final, settings["vocab_size"])
 
         for name in ("source.spm", "target.spm", "vocab.json", "target_vocab.json", "tokenizer_config.json"):
