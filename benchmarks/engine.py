@@ -7,7 +7,9 @@ the maximum); 32 sentences of 15-70 source tokens, sorted by length, batch 16 an
 4 and 1. Rounds are interleaved and the best of 3 is reported, because the machine is shared.
 Speed is reported as a ratio to transformers beam 4 batch 16 measured in the same run.
 Cold start (process start to model ready) and peak RSS (load + the batch-16 workload) are
-measured in fresh subprocesses.
+measured in fresh subprocesses, and so is the peak RSS of the ``translate`` CLI (the console
+script's ``main``) on 64 lines of 15-69 source tokens at its default settings (beams, batch
+budget and threads from the model and the engine; only the 32 forced new tokens are given).
 
     python3 benchmarks/engine.py [--rounds 3] [--quick]
 
@@ -88,8 +90,12 @@ def prepare(rebuild: bool = False) -> dict[str, Path]:
     base = cache_dir()
     paths = {"hf": base / "hf", "fp32": base / "onnx-fp32", "int8": base / "onnx-int8", "ct2": base / "ct2-int8"}
     build_hf_model(paths["hf"])
+    from mkdocs_zh_translate.model_format import FORMAT_VERSION
+
     for q in ("fp32", "int8"):
-        if rebuild or not (paths[q] / "manifest.json").is_file():
+        manifest = paths[q] / "manifest.json"
+        stale = not manifest.is_file() or json.loads(manifest.read_text()).get("format") != FORMAT_VERSION
+        if rebuild or stale:
             print(f"exporting {q} ...", file=sys.stderr, flush=True)
             export_model(str(paths["hf"]), paths[q], quantize="none" if q == "fp32" else "int8")
     if not (paths["ct2"] / "model.bin").is_file():
@@ -195,6 +201,50 @@ def child(kind: str, beams: int, threads: int, workload: bool, t_launch: float) 
     print(json.dumps({"ready_s": ready, "peak_rss_mb": peak_mb}))
 
 
+def cli_lines(paths: dict[str, Path], count: int = 64, seed: int = 3) -> list[str]:
+    """``count`` text lines whose source encodings have 15-69 tokens (EOS included), fixed."""
+    import random
+
+    from mkdocs_zh_translate.engine.tokenizer import MarianSpmTokenizer
+
+    settings = json.loads((paths["int8"] / "generation.json").read_text())["tokenizer"]
+    tok = MarianSpmTokenizer(paths["int8"], settings)
+    rnd = random.Random(seed)
+    lines = []
+    for i in range(count):
+        want = 15 + (i * 54) // (count - 1)
+        words: list[str] = []
+        while len(tok.encode(" ".join(words))) < want:
+            words.append(f"w{rnd.randrange(400)}")
+        while len(tok.encode(" ".join(words))) > want and len(words) > 1:
+            words.pop()
+        lines.append(" ".join(words))
+    return lines
+
+
+def cli_child(argv: list[str]) -> None:
+    """Subprocess entry: run the console script's ``main`` on stdin, then print its peak RSS."""
+    from mkdocs_zh_translate.cli import main as cli_main
+
+    rc = cli_main(argv)
+    with open("/proc/self/status") as fh:
+        peak_mb = next(int(line.split()[1]) / 1024 for line in fh if line.startswith("VmHWM:"))
+    print(json.dumps({"rc": rc, "peak_rss_mb": peak_mb}), file=sys.stderr)
+
+
+def cli_rss(paths: dict[str, Path], quant: str = "int8") -> float:
+    """Peak RSS (MB) of ``mkdocs-zh-translate translate`` on :func:`cli_lines`, defaults otherwise."""
+    text = "".join(line + "\n" for line in cli_lines(paths))
+    args = ["translate", "--model", str(paths[quant]), "--min-new-tokens", str(NEW_TOKENS),
+            "--max-new-tokens", str(NEW_TOKENS)]
+    proc = subprocess.run([sys.executable, __file__, "--cli-child", *args], input=text, capture_output=True,
+                          text=True, timeout=900)
+    report = json.loads(proc.stderr.strip().splitlines()[-1])
+    if proc.returncode != 0 or report["rc"] != 0 or len(proc.stdout.splitlines()) != 64:
+        raise RuntimeError(f"translate CLI failed: {proc.stderr[-2000:]}")
+    return float(report["peak_rss_mb"])
+
+
 def in_subprocess(kind: str, beams: int, threads: int, workload: bool, paths: dict[str, Path]) -> dict:
     env = dict(os.environ, ZH_BENCH_PATHS=json.dumps({k: str(v) for k, v in paths.items()}))
     t0 = time.time()
@@ -218,6 +268,10 @@ def main() -> None:
     ap.add_argument("--beams", type=int, default=4)
     ap.add_argument("--t-launch", type=float)
     ap.add_argument("--workload", action="store_true")
+    ap.add_argument("--cli-rss", action="store_true", help="only the translate CLI's peak RSS")
+    if len(sys.argv) > 1 and sys.argv[1] == "--cli-child":
+        cli_child(sys.argv[2:])
+        return
     args = ap.parse_args()
     if args.child:
         child(args.child, args.beams, args.threads, args.workload, args.t_launch)
@@ -225,6 +279,9 @@ def main() -> None:
 
     paths = prepare()
     engines = args.engines.split(",")
+    if args.cli_rss:
+        print(f"translate CLI, 64 lines, defaults: peak RSS {cli_rss(paths):.0f} MB")
+        return
     if args.subprocess_only:
         print("| engine | beams | batch | cold start s (best of 3) | peak RSS MB (load + batch-16 workload) |")
         print("|---|---|---|---|---|")
@@ -257,6 +314,7 @@ def main() -> None:
             cold = min(in_subprocess(e, 4, args.threads, False, paths)["ready_s"] for _ in range(2))
             rss = in_subprocess(e, 4, args.threads, True, paths)["peak_rss_mb"]
             extra[e] = (cold, rss)
+    cli_mb = None if args.no_subprocess else cli_rss(paths)
     base = best[("transformers", 4, 16)] if "transformers" in engines else None
     print(f"\nthreads {args.threads}, best of {args.rounds} interleaved rounds, {NEW_TOKENS} forced new tokens; "
           f"batch 16: 32 sentences, batch 1: {len(one)} sentences")
@@ -269,6 +327,11 @@ def main() -> None:
         cold_s = f"{cold:.2f}" if cold is not None else ""
         rss_s = f"{rss:.0f}" if rss is not None else ""
         print(f"| {e} | {b} | {bs} | {best[cfg]:.2f} | {ratio} | {cold_s} | {rss_s} |")
+    if "ct2-int8" in engines and "ours-int8" in engines:
+        print(f"\nours int8 / CTranslate2 int8, beams 4 batch 16: "
+              f"{best[('ours-int8', 4, 16)] / best[('ct2-int8', 4, 16)]:.2f}x")
+    if cli_mb is not None:
+        print(f"translate CLI (int8, 64 lines of 15-69 tokens, default settings): peak RSS {cli_mb:.0f} MB")
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ def main() -> None:
     made = {}
     original = session_mod.make_session
 
-    def profiled(path, threads, providers, hint, initializers=()):  # type: ignore[no-untyped-def]
+    def profiled(path, threads, providers, hint, initializers=(), profile=None):  # type: ignore[no-untyped-def]
         prefix = str(REPO / ".cache" / "ort-profile") if Path(path).name == "decoder.onnx" else None
         made[Path(path).name] = sess = original(path, threads, providers, hint, initializers, profile=prefix)
         return sess

@@ -95,7 +95,7 @@ def tiny_hf_model(preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
 
 
 def tiny_onnx_model(quantize: str = "none", preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
-    """The tiny model exported by our real ``export`` command (``quantize`` is "none" or "int8")."""
+    """The tiny model exported by our real ``export`` command (``quantize`` is "none", "int8" or "fp16")."""
     from mkdocs_zh_translate.export.onnx import export_model
 
     hf_dir = tiny_hf_model(preset, seed)

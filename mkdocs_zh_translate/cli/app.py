@@ -110,7 +110,8 @@ def _build_parser() -> argparse.ArgumentParser:
     ex = sub.add_parser("export", help="export a MarianMT model to ONNX for the engine")
     ex.add_argument("model", metavar="MODEL", help="Hugging Face id or save_pretrained directory")
     ex.add_argument("--out", required=True, metavar="DIR")
-    ex.add_argument("--quantize", choices=("int8", "none"), default="int8")
+    ex.add_argument("--quantize", choices=("int8", "none", "fp16"), default="int8",
+                    help="int8: CPU (default); none: float32; fp16: float16 weights, for the CUDA provider")
     ex.set_defaults(func=_cmd_export)
 
     tr = sub.add_parser("translate", help="translate plain-text lines from stdin")

@@ -62,7 +62,7 @@ class Decoder(Protocol):
 
 
 #: At most this many single-token bans are filtered outside the graph (see ``_Biases.query``).
-_MAX_FILTERED_BANS = 8
+MAX_FILTERED_BANS = 8
 
 
 @dataclass
@@ -113,7 +113,7 @@ class _Biases:
               k: int) -> tuple[np.ndarray, np.ndarray, DecoderState]:
         """Run one decoder step through ``call(bias, k)``; returns exactly the biased top-k."""
         banned = self.banned_at(cur_len, opts)
-        plain = (not self.renormalize and not self.multi and banned.size <= _MAX_FILTERED_BANS
+        plain = (not self.renormalize and not self.multi and banned.size <= MAX_FILTERED_BANS
                  and k + banned.size <= opts.vocab_size)
         if not plain:
             return call(self.for_step(cur_len, opts, seqs()), k)

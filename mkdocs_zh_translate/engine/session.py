@@ -146,12 +146,22 @@ def shared_initializers(model_dir: Path, entries: Sequence[dict[str, Any]],
     return out
 
 
+#: Self-attention cache capacity grows in steps of this many positions: each growth copies
+#: the cache once (what every step's Concat used to do), and attention reads at most this
+#: many masked positions more than it needs.
+CACHE_GROWTH = 8
+#: transformers' masking value: exp(x + MASKED - max) is exactly 0 for any finite score.
+MASKED = np.finfo(np.float32).min
+
+
 @dataclass
 class DecoderState:
     """KV caches for the rows (sentence-major: sentence × beam) currently decoded.
 
-    ``self_kv`` has one row per beam and grows by one position per step. ``cross_kv`` (encoder
-    keys/values, computed by the encoder) and ``encoder_mask`` have one row per
+    ``self_kv`` holds one preallocated buffer per layer and key/value, ``[rows, heads,
+    capacity, head_dim]``, of which the first ``length`` positions are filled: each step writes
+    its new position in place (``append``), so no step copies the whole cache. ``cross_kv``
+    (encoder keys/values, computed by the encoder) and ``encoder_mask`` have one row per
     *sentence*: the exported graph shares them across a sentence's beams, so moving beams
     never touches them and they are only subset when sentences leave.
     """
@@ -159,6 +169,7 @@ class DecoderState:
     self_kv: list[np.ndarray]
     cross_kv: list[np.ndarray]
     encoder_mask: np.ndarray
+    length: int = 0
 
     @property
     def rows(self) -> int:
@@ -168,13 +179,40 @@ class DecoderState:
     def sentences(self) -> int:
         return int(self.encoder_mask.shape[0])
 
+    @property
+    def capacity(self) -> int:
+        return int(self.self_kv[0].shape[2])
+
+    def mask(self) -> np.ndarray:
+        """``[1, 1, 1, capacity]``: 0 for filled positions, ``MASKED`` for the rest."""
+        out = np.full((1, 1, 1, self.capacity), MASKED, dtype=np.float32)
+        out[..., : self.length] = 0.0
+        return out
+
+    def append(self, new: Sequence[np.ndarray]) -> None:
+        """Write one step's keys/values (``[rows, heads, 1, head_dim]`` each) at ``length``.
+
+        When the buffers are full they are replaced by ones ``CACHE_GROWTH`` positions longer
+        (zero-filled: masked positions must hold finite numbers, as 0 × NaN would poison the
+        attention output).
+        """
+        if self.length == self.capacity:
+            for i, tensor in enumerate(self.self_kv):
+                rows, heads, cap, dim = tensor.shape
+                grown = np.zeros((rows, heads, cap + CACHE_GROWTH, dim), dtype=tensor.dtype)
+                grown[:, :, :cap] = tensor
+                self.self_kv[i] = grown
+                del tensor
+        for tensor, step in zip(self.self_kv, new):
+            tensor[:, :, self.length] = step[:, :, 0]
+        self.length += 1
+
     def take(self, rows: np.ndarray, sentences: np.ndarray | None = None) -> None:
         """Keep/reorder beam rows in place; ``sentences`` (when some left) subsets the per-sentence caches.
 
         In place and one tensor at a time, so each old cache tensor is freed as soon as its
         gathered copy exists: the transient is one layer's tensor instead of a second full
-        cache (~50 MB at batch 16, beam 4, step 32 on opus-mt's shape). The caller must hold
-        no other reference to the old tensors (the beam search drops the step's inputs first).
+        cache. The caller must hold no other reference to the old tensors.
         """
         for i, tensor in enumerate(self.self_kv):
             self.self_kv[i] = tensor[rows]
@@ -206,7 +244,8 @@ class MarianSessions:
         self.heads = int(settings["decoder_attention_heads"])
         self.head_dim = int(settings["head_dim"])
         names = {i.name for i in self.decoder.get_inputs()}
-        needed = {"input_ids", "encoder_attention_mask", "apply_bias", "logit_bias", "renormalize", "topk"}
+        needed = {"input_ids", "encoder_attention_mask", "apply_bias", "logit_bias", "renormalize", "topk",
+                  "past_length", "self_mask"}
         self._cross_outputs = [f"cross.{i}.{kind}" for i in range(self.layers) for kind in ("key", "value")]
         if not needed <= names or "use_cache_branch" in names or \
                 {o.name for o in self.encoder.get_outputs()} != set(self._cross_outputs):
@@ -228,13 +267,16 @@ class MarianSessions:
     def encode(self, input_ids: np.ndarray, mask: np.ndarray) -> DecoderState:
         """Run the encoder; the state has one row per sentence and nothing decoded yet."""
         cross = self.encoder.run(self._cross_outputs, {"input_ids": input_ids, "attention_mask": mask})
-        empty = np.zeros((input_ids.shape[0], self.heads, 0, self.head_dim), dtype=np.float32)
-        return DecoderState([empty] * (2 * self.layers), cross, mask)
+        shape = (input_ids.shape[0], self.heads, CACHE_GROWTH, self.head_dim)
+        return DecoderState([np.zeros(shape, dtype=np.float32) for _ in range(2 * self.layers)], cross, mask)
 
     def step(
         self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray | None, k: int
     ) -> tuple[np.ndarray, np.ndarray, DecoderState]:
-        """One decoding step for every row of ``state``; the self cache grows by one."""
+        """One decoding step for every row of ``state``; the self cache grows by one, in place.
+
+        The returned state is ``state`` itself, with the step's keys/values appended.
+        """
         rows = state.rows
         feed: dict[str, Any] = {
             "input_ids": tokens.reshape(rows, 1),
@@ -243,6 +285,8 @@ class MarianSessions:
             "logit_bias": self._no_bias if bias is None else bias,
             "renormalize": self._renormalize,
             "topk": np.array([k], dtype=np.int64),
+            "past_length": np.array(state.length, dtype=np.int64),
+            "self_mask": state.mask(),
         }
         for i, (kn, vn) in enumerate(self._self_names):
             feed[kn] = state.self_kv[2 * i]
@@ -251,4 +295,6 @@ class MarianSessions:
             feed[kn] = state.cross_kv[2 * i]
             feed[vn] = state.cross_kv[2 * i + 1]
         out = self.decoder.run(self._outputs, feed)
-        return out[0], out[1], DecoderState(out[2:], list(state.cross_kv), state.encoder_mask)
+        del feed
+        state.append(out[2:])
+        return out[0], out[1], state

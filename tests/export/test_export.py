@@ -91,6 +91,13 @@ def test_export_writes_a_complete_fingerprinted_directory(quantize: str) -> None
     decoder = onnx.load(out / "decoder.onnx", load_external_data=False)
     assert [o.name for o in decoder.graph.output[:2]] == ["topk_scores", "topk_ids"]
     inputs = {i.name for i in decoder.graph.input}
+    # The self-attention cache is the engine's buffer, written in place: no Concat copies it,
+    # and the graph returns only the step's own position.
+    assert {"past_length", "self_mask"} <= inputs
+    past = {f"past_key_values.{i}.decoder.{k}" for i in range(settings["decoder_layers"]) for k in ("key", "value")}
+    assert not [n for n in decoder.graph.node if n.op_type == "Concat" and past & set(n.input)]
+    for out_info in decoder.graph.output[2:]:
+        assert out_info.type.tensor_type.shape.dim[2].dim_value == 1, out_info.name
     # One plain decoder graph: no merged If on use_cache_branch, no encoder states fed to it.
     assert "use_cache_branch" not in inputs and "encoder_hidden_states" not in inputs
     assert not [n for n in decoder.graph.node if n.op_type == "If" and n.input[0] == "use_cache_branch"]
@@ -142,3 +149,33 @@ def test_weights_live_in_external_data_files(quantize: str) -> None:
         vocab = json.loads((out / "generation.json").read_text())["vocab_size"]
         assert any(vocab in t.dims for t in external)  # the vocabulary matrix is among them
         assert (out / graph_file).stat().st_size < (out / (graph_file + ".data")).stat().st_size
+
+
+@pytest.mark.slow
+def test_fp16_export_loads_and_translates_on_the_cpu() -> None:
+    """``--quantize fp16`` (meant for the CUDA provider, untested on a GPU here): float16
+    weights, the same float32 inputs/outputs as every export, and ONNX Runtime's CPU runs it.
+    Its translations mostly agree with the float32 export's (float16 rounding changes a few)."""
+    import onnx
+
+    from mkdocs_zh_translate.engine import OnnxTranslator
+    from tests.engine.test_engine_parity import make_corpus
+    from tests.models import tiny_onnx_model
+
+    out = tiny_onnx_model("fp16")
+    assert json.loads((out / "manifest.json").read_text())["quantize"] == "fp16"
+    for graph_file in ("encoder.onnx", "decoder.onnx"):
+        model = onnx.load(out / graph_file, load_external_data=False)
+        types = {t.data_type for t in model.graph.initializer if len(t.dims) == 2}
+        assert onnx.TensorProto.FLOAT16 in types and onnx.TensorProto.FLOAT not in types, graph_file
+        assert {i.type.tensor_type.elem_type for i in model.graph.input} <= {onnx.TensorProto.FLOAT,
+                                                                            onnx.TensorProto.INT64,
+                                                                            onnx.TensorProto.BOOL}
+    from transformers import MarianTokenizer
+
+    from tests.models import tiny_hf_model
+
+    texts = make_corpus(MarianTokenizer.from_pretrained(tiny_hf_model()), n=40)
+    half = OnnxTranslator(out, num_beams=4).translate(texts)
+    full = OnnxTranslator(tiny_onnx_model("none"), num_beams=4).translate(texts)
+    assert all(half) and sum(a == b for a, b in zip(half, full)) >= len(texts) * 0.6
