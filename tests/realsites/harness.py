@@ -340,6 +340,10 @@ _SKIP = {"pre", "code", "kbd", "script", "style", "math", "svg"}
 _GENERATED = {"arithmatex", "doc"}
 # A label or code title that is one file name (the segmenter's own test, segment/_segmenter.py).
 _FILE_NAME = re.compile(r"[\w-]*[./\\][\w./\\-]*")
+# Template tags (mkdocs-macros, table-reader's Jinja): the segmenter keeps them as written, the
+# templating plugin renders them; where that plugin is dropped (see sites.py) they stay visible
+# as text in both languages and are not prose. Same delimiters as segment/_inline_rules.py.
+_TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|\{!.*?!\}", re.S)
 _VOID = {"br", "hr", "img", "input", "meta", "link", "source", "wbr", "col", "area", "base", "embed", "track"}
 
 
@@ -393,7 +397,7 @@ class _Scan(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._names and self._names[-1][1] and _FILE_NAME.fullmatch(data.strip()):
             return  # a file name, not prose
-        for char in data:
+        for char in _TEMPLATE.sub(" ", data):
             if char == OPEN:
                 self.depth += 1
             elif char == CLOSE:

@@ -120,3 +120,12 @@ def test_a_dropped_hooks_plugins_module_is_kept_as_a_hook(tmp_path: Path) -> Non
     assert data["hooks"][0] == "docs/plugins.py" and data["hooks"][1].endswith("marker_hook.py")
     assert "plugin mkdocs-simple-hooks" in dropped
     assert [next(iter(p)) if isinstance(p, dict) else p for p in data["plugins"]] == ["zh-translate"]
+
+
+def test_template_tags_are_not_prose_but_the_words_around_them_are() -> None:
+    from .harness import scan
+
+    found = scan("<p>{{ read_csv('data.csv') | indent(4) }}</p><p>{% raw %}Read it{% endraw %}</p><p>{# note #}</p>")
+    assert (found.marked, found.unmarked) == (0, len("Readit"))
+    found = scan("<p>「Use {{ macro() }} here」</p>")
+    assert (found.marked, found.unmarked) == (len("Usehere"), 0)
