@@ -55,3 +55,13 @@ def spec_examples() -> list[dict[str, object]] | None:
     if f"version: '{SPEC_VERSION}'" not in header and len(examples) != SPEC_EXAMPLES:
         return None
     return examples
+
+
+def examples_or_skip() -> list[dict[str, object]]:
+    """The spec examples, or a pytest skip saying why they are missing (for module fixtures)."""
+    import pytest
+
+    found = spec_examples()
+    if found is None:
+        pytest.skip("markdown-it-py sdist (CommonMark spec JSON) not available: no cache and no registry")
+    return found

@@ -25,6 +25,15 @@ def unmark(html: str) -> str:
     return html.replace("「", "").replace("」", "")
 
 
+def protected_parts(html: str) -> tuple[list[str], list[str], list[str]]:
+    """Code blocks and spans, URLs, and tags of rendered HTML (alt text, which is translated,
+    without its marks): what a translation must leave byte-identical."""
+    code = re.findall(r"<pre>.*?</pre>|<code>.*?</code>", html, re.DOTALL)
+    urls = re.findall(r'(?:href|src)="([^"]*)"', html)
+    tags = [re.sub(r'alt="[^"]*"', lambda m: unmark(m.group(0)), t) for t in re.findall(r"<[^>]+>", html)]
+    return code, urls, tags
+
+
 def kinds_texts(text: str) -> list[tuple[str, str]]:
     return [(s.kind, s.text) for s in segment_markdown(text).segments]
 

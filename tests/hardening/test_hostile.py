@@ -8,7 +8,6 @@ absolute times.
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 import shutil
@@ -27,6 +26,7 @@ import pytest
 
 from mkdocs_zh_translate.cli.app import main as cli_main
 from mkdocs_zh_translate.segment import segment_markdown
+from tests.growth import assert_linear, assert_scales, fastest, growth_ratios
 from tests.plugin_sites import NAV, PAGES, build_in_process, write_site
 
 # -- 4. the segmenter is linear on pathological input ------------------------------------------
@@ -42,42 +42,10 @@ PATHOLOGICAL: dict[str, tuple[Callable[[int], str], int]] = {
 }
 
 
-def fastest(run: Callable[[], object], repeats: int = 3) -> float:
-    """The fastest of a few runs, with the cyclic garbage collector off: inside a long test
-    session its full collections cost time in proportion to everything earlier tests left alive,
-    which made a linear rule look superlinear (3.4-3.7x at 4n in the suite, 2.0-2.2x alone)."""
-    best = float("inf")
-    gc.collect()
-    gc.disable()
-    try:
-        for _ in range(repeats):
-            started = time.perf_counter()
-            run()
-            best = min(best, time.perf_counter() - started)
-    finally:
-        gc.enable()
-    return best
-
-
-def _best_time(text: str, repeats: int = 3) -> float:
-    return fastest(lambda: segment_markdown(text), repeats)
-
-
-def growth_ratios(make: Callable[[int], str], n: int) -> tuple[float, float]:
-    """(t(2n)/t(n), t(4n)/t(2n)), each time the minimum of a few runs."""
-    t1, t2, t4 = (_best_time(make(k * n)) for k in (1, 2, 4))
-    return t2 / t1, t4 / t2
-
-
 @pytest.mark.parametrize("name", list(PATHOLOGICAL))
 def test_segmenter_grows_linearly(name: str) -> None:
     make, n = PATHOLOGICAL[name]
-    ratios: tuple[float, float] = (0.0, 0.0)
-    for _attempt in range(3):  # a busy machine may slow one measurement; quadratic is ~4 every time
-        ratios = growth_ratios(make, n)
-        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
-            return
-    pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+    assert_linear(name, lambda: growth_ratios(make, n))
 
 
 def _guard_page(n: int) -> tuple[str, Any, list[str | None]]:
@@ -107,13 +75,7 @@ def test_page_guard_grows_linearly_with_breaking_segments() -> None:
         assert len(result.reverted) == k * 6 and not result.whole_page
         return fastest(lambda: PageGuard(render).check(source, page, translations), repeats=2)
 
-    ratios = (0.0, 0.0)
-    for _attempt in range(3):
-        t1, t2, t4 = best(1), best(2), best(4)
-        ratios = (t2 / t1, t4 / t2)
-        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
-            return
-    pytest.fail(f"page guard: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+    assert_scales("page guard", best)
 
 
 REVIEWED = {
@@ -133,13 +95,7 @@ def test_reviewed_text_check_grows_linearly(name: str) -> None:
         text = make(k * n)
         return fastest(lambda: from_readable(segment, text))
 
-    ratios = (0.0, 0.0)
-    for _attempt in range(3):
-        t1, t2, t4 = best(1), best(2), best(4)
-        ratios = (t2 / t1, t4 / t2)
-        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
-            return
-    pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+    assert_scales(name, best)
 
 
 # The zh build's heading-pin reader (plugin/pins.py) searches every heading's text.
@@ -155,14 +111,7 @@ PIN_TEXTS: dict[str, Callable[[int], str]] = {
 def test_heading_pin_reader_grows_linearly(name: str) -> None:
     from mkdocs_zh_translate.plugin.pins import heading_pin
 
-    texts = [PIN_TEXTS[name](k * 20000) for k in (1, 2, 4)]
-    ratios = (0.0, 0.0)
-    for _attempt in range(3):
-        t1, t2, t4 = (fastest(lambda text=text: heading_pin(text)) for text in texts)
-        ratios = (t2 / t1, t4 / t2)
-        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
-            return
-    pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+    assert_linear(name, lambda: growth_ratios(PIN_TEXTS[name], 20000, heading_pin))
 
 
 def test_attr_list_still_an_atom() -> None:

@@ -13,6 +13,7 @@ import pytest
 
 from mkdocs_zh_translate.segment import SiteSyntax, segment_markdown
 from mkdocs_zh_translate.segment._fancylists import markers_as_digits
+from tests.growth import assert_linear, growth_ratios
 from tests.segment.test_segment_realsites import check, render, texts
 
 
@@ -67,14 +68,6 @@ SCAN_GROWTH = {
 }
 
 
-def _growth(run: Callable[[str], object], make: Callable[[int], str], n: int) -> tuple[float, float]:
-    from tests.hardening.test_hostile import fastest
-
-    texts = [make(k * n) for k in (1, 2, 4)]
-    t1, t2, t4 = (fastest(lambda text=text: run(text), repeats=5) for text in texts)
-    return t2 / t1, t4 / t2
-
-
 @pytest.mark.parametrize("name", list(GROWTH) + list(SCAN_GROWTH))
 def test_corpus_rules_grow_linearly(name: str) -> None:
     if name in SCAN_GROWTH:
@@ -83,12 +76,7 @@ def test_corpus_rules_grow_linearly(name: str) -> None:
     else:
         run = partial(segment_markdown, syntax=FANCY_SYNTAX)
         make, n = GROWTH[name]
-    ratios: tuple[float, float] = (0.0, 0.0)
-    for _attempt in range(3):
-        ratios = _growth(run, make, n)
-        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4
-            return
-    pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+    assert_linear(name, lambda: growth_ratios(make, n, run, repeats=5))
 
 
 def test_tab_titles_stay_english_when_the_site_takes_tab_ids_from_them() -> None:

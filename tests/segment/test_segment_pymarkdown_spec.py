@@ -8,27 +8,14 @@ href/src, every tag (marks are not removed, so a 「 inside code counts as a cha
 
 from __future__ import annotations
 
-import re
-
 import pytest
-from cmark_spec import spec_examples
-from seghelp import pseudo, render_pm, unmark
+from cmark_spec import examples_or_skip
+from seghelp import protected_parts, pseudo, render_pm
 
 
 @pytest.fixture(scope="module")
 def examples() -> list[dict[str, object]]:
-    found = spec_examples()
-    if found is None:
-        pytest.skip("markdown-it-py sdist (CommonMark spec JSON) not available: no cache and no registry")
-    return found
-
-
-def protected_parts(html: str) -> tuple[list[str], list[str], list[str]]:
-    """Code, URLs and tags of a page (alt text, which is translated, without its marks)."""
-    code = re.findall(r"<pre>.*?</pre>|<code>.*?</code>", html, re.DOTALL)
-    urls = re.findall(r'(?:href|src)="([^"]*)"', html)
-    tags = [re.sub(r'alt="[^"]*"', lambda m: unmark(m.group(0)), t) for t in re.findall(r"<[^>]+>", html)]
-    return code, urls, tags
+    return examples_or_skip()
 
 
 def test_protected_parts_survive_in_every_example(examples: list[dict[str, object]]) -> None:

@@ -10,6 +10,7 @@ import pytest
 from seghelp import WordTranslator, kinds_texts, pseudo, render_pm, structure, unmark
 
 from mkdocs_zh_translate import translate_markdown
+from tests.growth import assert_linear, growth_ratios
 
 
 def check(source: str, expected: list[tuple[str, str]]) -> str:
@@ -131,15 +132,8 @@ GROWTH = {
 
 @pytest.mark.parametrize("name", list(GROWTH))
 def test_divergence_rules_grow_linearly(name: str) -> None:
-    from tests.hardening.test_hostile import growth_ratios
-
     make, n = GROWTH[name]
-    ratios: tuple[float, float] = (0.0, 0.0)
-    for _attempt in range(3):
-        ratios = growth_ratios(make, n)
-        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
-            return
-    pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+    assert_linear(name, lambda: growth_ratios(make, n))
 
 
 # -- code block titles (segment/_codetitle.py) -------------------------------------------------
@@ -195,8 +189,6 @@ def test_attribute_form_titles_kept_as_written(source: str) -> None:
 
 def test_attribute_form_scan_grows_linearly() -> None:
     from mkdocs_zh_translate.segment._codetitle import brace_options
-    from tests.hardening.test_hostile import fastest
-
     makes = {
         "open quotes": lambda n: '{a="' + " b=c" * n + "}",
         "words": lambda n: "{" + " .x" * n + ' title="a b"}',
@@ -204,15 +196,7 @@ def test_attribute_form_scan_grows_linearly() -> None:
         "no closing brace": lambda n: "{" + " a=b" * n,
     }
     for name, make in makes.items():
-        texts = [make(k * 25000) for k in (1, 2, 4)]
-        ratios = (0.0, 0.0)
-        for _attempt in range(3):
-            t1, t2, t4 = (fastest(lambda text=text: brace_options(text)) for text in texts)
-            ratios = (t2 / t1, t4 / t2)
-            if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
-                break
-        else:
-            pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+        assert_linear(name, lambda make=make: growth_ratios(make, 25000, brace_options))
 
 
 def test_a_translated_title_may_not_gain_its_quote() -> None:
@@ -226,11 +210,5 @@ def test_a_translated_title_may_not_gain_its_quote() -> None:
 
 
 def test_many_unclosed_fence_blocks_grow_linearly() -> None:
-    from tests.hardening.test_hostile import growth_ratios
-
-    ratios: tuple[float, float] = (0.0, 0.0)
-    for _attempt in range(3):
-        ratios = growth_ratios(lambda n: "!!! note\n    ```\nwords\n\nMore words here.\n\n" * n, 1000)
-        if max(ratios) <= 3.0:
-            return
-    pytest.fail(f"time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+    make = lambda n: "!!! note\n    ```\nwords\n\nMore words here.\n\n" * n  # noqa: E731
+    assert_linear("unclosed fence blocks", lambda: growth_ratios(make, 1000))

@@ -18,6 +18,7 @@ from seghelp import WordTranslator, identity, pseudo, render_pm, structure, unma
 
 from mkdocs_zh_translate import translate_markdown
 from mkdocs_zh_translate.segment import segment_markdown
+from tests.growth import assert_linear, growth_ratios
 
 EXTENSIONS = [
     "admonition",
@@ -619,12 +620,5 @@ GROWTH = {
 
 @pytest.mark.parametrize("name", list(GROWTH))
 def test_new_rules_grow_linearly(name: str) -> None:
-    from tests.hardening.test_hostile import growth_ratios
-
     make, n = GROWTH[name]
-    ratios: tuple[float, float] = (0.0, 0.0)
-    for _attempt in range(3):
-        ratios = growth_ratios(make, n)
-        if max(ratios) <= 3.0:  # linear ~2, quadratic ~4; room for a noisy machine
-            return
-    pytest.fail(f"{name}: time grows {ratios[0]:.2f}x for 2n and {ratios[1]:.2f}x for 4n (linear: ~2)")
+    assert_linear(name, lambda: growth_ratios(make, n))
