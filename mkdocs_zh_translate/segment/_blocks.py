@@ -420,15 +420,12 @@ def _push_html(state: StateBlock, first: int, end: int) -> None:
     token.content = state.getLines(first, end, state.blkIndent, True)
 
 
-_FENCE_RUN_RE = re.compile(r"(`{3,}|~{3,})")
-
-
 def _fence_run(state: StateBlock, line: int, marker: str) -> int:
     """Length of the ``marker`` run that alone (trailing spaces aside) fills ``line``, or 0."""
     if state.sCount[line] - state.blkIndent >= 4:
         return 0
     text = _line(state, line)
-    m = _FENCE_RUN_RE.match(text)
+    m = _CODE_FENCE_RE.match(text)
     if not m or m.group(1)[0] != marker or text[m.end() :].strip():
         return 0
     return m.end()
@@ -447,7 +444,7 @@ def superfence(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if silent or state.sCount[start_line] - state.blkIndent >= 4:
         return False
     text = _line(state, start_line)
-    m = _FENCE_RUN_RE.match(text)
+    m = _CODE_FENCE_RE.match(text)
     if not m:
         return False
     markup = m.group(1)
