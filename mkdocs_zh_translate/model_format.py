@@ -9,7 +9,7 @@ Runtime.
 from __future__ import annotations
 
 #: Bump when the directory layout or graph contract changes; the engine refuses other formats.
-FORMAT_VERSION = 8
+FORMAT_VERSION = 9
 
 ENCODER_FILE = "encoder.onnx"
 DECODER_FILE = "decoder.onnx"

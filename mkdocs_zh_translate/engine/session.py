@@ -151,11 +151,8 @@ def shared_initializers(model_dir: Path, entries: Sequence[dict[str, Any]],
 
 
 #: Self-attention cache capacity grows in steps of this many positions: each growth copies
-#: the cache once (what every step's Concat used to do), and attention reads at most this
-#: many masked positions more than it needs.
+#: the cache once (what every step's Concat used to do).
 CACHE_GROWTH = 8
-#: transformers' masking value: exp(x + MASKED - max) is exactly 0 for any finite score.
-MASKED = np.finfo(np.float32).min
 
 
 @dataclass
@@ -163,11 +160,12 @@ class DecoderState:
     """KV caches for the rows (sentence-major: sentence × beam) currently decoded.
 
     ``self_kv`` holds one preallocated buffer per layer and key/value, ``[rows, heads,
-    capacity, head_dim]``, of which the first ``length`` positions are filled: each step writes
-    its new position in place (``append``), so no step copies the whole cache. ``cross_kv``
-    (encoder keys/values, computed by the encoder) and ``encoder_mask`` have one row per
-    *sentence*: the exported graph shares them across a sentence's beams, so moving beams
-    never touches them and they are only subset when sentences leave.
+    capacity, head_dim]``, of which the first ``length`` positions are filled: each step's
+    attention node writes its new position in place (the buffer is bound as both its past
+    input and its present output), so no step copies the cache. ``cross_kv`` (encoder
+    keys/values, computed by the encoder) and ``encoder_mask`` have one row per *sentence*:
+    the exported graph shares them across a sentence's beams, so moving beams never touches
+    them and they are only subset when sentences leave.
     """
 
     self_kv: list[np.ndarray]
@@ -187,29 +185,17 @@ class DecoderState:
     def capacity(self) -> int:
         return int(self.self_kv[0].shape[2])
 
-    def mask(self) -> np.ndarray:
-        """``[1, 1, 1, capacity]``: 0 for filled positions, ``MASKED`` for the rest."""
-        out = np.full((1, 1, 1, self.capacity), MASKED, dtype=np.float32)
-        out[..., : self.length] = 0.0
-        return out
-
-    def append(self, new: Sequence[np.ndarray]) -> None:
-        """Write one step's keys/values (``[rows, heads, 1, head_dim]`` each) at ``length``.
-
-        When the buffers are full they are replaced by ones ``CACHE_GROWTH`` positions longer
-        (zero-filled: masked positions must hold finite numbers, as 0 × NaN would poison the
-        attention output).
-        """
-        if self.length == self.capacity:
-            for i, tensor in enumerate(self.self_kv):
-                rows, heads, cap, dim = tensor.shape
-                grown = np.zeros((rows, heads, cap + CACHE_GROWTH, dim), dtype=tensor.dtype)
-                grown[:, :, :cap] = tensor
-                self.self_kv[i] = grown
-                del tensor
-        for tensor, step in zip(self.self_kv, new):
-            tensor[:, :, self.length] = step[:, :, 0]
-        self.length += 1
+    def reserve(self) -> None:
+        """Make room for one more position: full buffers are replaced by ones ``CACHE_GROWTH``
+        positions longer (zero-filled; positions past ``length`` are never read)."""
+        if self.length < self.capacity:
+            return
+        for i, tensor in enumerate(self.self_kv):
+            rows, heads, cap, dim = tensor.shape
+            grown = np.zeros((rows, heads, cap + CACHE_GROWTH, dim), dtype=tensor.dtype)
+            grown[:, :, :cap] = tensor
+            self.self_kv[i] = grown
+            del tensor
 
     def take(self, rows: np.ndarray, sentences: np.ndarray | None = None) -> None:
         """Keep/reorder beam rows in place; ``sentences`` (when some left) subsets the per-sentence caches.
@@ -262,20 +248,19 @@ class MarianSessions:
         self.head_dim = int(settings["head_dim"])
         names = {i.name for i in self.decoder.get_inputs()}
         needed = {"input_ids", "encoder_attention_mask", "apply_bias", "logit_bias", "renormalize", "topk",
-                  "past_length", "self_mask"}
+                  "past_length", "seqlens_k", "total_sequence_length"}
         self._cross_outputs = [f"cross.{i}.{kind}" for i in range(self.layers) for kind in ("key", "value")]
         if not needed <= names or "use_cache_branch" in names or \
                 {o.name for o in self.encoder.get_outputs()} != set(self._cross_outputs):
             raise EngineError(f"{model_dir}: not a model exported by this version; re-create it with `{hint}`")
+        # (past input, present output) of each self-attention buffer, in ``self_kv`` order.
         self._self_names = [
-            (f"past_key_values.{i}.decoder.key", f"past_key_values.{i}.decoder.value") for i in range(self.layers)
+            (f"past_key_values.{i}.decoder.{kind}", f"present.{i}.decoder.{kind}")
+            for i in range(self.layers) for kind in ("key", "value")
         ]
         self._cross_names = [
             (f"past_key_values.{i}.encoder.key", f"past_key_values.{i}.encoder.value") for i in range(self.layers)
         ]
-        self._outputs = ["topk_scores", "topk_ids"]
-        for i in range(self.layers):
-            self._outputs += [f"present.{i}.decoder.key", f"present.{i}.decoder.value"]
         self._renormalize = np.array([bool(renormalize)])
         self._true = np.array([True])
         self._false = np.array([False])
@@ -292,26 +277,37 @@ class MarianSessions:
     ) -> tuple[np.ndarray, np.ndarray, DecoderState]:
         """One decoding step for every row of ``state``; the self cache grows by one, in place.
 
-        The returned state is ``state`` itself, with the step's keys/values appended.
+        Every tensor is bound as an ``OrtValue`` over the numpy array's own memory (no copy),
+        and each self-attention buffer is bound as both the layer's past input and its present
+        output: the graph's attention node writes the new position into it. The returned
+        state is ``state`` itself, one position longer.
         """
+        state.reserve()
         rows = state.rows
-        feed: dict[str, Any] = {
-            "input_ids": tokens.reshape(rows, 1),
+        binding = self.decoder.io_binding()
+        feed: dict[str, np.ndarray] = {
+            "input_ids": np.ascontiguousarray(tokens.reshape(rows, 1), dtype=np.int64),
             "encoder_attention_mask": state.encoder_mask,
             "apply_bias": self._false if bias is None else self._true,
-            "logit_bias": self._no_bias if bias is None else bias,
+            "logit_bias": self._no_bias if bias is None else np.ascontiguousarray(bias, dtype=np.float32),
             "renormalize": self._renormalize,
             "topk": np.array([k], dtype=np.int64),
             "past_length": np.array(state.length, dtype=np.int64),
-            "self_mask": state.mask(),
+            "seqlens_k": np.full(rows, state.length, dtype=np.int32),
+            "total_sequence_length": np.array([state.length + 1], dtype=np.int32),
         }
-        for i, (kn, vn) in enumerate(self._self_names):
-            feed[kn] = state.self_kv[2 * i]
-            feed[vn] = state.self_kv[2 * i + 1]
         for i, (kn, vn) in enumerate(self._cross_names):
             feed[kn] = state.cross_kv[2 * i]
             feed[vn] = state.cross_kv[2 * i + 1]
-        out = self.decoder.run(self._outputs, feed)
-        del feed
-        state.append(out[2:])
-        return out[0], out[1], state
+        for name, array in feed.items():
+            binding.bind_ortvalue_input(name, ort.OrtValue.ortvalue_from_numpy(array))
+        binding.bind_output("topk_scores")  # bound first: get_outputs() keeps the binding order
+        binding.bind_output("topk_ids")
+        for (past, present), buffer in zip(self._self_names, state.self_kv):
+            value = ort.OrtValue.ortvalue_from_numpy(buffer)
+            binding.bind_ortvalue_input(past, value)
+            binding.bind_ortvalue_output(present, value)
+        self.decoder.run_with_iobinding(binding)
+        scores, ids = (value.numpy() for value in binding.get_outputs()[:2])
+        state.length += 1
+        return scores, ids, state

@@ -12,6 +12,8 @@ The graphs are reshaped after optimum's export:
   the first step) instead of the merged decoder whose If node holds two copies of every layer:
   ONNX Runtime optimises and pre-packs each copy, which made the merged decoder's session take
   ~0.5 s to create against ~0.2 s, and held the pre-packed weights twice;
+* each self-attention block is one ONNX Runtime ``GroupQueryAttention`` node that appends the
+  step's keys/values to the engine's cache buffer in place (``_self_attention_in_place``);
 * log-softmax, the logits processors' bias and top-k run inside the decoder, so only
   ``[rows, k]`` scores leave ONNX Runtime each step. Moving that work out of numpy made beam
   search about 3x faster (see BENCHMARKS.md).
@@ -293,117 +295,136 @@ def _share_cross_cache_across_beams(graph: Any, heads: int, head_dim: int) -> in
     return rewritten
 
 
-def _self_cache_in_place(graph: Any, layers: int) -> int:
-    """Read the self-attention cache from a preallocated buffer and output only the new keys/values.
+def _self_attention_in_place(model: Any, layers: int, heads: int) -> int:
+    """Give each self-attention block one fused ``GroupQueryAttention`` node that writes the
+    step's keys/values into the engine's cache buffer in place.
 
     optimum's decoder concatenates ``past`` (every earlier position) with the step's key and
     value and returns the concatenation as ``present``: a full copy of the cache per step
     (Concat was 13-15% of decoder time) and, while the step runs, the old and the new cache
-    alive together (2x the cache in RSS). Here ``past_key_values.N.decoder.*`` is a buffer
-    ``[rows, heads, capacity, head_dim]`` that the engine owns and writes the new position
-    into in place; positions at or beyond ``past_length`` (new int64 scalar input) are
-    masked by ``self_mask`` (new float input ``[1, 1, 1, capacity]``: 0 or the float32
-    minimum, transformers' masking value). Each layer's attention becomes
+    alive together. Here ``past_key_values.N.decoder.*`` is a buffer ``[rows, heads, capacity,
+    head_dim]`` that the engine owns and binds as both the node's past input and its present
+    output (ONNX Runtime's IO binding): the CPU kernel then writes the new position at
+    ``seqlens_k`` (new int32 input ``[rows]``: positions already filled) and attends over
+    ``total_sequence_length`` (new int32 input ``[1]``) positions, so nothing is copied and
+    masked positions are never read. With ``kv_num_heads == num_heads`` it is plain multi-head
+    attention; its causal mask is what a single cached query needs.
 
-        scores = Concat(q·K_buf^T + self_mask, q·k_new^T)   # [rows, heads, 1, capacity + 1]
-        P = Softmax(scores)
-        out = P[..., :capacity]·V_buf + P[..., capacity:]·v_new
-
-    with the same scaling ops as before, and ``present.N.decoder.*`` become the step's own
-    keys/values ``[rows, heads, 1, head_dim]``. Positions come from ``past_length`` instead of
-    the cache's shape. The causal mask optimum adds is all zeros for the single query of a
-    cached step, so it is dropped. Returns the number of layers rewritten.
+    One node replaced fourteen small ones per layer (scores against the buffer, a mask, the
+    new position, softmax, two products): in isolation a 64-row layer step went from 1.8 to
+    0.5 ms here. optimum scales the query and the transposed keys by ``head_dim ** -0.25``
+    each; the node gets their product as ``scale``. Positions come from ``past_length`` (int64
+    scalar input) instead of the cache's shape. Returns the number of layers rewritten.
     """
-    import numpy as np
     from onnx import helper, numpy_helper
 
+    graph = model.graph
     consumers: dict[str, list[Any]] = {}
     for node in graph.node:
         for name in node.input:
             consumers.setdefault(name, []).append(node)
+    producer = {out: node for node in graph.node for out in node.output}
+
+    def unexpected(where: str) -> ExportError:
+        return ExportError(f"unexpected self-attention graph at {where!r}; unsupported optimum version")
 
     def only(name: str, op: str) -> Any:
         found = [n for n in consumers.get(name, []) if n.op_type == op]
         if len(found) != 1:
-            raise ExportError(f"unexpected self-attention graph at {name!r} (wanted one {op}); "
-                              "unsupported optimum version")
+            raise unexpected(f"{name} (wanted one {op})")
         return found[0]
 
+    def made_by(name: str, op: str) -> Any:
+        node = producer.get(name)
+        if node is None or node.op_type != op:
+            raise unexpected(f"{name} (wanted it made by {op})")
+        return node
+
+    def perm_of(node: Any) -> list[int]:
+        return next((list(a.ints) for a in node.attribute if a.name == "perm"), [])
+
+    def scalar(name: str) -> float:
+        for init in graph.initializer:
+            if init.name == name:
+                return float(numpy_helper.to_array(init).reshape(-1)[0])
+        const = producer.get(name)
+        if const is not None and const.op_type == "Constant":
+            value = next((a.t for a in const.attribute if a.name == "value"), None)
+            if value is not None:
+                return float(numpy_helper.to_array(value).reshape(-1)[0])
+        raise unexpected(f"{name} (wanted a constant scale)")
+
+    def packed(heads_first: str) -> str:
+        """The ``[rows, 1, heads * head_dim]`` tensor a ``[rows, heads, 1, head_dim]`` one was made from."""
+        transpose = made_by(heads_first, "Transpose")
+        if perm_of(transpose) != [0, 2, 1, 3]:
+            raise unexpected(heads_first)
+        return str(made_by(transpose.input[0], "Reshape").input[0])
+
     # The cache's length (Shape(past key 0)[2]) feeds the positions: make it an input.
-    first = "past_key_values.0.decoder.key"
-    shape = only(first, "Shape")
+    shape = only("past_key_values.0.decoder.key", "Shape")
     gather = only(shape.output[0], "Gather")
     for node in graph.node:
         for j, name in enumerate(node.input):
             if name == gather.output[0]:
                 node.input[j] = "past_length"
-    graph.initializer.extend([
-        numpy_helper.from_array(np.array([0], dtype=np.int64), "zh_self_start"),
-        numpy_helper.from_array(np.array([-1], dtype=np.int64), "zh_self_last"),
-        numpy_helper.from_array(np.array([np.iinfo(np.int64).max], dtype=np.int64), "zh_self_end"),
-        numpy_helper.from_array(np.array([-1], dtype=np.int64), "zh_self_axis"),
-    ])
     rewritten = 0
     for layer in range(layers):
-        tag = f"zh_self_{layer}_"
-        concat_k = only(f"past_key_values.{layer}.decoder.key", "Concat")
-        concat_v = only(f"past_key_values.{layer}.decoder.value", "Concat")
+        past_k, past_v = f"past_key_values.{layer}.decoder.key", f"past_key_values.{layer}.decoder.value"
+        concat_k, concat_v = only(past_k, "Concat"), only(past_v, "Concat")
         present_k, present_v = concat_k.output[0], concat_v.output[0]
-        k_new, v_new = concat_k.input[1], concat_v.input[1]
-        transpose = only(present_k, "Transpose")
-        scale = only(transpose.output[0], "Mul")
-        score = only(scale.output[0], "MatMul")
-        mask_add = only(score.output[0], "Add")
-        softmax = only(mask_add.output[0], "Softmax")
+        keys_t = only(present_k, "Transpose")
+        if perm_of(keys_t) != [0, 1, 3, 2]:
+            raise unexpected(present_k)
+        k_scale = only(keys_t.output[0], "Mul")
+        score = only(k_scale.output[0], "MatMul")
+        softmax = only(only(score.output[0], "Add").output[0], "Softmax")
         value = only(present_v, "MatMul")
-        if score.input[1] != scale.output[0] or value.input[0] != softmax.output[0]:
-            raise ExportError("unexpected self-attention graph; unsupported optimum version")
-        perm = next(list(a.ints) for a in transpose.attribute if a.name == "perm")
-        if perm != [0, 1, 3, 2]:
-            raise ExportError(f"self-attention keys transposed by {perm}; unsupported optimum version")
-        factor = next(i for i in scale.input if i != transpose.output[0])
-        query = score.input[0]
-        buf_k, buf_v = concat_k.input[0], concat_v.input[0]
-        graph.node.extend([
-            helper.make_node("Transpose", [buf_k], [tag + "kb_t"], perm=perm),
-            helper.make_node("Mul", [tag + "kb_t", factor], [tag + "kb_s"]),
-            helper.make_node("MatMul", [query, tag + "kb_s"], [tag + "s_past"]),
-            helper.make_node("Add", [tag + "s_past", "self_mask"], [tag + "s_masked"]),
-            # The new position alone: a dot product per row and head, elementwise (a batched
-            # MatMul of rows × heads 1×1 products cost more than the Concat it replaces).
-            helper.make_node("Mul", [k_new, factor], [tag + "kn_s"]),
-            helper.make_node("Mul", [query, tag + "kn_s"], [tag + "qk_new"]),
-            helper.make_node("ReduceSum", [tag + "qk_new", "zh_self_axis"], [tag + "s_new"], keepdims=1),
-            helper.make_node("Concat", [tag + "s_masked", tag + "s_new"], [tag + "scores"], axis=-1),
-            helper.make_node("Slice", [softmax.output[0], "zh_self_start", "zh_self_last", "zh_self_axis"],
-                             [tag + "p_past"]),
-            helper.make_node("Slice", [softmax.output[0], "zh_self_last", "zh_self_end", "zh_self_axis"],
-                             [tag + "p_new"]),
-            helper.make_node("MatMul", [tag + "p_past", buf_v], [tag + "o_past"]),
-            helper.make_node("Mul", [tag + "p_new", v_new], [tag + "o_new"]),
-            helper.make_node("Add", [tag + "o_past", tag + "o_new"], [value.output[0]]),
-        ])
-        softmax.input[0] = tag + "scores"
-        for node in (concat_k, concat_v, value):
+        if score.input[1] != k_scale.output[0] or value.input[0] != softmax.output[0]:
+            raise unexpected(score.name)
+        q_scale = made_by(score.input[0], "Mul")
+        query_t = next((i for i in q_scale.input if producer.get(i) is not None
+                        and producer[i].op_type == "Transpose"), None)
+        if query_t is None:
+            raise unexpected(q_scale.name)
+        factor_q = next(i for i in q_scale.input if i != query_t)
+        factor_k = next(i for i in k_scale.input if i != keys_t.output[0])
+        out_t = only(value.output[0], "Transpose")
+        if perm_of(out_t) != [0, 2, 1, 3]:
+            raise unexpected(value.output[0])
+        out_r = only(out_t.output[0], "Reshape")
+        attention = helper.make_node(
+            "GroupQueryAttention",
+            [packed(query_t), packed(concat_k.input[1]), packed(concat_v.input[1]), past_k, past_v,
+             "seqlens_k", "total_sequence_length"],
+            [out_r.output[0], present_k, present_v],
+            name=f"zh_self_attention_{layer}", domain="com.microsoft",
+            num_heads=heads, kv_num_heads=heads, scale=scalar(factor_q) * scalar(factor_k))
+        for node in (concat_k, concat_v, out_r):
             graph.node.remove(node)
-        # The step's own key/value leave the graph under the old output names.
-        graph.node.extend([
-            helper.make_node("Identity", [k_new], [present_k]),
-            helper.make_node("Identity", [v_new], [present_v]),
-        ])
+        graph.node.append(attention)
         rewritten += 1
     graph.input.extend([
         helper.make_tensor_value_info("past_length", onnx_int64(), []),
-        helper.make_tensor_value_info("self_mask", onnx_float(), [1, 1, 1, "past_sequence_length"]),
+        helper.make_tensor_value_info("seqlens_k", onnx_int32(), ["batch_size"]),
+        helper.make_tensor_value_info("total_sequence_length", onnx_int32(), [1]),
     ])
     for out in graph.output:
         if out.name.startswith("present.") and ".decoder." in out.name:
             dims = out.type.tensor_type.shape.dim
-            if len(dims) == 4:
-                dims[2].ClearField("dim_param")
-                dims[2].dim_value = 1
+            if len(dims) == 4:  # the present tensor *is* the past buffer
+                dims[2].ClearField("dim_value")
+                dims[2].dim_param = "cache_capacity"
+    if not any(op.domain == "com.microsoft" for op in model.opset_import):
+        model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
     _prune_and_sort(graph)
     return rewritten
+
+
+def onnx_int32() -> int:
+    from onnx import TensorProto
+
+    return int(TensorProto.INT32)
 
 
 def onnx_int64() -> int:
@@ -667,13 +688,17 @@ def write_manifest(out: Path, *, source: str, quantize: str) -> dict[str, Any]:
 
 
 def _quantize_int8(src: Path, dst: Path) -> None:
+    from onnx import TensorProto
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     # Every MatMul sits in the main graph (the only If nodes are the top-k head's), so the
     # quantiser needs no EnableSubgraph. Per-channel scales: same speed, load time and RSS as
     # per-tensor on the opus-mt-shaped benchmark (13.9 vs 13.7 sent/s at beam 4, batch 16), and
     # closer to fp32: 179/220 identical beam-4 translations of the test model against 171/220.
-    quantize_dynamic(src, dst, weight_type=QuantType.QInt8, per_channel=True)
+    # ONNX shape inference does not know the com.microsoft attention nodes, so the tensors
+    # after them have no inferred type: they are all float32 here.
+    quantize_dynamic(src, dst, weight_type=QuantType.QInt8, per_channel=True,
+                     extra_options={"DefaultTensorType": TensorProto.FLOAT})
 
 
 def _to_fp16(model: Any, name: str) -> Any:
@@ -684,12 +709,16 @@ def _to_fp16(model: Any, name: str) -> Any:
     edges. Constants are clamped to float16's range by the converter, so masking values stay
     finite. The decoder is converted before its top-k head is added, so log-softmax, the
     logits processors' bias and top-k stay float32 (float16 log-probabilities would make
-    beam scores tie).
+    beam scores tie). The self-attention nodes stay float32 too: their past and present are
+    the engine's float32 cache buffer, which they must read and write in place (a Cast in
+    between would make a copy), so a CUDA run would place them on the CPU (untested: no GPU
+    was available when this was written).
     """
-    from onnxruntime.transformers.float16 import convert_float_to_float16
+    from onnxruntime.transformers.float16 import DEFAULT_OP_BLOCK_LIST, convert_float_to_float16
 
     try:
-        return convert_float_to_float16(model, keep_io_types=True, disable_shape_infer=True)
+        return convert_float_to_float16(model, keep_io_types=True, disable_shape_infer=True,
+                                        op_block_list=[*DEFAULT_OP_BLOCK_LIST, "GroupQueryAttention"])
     except Exception as exc:  # the converter raises bare Exceptions and ValueErrors
         raise ExportError(f"{name}: float16 conversion failed: {exc}".splitlines()[0]) from None
 
@@ -873,7 +902,7 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
         _add_cross_cache_to_encoder(encoder, first_decoder, layers, heads, head_dim)
         del first_decoder
         decoder = onnx.load(raw / "decoder_with_past_model.onnx")
-        if _self_cache_in_place(decoder.graph, layers) != layers:
+        if _self_attention_in_place(decoder, layers, heads) != layers:
             raise ExportError(f"{src}: not every self-attention block could be rewritten; "
                               "unsupported transformers/optimum version")
         _flatten_logits_bias(decoder)

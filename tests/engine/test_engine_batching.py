@@ -30,4 +30,14 @@ def test_batches_partition_and_respect_budget(lengths: list[int], budget: int, m
 def test_batches_group_similar_lengths() -> None:
     lengths = [5, 50, 6, 48, 7, 52]
     batches = plan_batches(lengths, max_tokens=160, max_sentences=3)
-    assert [sorted(lengths[i] for i in b) for b in batches] == [[48, 50, 52], [5, 6, 7]]
+    assert sorted(sorted(lengths[i] for i in b) for b in batches) == [[5, 6, 7], [48, 50, 52]]
+
+
+def test_largest_batch_comes_first() -> None:
+    """Short inputs make the batch with the most rows; it runs first so memory held for it
+    serves every later batch."""
+    lengths = [40, 40, 10, 10, 10, 10, 70]
+    batches = plan_batches(lengths, max_tokens=80, max_sentences=10)
+    assert [len(b) for b in batches] == [4, 2, 1]
+    assert sorted(batches[0]) == [2, 3, 4, 5]
+    assert batches[1] == [0, 1]  # equal lengths keep input order

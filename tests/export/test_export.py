@@ -91,13 +91,18 @@ def test_export_writes_a_complete_fingerprinted_directory(quantize: str) -> None
     decoder = onnx.load(out / "decoder.onnx", load_external_data=False)
     assert [o.name for o in decoder.graph.output[:2]] == ["topk_scores", "topk_ids"]
     inputs = {i.name for i in decoder.graph.input}
-    # The self-attention cache is the engine's buffer, written in place: no Concat copies it,
-    # and the graph returns only the step's own position.
-    assert {"past_length", "self_mask"} <= inputs
+    # The self-attention cache is the engine's buffer, written in place by one attention node
+    # per layer that reads it as past and returns it as present: no Concat copies it.
+    assert {"past_length", "seqlens_k", "total_sequence_length"} <= inputs and "self_mask" not in inputs
     past = {f"past_key_values.{i}.decoder.{k}" for i in range(settings["decoder_layers"]) for k in ("key", "value")}
     assert not [n for n in decoder.graph.node if n.op_type == "Concat" and past & set(n.input)]
+    fused = [n for n in decoder.graph.node if n.op_type == "GroupQueryAttention"]
+    assert len(fused) == settings["decoder_layers"]
+    for node in fused:
+        assert node.input[3].startswith("past_key_values.") and node.output[1].startswith("present.")
+        assert node.input[3].split(".")[1] == node.output[1].split(".")[1]
     for out_info in decoder.graph.output[2:]:
-        assert out_info.type.tensor_type.shape.dim[2].dim_value == 1, out_info.name
+        assert out_info.type.tensor_type.shape.dim[2].dim_param == "cache_capacity", out_info.name
     # One plain decoder graph: no merged If on use_cache_branch, no encoder states fed to it.
     assert "use_cache_branch" not in inputs and "encoder_hidden_states" not in inputs
     assert not [n for n in decoder.graph.node if n.op_type == "If" and n.input[0] == "use_cache_branch"]
@@ -170,6 +175,7 @@ def test_fp16_export_loads_and_translates_on_the_cpu() -> None:
         assert onnx.TensorProto.FLOAT16 in types and onnx.TensorProto.FLOAT not in types, graph_file
         assert {i.type.tensor_type.elem_type for i in model.graph.input} <= {onnx.TensorProto.FLOAT,
                                                                             onnx.TensorProto.INT64,
+                                                                            onnx.TensorProto.INT32,
                                                                             onnx.TensorProto.BOOL}
     from transformers import MarianTokenizer
 
