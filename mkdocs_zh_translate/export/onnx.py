@@ -240,58 +240,158 @@ def _flatten_logits_bias(decoder: Any) -> bool:
     return False
 
 
-def _share_cross_cache_across_beams(graph: Any, heads: int, head_dim: int) -> int:
-    """Let the decoder read encoder keys/values with one row per *sentence*.
+class _GraphIndex:
+    """Who makes and who reads each tensor of a graph, for the attention rewrites' pattern checks.
+
+    Each lookup raises an ``ExportError`` naming the tensor when the graph is not shaped as
+    expected (another optimum or transformers version), instead of rewriting it wrongly.
+    """
+
+    def __init__(self, graph: Any, block: str) -> None:
+        self.graph = graph
+        self.block = block
+        self.consumers: dict[str, list[Any]] = {}
+        for node in graph.node:
+            for name in node.input:
+                self.consumers.setdefault(name, []).append(node)
+        self.producer = {out: node for node in graph.node for out in node.output}
+
+    def unexpected(self, where: str) -> ExportError:
+        return ExportError(f"unexpected {self.block} graph at {where!r}; unsupported optimum version")
+
+    def only(self, name: str, op: str) -> Any:
+        """The one ``op`` node reading ``name``."""
+        found = [n for n in self.consumers.get(name, []) if n.op_type == op]
+        if len(found) != 1:
+            raise self.unexpected(f"{name} (wanted one {op})")
+        return found[0]
+
+    def made_by(self, name: str, op: str) -> Any:
+        """The node making ``name``, which must be an ``op``."""
+        node = self.producer.get(name)
+        if node is None or node.op_type != op:
+            raise self.unexpected(f"{name} (wanted it made by {op})")
+        return node
+
+    def scalar(self, name: str) -> float:
+        """The value of a scalar initializer or Constant node (the attention scales)."""
+        from onnx import numpy_helper
+
+        for init in self.graph.initializer:
+            if init.name == name:
+                return float(numpy_helper.to_array(init).reshape(-1)[0])
+        const = self.producer.get(name)
+        if const is not None and const.op_type == "Constant":
+            value = next((a.t for a in const.attribute if a.name == "value"), None)
+            if value is not None:
+                return float(numpy_helper.to_array(value).reshape(-1)[0])
+        raise self.unexpected(f"{name} (wanted a constant scale)")
+
+    def scaled_scores(self, cache_key: str) -> tuple[Any, Any, str, float]:
+        """optimum's ``MatMul(Mul(Transpose(q), s), Mul(Transpose(K), s))`` reading ``cache_key``.
+
+        Returns the score MatMul, the probabilities' MatMul with the values, the query as
+        ``[rows, 1, heads * head_dim]`` (before its reshape to heads) and ``scale``, the product
+        of the query's and the keys' factors (``head_dim ** -0.25`` each).
+        """
+        keys_t = self.only(cache_key, "Transpose")
+        if _perm(keys_t) != [0, 1, 3, 2]:
+            raise self.unexpected(cache_key)
+        k_scale = self.only(keys_t.output[0], "Mul")
+        score = self.only(k_scale.output[0], "MatMul")
+        softmax = self.only(self.only(score.output[0], "Add").output[0], "Softmax")
+        value = self.only(softmax.output[0], "MatMul")
+        if score.input[1] != k_scale.output[0]:
+            raise self.unexpected(score.name)
+        q_scale = self.made_by(score.input[0], "Mul")
+        query_t = next((i for i in q_scale.input if i in self.producer
+                        and self.producer[i].op_type == "Transpose"), None)
+        if query_t is None:
+            raise self.unexpected(q_scale.name)
+        factor_q = next(i for i in q_scale.input if i != query_t)
+        factor_k = next(i for i in k_scale.input if i != keys_t.output[0])
+        return score, value, self.packed(query_t), self.scalar(factor_q) * self.scalar(factor_k)
+
+    def packed(self, heads_first: str) -> str:
+        """The ``[rows, 1, heads * head_dim]`` tensor a ``[rows, heads, 1, head_dim]`` one was made from."""
+        transpose = self.made_by(heads_first, "Transpose")
+        if _perm(transpose) != [0, 2, 1, 3]:
+            raise self.unexpected(heads_first)
+        return str(self.made_by(transpose.input[0], "Reshape").input[0])
+
+    def heads_merged(self, heads_first: str) -> Any:
+        """The Reshape turning ``[rows, heads, 1, head_dim]`` back into ``[rows, 1, d_model]``."""
+        transpose = self.only(heads_first, "Transpose")
+        if _perm(transpose) != [0, 2, 1, 3]:
+            raise self.unexpected(heads_first)
+        return self.only(transpose.output[0], "Reshape")
+
+
+def _perm(node: Any) -> list[int]:
+    return next((list(a.ints) for a in node.attribute if a.name == "perm"), [])
+
+
+def _fuse_cross_attention(model: Any, heads: int, head_dim: int) -> int:
+    """Give each cross-attention block one ``MultiHeadAttention`` node reading the encoder's
+    keys/values with one row per *sentence*.
 
     optimum's graph wants the cross-attention cache with one row per beam, i.e. ``beams``
     identical copies of each sentence's encoder keys/values (110 MB at batch 16, beam 4, 70
     source tokens, for opus-mt's shape) that must be re-gathered whenever sentences leave.
-    Here each cross-attention query ``[rows, heads, 1, d]`` is reshaped to
-    ``[sentences, heads, beams, d]`` before its MatMul with the cache ``[sentences, heads, d,
-    src]``; the rest of the attention (mask add, softmax, value MatMul, transpose, reshape back
-    to ``[rows, 1, d_model]``) already broadcasts or keeps the element order, because rows are
-    laid out sentence-major. The encoder attention mask is then fed per sentence too. Returns
-    the number of layers rewritten.
+    Here the step's queries ``[rows, 1, d_model]`` (rows sentence-major) are reshaped to
+    ``[sentences, beams, d_model]``: each beam becomes one query position of its sentence, so
+    a single non-causal attention node attends over the per-sentence cache ``[sentences,
+    heads, source length, head_dim]`` (its "keys/values already projected" form) with the
+    source padding as ``key_padding_mask``, and the result is reshaped back to rows. That one
+    node replaces the nine (reshapes, transposes, scaled scores, mask, softmax, weighted sum)
+    the graph had per layer. The query and key scales (``head_dim ** -0.25`` each) become the
+    node's ``scale``. Returns the number of layers rewritten.
     """
     import numpy as np
     from onnx import helper, numpy_helper
 
-    producer = {out: node for node in graph.node for out in node.output}
-    plans = []
-    for index, node in enumerate(graph.node):
-        if node.op_type != "MatMul" or len(node.input) != 2:
-            continue
-        mul = producer.get(node.input[1])
-        trans = producer.get(mul.input[0]) if mul is not None and mul.op_type == "Mul" else None
-        if trans is None or trans.op_type != "Transpose":
-            continue
-        cache = trans.input[0]
-        if not (cache.startswith("past_key_values.") and cache.endswith(".encoder.key")):
-            continue
-        plans.append((index, node, cache))
+    graph = model.graph
+    index = _GraphIndex(graph, "cross-attention")
+    hidden = heads * head_dim
+    graph.initializer.extend([
+        numpy_helper.from_array(np.array([0], dtype=np.int64), "zh_cross_zero"),
+        numpy_helper.from_array(np.array([1], dtype=np.int64), "zh_cross_one"),
+        numpy_helper.from_array(np.array([-1, hidden], dtype=np.int64), "zh_cross_tail"),
+        numpy_helper.from_array(np.array([-1, 1, hidden], dtype=np.int64), "zh_cross_rows"),
+    ])
+    graph.node.append(helper.make_node("Cast", ["encoder_attention_mask"], ["zh_cross_mask"],
+                                       to=onnx_int32(), name="zh_cross_mask"))
     rewritten = 0
-    for offset, (index, node, cache) in enumerate(sorted(plans, key=lambda p: p[0])):
-        tag = f"zh_cross_{cache.split('.')[1]}_"
-
-        def const(name: str, values: list[int], tag: str = tag) -> Any:
-            value = numpy_helper.from_array(np.array(values, dtype=np.int64), tag + name + "_v")
-            return helper.make_node("Constant", [], [tag + name], value=value)
-
-        new_nodes = [
-            const("zero", [0]),
-            const("one", [1]),
-            const("tail", [-1, heads, head_dim]),
-            helper.make_node("Shape", [cache], [tag + "shape"]),
-            helper.make_node("Slice", [tag + "shape", tag + "zero", tag + "one"], [tag + "sentences"]),
-            helper.make_node("Concat", [tag + "sentences", tag + "tail"], [tag + "target"], axis=0),
-            helper.make_node("Reshape", [node.input[0], tag + "target"], [tag + "q_beams"]),
-            helper.make_node("Transpose", [tag + "q_beams"], [tag + "q"], perm=[0, 2, 1, 3]),
-        ]
-        node.input[0] = tag + "q"
-        position = index + offset * len(new_nodes)
-        for j, extra in enumerate(new_nodes):
-            graph.node.insert(position + j, extra)
+    for cache_key in [i.name for i in graph.input]:
+        if not (cache_key.startswith("past_key_values.") and cache_key.endswith(".encoder.key")):
+            continue
+        layer = cache_key.split(".")[1]
+        cache_value = f"past_key_values.{layer}.encoder.value"
+        score, value, query, scale = index.scaled_scores(cache_key)
+        if value.input[1] != cache_value:
+            raise index.unexpected(score.name)
+        out_r = index.heads_merged(value.output[0])
+        tag = f"zh_cross_{layer}_"
+        graph.node.remove(out_r)
+        graph.node.extend([
+            helper.make_node("Shape", [cache_key], [tag + "shape"]),
+            helper.make_node("Slice", [tag + "shape", "zh_cross_zero", "zh_cross_one"], [tag + "sentences"]),
+            helper.make_node("Concat", [tag + "sentences", "zh_cross_tail"], [tag + "target"], axis=0),
+            helper.make_node("Reshape", [query, tag + "target"], [tag + "query"]),
+            helper.make_node(
+                "MultiHeadAttention", [tag + "query", cache_key, cache_value, "", "zh_cross_mask"], [tag + "out"],
+                name=f"zh_cross_attention_{layer}", domain="com.microsoft", num_heads=heads, scale=scale),
+            helper.make_node("Reshape", [tag + "out", "zh_cross_rows"], [out_r.output[0]]),
+        ])
+        # Typed, so the float16 converter knows to cast them at the attention node it keeps float32.
+        graph.value_info.extend([
+            helper.make_tensor_value_info(tag + "query", onnx_float(), ["sentences", "beams", hidden]),
+            helper.make_tensor_value_info(tag + "out", onnx_float(), ["sentences", "beams", hidden]),
+        ])
         rewritten += 1
+    if not any(op.domain == "com.microsoft" for op in model.opset_import):
+        model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    _prune_and_sort(graph)
     return rewritten
 
 
@@ -316,54 +416,14 @@ def _self_attention_in_place(model: Any, layers: int, heads: int) -> int:
     each; the node gets their product as ``scale``. Positions come from ``past_length`` (int64
     scalar input) instead of the cache's shape. Returns the number of layers rewritten.
     """
-    from onnx import helper, numpy_helper
+    from onnx import helper
 
     graph = model.graph
-    consumers: dict[str, list[Any]] = {}
-    for node in graph.node:
-        for name in node.input:
-            consumers.setdefault(name, []).append(node)
-    producer = {out: node for node in graph.node for out in node.output}
-
-    def unexpected(where: str) -> ExportError:
-        return ExportError(f"unexpected self-attention graph at {where!r}; unsupported optimum version")
-
-    def only(name: str, op: str) -> Any:
-        found = [n for n in consumers.get(name, []) if n.op_type == op]
-        if len(found) != 1:
-            raise unexpected(f"{name} (wanted one {op})")
-        return found[0]
-
-    def made_by(name: str, op: str) -> Any:
-        node = producer.get(name)
-        if node is None or node.op_type != op:
-            raise unexpected(f"{name} (wanted it made by {op})")
-        return node
-
-    def perm_of(node: Any) -> list[int]:
-        return next((list(a.ints) for a in node.attribute if a.name == "perm"), [])
-
-    def scalar(name: str) -> float:
-        for init in graph.initializer:
-            if init.name == name:
-                return float(numpy_helper.to_array(init).reshape(-1)[0])
-        const = producer.get(name)
-        if const is not None and const.op_type == "Constant":
-            value = next((a.t for a in const.attribute if a.name == "value"), None)
-            if value is not None:
-                return float(numpy_helper.to_array(value).reshape(-1)[0])
-        raise unexpected(f"{name} (wanted a constant scale)")
-
-    def packed(heads_first: str) -> str:
-        """The ``[rows, 1, heads * head_dim]`` tensor a ``[rows, heads, 1, head_dim]`` one was made from."""
-        transpose = made_by(heads_first, "Transpose")
-        if perm_of(transpose) != [0, 2, 1, 3]:
-            raise unexpected(heads_first)
-        return str(made_by(transpose.input[0], "Reshape").input[0])
+    index = _GraphIndex(graph, "self-attention")
 
     # The cache's length (Shape(past key 0)[2]) feeds the positions: make it an input.
-    shape = only("past_key_values.0.decoder.key", "Shape")
-    gather = only(shape.output[0], "Gather")
+    shape = index.only("past_key_values.0.decoder.key", "Shape")
+    gather = index.only(shape.output[0], "Gather")
     for node in graph.node:
         for j, name in enumerate(node.input):
             if name == gather.output[0]:
@@ -371,35 +431,19 @@ def _self_attention_in_place(model: Any, layers: int, heads: int) -> int:
     rewritten = 0
     for layer in range(layers):
         past_k, past_v = f"past_key_values.{layer}.decoder.key", f"past_key_values.{layer}.decoder.value"
-        concat_k, concat_v = only(past_k, "Concat"), only(past_v, "Concat")
+        concat_k, concat_v = index.only(past_k, "Concat"), index.only(past_v, "Concat")
         present_k, present_v = concat_k.output[0], concat_v.output[0]
-        keys_t = only(present_k, "Transpose")
-        if perm_of(keys_t) != [0, 1, 3, 2]:
-            raise unexpected(present_k)
-        k_scale = only(keys_t.output[0], "Mul")
-        score = only(k_scale.output[0], "MatMul")
-        softmax = only(only(score.output[0], "Add").output[0], "Softmax")
-        value = only(present_v, "MatMul")
-        if score.input[1] != k_scale.output[0] or value.input[0] != softmax.output[0]:
-            raise unexpected(score.name)
-        q_scale = made_by(score.input[0], "Mul")
-        query_t = next((i for i in q_scale.input if producer.get(i) is not None
-                        and producer[i].op_type == "Transpose"), None)
-        if query_t is None:
-            raise unexpected(q_scale.name)
-        factor_q = next(i for i in q_scale.input if i != query_t)
-        factor_k = next(i for i in k_scale.input if i != keys_t.output[0])
-        out_t = only(value.output[0], "Transpose")
-        if perm_of(out_t) != [0, 2, 1, 3]:
-            raise unexpected(value.output[0])
-        out_r = only(out_t.output[0], "Reshape")
+        score, value, query, scale = index.scaled_scores(present_k)
+        if value.input[1] != present_v:
+            raise index.unexpected(score.name)
+        out_r = index.heads_merged(value.output[0])
         attention = helper.make_node(
             "GroupQueryAttention",
-            [packed(query_t), packed(concat_k.input[1]), packed(concat_v.input[1]), past_k, past_v,
+            [query, index.packed(concat_k.input[1]), index.packed(concat_v.input[1]), past_k, past_v,
              "seqlens_k", "total_sequence_length"],
             [out_r.output[0], present_k, present_v],
             name=f"zh_self_attention_{layer}", domain="com.microsoft",
-            num_heads=heads, kv_num_heads=heads, scale=scalar(factor_q) * scalar(factor_k))
+            num_heads=heads, kv_num_heads=heads, scale=scale)
         for node in (concat_k, concat_v, out_r):
             graph.node.remove(node)
         graph.node.append(attention)
@@ -718,7 +762,8 @@ def _to_fp16(model: Any, name: str) -> Any:
 
     try:
         return convert_float_to_float16(model, keep_io_types=True, disable_shape_infer=True,
-                                        op_block_list=[*DEFAULT_OP_BLOCK_LIST, "GroupQueryAttention"])
+                                        op_block_list=[*DEFAULT_OP_BLOCK_LIST, "GroupQueryAttention",
+                                                       "MultiHeadAttention"])
     except Exception as exc:  # the converter raises bare Exceptions and ValueErrors
         raise ExportError(f"{name}: float16 conversion failed: {exc}".splitlines()[0]) from None
 
@@ -906,7 +951,7 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
             raise ExportError(f"{src}: not every self-attention block could be rewritten; "
                               "unsupported transformers/optimum version")
         _flatten_logits_bias(decoder)
-        rewritten = _share_cross_cache_across_beams(decoder.graph, heads, head_dim)
+        rewritten = _fuse_cross_attention(decoder, heads, head_dim)
         if rewritten != layers:
             raise ExportError(f"{src}: found {rewritten} cross-attention blocks to rewrite, expected "
                               f"{layers}; unsupported transformers/optimum version")

@@ -103,6 +103,10 @@ def test_export_writes_a_complete_fingerprinted_directory(quantize: str) -> None
         assert node.input[3].split(".")[1] == node.output[1].split(".")[1]
     for out_info in decoder.graph.output[2:]:
         assert out_info.type.tensor_type.shape.dim[2].dim_param == "cache_capacity", out_info.name
+    # Cross-attention: one node per layer reading the encoder's per-sentence keys/values as is.
+    cross = [n for n in decoder.graph.node if n.op_type == "MultiHeadAttention"]
+    assert sorted(n.input[1] for n in cross) == sorted(
+        f"past_key_values.{i}.encoder.key" for i in range(settings["decoder_layers"]))
     # One plain decoder graph: no merged If on use_cache_branch, no encoder states fed to it.
     assert "use_cache_branch" not in inputs and "encoder_hidden_states" not in inputs
     assert not [n for n in decoder.graph.node if n.op_type == "If" and n.input[0] == "use_cache_branch"]
