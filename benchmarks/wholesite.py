@@ -333,9 +333,10 @@ def build(config: Path) -> tuple[float, object]:
     return time.perf_counter() - started, plugin.stats
 
 
-def prefill(config: Path, workers: int) -> tuple[float, float, str]:
-    """Wall seconds of ``prefill --workers N``, the seconds of its translation phase (the
-    service's translate call: chunks out to the workers, results stored), and its summary."""
+def prefill(config: Path, workers: int, threads: int | None = None) -> tuple[float, float, str]:
+    """Wall seconds of ``prefill --workers N [--threads T]``, the seconds of its translation
+    phase (the service's translate call: chunks out to the workers, results stored), and its
+    summary."""
     from mkdocs_zh_translate.cli.app import main
     from mkdocs_zh_translate.pipeline.service import TranslationService
 
@@ -354,7 +355,8 @@ def prefill(config: Path, workers: int) -> tuple[float, float, str]:
     started = time.perf_counter()
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-            code = main(["prefill", "-f", str(config), "--workers", str(workers), "--no-progress"])
+            code = main(["prefill", "-f", str(config), "--workers", str(workers), "--no-progress",
+                         *(["--threads", str(threads)] if threads else [])])
     finally:
         TranslationService.translate = original  # type: ignore[method-assign]
     if code:
@@ -365,7 +367,9 @@ def prefill(config: Path, workers: int) -> tuple[float, float, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--segments", type=int, default=5000, help="unique segments (0: every page)")
-    parser.add_argument("--workers", default="1,2", help="prefill worker counts to measure ('' for none)")
+    parser.add_argument("--workers", default="1,2",
+                        help="prefill runs to measure: worker counts, or WORKERSxTHREADS such as 1x1,2x1 "
+                             "(threads per worker; default: cores // workers); '' for none")
     parser.add_argument("--no-cold", action="store_true", help="skip the cold build (prefill rows only)")
     parser.add_argument("--ratio", type=float, default=RATIO,
                         help=f"new tokens per source token of the benchmark tokenizer (default {RATIO})")
@@ -408,14 +412,17 @@ def main() -> None:
         rebuild, warm = build(config)
         rows.append(("warm rebuild", warm.translated, rebuild, warm.seconds, "all cached"))
 
-    for workers in [int(w) for w in args.workers.split(",") if w]:
-        config = write_config(root, f"w{workers}", model)
-        seconds, phase, summary = prefill(config, workers)
+    for spec in [w for w in args.workers.split(",") if w]:
+        workers, _, threads_text = spec.partition("x")
+        workers, threads = int(workers), int(threads_text) if threads_text else None
+        label = f"--workers {workers}" + (f" --threads {threads}" if threads else "")
+        config = write_config(root, spec.replace("x", "t"), model)
+        seconds, phase, summary = prefill(config, workers, threads)
         print(summary, flush=True)
         translated = int(summary.split(" translated")[0].rsplit(" ", 1)[1])
         after_wall, after = build(config)
         assert after.translated == 0, after.summary()
-        rows.append((f"`prefill --workers {workers}`", translated, seconds, seconds,
+        rows.append((f"`prefill {label}`", translated, seconds, seconds,
                      f"translation phase {phase:.0f} s (workers start, load, translate; results stored), "
                      f"everything else {seconds - phase:.1f} s = {100 * (seconds - phase) / seconds:.1f}%; "
                      f"then `mkdocs build`: {after.translated} translated, {after_wall:.1f} s"))
