@@ -150,17 +150,10 @@ def write_config(root: Path, name: str, model: Path) -> Path:
 
 # --- the model -----------------------------------------------------------------------------
 def bench_model() -> Path:
-    """engine.py's opus-mt-shaped int8 model (built and exported once into the bench cache)."""
+    """engine.py's opus-mt-shaped int8 model (built and exported into the bench cache when stale)."""
     import engine  # benchmarks/engine.py
 
-    from mkdocs_zh_translate.export.onnx import export_model
-
-    base = bench_cache()
-    out = base / "onnx-int8"
-    if not (out / "manifest.json").is_file():
-        engine.build_hf_model(base / "hf")
-        export_model(str(base / "hf"), out, quantize="int8")
-    return out
+    return engine.onnx_model("int8")
 
 
 RATIO = 0.55  # new tokens per benchmark-tokenizer source token: ~1.15 per English word
