@@ -56,3 +56,21 @@ def test_take_with_leaving_sentences_shrinks_every_cache() -> None:
     for got, want in zip(state.cross_kv, cross, strict=True):
         np.testing.assert_array_equal(got, want)
     assert (state.rows, state.sentences) == (4, 1)
+
+
+def test_reserve_grows_only_a_full_cache_and_keeps_what_is_filled() -> None:
+    """The attention node writes position ``length`` in place, so a step needs
+    ``capacity > length``; ``reserve`` grows full buffers by CACHE_GROWTH and keeps their data."""
+    from mkdocs_zh_translate.engine.session import CACHE_GROWTH
+
+    state = _state(4, 1)  # capacity 8, length 3
+    before = list(state.self_kv)
+    state.reserve()
+    assert all(got is old for got, old in zip(state.self_kv, before, strict=True))
+    state.length = state.capacity
+    filled = [t.copy() for t in state.self_kv]
+    state.reserve()
+    assert state.capacity == 8 + CACHE_GROWTH and state.length == 8
+    for got, want in zip(state.self_kv, filled, strict=True):
+        np.testing.assert_array_equal(got[:, :, :8], want)
+        assert got.flags.c_contiguous  # bound to ONNX Runtime as is
