@@ -19,7 +19,6 @@ Cache: $ZH_TRANSLATE_BENCH_CACHE (default <repo>/.cache/bench).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import subprocess
@@ -93,14 +92,11 @@ def onnx_model(quant: str, rebuild: bool = False) -> Path:
     """
     from mkdocs_zh_translate.export.onnx import export_model
     from mkdocs_zh_translate.model_format import FORMAT_VERSION
+    from tests.models import exporter_key
 
     base = cache_dir()
     build_hf_model(base / "hf")
-    package = REPO / "mkdocs_zh_translate"
-    digest = hashlib.sha256()
-    for source in sorted([*package.glob("export/*.py"), package / "model_format.py"]):
-        digest.update(source.name.encode() + b"\0" + source.read_bytes())
-    exporter = f"format {FORMAT_VERSION} exporter {digest.hexdigest()[:16]}"
+    exporter = f"format {FORMAT_VERSION} exporter {exporter_key()}"
     out, stamp = base / f"onnx-{quant}", base / f"onnx-{quant}.exporter"
     if rebuild or not (out / "manifest.json").is_file() or not stamp.is_file() or stamp.read_text() != exporter:
         print(f"exporting {quant} ...", file=sys.stderr, flush=True)

@@ -94,12 +94,18 @@ def tiny_hf_model(preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
     return _cached_dir(name, lambda tmp: build_tiny_marian(tmp, preset=preset, seed=seed))
 
 
+def exporter_key(*extra: str) -> str:
+    """Hash of the exporter's source (and ``extra``): an export keyed on it is rebuilt whenever
+    the export code changes, even when the format number does not (also used by benchmarks/)."""
+    exporters = sorted(PACKAGE.glob("export*.py")) + sorted(PACKAGE.glob("export/*.py"))
+    return _hash_files(exporters, *extra)
+
+
 def tiny_onnx_model(quantize: str = "none", preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
     """The tiny model exported by our real ``export`` command (``quantize`` is "none", "int8" or "fp16")."""
     from mkdocs_zh_translate.export.onnx import export_model
 
     hf_dir = tiny_hf_model(preset, seed)
-    exporters = sorted(PACKAGE.glob("export*.py")) + sorted(PACKAGE.glob("export/*.py"))
-    key = _hash_files(exporters, hf_dir.name, quantize)
+    key = exporter_key(hf_dir.name, quantize)
     name = f"onnx-{quantize}-{preset}-s{seed}-{key}"
     return _cached_dir(name, lambda tmp: export_model(str(hf_dir), tmp, quantize=quantize))

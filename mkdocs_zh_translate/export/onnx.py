@@ -13,7 +13,9 @@ The graphs are reshaped after optimum's export:
   ONNX Runtime optimises and pre-packs each copy, which made the merged decoder's session take
   ~0.5 s to create against ~0.2 s, and held the pre-packed weights twice;
 * each self-attention block is one ONNX Runtime ``GroupQueryAttention`` node that appends the
-  step's keys/values to the engine's cache buffer in place (``_self_attention_in_place``);
+  step's keys/values to the engine's cache buffer in place (``_self_attention_in_place``), and
+  each cross-attention block one ``MultiHeadAttention`` node over the encoder's keys/values,
+  held once per sentence (``_fuse_cross_attention``);
 * log-softmax, the logits processors' bias and top-k run inside the decoder, so only
   ``[rows, k]`` scores leave ONNX Runtime each step. Moving that work out of numpy made beam
   search about 3x faster (see BENCHMARKS.md).
@@ -348,7 +350,7 @@ def _fuse_cross_attention(model: Any, heads: int, head_dim: int) -> int:
     node's ``scale``. Returns the number of layers rewritten.
     """
     import numpy as np
-    from onnx import helper, numpy_helper
+    from onnx import TensorProto, helper, numpy_helper
 
     graph = model.graph
     index = _GraphIndex(graph, "cross-attention")
@@ -359,8 +361,15 @@ def _fuse_cross_attention(model: Any, heads: int, head_dim: int) -> int:
         numpy_helper.from_array(np.array([-1, hidden], dtype=np.int64), "zh_cross_tail"),
         numpy_helper.from_array(np.array([-1, 1, hidden], dtype=np.int64), "zh_cross_rows"),
     ])
-    graph.node.append(helper.make_node("Cast", ["encoder_attention_mask"], ["zh_cross_mask"],
-                                       to=onnx_int32(), name="zh_cross_mask"))
+    # Shared by every layer: the padding mask as the node wants it, and the queries' shape
+    # [sentences, beams, d_model] (sentences from the per-sentence mask).
+    graph.node.extend([
+        helper.make_node("Cast", ["encoder_attention_mask"], ["zh_cross_mask"], to=TensorProto.INT32,
+                         name="zh_cross_mask"),
+        helper.make_node("Shape", ["encoder_attention_mask"], ["zh_cross_shape"]),
+        helper.make_node("Slice", ["zh_cross_shape", "zh_cross_zero", "zh_cross_one"], ["zh_cross_sentences"]),
+        helper.make_node("Concat", ["zh_cross_sentences", "zh_cross_tail"], ["zh_cross_target"], axis=0),
+    ])
     rewritten = 0
     for cache_key in [i.name for i in graph.input]:
         if not (cache_key.startswith("past_key_values.") and cache_key.endswith(".encoder.key")):
@@ -374,10 +383,7 @@ def _fuse_cross_attention(model: Any, heads: int, head_dim: int) -> int:
         tag = f"zh_cross_{layer}_"
         graph.node.remove(out_r)
         graph.node.extend([
-            helper.make_node("Shape", [cache_key], [tag + "shape"]),
-            helper.make_node("Slice", [tag + "shape", "zh_cross_zero", "zh_cross_one"], [tag + "sentences"]),
-            helper.make_node("Concat", [tag + "sentences", "zh_cross_tail"], [tag + "target"], axis=0),
-            helper.make_node("Reshape", [query, tag + "target"], [tag + "query"]),
+            helper.make_node("Reshape", [query, "zh_cross_target"], [tag + "query"]),
             helper.make_node(
                 "MultiHeadAttention", [tag + "query", cache_key, cache_value, "", "zh_cross_mask"], [tag + "out"],
                 name=f"zh_cross_attention_{layer}", domain="com.microsoft", num_heads=heads, scale=scale),
@@ -385,12 +391,11 @@ def _fuse_cross_attention(model: Any, heads: int, head_dim: int) -> int:
         ])
         # Typed, so the float16 converter knows to cast them at the attention node it keeps float32.
         graph.value_info.extend([
-            helper.make_tensor_value_info(tag + "query", onnx_float(), ["sentences", "beams", hidden]),
-            helper.make_tensor_value_info(tag + "out", onnx_float(), ["sentences", "beams", hidden]),
+            helper.make_tensor_value_info(tag + "query", TensorProto.FLOAT, ["sentences", "beams", hidden]),
+            helper.make_tensor_value_info(tag + "out", TensorProto.FLOAT, ["sentences", "beams", hidden]),
         ])
         rewritten += 1
-    if not any(op.domain == "com.microsoft" for op in model.opset_import):
-        model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    _use_contrib_ops(model)
     _prune_and_sort(graph)
     return rewritten
 
@@ -416,7 +421,7 @@ def _self_attention_in_place(model: Any, layers: int, heads: int) -> int:
     each; the node gets their product as ``scale``. Positions come from ``past_length`` (int64
     scalar input) instead of the cache's shape. Returns the number of layers rewritten.
     """
-    from onnx import helper
+    from onnx import TensorProto, helper
 
     graph = model.graph
     index = _GraphIndex(graph, "self-attention")
@@ -449,9 +454,9 @@ def _self_attention_in_place(model: Any, layers: int, heads: int) -> int:
         graph.node.append(attention)
         rewritten += 1
     graph.input.extend([
-        helper.make_tensor_value_info("past_length", onnx_int64(), []),
-        helper.make_tensor_value_info("seqlens_k", onnx_int32(), ["batch_size"]),
-        helper.make_tensor_value_info("total_sequence_length", onnx_int32(), [1]),
+        helper.make_tensor_value_info("past_length", TensorProto.INT64, []),
+        helper.make_tensor_value_info("seqlens_k", TensorProto.INT32, ["batch_size"]),
+        helper.make_tensor_value_info("total_sequence_length", TensorProto.INT32, [1]),
     ])
     for out in graph.output:
         if out.name.startswith("present.") and ".decoder." in out.name:
@@ -459,28 +464,17 @@ def _self_attention_in_place(model: Any, layers: int, heads: int) -> int:
             if len(dims) == 4:  # the present tensor *is* the past buffer
                 dims[2].ClearField("dim_value")
                 dims[2].dim_param = "cache_capacity"
-    if not any(op.domain == "com.microsoft" for op in model.opset_import):
-        model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
+    _use_contrib_ops(model)
     _prune_and_sort(graph)
     return rewritten
 
 
-def onnx_int32() -> int:
-    from onnx import TensorProto
+def _use_contrib_ops(model: Any) -> None:
+    """Declare ONNX Runtime's ``com.microsoft`` operator set, which the attention nodes are from."""
+    from onnx import helper
 
-    return int(TensorProto.INT32)
-
-
-def onnx_int64() -> int:
-    from onnx import TensorProto
-
-    return int(TensorProto.INT64)
-
-
-def onnx_float() -> int:
-    from onnx import TensorProto
-
-    return int(TensorProto.FLOAT)
+    if not any(op.domain == "com.microsoft" for op in model.opset_import):
+        model.opset_import.append(helper.make_opsetid("com.microsoft", 1))
 
 
 def _prune_and_sort(graph: Any) -> None:
@@ -753,10 +747,11 @@ def _to_fp16(model: Any, name: str) -> Any:
     edges. Constants are clamped to float16's range by the converter, so masking values stay
     finite. The decoder is converted before its top-k head is added, so log-softmax, the
     logits processors' bias and top-k stay float32 (float16 log-probabilities would make
-    beam scores tie). The self-attention nodes stay float32 too: their past and present are
-    the engine's float32 cache buffer, which they must read and write in place (a Cast in
-    between would make a copy), so a CUDA run would place them on the CPU (untested: no GPU
-    was available when this was written).
+    beam scores tie). The attention nodes stay float32 too: the self-attention ones read and
+    write the engine's float32 cache buffer in place (a Cast in between would make a copy),
+    and the cross-attention ones read the float32 encoder cache. CUDA's GroupQueryAttention
+    is float16-only, so a CUDA run would place those nodes on the CPU (untested: no GPU was
+    available when this was written).
     """
     from onnxruntime.transformers.float16 import DEFAULT_OP_BLOCK_LIST, convert_float_to_float16
 

@@ -22,19 +22,23 @@ def test_heading_slugify_follows_the_toc_options() -> None:
     assert full_name is not None and full_name("a b", "-") == "a_b"
 
 
-def test_chinese_headings_keep_the_ids_of_a_custom_slugify(tmp_path: Path) -> None:
-    config = write_site(tmp_path, pages=PAGES)
+def _build(tmp_path: Path, pages: dict[str, str], extensions: str) -> tuple[Html, Html]:
+    """Build a two-language site whose mkdocs.yml ends with ``extensions``; its index in en and zh."""
+    config = write_site(tmp_path, pages=pages)
     with config.open("a", encoding="utf-8") as f:
-        f.write(
-            "markdown_extensions:\n"
-            "  - attr_list\n"
-            "  - toc:\n"
-            "      slugify: !!python/object/apply:pymdownx.slugs.slugify {kwds: {case: lower}}\n"
-        )
+        f.write(extensions)
     proc = run_mkdocs(tmp_path, "--strict")
     assert proc.returncode == 0, proc.stderr
-    en = Html(tmp_path / "site" / "index.html")
-    zh = Html(tmp_path / "site" / "zh" / "index.html")
+    return Html(tmp_path / "site" / "index.html"), Html(tmp_path / "site" / "zh" / "index.html")
+
+
+def test_chinese_headings_keep_the_ids_of_a_custom_slugify(tmp_path: Path) -> None:
+    en, zh = _build(tmp_path, PAGES, (
+        "markdown_extensions:\n"
+        "  - attr_list\n"
+        "  - toc:\n"
+        "      slugify: !!python/object/apply:pymdownx.slugs.slugify {kwds: {case: lower}}\n"
+    ))
     ids = [h.get("id") for h in en.find("h1") + en.find("h2")]
     assert ids == ["contributing--support", "gone--deprecated"]
     assert [h.get("id") for h in zh.find("h1") + zh.find("h2")] == ids
@@ -48,19 +52,13 @@ def test_tab_titles_stay_english_where_tabbed_slugifies_them(tmp_path: Path) -> 
     assert not page_syntax(["pymdownx.tabbed"], {"pymdownx.tabbed": {"alternate_style": True}}).tab_ids_from_titles
     assert page_syntax(["pymdownx.blocks.tab"], {"pymdownx.blocks.tab": {"slugify": str.lower}}).tab_ids_from_titles
     assert page_syntax(["pymdownx.fancylists"], {}).fancy_lists and not page_syntax([], {}).fancy_lists
-    config = write_site(tmp_path, pages=TABS)
-    with config.open("a", encoding="utf-8") as f:
-        f.write(
-            "markdown_extensions:\n"
-            "  - pymdownx.superfences\n"
-            "  - pymdownx.tabbed:\n"
-            "      alternate_style: true\n"
-            "      slugify: !!python/object/apply:pymdownx.slugs.slugify {kwds: {case: lower}}\n"
-        )
-    proc = run_mkdocs(tmp_path, "--strict")
-    assert proc.returncode == 0, proc.stderr
-    en = Html(tmp_path / "site" / "index.html")
-    zh = Html(tmp_path / "site" / "zh" / "index.html")
+    en, zh = _build(tmp_path, TABS, (
+        "markdown_extensions:\n"
+        "  - pymdownx.superfences\n"
+        "  - pymdownx.tabbed:\n"
+        "      alternate_style: true\n"
+        "      slugify: !!python/object/apply:pymdownx.slugs.slugify {kwds: {case: lower}}\n"
+    ))
     ids = [i.get("id") for i in en.find("input") if i.get("name", "").startswith("__tabbed")]
     assert ids == ["official-installer", "git--ssh"]
     assert [i.get("id") for i in zh.find("input") if i.get("name", "").startswith("__tabbed")] == ids
