@@ -13,11 +13,11 @@ pipeline exactly as the plugin does, so the files hold what the plugin's zh buil
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import re
-import shutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +27,7 @@ import yaml
 
 from .errors import ZhTranslateError
 from .logs import PREFIX
+from .owned import Owned, PathError, atomic_write, check_output, copy_if_changed, write_if_changed
 from .pipeline.lazy import TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats
 from .plaintext import for_template
@@ -96,6 +97,7 @@ class DocsSource:
     overrides: dict[str, Any] = field(default_factory=dict)  # the language's own settings
     copyright: str | None = None  # plain-text copyright (translated)
     state_dir: Path | None = None  # where the list of files written last time is kept (cache dir)
+    config_file: Path | None = None  # never overwritten by an output
 
 
 @dataclass
@@ -176,29 +178,19 @@ def snippet(source: DocsSource, strings: dict[str, str], admonitions: dict[str, 
 
 
 def _write(path: Path, data: bytes, report: DocsReport, name: str) -> None:
-    """Write ``data`` unless the file already holds exactly it (keeps mtimes, so watchers and
-    incremental builds downstream see only real changes)."""
-    try:
-        if path.is_file() and path.stat().st_size == len(data) and path.read_bytes() == data:
-            report.unchanged += 1
-            return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
-    except OSError as exc:
-        raise DocsError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    report.written.append(name)
+    """Write ``data`` atomically unless the file already holds exactly it (keeps mtimes, so
+    watchers and incremental builds downstream see only real changes)."""
+    if write_if_changed(path, data):
+        report.written.append(name)
+    else:
+        report.unchanged += 1
 
 
 def _copy(src: Path, path: Path, report: DocsReport, name: str) -> None:
-    try:
-        if path.is_file() and path.stat().st_size == src.stat().st_size and path.read_bytes() == src.read_bytes():
-            report.unchanged += 1
-            return
-        path.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(src, path)
-    except OSError as exc:
-        raise DocsError(f"{path}: cannot copy {src}: {exc.strerror or exc}") from None
-    report.written.append(name)
+    if copy_if_changed(src, path):
+        report.written.append(name)
+    else:
+        report.unchanged += 1
 
 
 def _manifest(state_dir: Path, out: Path) -> Path:
@@ -208,7 +200,8 @@ def _manifest(state_dir: Path, out: Path) -> Path:
 
 def _remove_stale(out: Path, state_dir: Path | None, names: list[str], report: DocsReport) -> None:
     """Delete the files an earlier run wrote that this run did not (a page deleted or newly
-    excluded): only files listed in our own manifest, never anything else in ``out``."""
+    excluded): only files listed in our own manifest, never anything else in ``out``, never
+    through a symbolic link (:class:`~.owned.Owned`)."""
     if state_dir is None:
         return
     manifest = _manifest(state_dir, out)
@@ -217,33 +210,25 @@ def _remove_stale(out: Path, state_dir: Path | None, names: list[str], report: D
     except (OSError, ValueError, AttributeError):
         before = []
     current = set(names)
-    for name in before:
-        if not isinstance(name, str) or name in current or ".." in Path(name).parts:
-            continue
+    listed = {name for name in before if isinstance(name, str) and name not in current}
+    ours = Owned(out, lambda rel: rel.as_posix() in listed, "the files an earlier `docs` run wrote")
+    for name in sorted(listed):
         path = out / name
-        try:
-            path.unlink()
-        except FileNotFoundError:
-            continue
-        except OSError as exc:
-            raise DocsError(f"{path}: cannot remove a stale file: {exc.strerror or exc}") from None
-        report.removed.append(name)
-        for parent in path.parents:
-            if parent == out or not parent.is_dir() or any(parent.iterdir()):
-                break
-            parent.rmdir()
-    try:
-        manifest.parent.mkdir(parents=True, exist_ok=True)
-        manifest.write_text(json.dumps({"out": str(out), "files": sorted(current)}), encoding="utf-8")
-    except OSError:
-        pass  # the next run then cannot clean up; the tree itself is complete
+        if ours.owns(path) and ours.remove(path):
+            report.removed.append(name)
+    with contextlib.suppress(PathError):  # else the next run cannot clean up; the tree is complete
+        atomic_write(manifest, json.dumps({"out": str(out), "files": sorted(current)}).encode("utf-8"))
 
 
-def check_out_dir(out: Path, docs_dir: Path) -> Path:
-    """The output directory, refused where writing it would touch the English docs."""
+def check_out_dir(out: Path, docs_dir: Path, config_file: Path | None = None) -> Path:
+    """The output directory, refused where writing it would touch the English docs, the config
+    file or a system directory."""
+    check_output(out, "--out")
     out, docs = out.resolve(), docs_dir.resolve()
     if out == docs or docs in out.parents or out in docs.parents:
         raise DocsError(f"{out}: the output directory must not contain or be inside docs_dir {docs}")
+    if config_file is not None and out in config_file.resolve().parents:
+        raise DocsError(f"{out}: the output directory must not contain the config file {config_file}")
     if out.exists() and not out.is_dir():
         raise DocsError(f"{out}: exists and is not a directory")
     return out
@@ -314,7 +299,9 @@ def write_docs(
     """Translate ``source`` through its pipeline and write the tree under ``out``.
 
     Raises :class:`DocsError` on bad input or, with ``strict``, on any translation problem."""
-    out = check_out_dir(out, source.docs_dir)
+    out = check_out_dir(out, source.docs_dir, source.config_file)
+    if snippet_path is not None:
+        check_output(snippet_path, "--snippet", config=source.config_file, docs_dir=source.docs_dir)
     report = DocsReport()
     try:
         done = translate_tree(
@@ -348,7 +335,7 @@ def write_docs(
 
 def default_snippet_path(out: Path) -> Path:
     """``<out>.i18n.yml`` beside the output directory: outside the tree, so never published."""
-    out = out.resolve()
+    out = check_output(out, "--out").resolve()
     return out.with_name(out.name + ".i18n.yml")
 
 

@@ -13,16 +13,16 @@ or not, without loading ONNX Runtime.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .errors import ZhTranslateError
 from .model_format import EXPORT_HINT, MANIFEST_FILE
+from .owned import PathError, atomic_write
 from .userdirs import user_cache_dir
 
 #: Files up to this size are hashed at every load (a few milliseconds in all).
@@ -67,13 +67,8 @@ def _save_record(path: Path | None, data: dict[str, Any]) -> None:
     """Best effort: without the record, large files are simply hashed again next time."""
     if path is None:
         return
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    with contextlib.suppress(PathError):
+        atomic_write(path, json.dumps(data).encode("utf-8"), mode=0o600)
 
 
 def verify_model(

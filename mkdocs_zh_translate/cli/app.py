@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import ZhTranslateError
+from ..owned import atomic_write, check_output
 from ..textfile import decode_utf8, split_bom
 from .errors import EXIT_USAGE, CliError
 
@@ -43,6 +44,7 @@ def _cmd_md(args: argparse.Namespace) -> int:
     from ..pipeline.spec import TranslatorSpec
     from ..segment import SegmentError
 
+    out = check_output(Path(args.output), "-o", inputs=[Path(args.input)]) if args.output else None
     source, bom = _read_text(Path(args.input))
     providers = tuple(p for p in args.providers.split(",") if p) if args.providers else None
     spec = TranslatorSpec(args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers)
@@ -61,12 +63,8 @@ def _cmd_md(args: argparse.Namespace) -> int:
         )
     except SegmentError as exc:  # the segmenter knows the line, not the file
         raise CliError(f"{args.input}:{exc.line}: {exc}") from None
-    if args.output:
-        out = Path(args.output)
-        try:
-            out.write_text(result, encoding="utf-8")
-        except OSError as exc:
-            raise CliError(f"{out}: cannot write: {exc.strerror or exc}") from None
+    if out is not None:
+        atomic_write(out, result.encode("utf-8"))
     else:
         sys.stdout.write(result)
     return 0
@@ -75,7 +73,7 @@ def _cmd_md(args: argparse.Namespace) -> int:
 def _cmd_export(args: argparse.Namespace) -> int:
     from ..export.onnx import export_model
 
-    export_model(args.model, Path(args.out), quantize=args.quantize)
+    export_model(args.model, check_output(Path(args.out), "--out"), quantize=args.quantize)
     return 0
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from ..docs import LAYOUTS, default_snippet_path, summary, write_docs
 from ..logs import PREFIX
+from ..owned import check_output
 from ..pipeline.pages import plain_fallbacks
 
 
@@ -37,7 +38,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..plugin.docs_source import docs_source, find_config
 
     options = {k: v for k in ("backend", "model") if (v := getattr(args, k)) is not None}
-    out = Path(args.out)
+    out = check_output(Path(args.out), "--out")  # the rest of the checks once the config is read
     snippet_path = Path(args.snippet) if args.snippet else default_snippet_path(out)
 
     def warn(message: str) -> None:

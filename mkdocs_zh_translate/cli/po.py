@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..owned import check_output
 from .errors import CliError
 
 
@@ -51,7 +52,7 @@ def _run(args: argparse.Namespace) -> int:
         spec,
         fmt=args.fmt,
         refresh=args.refresh,
-        cache_dir=Path(args.cache_dir) if args.cache_dir else None,
+        cache_dir=check_output(Path(args.cache_dir), "--cache-dir") if args.cache_dir else None,
         glossary=glossary,
     )
     for problem in summary.skipped:

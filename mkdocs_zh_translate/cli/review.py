@@ -7,6 +7,7 @@ import os
 import sys
 from pathlib import Path
 
+from ..owned import check_output
 from ..review.store import ReviewError, display, write_if_changed
 from .errors import CliError
 
@@ -49,6 +50,10 @@ def _run(args: argparse.Namespace) -> int:
 def _dispatch(args: argparse.Namespace) -> int:
     config_file = Path(args.config_file)
     action = args.review_command
+    if action == "check" and not 0 <= args.min_reviewed <= 100:  # NaN too
+        raise CliError(f"--min-reviewed {args.min_reviewed:g}: a percentage, from 0 to 100")
+    if action == "report":
+        check_output(Path(args.output), "--output", config=config_file)
     if action == "prune":
         from ..plugin.collect import review_dir_of
         from ..review.sync import apply, plan_prune
@@ -105,7 +110,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         from ..review.report import render_report
 
         text = render_report(files, status, f"Translation review: {site.config_file.resolve().parent.name}")
-        out = Path(args.output)
+        out = check_output(Path(args.output), "--output", config=config_file, docs_dir=site.docs_dir)
         write_if_changed(out, text)
         print(f"review report: wrote {display(out)} ({status.total.reviewed} of {status.total.total} reviewed)")
         return 0

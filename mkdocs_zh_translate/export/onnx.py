@@ -27,13 +27,13 @@ import hashlib
 import json
 import os
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from ..errors import ZhTranslateError
 from ..model_format import DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
 from ..model_integrity import sha256_file
+from ..owned import Owned, atomic_write, named, scratch_dir
 
 #: What ``--quantize`` accepts: int8 (CPU default), none (float32), fp16 (GPU; float16 weights).
 QUANTIZATIONS = ("int8", "none", "fp16")
@@ -721,7 +721,7 @@ def write_manifest(out: Path, *, source: str, quantize: str) -> dict[str, Any]:
         "files": files,
         "versions": _versions(),
     }
-    (out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    atomic_write(out / MANIFEST_FILE, (json.dumps(manifest, indent=2) + "\n").encode("utf-8"))
     return manifest
 
 
@@ -929,8 +929,7 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
     settings = _generation_settings(src, config, tokenizer)
 
     out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".export-", dir=out) as tmp_name:
-        tmp = Path(tmp_name)
+    with scratch_dir(".export-", out) as tmp:
         raw = tmp / "raw"
         _run_optimum(src, raw)
         final = tmp / "final"
@@ -978,9 +977,7 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
         settings["quantize"] = quantize
         (final / GENERATION_FILE).write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
 
-        stale = out / MANIFEST_FILE
-        if stale.exists():
-            stale.unlink()
+        Owned(out, named([MANIFEST_FILE]), "an export's files").remove(out / MANIFEST_FILE)  # stale until rewritten
         for item in final.iterdir():
             os.replace(item, out / item.name)
     write_manifest(out, source=model, quantize=quantize)

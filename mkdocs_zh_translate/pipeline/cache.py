@@ -5,8 +5,9 @@ the reviewed PO translations here, so human text always wins) and the *machine c
 diskcache directory that stores every model output. The machine cache is keyed by a hash of the
 segment text, the translator fingerprint and the decode options, so changing the model or the
 beam width never serves stale output, and it is shared safely by concurrent builds (SQLite in
-WAL mode under diskcache). A corrupt cache (its integrity check fails) is reported, moved aside
-and rebuilt; a valid cache that cannot be written is still read: losing cached work costs time,
+WAL mode under diskcache). A corrupt cache (its integrity check fails) is reported, its own
+database files moved aside (never the directory: ``cache_dir`` may be the project root or hold
+other things) and rebuilt; a valid cache that cannot be written is still read: losing cached work costs time,
 a crashed build costs the user's trust.
 """
 
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,12 +23,26 @@ from pathlib import Path
 import diskcache
 
 from ..logs import log
+from ..owned import Owned, PathError, named
 from .origin import Origin
 
 # Bump when the stored value format changes; old entries then simply miss.
 _FORMAT = "v1"
 _META_PREFIX = "meta:"
 _DB_FILE = "cache.db"  # diskcache's database file
+_DB_FILES = (_DB_FILE, _DB_FILE + "-wal", _DB_FILE + "-shm")  # with SQLite's companions
+_BROKEN = ".broken"  # cache.db.broken (and -wal, -shm): the one corrupt copy kept
+
+
+def _aside(name: str) -> str:
+    return _DB_FILE + _BROKEN + name[len(_DB_FILE) :]
+
+
+def cache_files(directory: Path) -> Owned:
+    """What of ``directory`` is the cache's own to move or remove: its database files and the
+    one set-aside copy, nothing else (diskcache's value files stay; the new database ignores them)."""
+    return Owned(directory, named([*_DB_FILES, *map(_aside, _DB_FILES)]), "the translation cache's files")
+
 # Errors that mean "this cache directory is unusable", as opposed to a bug in our code.
 _CACHE_ERRORS = (sqlite3.Error, OSError, diskcache.Timeout)
 
@@ -124,8 +138,9 @@ class MachineCache:
     """Model outputs on disk, robust to corruption, interruption, concurrent writers and
     directories that cannot be written.
 
-    Two faults are told apart. A cache whose integrity check fails is *corrupt*: it is moved
-    aside to ``<dir>.broken`` (one, replacing an older one) and a new one started. A cache
+    Two faults are told apart. A cache whose integrity check fails is *corrupt*: its database
+    files are renamed to ``cache.db.broken`` in the same directory (one copy, replacing an
+    older one) and a new one started; nothing else in the directory is touched. A cache
     that cannot be *written* (full disk, read-only directory, another user's files) is valid:
     it is read all the same, new translations live in memory for this build, and one warning
     says so. Nothing is ever created outside the cache directory."""
@@ -165,11 +180,14 @@ class MachineCache:
         if self._cache is not None:
             self._cache.close()
             self._cache = None
-        aside = self.directory.with_name(f"{self.directory.name}.broken")
+        own = cache_files(self.directory)
+        aside = self.directory / _aside(_DB_FILE)
         try:
-            if aside.exists():
-                shutil.rmtree(aside, ignore_errors=True)
-            shutil.move(str(self.directory), str(aside))
+            for name in _DB_FILES:  # the older copy first: only ever one
+                own.remove(self.directory / _aside(name))
+            for name in _DB_FILES:
+                if (self.directory / name).exists():
+                    own.move(self.directory / name, self.directory / _aside(name))
             log.warning(
                 f"translation cache {self.directory} is unreadable (integrity check failed: "
                 f"{_reason(exc)}); moved it to {aside} and started a new one"
@@ -177,6 +195,8 @@ class MachineCache:
             cache = diskcache.Cache(str(self.directory), timeout=60)
             cache.get(_META_PREFIX + "probe")
             self._cache = cache
+        except PathError as second:
+            self._read_only(f"cannot replace the corrupt translation cache: {second}")
         except _CACHE_ERRORS as second:
             self._read_only(f"cannot replace the corrupt translation cache {self.directory} ({_reason(second)})")
 

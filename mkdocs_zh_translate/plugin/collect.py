@@ -14,15 +14,20 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from mkdocs.plugins import get_plugin_logger
 
 from ..logs import PLUGIN_NAME
+from ..owned import path_kind
 from ..pipeline.pages import PageJob, SiteTranslator
 from ..review.store import ReviewError, display, page_po_path, site_po_path
 from ..review.units import Unit, merge_site_units, page_units, string_units
 from ..segment import Segment, SegmentedPage, segment_markdown, to_readable
+from .config import DirOptionError, OwnDirs, PluginConfig, own_dirs
+
+if TYPE_CHECKING:
+    from mkdocs.config.defaults import MkDocsConfig
 
 log = get_plugin_logger(PLUGIN_NAME)
 
@@ -53,6 +58,7 @@ class Site:
 
     config_file: Path
     review_dir: Path
+    docs_dir: Path | None = None  # no output of a command goes here
     pages: dict[Path, list[Unit]] = field(default_factory=dict)  # PO path -> units (page order)
     page_labels: dict[Path, str] = field(default_factory=dict)  # PO path -> docs page
     machine: dict[tuple[Path, tuple[str | None, str]], str] = field(default_factory=dict)
@@ -73,8 +79,7 @@ def with_english_build(config_file: Path, use: Callable[[EnglishBuild], T]) -> T
     cache through it, ``prefill`` fills it. ReviewError on any failure of the build."""
     from mkdocs.config.defaults import MkDocsConfig
 
-    if not config_file.is_file():
-        raise ReviewError(f"{display(config_file)}: no such file (use -f to name mkdocs.yml)")
+    _check_config_file(config_file)
     # A fresh plugin instance, as a new `mkdocs build` would get (MkDocs caches instances that
     # define on_startup for the whole process).
     MkDocsConfig.plugins.plugin_cache.clear()  # type: ignore[attr-defined]
@@ -99,7 +104,7 @@ def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T])
         found.append(use(english))
 
     try:
-        config = load_config(config_file=str(config_file), site_dir=site_dir)
+        config = load_config(config_file=str(config_file))
     except MkDocsException as exc:
         raise ReviewError(f"{display(config_file)}: {exc}") from None
     from .plugin import ZhTranslatePlugin
@@ -107,6 +112,8 @@ def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T])
     plugin = config.plugins.get("zh-translate")
     if not isinstance(plugin, ZhTranslatePlugin):
         raise ReviewError(f"{display(config_file)}: the zh-translate plugin is not in `plugins:`")
+    _own_dirs(config_file, plugin.config, config)  # against the configured site_dir, as the build
+    config["site_dir"] = site_dir  # the English build goes to a scratch directory
     plugin.collector = collector
     config.plugins.on_startup(command="build", dirty=False)
     try:
@@ -123,7 +130,7 @@ def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T])
 
 def _units(build: EnglishBuild, config_file: Path) -> Site:
     root = config_file.resolve().parent
-    site = Site(config_file, build.review_dir)
+    site = Site(config_file, build.review_dir, build.docs_dir)
     site_groups: list[list[Unit]] = []
     strings: list[tuple[str, str]] = [(t, "mkdocs.yml") for t in build.site_strings]
     pages: list[SegmentedPage] = []
@@ -154,18 +161,22 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
     return site
 
 
+def _own_dirs(config_file: Path, options: PluginConfig, config: MkDocsConfig) -> OwnDirs:
+    """The build's own validation of ``cache_dir`` / ``review_dir`` (:func:`.config.own_dirs`)."""
+    try:
+        return own_dirs(options, config.config_file_path, config.docs_dir, config.site_dir)
+    except DirOptionError as exc:
+        raise ReviewError(f"{display(config_file)}: {exc}") from None
+
+
 def review_dir_of(config_file: Path) -> Path:
     """The plugin's review directory for ``config_file`` without building anything (``review prune``).
 
     It reads MkDocs' config, so it lives here: only ``plugin/`` imports mkdocs."""
     from mkdocs.config import load_config
-    from mkdocs.config.base import ValidationError
     from mkdocs.exceptions import MkDocsException
 
-    from .config import resolve_review_dir
-
-    if not config_file.is_file():
-        raise ReviewError(f"{display(config_file)}: no such file (use -f to name mkdocs.yml)")
+    _check_config_file(config_file)
     try:
         config = load_config(config_file=str(config_file))
         plugin = config.plugins["zh-translate"]
@@ -173,10 +184,12 @@ def review_dir_of(config_file: Path) -> Path:
         raise ReviewError(f"{display(config_file)}: {exc}") from None
     except KeyError:
         raise ReviewError(f"{display(config_file)}: the zh-translate plugin is not in `plugins:`") from None
-    try:
-        return resolve_review_dir(
-            plugin.config.review_dir, plugin.config.language, config.config_file_path, config.docs_dir
-        )
-    except ValidationError as exc:
-        raise ReviewError(f"{display(config_file)}: {exc}") from None
+    return _own_dirs(config_file, plugin.config, config).review_dir
 
+
+def _check_config_file(config_file: Path) -> None:
+    problem = path_kind(config_file)
+    if problem == "no such file":
+        raise ReviewError(f"{display(config_file)}: no such file (use -f to name mkdocs.yml)")
+    if problem is not None:
+        raise ReviewError(f"{display(config_file)}: {problem}, not a config file (use -f to name mkdocs.yml)")

@@ -2,19 +2,23 @@
 
 Every bad value must surface as MkDocs' usual ``Config value 'plugins': Plugin 'zh-translate'
 option 'x': ...`` error, so all checks that need only the plugin's own options live here as
-config options or in :meth:`PluginConfig.validate`; the one check that needs the main config
-(``cache_dir`` outside ``docs_dir``) is :func:`resolve_cache_dir`, called from ``on_config``.
+config options or in :meth:`PluginConfig.validate`; the checks that need the main config
+(``cache_dir`` and ``review_dir`` outside ``docs_dir`` and ``site_dir``) are :func:`own_dirs`,
+called from ``on_config`` and by the ``review`` commands alike.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 
+from ..errors import ZhTranslateError
+from ..owned import PathError, check_dir_option
 from ..pipeline.backends import BACKENDS
 
 DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
@@ -174,9 +178,18 @@ def _outside_docs(path: Path, option: str, docs_dir: str, what: str) -> Path:
     return path
 
 
+def _dir_option(option: str, value: str, config_file_path: str | None) -> Path:
+    """The directory an option names, by the one rule of :func:`~..owned.check_dir_option`
+    (inside the project unless written as an absolute path; never a system directory)."""
+    try:
+        return check_dir_option(value, config_dir(config_file_path), option)
+    except PathError as exc:
+        raise base.ValidationError(str(exc).removeprefix(f"option '{option}': ")) from None
+
+
 def resolve_cache_dir(option: str | None, config_file_path: str | None, docs_dir: str) -> Path:
     """Absolute cache directory; raise ``ValidationError`` if it would sit inside docs_dir."""
-    cache = (config_dir(config_file_path) / (option or DEFAULT_CACHE_DIRNAME)).resolve()
+    cache = _dir_option("cache_dir", option or DEFAULT_CACHE_DIRNAME, config_file_path)
     return _outside_docs(cache, "cache_dir", docs_dir, "the cache")
 
 
@@ -190,7 +203,7 @@ def resolve_model(option: str | None, config_file_path: str | None) -> str | Non
 
 def resolve_review_dir(option: str | None, language: str, config_file_path: str | None, docs_dir: str) -> Path:
     """Absolute review directory; raise ``ValidationError`` if it would sit inside docs_dir."""
-    review = (config_dir(config_file_path) / os.path.expanduser(option or f"translations/{language}")).resolve()
+    review = _dir_option("review_dir", option or f"translations/{language}", config_file_path)
     return _outside_docs(review, "review_dir", docs_dir, "the PO files")
 
 
@@ -202,6 +215,36 @@ def outside_site(path: Path, option: str, site_dir: str) -> Path:
             f"{option} {path} is inside site_dir {site}, which every build wipes; put it beside mkdocs.yml"
         )
     return path
+
+
+class DirOptionError(ZhTranslateError):
+    """``option 'cache_dir': why``: a directory option the build and every command refuse."""
+
+
+@dataclass(frozen=True)
+class OwnDirs:
+    """The directories the plugin writes besides site_dir, validated."""
+
+    cache_dir: Path
+    review_dir: Path
+
+
+def own_dirs(options: PluginConfig, config_file_path: str | None, docs_dir: str, site_dir: str) -> OwnDirs:
+    """``cache_dir`` and ``review_dir`` by the one validation the build, ``review`` and
+    ``prefill`` share (``review sync`` builds into a scratch site_dir, so it must check the
+    configured one here, not the one MkDocs runs with): inside the project unless absolute,
+    no system directory, not inside docs_dir or site_dir. Raises :class:`DirOptionError`."""
+    found: dict[str, Path] = {}
+    for option in ("cache_dir", "review_dir"):
+        try:
+            if option == "cache_dir":
+                path = resolve_cache_dir(options.cache_dir, config_file_path, docs_dir)
+            else:
+                path = resolve_review_dir(options.review_dir, options.language, config_file_path, docs_dir)
+            found[option] = outside_site(path, option, site_dir)
+        except base.ValidationError as exc:
+            raise DirOptionError(f"option '{option}': {exc}") from None
+    return OwnDirs(found["cache_dir"], found["review_dir"])
 
 
 def language_collision(language: str, docs_dir: str, theme_dirs: list[str]) -> str | None:

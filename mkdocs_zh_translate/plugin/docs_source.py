@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..docs import DocsError, DocsPage, DocsSource
+from ..owned import path_kind
 from .overrides import translatable_copyright
 
 # properdocs looks for its own name first, then MkDocs' (ProperDocs 1.6.7 config/base.py).
@@ -32,8 +33,9 @@ def find_config(option: str | None, cwd: Path | None = None) -> Path:
     """The config file: ``-f`` if given, else the first of :data:`CONFIG_NAMES` present."""
     if option:
         path = Path(option)
-        if not path.is_file():
-            raise DocsError(f"{path}: no such config file")
+        problem = path_kind(path)
+        if problem is not None:
+            raise DocsError(f"{path}: {'no such config file' if problem == 'no such file' else problem}")
         return path
     here = cwd or Path.cwd()
     for name in CONFIG_NAMES:
@@ -204,6 +206,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
             languages=languages,
             overrides=plugin.config.overrides.values(),
             state_dir=plugin._memory.machine.directory if plugin._memory is not None else None,
+            config_file=config_file,
             copyright=config.copyright if translatable_copyright(config.copyright) else None,
         )
     finally:

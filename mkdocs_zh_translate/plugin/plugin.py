@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mkdocs.config import load_config
-from mkdocs.config.base import ValidationError
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
@@ -42,7 +41,7 @@ from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import prefixed_warnings
 from .collect import Collector, EnglishBuild
-from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
+from .config import DirOptionError, PluginConfig, language_collision, own_dirs, resolve_model
 from .overrides import apply_overrides, translatable_copyright
 from .pins import PINS
 from .snippets import SnippetExpander
@@ -121,22 +120,15 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 "choose another language prefix, e.g. 'zh-hans'"
             )
         try:
-            cache_dir = resolve_cache_dir(self.config.cache_dir, config.config_file_path, config.docs_dir)
-            outside_site(cache_dir, "cache_dir", config.site_dir)
-        except ValidationError as exc:
-            raise PluginError(f"{PREFIX}option 'cache_dir': {exc}") from None
+            dirs = own_dirs(self.config, config.config_file_path, config.docs_dir, config.site_dir)
+        except DirOptionError as exc:
+            raise PluginError(f"{PREFIX}{exc}") from None
+        cache_dir, review_dir = dirs.cache_dir, dirs.review_dir
         site.quiet_jieba(cache_dir)
         if self._memory is None or self._memory.machine.directory != cache_dir:
             if self._memory is not None:
                 self._memory.machine.close()
             self._memory = TranslationMemory(MachineCache(cache_dir))
-        try:
-            review_dir = resolve_review_dir(
-                self.config.review_dir, self.config.language, config.config_file_path, config.docs_dir
-            )
-            outside_site(review_dir, "review_dir", config.site_dir)
-        except ValidationError as exc:
-            raise PluginError(f"{PREFIX}option 'review_dir': {exc}") from None
         if self._review is None or self._review.review_dir != review_dir:
             self._review = ReviewedLayer(review_dir)
         try:

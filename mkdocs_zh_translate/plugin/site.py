@@ -20,6 +20,7 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.utils import get_relative_url
 
+from ..owned import atomic_write
 from ..plaintext import for_template
 from ..segment import SiteSyntax
 
@@ -315,10 +316,10 @@ def segment_search_index(site_dir: Path) -> bool:
         for key in ("title", "text"):
             if isinstance(doc.get(key), str):
                 doc[key] = segment_chinese(doc[key])
-    index_path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    atomic_write(index_path, json.dumps(data, ensure_ascii=False).encode("utf-8"))
     source = worker.read_text(encoding="utf-8")
     if "zh-translate" not in source:
-        worker.write_text(source + _WORKER_PATCH, encoding="utf-8")
+        atomic_write(worker, (source + _WORKER_PATCH).encode("utf-8"))
     return True
 
 
@@ -358,10 +359,10 @@ def add_sitemap_alternates(sitemap: Path, langs: Languages, lang: str) -> None:
     text = _LOC.sub(rewrite, text)
     if _XHTML_NS not in text:
         text = text.replace("<urlset ", f"<urlset {_XHTML_NS} ", 1)
-    sitemap.write_text(text, encoding="utf-8")
+    atomic_write(sitemap, text.encode("utf-8"))
     gz = sitemap.with_name(sitemap.name + ".gz")
     if gz.exists():
-        gz.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0))
+        atomic_write(gz, gzip.compress(text.encode("utf-8"), mtime=0))
 
 
 # -- 404 -----------------------------------------------------------------------------------

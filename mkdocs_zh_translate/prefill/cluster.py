@@ -17,14 +17,13 @@ Imported only when ``--ray`` is given: Ray is an optional extra.
 from __future__ import annotations
 
 import logging
-import shutil
 import socket
-import tempfile
 from collections.abc import Collection, Iterator, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..owned import scratch_dir
 from ..pipeline.glossary import Glossary
 from ..pipeline.lazy import TranslationFailed
 from ..pipeline.service import ChunkRunner
@@ -53,18 +52,16 @@ class TranslatorActor:
             return
         # A shipped model is written to a private directory, loaded at once and deleted again:
         # ONNX Runtime keeps what it mapped, and no actor leaves 100s of MB in /tmp behind.
-        tmp = tempfile.mkdtemp(prefix="zh-translate-model-")
-        try:
-            for name, data in model_files.items():
-                path = Path(tmp) / name
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(data)
-            self.worker = ChunkWorker(replace(spec, model=tmp), glossary)
-            self.worker.load()
-        except TranslationFailed as exc:
-            self.error = str(exc)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+        with scratch_dir("zh-translate-model-") as tmp:
+            try:
+                for name, data in model_files.items():
+                    path = tmp / name
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_bytes(data)
+                self.worker = ChunkWorker(replace(spec, model=str(tmp)), glossary)
+                self.worker.load()
+            except TranslationFailed as exc:
+                self.error = str(exc)
 
     def translate(
         self, index: int, chunk: list[str], droppable: dict[str, list[int]]

@@ -9,15 +9,14 @@ loop, no noise in ``git status``).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import polib
 
+from .. import owned
 from ..errors import ZhTranslateError
 from ..textfile import NotUtf8Error, decode_utf8
 from .pocheck import PoSyntaxError, check_po
@@ -124,29 +123,9 @@ def render_po(po: polib.POFile) -> str:
 
 
 def write_if_changed(path: Path, text: str) -> bool:
-    """Write ``text`` atomically unless the file already holds exactly that; True if written."""
-    try:
-        if path.read_text(encoding="utf-8") == text:
-            return False
-    except (FileNotFoundError, UnicodeDecodeError):
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        if path.exists():
-            os.chmod(tmp, path.stat().st_mode & 0o777)
-        else:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return True
+    """Write ``text`` atomically unless the file already holds exactly that; True if written.
+    A failure (full disk) is one line naming the file (:func:`~..owned.write_if_changed`)."""
+    return owned.write_if_changed(path, text.encode("utf-8"))
 
 
 @dataclass

@@ -19,6 +19,7 @@ from typing import Any
 
 import polib
 
+from ..owned import Owned
 from ..plugin.collect import Site
 from .store import PAGE_SUFFIX, check_no_links, entry_state, new_po, read_po, render_po, write_if_changed
 from .units import Unit
@@ -194,8 +195,8 @@ def apply(planned: Sequence[Planned], review_dir: Path | None = None) -> list[Pa
     changed: list[Path] = []
     for plan in planned:
         if plan.text is None:
-            if plan.path.exists():
-                plan.path.unlink()
+            po_files = Owned(review_dir or plan.path.parent, lambda rel: rel.suffix == PAGE_SUFFIX, "the PO files")
+            if po_files.remove(plan.path):
                 changed.append(plan.path)
         elif write_if_changed(plan.path, plan.text):
             changed.append(plan.path)
