@@ -69,13 +69,14 @@ def path_kind(path: Path) -> str | None:
 # -- atomic writes ---------------------------------------------------------------------------
 
 
-def _replace_with(path: Path, fill: Callable[[int, str], None], mode: int | None) -> None:
+def _replace_with(path: Path, fill: Callable[[int, str], None], mode: int | None, parents: bool = True) -> None:
     """Create ``path`` atomically: ``fill(fd, tmp)`` writes a temporary file beside it, which
     then replaces ``path`` in one rename. Any failure removes the temporary file and raises
     :class:`PathError` naming ``path``."""
     tmp: str | None = None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if parents:
+            path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         fill(fd, tmp)
         if mode is None:
@@ -94,9 +95,10 @@ def _replace_with(path: Path, fill: Callable[[int, str], None], mode: int | None
                 os.unlink(tmp)
 
 
-def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
+def atomic_write(path: Path, data: bytes, *, mode: int | None = None, parents: bool = True) -> None:
     """Write ``data`` to ``path`` atomically (an existing file keeps its permissions; a new one
-    is 0644 unless ``mode``). A link at ``path`` is replaced, never written through."""
+    is 0644 unless ``mode``; missing parent directories are created unless ``parents`` is
+    false). A link at ``path`` is replaced, never written through."""
 
     def fill(fd: int, _tmp: str) -> None:
         with os.fdopen(fd, "wb") as fh:
@@ -104,7 +106,7 @@ def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
             fh.flush()
             os.fsync(fh.fileno())
 
-    _replace_with(path, fill, mode)
+    _replace_with(path, fill, mode, parents)
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:

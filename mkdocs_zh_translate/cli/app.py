@@ -64,7 +64,7 @@ def _cmd_md(args: argparse.Namespace) -> int:
     except SegmentError as exc:  # the segmenter knows the line, not the file
         raise CliError(f"{args.input}:{exc.line}: {exc}") from None
     if out is not None:
-        atomic_write(out, result.encode("utf-8"))
+        atomic_write(out, result.encode("utf-8"), parents=False)  # a mistyped directory is an error
     else:
         sys.stdout.write(result)
     return 0

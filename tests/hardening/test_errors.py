@@ -18,8 +18,10 @@ from mkdocs_zh_translate.engine import EngineError
 from mkdocs_zh_translate.errors import ZhTranslateError
 from mkdocs_zh_translate.export import ExportError
 from mkdocs_zh_translate.model_integrity import ModelIntegrityError
+from mkdocs_zh_translate.owned import PathError
 from mkdocs_zh_translate.pipeline.backends import BackendError
 from mkdocs_zh_translate.pipeline.lazy import TranslationFailed
+from mkdocs_zh_translate.plugin.config import DirOptionError
 from mkdocs_zh_translate.pofill.catalog import CatalogError
 from mkdocs_zh_translate.pofill.fill import FillError
 from mkdocs_zh_translate.review.pocheck import PoSyntaxError
@@ -30,7 +32,7 @@ from mkdocs_zh_translate.textfile import NotUtf8Error, decode_utf8, split_bom
 PACKAGE = Path(mkdocs_zh_translate.__file__).parent
 ERRORS = [
     CliError, DocsError, EngineError, ExportError, ModelIntegrityError, BackendError, TranslationFailed,
-    CatalogError, FillError, PoSyntaxError, ReviewError, SegmentError, NotUtf8Error,
+    CatalogError, FillError, PoSyntaxError, ReviewError, SegmentError, NotUtf8Error, PathError, DirOptionError,
 ]
 
 

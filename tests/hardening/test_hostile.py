@@ -444,7 +444,8 @@ def test_corrupt_cache_leaves_one_broken_copy(tmp_path: Path, caplog: pytest.Log
         caplog.clear()
         build_in_process(config)
         assert any("integrity check failed" in r.getMessage() for r in caplog.records)
-    assert [p.name for p in (tmp_path / "mnt").iterdir() if "broken" in p.name] == ["cache.broken"]
+    assert not [p.name for p in (tmp_path / "mnt").iterdir() if "broken" in p.name]  # the directory stays
+    assert [p.name for p in (tmp_path / "mnt" / "cache").iterdir() if "broken" in p.name] == ["cache.db.broken"]
 
 
 # -- 8. collisions with the English site --------------------------------------------------------

@@ -102,7 +102,7 @@ def test_corrupt_cache_is_reported_moved_aside_and_rebuilt(tmp_path: Path) -> No
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
     assert "unreadable" in proc.stderr and "moved it to" in proc.stderr
-    assert (tmp_path / ".zh-translate-cache.broken").is_dir()
+    assert (tmp_path / ".zh-translate-cache" / "cache.db.broken").is_file()
     assert (tmp_path / "site" / "zh" / "index.html").is_file()
     again = run_mkdocs(tmp_path)
     assert " 0 translated" in again.stderr, again.stderr
