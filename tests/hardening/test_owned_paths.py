@@ -244,7 +244,7 @@ def test_docs_on_a_full_disk_leaves_no_empty_file(
     assert "index.zh.md" in line and "No space left on device" in line, line
     assert not (out / "index.zh.md").exists()
     assert not [p for p in out.rglob("*") if p.is_file() and p.stat().st_size == 0]
-    assert not [p for p in out.rglob("*.tmp")]
+    assert not list(out.rglob("*.tmp"))
 
 
 def test_review_sync_on_a_full_disk_names_the_file(
