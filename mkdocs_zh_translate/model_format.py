@@ -13,6 +13,15 @@ FORMAT_VERSION = 9
 
 ENCODER_FILE = "encoder.onnx"
 DECODER_FILE = "decoder.onnx"
+# The graphs' weights: ``export`` saves each graph's tensors to ``<graph>.data`` and ONNX Runtime
+# opens that file too, so the engine requires the manifest to list it.
+ENCODER_DATA_FILE = ENCODER_FILE + ".data"
+DECODER_DATA_FILE = DECODER_FILE + ".data"
 GENERATION_FILE = "generation.json"
 MANIFEST_FILE = "manifest.json"
 EXPORT_HINT = "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR"
+
+
+def recreate_hint(model_dir: object) -> str:
+    """The fix that ends every message about a broken model directory."""
+    return f"re-create {model_dir} with `{EXPORT_HINT.replace('DIR', str(model_dir))}`"

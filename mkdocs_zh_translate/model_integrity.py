@@ -16,12 +16,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import stat
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from .errors import ZhTranslateError
-from .model_format import EXPORT_HINT, MANIFEST_FILE
+from .model_format import MANIFEST_FILE, recreate_hint
 from .owned import PathError, atomic_write
 from .userdirs import user_cache_dir
 
@@ -81,9 +82,10 @@ def verify_model(
 
     ``required``: files that must be listed (a file the engine loads but the manifest does not
     cover could change unnoticed). ``loaded``: bytes the caller already read, hashed as read.
+    Every listed file must be a regular file inside ``model_dir`` (after resolving links).
     Raises :class:`ModelIntegrityError` naming the first file that differs."""
     files = manifest.get("files")
-    hint = f"re-create {model_dir} with `{EXPORT_HINT.replace('DIR', str(model_dir))}`"
+    hint = recreate_hint(model_dir)
     if not isinstance(files, dict) or not files:
         raise ModelIntegrityError(f"{model_dir / MANIFEST_FILE}: lists no file hashes; {hint}")
     unlisted = [name for name in required if name != MANIFEST_FILE and name not in files]
@@ -91,7 +93,8 @@ def verify_model(
         raise ModelIntegrityError(f"{model_dir / MANIFEST_FILE}: does not cover {', '.join(unlisted)}; {hint}")
     record_path = _record_path()
     record = _load_record(record_path)
-    key = str(model_dir.resolve())
+    root = model_dir.resolve()
+    key = str(root)
     known: dict[str, Any] = record.get(key) if isinstance(record.get(key), dict) else {}  # type: ignore[assignment]
     remembered: dict[str, Any] = {}
     # In the engine's loading order (encoder before decoder), then by name: the first
@@ -101,13 +104,22 @@ def verify_model(
         meta = files[name]
         path = model_dir / name
         want = meta.get("sha256") if isinstance(meta, dict) else None
-        if not isinstance(want, str) or "/" in name or "\\" in name or name.startswith("."):
+        size = meta.get("size") if isinstance(meta, dict) else None
+        if not isinstance(want, str) or len(want) != 64 or not isinstance(size, int) or isinstance(size, bool) \
+                or size < 0 or not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
             raise ModelIntegrityError(f"{model_dir / MANIFEST_FILE}: malformed entry for {name!r}; {hint}")
         try:
             st = path.stat()
-        except OSError:
+            real = path.resolve(strict=True)
+        except (OSError, RuntimeError):
             raise ModelIntegrityError(f"{path}: missing (listed in manifest.json); {hint}") from None
-        if st.st_size != meta.get("size"):
+        # What is verified is what the engine opens: a plain file of this directory, never a
+        # device, a pipe, or a symbolic link to a file elsewhere (an outside copy could change).
+        if not real.is_relative_to(root):
+            raise ModelIntegrityError(f"{path}: a symbolic link to outside the model directory; {hint}")
+        if not stat.S_ISREG(st.st_mode):
+            raise ModelIntegrityError(f"{path}: not a regular file; {hint}")
+        if st.st_size != size:
             raise ModelIntegrityError(f"{path}: changed since export (size differs from manifest.json); {hint}")
         stamp = [st.st_size, st.st_mtime_ns, want]
         if loaded is not None and name in loaded:

@@ -19,7 +19,9 @@ from typing import Any
 
 import sentencepiece
 
+from ..model_format import recreate_hint
 from .errors import EngineError
+from .settings import MAX_VOCAB, check_vocab
 
 SPIECE_UNDERLINE = "\u2581"
 
@@ -35,24 +37,28 @@ class _AddedToken:
 class MarianSpmTokenizer:
     """Encode source text to model ids and decode target ids to text, as MarianTokenizer does."""
 
-    def __init__(self, model_dir: Path, settings: dict[str, Any]) -> None:
+    def __init__(self, model_dir: Path, settings: dict[str, Any], vocab_size: int = MAX_VOCAB) -> None:
+        """``settings``: generation.json's ``tokenizer`` object; ids in the vocabularies must be
+        below ``vocab_size`` (the model's embedding rows)."""
         self.model_dir = Path(model_dir)
-        try:
-            self._src = sentencepiece.SentencePieceProcessor(model_file=str(model_dir / "source.spm"))
-            self._tgt = sentencepiece.SentencePieceProcessor(model_file=str(model_dir / "target.spm"))
-        except (OSError, RuntimeError) as exc:
-            raise EngineError(f"{model_dir}: cannot load the SentencePiece models: {exc}") from None
-        self.encoder: dict[str, int] = _load_json(model_dir / "vocab.json")
+        # The vocabularies first: JSON checked for types and ranges, before any native loader.
+        self.encoder: dict[str, int] = _load_vocab(model_dir / "vocab.json", vocab_size)
         if settings.get("separate_vocabs"):
-            target_vocab = _load_json(model_dir / "target_vocab.json")
+            target_vocab = _load_vocab(model_dir / "target_vocab.json", vocab_size)
         else:
             target_vocab = self.encoder
         self.decoder: dict[int, str] = {v: k for k, v in target_vocab.items()}
         self.unk_token: str = settings["unk_token"]
         self.eos_token: str = settings["eos_token"]
         self.pad_token: str = settings["pad_token"]
-        if self.unk_token not in self.encoder:
-            raise EngineError(f"{model_dir / 'vocab.json'}: has no {self.unk_token!r} entry")
+        for token in (self.unk_token, self.eos_token):
+            if token not in self.encoder:
+                raise EngineError(f"{model_dir / 'vocab.json'}: has no {token!r} entry; {recreate_hint(model_dir)}")
+        try:
+            self._src = sentencepiece.SentencePieceProcessor(model_file=str(model_dir / "source.spm"))
+            self._tgt = sentencepiece.SentencePieceProcessor(model_file=str(model_dir / "target.spm"))
+        except (OSError, RuntimeError) as exc:
+            raise EngineError(f"{model_dir}: cannot load the SentencePiece models: {exc}") from None
         self.unk_id = self.encoder[self.unk_token]
         self.eos_id = self.encoder[self.eos_token]
         self.all_special_tokens: frozenset[str] = frozenset(settings["all_special_tokens"])
@@ -154,10 +160,12 @@ def _clean_up_tokenization(text: str) -> str:
     return text
 
 
-def _load_json(path: Path) -> Any:
+def _load_vocab(path: Path, vocab_size: int) -> dict[str, int]:
+    hint = recreate_hint(path.parent)
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise EngineError(f"{path}: missing") from None
+        raise EngineError(f"{path}: missing; {hint}") from None
     except (OSError, ValueError) as exc:
-        raise EngineError(f"{path}: unreadable: {exc}") from None
+        raise EngineError(f"{path}: unreadable: {exc}; {hint}") from None
+    return check_vocab(data, path, vocab_size, hint)

@@ -15,15 +15,29 @@ from typing import Any
 
 import numpy as np
 
-from ..model_format import DECODER_FILE, ENCODER_FILE, EXPORT_HINT, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
+from ..model_format import (
+    DECODER_DATA_FILE,
+    DECODER_FILE,
+    ENCODER_DATA_FILE,
+    ENCODER_FILE,
+    EXPORT_HINT,
+    FORMAT_VERSION,
+    GENERATION_FILE,
+    MANIFEST_FILE,
+    recreate_hint,
+)
 from ..model_integrity import ModelIntegrityError, verify_model
 from .batching import dedupe, plan_batches
 from .beam import MAX_FILTERED_BANS, Hypothesis, SearchOptions, beam_search, greedy_search
 from .errors import EngineError
 from .session import MarianSessions, concurrently, default_threads
+from .settings import check_settings
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
 
-REQUIRED_FILES = (MANIFEST_FILE, GENERATION_FILE, ENCODER_FILE, DECODER_FILE, "source.spm", "target.spm", "vocab.json")
+# Every file the engine opens (beside target_vocab.json, which generation.json may ask for and
+# then must be listed too, see settings.check_settings): each must be in the manifest.
+REQUIRED_FILES = (MANIFEST_FILE, GENERATION_FILE, ENCODER_FILE, ENCODER_DATA_FILE, DECODER_FILE, DECODER_DATA_FILE,
+                  "source.spm", "target.spm", "vocab.json")
 SENTENCE_END = (".", "!", "?", ";", ":", "。", "！", "？", "；")
 
 
@@ -75,6 +89,7 @@ def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
         raise EngineError(
             f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`"
         )
+    check_settings(settings, model_dir / GENERATION_FILE, manifest["files"], recreate_hint(model_dir))
     return dict(manifest, fingerprint=fingerprint), settings
 
 
@@ -128,7 +143,7 @@ class OnnxTranslator:
         renormalize = bool(renormalize_logits)
         # The tokenizer (Python, holds the GIL) loads while the sessions are created in C++.
         self.tokenizer, self.sessions = concurrently(
-            lambda: MarianSpmTokenizer(self.model_dir, settings["tokenizer"]),
+            lambda: MarianSpmTokenizer(self.model_dir, settings["tokenizer"], int(settings["vocab_size"])),
             lambda: MarianSessions(self.model_dir, settings, threads=threads or default_threads(),
                                    providers=providers, hint=EXPORT_HINT, renormalize=renormalize))
         early = settings.get("early_stopping", False) if early_stopping is None else early_stopping

@@ -6,12 +6,20 @@ not survive a fork, and a spawned worker imports only what it needs. Each worker
 machine instead of each sizing its pool for every core. ``concurrent.futures`` does the
 scheduling (a worker takes the next chunk when it finishes one); results are yielded as they
 finish, so the parent stores each chunk at once.
+
+A worker exits on its own when the parent dies (kill -9, OOM killer): otherwise it would wait
+forever for its next chunk, or in the write of its last result, since every worker holds both
+ends of the pool's queues and never sees them close; the multiprocessing resource tracker,
+which exits when its last client does, would stay with them.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
 import os
+import threading
+import time
 from collections.abc import Collection, Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -38,6 +46,45 @@ def threads_per_worker(workers: int, cores: int | None = None) -> int:
     return max(1, (cores or usable_cores()) // max(1, workers))
 
 
+#: How often a worker checks that its parent is alive when it has no parent-death pipe to wait on.
+PARENT_POLL_S = 1.0
+
+
+def exit_with_parent(poll: float = PARENT_POLL_S) -> threading.Thread:
+    """Start a daemon thread that ends this process (exit code 1) as soon as its parent is gone.
+
+    A spawned process has a pipe from its parent that reaches end-of-file when the parent dies
+    (``multiprocessing.parent_process().sentinel``); the thread waits on it, and between
+    waits also compares ``os.getppid()`` with the parent seen at start (a re-parented orphan).
+    ``os._exit`` because the main thread may be blocked in a pipe write that never returns.
+    """
+    parent = multiprocessing.parent_process()
+    sentinel = parent.sentinel if parent is not None else None
+    parent_pid = os.getppid()
+
+    def watch() -> None:
+        while True:
+            if sentinel is not None:
+                if multiprocessing.connection.wait([sentinel], timeout=poll):
+                    break
+            else:
+                time.sleep(poll)
+            if os.getppid() != parent_pid:
+                break
+        os._exit(1)
+
+    thread = threading.Thread(target=watch, name="zh-translate-parent-watch", daemon=True)
+    thread.start()
+    return thread
+
+
+def init_local_worker(spec: TranslatorSpec, glossary: Glossary | None) -> None:
+    """``ProcessPoolExecutor`` initializer of a local worker: die with the parent, then the
+    worker's own set-up."""
+    exit_with_parent()
+    worker.init_process(spec, glossary)
+
+
 def process_runner(
     spec: TranslatorSpec, glossary: Glossary | None, workers: int, threads: int | None = None
 ) -> ChunkRunner:
@@ -52,7 +99,7 @@ def process_runner(
         pool = ProcessPoolExecutor(
             max_workers=min(workers, len(chunks)),
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=worker.init_process,
+            initializer=init_local_worker,
             initargs=(worker_spec, glossary),
         )
         pending: dict[Future[list[SegmentTranslation]], list[str]] = {}

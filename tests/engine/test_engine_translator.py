@@ -149,7 +149,9 @@ def test_bad_shared_weight_entry_is_reported(tmp_path: Path, model: Path) -> Non
     # A consistent re-export with a bad entry (an edit alone is refused by its sha256).
     manifest["files"]["generation.json"]["sha256"] = hashlib.sha256((broken / "generation.json").read_bytes()).hexdigest()
     (broken / "manifest.json").write_text(json.dumps(manifest))
-    with pytest.raises(EngineError, match=r"encoder\.onnx\.data: cannot map the shared weight.*mkdocs-zh-translate export"):
+    # Refused before mapping: the entry's byte range must lie inside the listed file.
+    with pytest.raises(EngineError, match=r"generation\.json: shared_initializers\[0\]\.length must be an integer "
+                                          r"from 0 to 0.*mkdocs-zh-translate export"):
         OnnxTranslator(broken)
 
 
