@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -163,7 +164,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             self._i18n.prepare(config)
         else:
             self._i18n = None
-            site.set_alternates(config)
+            site.set_alternates(config, self._build.langs)
         # The same list objects: plugins that add extensions after us (mkdocstrings) count too.
         self._markdown = (config.markdown_extensions, config.mdx_configs)
         self._snippets = SnippetExpander(config.markdown_extensions, config.mdx_configs)
@@ -200,6 +201,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         # Builds only read them (review sync writes, and only on change), so no reload loop.
         if self._review is not None:
             watch_review_dir(server, self._review.review_dir)
+        if self._i18n is None:
+            serve_zh_404(server, Path(config.site_dir), self.config.language)
         return server
 
     # -- collecting (English build) and applying (Chinese build) ---------------------------
@@ -262,6 +265,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         mkdocstrings = config.plugins.get("mkdocstrings")
         if self._build is not None and self._i18n is None and mkdocstrings is not None:
             self._build.backlinks.install(mkdocstrings, zh=self._zh)
+        if self._build is not None and self._i18n is None and site.is_material(config):
+            current = "zh" if self._zh else site.SOURCE_LANG
+            env.filters["url"] = site.language_url_filter(env.filters["url"], self._build.langs, current)
         return env
 
     @event_priority(-100)  # after the search plugins (priority 0) read page.content
@@ -303,16 +309,14 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         return site.fix_html_lang(output) if self._zh else output
 
     def on_post_template(self, output_content: str, template_name: str, config: MkDocsConfig) -> str | None:
-        # 404.html and friends are not pages: send their language links to each site's root.
+        # 404.html and friends are not pages: their language links lead to each site's root
+        # (site.LanguageLink). The root 404 page, which static hosts serve for every missing
+        # path, sends the Chinese site's visitors on to its own 404 page.
         if self._build is None or self._i18n is not None:
             return output_content
         if self._zh:
-            output_content = site.fix_404_links(site.fix_html_lang(output_content), template_name, self._build.langs)
-        if not site.is_material(config):
-            return output_content
-        root = (self._build.langs.site_url or "/").rstrip("/") + "/"
-        hrefs = {site.SOURCE_LANG: root, "zh": f"{root}{self._build.langs.prefix}/"}
-        return site.fix_alternates(output_content, hrefs)
+            return site.fix_404_links(site.fix_html_lang(output_content), template_name, self._build.langs)
+        return site.zh_404_redirect(output_content, template_name, self._build.langs)
 
     @event_priority(-100)  # last: the English site, its search index and sitemap are written
     def on_post_build(self, config: MkDocsConfig) -> None:
@@ -430,7 +434,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             if build.copyright:
                 zh_config.copyright = for_template(build.strings.get(build.copyright, build.copyright))
             apply_overrides(zh_config, self.config.overrides.values())
-            site.set_alternates(zh_config)
+            site.set_alternates(zh_config, build.langs)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
             log.info(f"building the Chinese site in {zh_dir}")
             try:
@@ -505,6 +509,33 @@ def watch_review_dir(server: Any, review_dir: Path) -> None:
             appeared(None)
 
     follow()
+
+
+def serve_zh_404(server: Any, site_dir: Path, prefix: str) -> None:
+    """Make `mkdocs serve` answer a missing page under ``/<prefix>/`` with the Chinese 404 page
+    (its own error handler only knows ``site_dir/404.html``, the English one). The WSGI app is
+    wrapped to remember each request's path for the error handler, which MkDocs calls with the
+    status code only."""
+    request = threading.local()
+    app = server.get_app()
+
+    def remember_path(environ: dict[str, Any], start_response: Any) -> Any:
+        request.path = environ.get("PATH_INFO", "")
+        return app(environ, start_response)
+
+    english = server.error_handler
+    zh_root = getattr(server, "mount_path", "/").rstrip("/") + f"/{prefix}/"
+
+    def error_page(code: int) -> bytes | None:
+        if code == 404 and str(getattr(request, "path", "")).startswith(zh_root):
+            page = site_dir / prefix / "404.html"
+            if page.is_file():
+                return page.read_bytes()
+        result: bytes | None = english(code)
+        return result
+
+    server.set_app(remember_path)
+    server.error_handler = error_page
 
 
 def _request_rebuild(server: Any) -> None:
