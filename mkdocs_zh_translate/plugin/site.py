@@ -153,6 +153,9 @@ def inject_language_links(output: str, config: MkDocsConfig, hrefs: dict[str, st
         elif tag.name == "ul" and not tag.end_tag and {"navbar-nav", "ms-md-auto"} <= set(tag.classes()):
             navbar_end = tag.end
             break
+        # The built-in theme's navbar is the page's first <nav>: no need to parse the content.
+        if body_end is not None and (config.theme.name != "mkdocs" or (tag.name == "nav" and tag.end_tag)):
+            break
     other = "zh" if current == SOURCE_LANG else SOURCE_LANG
     label = ZH_LABEL if other == "zh" else EN_LABEL
     href = html.escape(hrefs[other])
