@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..docs import DocsError, DocsPage, DocsSource
-from .overrides import translatable_copyright
+from .overrides import translatable_copyright, translatable_site_name
 
 # properdocs looks for its own name first, then MkDocs' (ProperDocs 1.6.7 config/base.py).
 CONFIG_NAMES = ("properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml")
@@ -134,7 +134,7 @@ def read_strings(config: Any, plugin: Any) -> tuple[list[str], list[str]]:
     """(nav titles, all site strings) in the order the plugin's build translates them."""
     nav_titles = list(dict.fromkeys(_nav_titles(config.nav))) if plugin.config.translate_nav else []
     strings = list(nav_titles)
-    if plugin.config.translate_nav:
+    if plugin.config.translate_nav and translatable_site_name(config.site_name):
         strings.append(config.site_name)
     if config.site_description:
         strings.append(config.site_description)
@@ -190,6 +190,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
         docs_dir = Path(config.docs_dir)
         copy, pages = read_pages(config, plugin, language, other_locales)
         nav_titles, site_strings = read_strings(config, plugin)
+        translate_name = plugin.config.translate_nav and translatable_site_name(config.site_name)
         yield DocsSource(
             docs_dir=docs_dir,
             language=language,
@@ -199,7 +200,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
             translator=plugin._site_translator(),
             site_strings=site_strings,
             nav_titles=nav_titles,
-            site_name=config.site_name if plugin.config.translate_nav else "",
+            site_name=config.site_name if translate_name else "",
             site_description=config.site_description,
             languages=languages,
             overrides=plugin.config.overrides.values(),

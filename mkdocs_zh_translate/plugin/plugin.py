@@ -44,7 +44,7 @@ from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import prefixed_warnings
 from .collect import Collector, EnglishBuild
 from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
-from .overrides import apply_overrides, translatable_copyright
+from .overrides import apply_overrides, translatable_copyright, translatable_site_name
 from .pins import PINS
 from .snippets import SnippetExpander
 
@@ -331,7 +331,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             site.add_sitemap_alternates(site_dir / "sitemap.xml", build.langs, "zh")
             return
         site_strings = list(build.nav_titles)
-        if self.config.translate_nav:
+        if self.config.translate_nav and translatable_site_name(build.site_name):
             site_strings.append(build.site_name)
         if build.site_description:
             site_strings.append(build.site_description)
@@ -424,7 +424,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             # on_startup) with options re-read from mkdocs.yml: keep the ones this build runs with.
             self.config = options
             # Templates print these unescaped: untrusted text (PO, glossary, model) leaves as text.
-            site_name = for_template(build.strings.get(build.site_name, build.site_name))
+            name = build.site_name
+            site_name = for_template(build.strings.get(name, name) if translatable_site_name(name) else name)
             site.prepare_zh_config(zh_config, build.langs, site_name)
             site.unstemmed_material_search(zh_config)
             if build.site_description:
