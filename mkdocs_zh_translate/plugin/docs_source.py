@@ -86,6 +86,20 @@ def _suffix_locale(src_uri: str, locales: set[str]) -> bool:
     return len(parts) == 3 and parts[1] in locales
 
 
+def human_pages(files: Any, language: str) -> dict[str, Any]:
+    """The human translations in docs_dir, as the i18n plugins name them: ``page.<language>.md``
+    beside ``page.md``, keyed by the English page's ``src_uri`` (whether or not it exists)."""
+    found: dict[str, Any] = {}
+    for file in files:
+        if not file.is_documentation_page():
+            continue
+        stem, dot, ext = file.src_uri.rpartition(".")
+        base, locale_dot, locale = stem.rpartition(".")
+        if dot and locale_dot and base and locale == language:
+            found[f"{base}.{ext}"] = file
+    return found
+
+
 def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str]) -> tuple[list[str], list[DocsPage]]:
     """The files of docs_dir to copy and the English pages to translate, read as MkDocs reads
     them: ``exclude_docs`` respected, front matter split off by MkDocs' ``get_data``, snippets
@@ -98,7 +112,7 @@ def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str])
     files = get_files(config)
     copy: list[str] = []
     pages: list[DocsPage] = []
-    uris = {f.src_uri for f in files}
+    human = human_pages(files, language)
     for file in files:
         if file.inclusion.is_excluded():  # type: ignore[no-untyped-call]  # untyped in MkDocs 1.6
             continue
@@ -107,8 +121,7 @@ def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str])
             continue
         if _suffix_locale(file.src_uri, other_locales) or plugin._excluded(file.src_uri):
             continue
-        stem, _, ext = file.src_uri.rpartition(".")
-        if f"{stem}.{language}.{ext}" in uris:
+        if file.src_uri in human:
             continue  # a human translation already sits beside it: the i18n plugins use that
         label = os.path.relpath(file.abs_src_path or file.src_uri)
         try:

@@ -22,7 +22,7 @@ from mkdocs.config.base import ValidationError
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
@@ -44,6 +44,7 @@ from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import prefixed_warnings
 from .collect import Collector, EnglishBuild
 from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
+from .docs_source import human_pages
 from .overrides import apply_overrides, translatable_copyright, translatable_site_name
 from .pins import PINS
 from .snippets import SnippetExpander
@@ -85,6 +86,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._review: ReviewedLayer | None = None
         self._glossary: Glossary | None = None
         self._i18n: coexist.StaticI18nBridge | None = None  # beside mkdocs-static-i18n
+        self._human: set[str] = set()  # English src_uris with a human `page.zh.md` (own zh site)
         self._banners: dict[str, str] = {}  # src_uri -> banner, from on_page_content to on_page_context
         self._markdown: tuple[list[Any], dict[str, Any]] = ([], {})  # the page guard's renderer
         self._snippets = SnippetExpander([], {})
@@ -176,7 +178,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
     def _add_zh_files(self, files: Files, config: MkDocsConfig) -> Files | None:
         if not self._zh:
             self._warn_unused_excludes(files)
-        if self._i18n is None or self.collector is not None:
+        if self._i18n is None:
+            return self._use_human_pages(files, config)
+        if self.collector is not None:
             return files
         added: Files = self._i18n.add_files(files, config, self)
         return added
@@ -189,6 +193,26 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         return filled
 
     on_files = CombinedEvent(_add_zh_files, _fill_zh_files)
+
+    def _use_human_pages(self, files: Files, config: MkDocsConfig) -> Files:
+        """Pages translated by hand, ``page.zh.md`` beside ``page.md`` as the i18n plugins name
+        them, are not English pages: the English site leaves them out, and the Chinese site
+        builds them as ``page.md`` (no machine translation, no banner)."""
+        human = human_pages(files, self.config.language)
+        self._human = set(human)
+        for file in human.values():
+            files.remove(file)
+        if not self._zh:
+            return files
+        for uri, file in human.items():
+            english = files.get_file_from_path(uri)
+            if english is None:  # a Chinese-only page
+                files.append(File.generated(config, uri, content=file.content_string))
+            elif file.abs_src_path:  # read from page.zh.md (--dirty and error messages name it)
+                english.abs_src_path = file.abs_src_path
+            else:
+                english.content_string = file.content_string
+        return files
 
     def _warn_unused_excludes(self, files: Files) -> None:
         pages = [f.src_uri for f in files.documentation_pages()]
@@ -227,11 +251,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             return markdown  # beside static-i18n the zh pages arrive translated (on_files)
         key = page.file.src_uri
         if not self._zh:
-            if not self._excluded(key):
+            if not self._excluded(key) and key not in self._human:
                 build.jobs[key] = PageJob(key, _label(page), self._expand(markdown, page), _front_matter_lines(page))
                 build.metas[key] = _translatable_meta(page)
             return markdown
-        if self._excluded(key):
+        if self._excluded(key) or key in self._human:
             return markdown
         result = build.results.get(key)
         if result is None:  # not seen by the English build (--dirty): translate it now
@@ -289,7 +313,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             return site.banner_html(
                 self.config.banner, segments=segments, reviewed=reviewed, model=self._model_label(), translated=True
             )
-        if not self._zh or self._build is None:
+        if not self._zh or self._build is None or page.file.src_uri in self._human:
             return ""
         result = self._build.results.get(page.file.src_uri)
         return site.banner_html(
