@@ -450,6 +450,8 @@ def fix_404_links(output: str, template_name: str, langs: Languages) -> str:
         return output
     edits = []
     for tag in htmledit.tags(output):
+        if "hreflang" in tag.attrs:  # the language links already lead to each site's root
+            continue
         for name in ("href", "src"):
             attr = tag.attrs.get(name)
             if attr and attr.value.startswith("/") and not attr.value.startswith("//"):
