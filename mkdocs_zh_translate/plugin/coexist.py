@@ -31,7 +31,7 @@ from ..logs import PLUGIN_NAME, PREFIX
 from ..pipeline.lazy import TranslationFailed
 from ..plaintext import for_template
 from .docs_source import read_pages, read_strings
-from .overrides import translatable_copyright
+from .overrides import translatable_copyright, translatable_site_name
 from .pins import PINS
 
 log = get_plugin_logger(PLUGIN_NAME)
@@ -168,7 +168,8 @@ class StaticI18nBridge:
         for message in done.warnings:
             log.warning(message)
         entry = self.i18n.get_language_config(self.language)
-        if "site_name" not in self.overrides and plugin.config.translate_nav:
+        brand = not translatable_site_name(config.site_name)
+        if "site_name" not in self.overrides and plugin.config.translate_nav and not brand:
             entry.site_name = for_template(done.strings.get(config.site_name, config.site_name))
         if config.site_description and "site_description" not in self.overrides:
             entry.site_description = for_template(done.strings.get(config.site_description, config.site_description))

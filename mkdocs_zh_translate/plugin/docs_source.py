@@ -21,7 +21,7 @@ from typing import Any
 
 from ..docs import DocsError, DocsPage, DocsSource
 from ..owned import path_kind
-from .overrides import translatable_copyright
+from .overrides import translatable_copyright, translatable_site_name
 
 # properdocs looks for its own name first, then MkDocs' (ProperDocs 1.6.7 config/base.py).
 CONFIG_NAMES = ("properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml")
@@ -88,6 +88,20 @@ def _suffix_locale(src_uri: str, locales: set[str]) -> bool:
     return len(parts) == 3 and parts[1] in locales
 
 
+def human_pages(files: Any, language: str) -> dict[str, Any]:
+    """The human translations in docs_dir, as the i18n plugins name them: ``page.<language>.md``
+    beside ``page.md``, keyed by the English page's ``src_uri`` (whether or not it exists)."""
+    found: dict[str, Any] = {}
+    for file in files:
+        if not file.is_documentation_page():
+            continue
+        stem, dot, ext = file.src_uri.rpartition(".")
+        base, locale_dot, locale = stem.rpartition(".")
+        if dot and locale_dot and base and locale == language:
+            found[f"{base}.{ext}"] = file
+    return found
+
+
 def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str]) -> tuple[list[str], list[DocsPage]]:
     """The files of docs_dir to copy and the English pages to translate, read as MkDocs reads
     them: ``exclude_docs`` respected, front matter split off by MkDocs' ``get_data``, snippets
@@ -100,7 +114,7 @@ def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str])
     files = get_files(config)
     copy: list[str] = []
     pages: list[DocsPage] = []
-    uris = {f.src_uri for f in files}
+    human = human_pages(files, language)
     for file in files:
         if file.inclusion.is_excluded():  # type: ignore[no-untyped-call]  # untyped in MkDocs 1.6
             continue
@@ -109,8 +123,7 @@ def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str])
             continue
         if _suffix_locale(file.src_uri, other_locales) or plugin._excluded(file.src_uri):
             continue
-        stem, _, ext = file.src_uri.rpartition(".")
-        if f"{stem}.{language}.{ext}" in uris:
+        if file.src_uri in human:
             continue  # a human translation already sits beside it: the i18n plugins use that
         label = os.path.relpath(file.abs_src_path or file.src_uri)
         try:
@@ -136,7 +149,7 @@ def read_strings(config: Any, plugin: Any) -> tuple[list[str], list[str]]:
     """(nav titles, all site strings) in the order the plugin's build translates them."""
     nav_titles = list(dict.fromkeys(_nav_titles(config.nav))) if plugin.config.translate_nav else []
     strings = list(nav_titles)
-    if plugin.config.translate_nav:
+    if plugin.config.translate_nav and translatable_site_name(config.site_name):
         strings.append(config.site_name)
     if config.site_description:
         strings.append(config.site_description)
@@ -192,6 +205,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
         docs_dir = Path(config.docs_dir)
         copy, pages = read_pages(config, plugin, language, other_locales)
         nav_titles, site_strings = read_strings(config, plugin)
+        translate_name = plugin.config.translate_nav and translatable_site_name(config.site_name)
         yield DocsSource(
             docs_dir=docs_dir,
             language=language,
@@ -201,7 +215,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
             translator=plugin._site_translator(),
             site_strings=site_strings,
             nav_titles=nav_titles,
-            site_name=config.site_name if plugin.config.translate_nav else "",
+            site_name=config.site_name if translate_name else "",
             site_description=config.site_description,
             languages=languages,
             overrides=plugin.config.overrides.values(),

@@ -20,6 +20,14 @@ def translatable_copyright(text: str | None) -> bool:
     return bool(text and text.strip() and not _MARKUP.search(text))
 
 
+def translatable_site_name(name: str | None) -> bool:
+    """``site_name`` is usually a brand: a one-word name (``Pydantic``, ``FastAPI``) stays as
+    written, in every ``<title>``; a descriptive name of several words (``Demo Docs``) is
+    translated, and the glossary's ``keep`` list keeps a multi-word brand. ``overrides:
+    site_name`` sets it either way."""
+    return bool(name) and len(str(name).split()) > 1
+
+
 def apply_overrides(config: Any, overrides: dict[str, Any]) -> None:
     """Apply the plugin's ``overrides`` to the loaded zh config: plain values replace, ``theme``
     and ``extra`` are merged (one level, as mkdocs-static-i18n merges them)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -20,7 +21,7 @@ from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import Abort, PluginError
 from mkdocs.plugins import BasePlugin, CombinedEvent, event_priority, get_plugin_logger
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 from mkdocs.structure.nav import Navigation, Section
 from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
@@ -42,7 +43,8 @@ from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import prefixed_warnings
 from .collect import Collector, EnglishBuild
 from .config import DirOptionError, PluginConfig, language_collision, own_dirs, resolve_model
-from .overrides import apply_overrides, translatable_copyright
+from .docs_source import human_pages
+from .overrides import apply_overrides, translatable_copyright, translatable_site_name
 from .pins import PINS
 from .snippets import SnippetExpander
 
@@ -83,6 +85,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._review: ReviewedLayer | None = None
         self._glossary: Glossary | None = None
         self._i18n: coexist.StaticI18nBridge | None = None  # beside mkdocs-static-i18n
+        self._human: set[str] = set()  # English src_uris with a human `page.zh.md` (own zh site)
         self._banners: dict[str, str] = {}  # src_uri -> banner, from on_page_content to on_page_context
         self._markdown: tuple[list[Any], dict[str, Any]] = ([], {})  # the page guard's renderer
         self._snippets = SnippetExpander([], {})
@@ -155,7 +158,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             self._i18n.prepare(config)
         else:
             self._i18n = None
-            site.set_alternates(config)
+            site.set_alternates(config, self._build.langs)
         # The same list objects: plugins that add extensions after us (mkdocstrings) count too.
         self._markdown = (config.markdown_extensions, config.mdx_configs)
         self._snippets = SnippetExpander(config.markdown_extensions, config.mdx_configs)
@@ -167,7 +170,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
     def _add_zh_files(self, files: Files, config: MkDocsConfig) -> Files | None:
         if not self._zh:
             self._warn_unused_excludes(files)
-        if self._i18n is None or self.collector is not None:
+        if self._i18n is None:
+            return self._use_human_pages(files, config)
+        if self.collector is not None:
             return files
         added: Files = self._i18n.add_files(files, config, self)
         return added
@@ -181,6 +186,26 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
 
     on_files = CombinedEvent(_add_zh_files, _fill_zh_files)
 
+    def _use_human_pages(self, files: Files, config: MkDocsConfig) -> Files:
+        """Pages translated by hand, ``page.zh.md`` beside ``page.md`` as the i18n plugins name
+        them, are not English pages: the English site leaves them out, and the Chinese site
+        builds them as ``page.md`` (no machine translation, no banner)."""
+        human = human_pages(files, self.config.language)
+        self._human = set(human)
+        for file in human.values():
+            files.remove(file)
+        if not self._zh:
+            return files
+        for uri, file in human.items():
+            english = files.get_file_from_path(uri)
+            if english is None:  # a Chinese-only page
+                files.append(File.generated(config, uri, content=file.content_string))
+            elif file.abs_src_path:  # read from page.zh.md (--dirty and error messages name it)
+                english.abs_src_path = file.abs_src_path
+            else:
+                english.content_string = file.content_string
+        return files
+
     def _warn_unused_excludes(self, files: Files) -> None:
         pages = [f.src_uri for f in files.documentation_pages()]
         for pattern in self.config.exclude:
@@ -192,6 +217,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         # Builds only read them (review sync writes, and only on change), so no reload loop.
         if self._review is not None:
             watch_review_dir(server, self._review.review_dir)
+        if self._i18n is None:
+            serve_zh_404(server, Path(config.site_dir), self.config.language)
         return server
 
     # -- collecting (English build) and applying (Chinese build) ---------------------------
@@ -216,11 +243,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             return markdown  # beside static-i18n the zh pages arrive translated (on_files)
         key = page.file.src_uri
         if not self._zh:
-            if not self._excluded(key):
+            if not self._excluded(key) and key not in self._human:
                 build.jobs[key] = PageJob(key, _label(page), self._expand(markdown, page), _front_matter_lines(page))
                 build.metas[key] = _translatable_meta(page)
             return markdown
-        if self._excluded(key):
+        if self._excluded(key) or key in self._human:
             return markdown
         result = build.results.get(key)
         if result is None:  # not seen by the English build (--dirty): translate it now
@@ -254,6 +281,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         mkdocstrings = config.plugins.get("mkdocstrings")
         if self._build is not None and self._i18n is None and mkdocstrings is not None:
             self._build.backlinks.install(mkdocstrings, zh=self._zh)
+        if self._build is not None and self._i18n is None and site.is_material(config):
+            current = "zh" if self._zh else site.SOURCE_LANG
+            env.filters["url"] = site.language_url_filter(env.filters["url"], self._build.langs, current)
         return env
 
     @event_priority(-100)  # after the search plugins (priority 0) read page.content
@@ -275,7 +305,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             return site.banner_html(
                 self.config.banner, segments=segments, reviewed=reviewed, model=self._model_label(), translated=True
             )
-        if not self._zh or self._build is None:
+        if not self._zh or self._build is None or page.file.src_uri in self._human:
             return ""
         result = self._build.results.get(page.file.src_uri)
         return site.banner_html(
@@ -295,16 +325,14 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         return site.fix_html_lang(output) if self._zh else output
 
     def on_post_template(self, output_content: str, template_name: str, config: MkDocsConfig) -> str | None:
-        # 404.html and friends are not pages: send their language links to each site's root.
+        # 404.html and friends are not pages: their language links lead to each site's root
+        # (site.LanguageLink). The root 404 page, which static hosts serve for every missing
+        # path, sends the Chinese site's visitors on to its own 404 page.
         if self._build is None or self._i18n is not None:
             return output_content
         if self._zh:
-            output_content = site.fix_404_links(site.fix_html_lang(output_content), template_name, self._build.langs)
-        if not site.is_material(config):
-            return output_content
-        root = (self._build.langs.site_url or "/").rstrip("/") + "/"
-        hrefs = {site.SOURCE_LANG: root, "zh": f"{root}{self._build.langs.prefix}/"}
-        return site.fix_alternates(output_content, hrefs)
+            return site.fix_404_links(site.fix_html_lang(output_content), template_name, self._build.langs)
+        return site.zh_404_redirect(output_content, template_name, self._build.langs)
 
     @event_priority(-100)  # last: the English site, its search index and sitemap are written
     def on_post_build(self, config: MkDocsConfig) -> None:
@@ -319,7 +347,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             site.add_sitemap_alternates(site_dir / "sitemap.xml", build.langs, "zh")
             return
         site_strings = list(build.nav_titles)
-        if self.config.translate_nav:
+        if self.config.translate_nav and translatable_site_name(build.site_name):
             site_strings.append(build.site_name)
         if build.site_description:
             site_strings.append(build.site_description)
@@ -412,7 +440,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             # on_startup) with options re-read from mkdocs.yml: keep the ones this build runs with.
             self.config = options
             # Templates print these unescaped: untrusted text (PO, glossary, model) leaves as text.
-            site_name = for_template(build.strings.get(build.site_name, build.site_name))
+            name = build.site_name
+            site_name = for_template(build.strings.get(name, name) if translatable_site_name(name) else name)
             site.prepare_zh_config(zh_config, build.langs, site_name)
             site.unstemmed_material_search(zh_config)
             if build.site_description:
@@ -422,7 +451,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             if build.copyright:
                 zh_config.copyright = for_template(build.strings.get(build.copyright, build.copyright))
             apply_overrides(zh_config, self.config.overrides.values())
-            site.set_alternates(zh_config)
+            site.set_alternates(zh_config, build.langs)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
             log.info(f"building the Chinese site in {zh_dir}")
             try:
@@ -497,6 +526,33 @@ def watch_review_dir(server: Any, review_dir: Path) -> None:
             appeared(None)
 
     follow()
+
+
+def serve_zh_404(server: Any, site_dir: Path, prefix: str) -> None:
+    """Make `mkdocs serve` answer a missing page under ``/<prefix>/`` with the Chinese 404 page
+    (its own error handler only knows ``site_dir/404.html``, the English one). The WSGI app is
+    wrapped to remember each request's path for the error handler, which MkDocs calls with the
+    status code only."""
+    request = threading.local()
+    app = server.get_app()
+
+    def remember_path(environ: dict[str, Any], start_response: Any) -> Any:
+        request.path = environ.get("PATH_INFO", "")
+        return app(environ, start_response)
+
+    english = server.error_handler
+    zh_root = getattr(server, "mount_path", "/").rstrip("/") + f"/{prefix}/"
+
+    def error_page(code: int) -> bytes | None:
+        if code == 404 and str(getattr(request, "path", "")).startswith(zh_root):
+            page = site_dir / prefix / "404.html"
+            if page.is_file():
+                return page.read_bytes()
+        result: bytes | None = english(code)
+        return result
+
+    server.set_app(remember_path)
+    server.error_handler = error_page
 
 
 def _request_rebuild(server: Any) -> None:

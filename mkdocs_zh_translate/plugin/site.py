@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlsplit
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.utils import get_relative_url
@@ -23,14 +24,11 @@ from mkdocs.utils import get_relative_url
 from ..owned import atomic_write
 from ..plaintext import for_template
 from ..segment import SiteSyntax
+from . import htmledit
 
 SOURCE_LANG = "en"
 ZH_LABEL = "中文"
 EN_LABEL = "English"
-
-# Rendered by Material from ``extra.alternate`` and rewritten per page by :func:`fix_alternates`.
-_ALT_MARK = "__zh_translate_alt__"
-_ALT_HREF = re.compile(r'href="[^"]*' + _ALT_MARK + r'/([A-Za-z][\w-]*)/"')
 
 # Han ideographs and CJK punctuation: the runs the search index has to cut into words.
 _CJK_RUN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+")
@@ -56,32 +54,80 @@ class Languages:
         there = page_url if to_lang == SOURCE_LANG else f"{self.prefix}/{page_url}"
         return get_relative_url(there, here)
 
+    def roots(self) -> dict[str, str]:
+        """Each site's root as an absolute URL (with ``site_url``) or a root-relative path."""
+        root = (self.site_url or "/").rstrip("/") + "/"
+        return {SOURCE_LANG: root, "zh": f"{root}{self.prefix}/"}
+
+    def zh_path(self) -> str:
+        """The URL path under which the Chinese site is served (``/docs/zh/``); the mount point
+        is ``site_url``'s path, ``/`` without one."""
+        mount = urlsplit(self.site_url or "/").path.rstrip("/")
+        return quote(f"{mount}/{self.prefix}/", safe="/%")
+
 
 def is_material(config: MkDocsConfig) -> bool:
     return config.theme.name == "material"
 
 
-def set_alternates(config: MkDocsConfig) -> None:
-    """Give Material's language selector both languages (links fixed per page later)."""
+class LanguageLink(str):
+    """One of the two links the plugin puts into Material's ``extra.alternate``.
+
+    As a string it is the other site's root (absolute with ``site_url``, root-relative
+    without), which is what any template rendering it outside a page shows; MkDocs' ``url``
+    filter, wrapped by :func:`language_url_filter`, turns it into the relative link to the same
+    page in that language while the theme renders the page. No marker is ever written into the
+    HTML, so nothing has to be found again after other plugins rewrote it (minifiers,
+    privacy/offline plugins)."""
+
+    lang: str
+
+    def __new__(cls, root: str, lang: str) -> LanguageLink:
+        link = super().__new__(cls, root)
+        link.lang = lang
+        return link
+
+    def __reduce__(self) -> tuple[Any, ...]:  # deepcopy and pickle keep the language
+        return (LanguageLink, (str(self), self.lang))
+
+
+def set_alternates(config: MkDocsConfig, langs: Languages) -> None:
+    """Give Material's language selector both languages (made relative per page by the url filter)."""
     if not is_material(config):
         return
     # A user's own entries (other language sites) are kept, and their names for en / zh too.
     own = [a for a in config.extra.get("alternate") or [] if isinstance(a, dict)]
     names = {a.get("lang"): a.get("name") for a in own if isinstance(a.get("name"), str)}
+    roots = langs.roots()
+    labels = {SOURCE_LANG: EN_LABEL, "zh": ZH_LABEL}
     config.extra["alternate"] = [
-        {"name": names.get(SOURCE_LANG, EN_LABEL), "link": f"{_ALT_MARK}/{SOURCE_LANG}/", "lang": SOURCE_LANG},
-        {"name": names.get("zh", ZH_LABEL), "link": f"{_ALT_MARK}/zh/", "lang": "zh"},
+        *(
+            {"name": names.get(code, label), "link": LanguageLink(roots[code], code), "lang": code}
+            for code, label in labels.items()
+        ),
         *(a for a in own if a.get("lang") not in (SOURCE_LANG, "zh")),
     ]
 
 
-def fix_alternates(output: str, hrefs: dict[str, str]) -> str:
-    """Point the rendered ``extra.alternate`` links at this page's counterparts."""
-    return _ALT_HREF.sub(lambda m: f'href="{html.escape(hrefs.get(m.group(1), "./"))}"', output)
+def language_url_filter(original: Callable[..., str], langs: Languages, current: str) -> Callable[..., str]:
+    """MkDocs' ``url`` template filter, which renders a :class:`LanguageLink` as the relative
+    link from the page being rendered to its counterpart (the site root for templates that are
+    not pages, such as 404.html). Every other value goes to MkDocs' own filter."""
+    from jinja2 import pass_context
+
+    @pass_context
+    def url(context: Any, value: object) -> str:
+        if isinstance(value, LanguageLink):
+            page = context.get("page")
+            href = str(value) if page is None else language_hrefs(langs, page.url, current)[value.lang]
+            return html.escape(href, quote=True)
+        return original(context, value)
+
+    return url
 
 
 def language_hrefs(langs: Languages, page_url: str, current: str) -> dict[str, str]:
-    """``{"en": href, "zh": href}`` from the current page; Material's marker uses "zh"."""
+    """``{"en": href, "zh": href}`` from the current page; Material's link uses "zh"."""
     return {
         SOURCE_LANG: langs.href(page_url, from_lang=current, to_lang=SOURCE_LANG),
         "zh": langs.href(page_url, from_lang=current, to_lang="zh"),
@@ -91,38 +137,67 @@ def language_hrefs(langs: Languages, page_url: str, current: str) -> dict[str, s
 def inject_language_links(output: str, config: MkDocsConfig, hrefs: dict[str, str], current: str) -> str:
     """Add hreflang alternates to <head> and a visible switcher for themes without one.
 
-    Material renders both from ``extra.alternate``; the built-in ``mkdocs`` theme gets a navbar
-    item, any other theme a small bar at the top of <body>."""
+    Material renders both from ``extra.alternate`` (see :class:`LanguageLink`); the built-in
+    ``mkdocs`` theme gets a navbar item, any other theme a small bar at the top of <body>. The
+    tags are found by parsing, so a minifier that ran first (no quotes, no spaces) changes
+    nothing."""
     if is_material(config):
-        return fix_alternates(output, hrefs)
-    head = "".join(
-        f'<link rel="alternate" hreflang="{lang}" href="{html.escape(href)}">' for lang, href in hrefs.items()
-    )
-    output = output.replace("</head>", head + "</head>", 1)
+        return output
+    head_end: int | None = None
+    body_end: int | None = None
+    navbar_end: int | None = None
+    for tag in htmledit.tags(output):
+        if tag.name == "head" and tag.end_tag and head_end is None:
+            head_end = tag.start
+        elif tag.name == "body" and not tag.end_tag and body_end is None:
+            body_end = tag.end
+        elif tag.name == "ul" and not tag.end_tag and {"navbar-nav", "ms-md-auto"} <= set(tag.classes()):
+            navbar_end = tag.end
+            break
+        # The built-in theme's navbar is the page's first <nav>: no need to parse the content.
+        if body_end is not None and (config.theme.name != "mkdocs" or (tag.name == "nav" and tag.end_tag)):
+            break
     other = "zh" if current == SOURCE_LANG else SOURCE_LANG
     label = ZH_LABEL if other == "zh" else EN_LABEL
     href = html.escape(hrefs[other])
-    navbar = re.search(r'<ul class="nav navbar-nav ms-md-auto">', output)
-    if navbar:
-        item = (
-            f'<li class="nav-item"><a href="{href}" hreflang="{other}" lang="{other}" '
-            f'class="nav-link zh-translate-switch">{label}</a></li>'
+    edits: list[tuple[int, int, str]] = []
+    if head_end is not None:
+        head = "".join(
+            f'<link rel="alternate" hreflang="{lang}" href="{html.escape(h)}">' for lang, h in hrefs.items()
         )
-        return output[: navbar.end()] + item + output[navbar.end() :]
-    bar = (
-        '<div class="zh-translate-bar" style="text-align:right;padding:.3em 1em;font-size:.9em">'
-        f'<a href="{href}" hreflang="{other}" lang="{other}" class="zh-translate-switch">{label}</a></div>'
-    )
-    return re.sub(r"(<body[^>]*>)", lambda m: m.group(1) + bar, output, count=1)
+        edits.append((head_end, head_end, head))
+    if navbar_end is not None:
+        edits.append(
+            (
+                navbar_end,
+                navbar_end,
+                f'<li class="nav-item"><a href="{href}" hreflang="{other}" lang="{other}" '
+                f'class="nav-link zh-translate-switch">{label}</a></li>',
+            )
+        )
+    elif body_end is not None:
+        edits.append(
+            (
+                body_end,
+                body_end,
+                '<div class="zh-translate-bar" style="text-align:right;padding:.3em 1em;font-size:.9em">'
+                f'<a href="{href}" hreflang="{other}" lang="{other}" class="zh-translate-switch">{label}</a></div>',
+            )
+        )
+    return htmledit.apply(output, edits)
 
 
-_HTML_LANG = re.compile(r'(<html\b[^>]*?\blang=")([A-Za-z]{2,3}(?:_[A-Za-z0-9]{2,8})+)(")')
+_LOCALE = re.compile(r"[A-Za-z]{2,3}(?:_[A-Za-z0-9]{2,8})+")
 
 
 def fix_html_lang(output: str) -> str:
     """Built-in themes write Babel's locale (``zh_Hans_CN``) where HTML wants a BCP 47 language
     tag (``zh-Hans-CN``): the same subtags, joined by hyphens."""
-    return _HTML_LANG.sub(lambda m: m.group(1) + m.group(2).replace("_", "-") + m.group(3), output, count=1)
+    tag = htmledit.first(output, "html")
+    lang = tag.attrs.get("lang") if tag else None
+    if lang is None or not _LOCALE.fullmatch(lang.value):
+        return output
+    return htmledit.apply(output, [htmledit.set_value(lang, lang.value.replace("_", "-"))])
 
 
 def banner_html(text: object, *, segments: int, reviewed: int, model: str, translated: bool) -> str:
@@ -367,8 +442,6 @@ def add_sitemap_alternates(sitemap: Path, langs: Languages, lang: str) -> None:
 
 # -- 404 -----------------------------------------------------------------------------------
 
-_ROOT_LINK = re.compile(r'(\b(?:href|src)=")/(?!/)')
-
 
 def fix_404_links(output: str, template_name: str, langs: Languages) -> str:
     """Keep the Chinese 404 page in the Chinese site. Without ``site_url`` MkDocs renders the
@@ -376,4 +449,30 @@ def fix_404_links(output: str, template_name: str, langs: Languages) -> str:
     the zh build's own ``site_url`` (``…/zh/``) already gives the right links."""
     if template_name != "404.html" or langs.site_url:
         return output
-    return _ROOT_LINK.sub(lambda m: f"{m.group(1)}/{langs.prefix}/", output)
+    edits = []
+    for tag in htmledit.tags(output):
+        if "hreflang" in tag.attrs:  # the language links already lead to each site's root
+            continue
+        for name in ("href", "src"):
+            attr = tag.attrs.get(name)
+            if attr and attr.value.startswith("/") and not attr.value.startswith("//"):
+                edits.append(htmledit.set_value(attr, f"/{langs.prefix}{attr.value}"))
+    return htmledit.apply(output, edits)
+
+
+def zh_404_redirect(output: str, template_name: str, langs: Languages) -> str:
+    """The English (root) 404 page sends visitors of a missing ``/zh/…`` page to the Chinese
+    404 page: static hosts (GitHub Pages, Netlify without rules) serve the root ``404.html`` for
+    every missing path. A small inline script at the top of <head>; the only text in it is the
+    Chinese site's path, from mkdocs.yml, written as a JSON string with ``<`` escaped."""
+    if template_name != "404.html":
+        return output
+    head = htmledit.first(output, "head")
+    if head is None:
+        return output
+    prefix = json.dumps(langs.zh_path()).replace("<", "\\u003c")
+    script = (
+        "<script>(function(){var z=" + prefix + ",p=window.location.pathname;"
+        'if(p.indexOf(z)===0&&p!==z+"404.html")window.location.replace(z+"404.html");})();</script>'
+    )
+    return htmledit.apply(output, [(head.end, head.end, script)])
