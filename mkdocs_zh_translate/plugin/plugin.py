@@ -43,6 +43,7 @@ from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import prefixed_warnings
 from .collect import Collector, EnglishBuild
 from .config import PluginConfig, language_collision, outside_site, resolve_cache_dir, resolve_model, resolve_review_dir
+from .mdconfig import heading_slugify, page_syntax
 from .overrides import apply_overrides, translatable_copyright
 from .pins import PINS
 from .snippets import SnippetExpander
@@ -167,8 +168,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         # The same list objects: plugins that add extensions after us (mkdocstrings) count too.
         self._markdown = (config.markdown_extensions, config.mdx_configs)
         self._snippets = SnippetExpander(config.markdown_extensions, config.mdx_configs)
-        self._slugify = site.heading_slugify(config.mdx_configs)
-        self._syntax = site.page_syntax(config.markdown_extensions, config.mdx_configs)
+        self._slugify = heading_slugify(config.mdx_configs)
+        self._syntax = page_syntax(config.markdown_extensions, config.mdx_configs)
         return config
 
     @event_priority(-50)  # before static-i18n's on_files (-100) sorts the files by language

@@ -12,7 +12,6 @@ import html
 import json
 import logging
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,6 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.utils import get_relative_url
 
 from ..plaintext import for_template
-from ..segment import SiteSyntax
 
 SOURCE_LANG = "en"
 ZH_LABEL = "中文"
@@ -145,41 +143,6 @@ def banner_html(text: object, *, segments: int, reviewed: int, model: str, trans
     return (
         '<div class="admonition note zh-translate-banner">'
         f'<p class="admonition-title">{for_template(body)}</p></div>\n'
-    )
-
-
-def heading_slugify(mdx_configs: dict[str, Any]) -> Callable[[str, str], str] | None:
-    """The site's heading-id function as ``slugify(text, separator)``, or None for the default.
-
-    The segmenter pins each translated heading to the id the English page gets; a site that
-    sets the ``toc`` extension's ``slugify`` (``pymdownx.slugs.slugify``, keeping ``--``) or
-    ``separator`` gets other ids than Python-Markdown's default, so the pins must use them too.
-    """
-    toc = mdx_configs.get("toc") or mdx_configs.get("markdown.extensions.toc") or {}
-    configured: Callable[[str, str], str] | None = toc.get("slugify")
-    separator: str | None = toc.get("separator")
-    if configured is None and separator is None:
-        return None
-    if configured is None:
-        from ..segment import slugify as python_markdown_slugify  # toc's default, same rules
-
-        configured = python_markdown_slugify
-    if separator is None:
-        return configured
-    function, fixed = configured, separator
-    return lambda value, _separator: function(value, fixed)
-
-
-def page_syntax(extensions: list[Any], mdx_configs: dict[str, Any]) -> SiteSyntax:
-    """What the site's Markdown extensions change about segments (see ``SiteSyntax``).
-
-    Tab ids come from tab titles where pymdownx.tabbed (or pymdownx.blocks.tab) has a
-    ``slugify`` option; without it they are ``__tabbed_N_M``, whatever the title says.
-    """
-    tabs = [mdx_configs.get(name) for name in ("pymdownx.tabbed", "pymdownx.blocks.tab")]
-    return SiteSyntax(
-        tab_ids_from_titles=any(isinstance(options, dict) and bool(options.get("slugify")) for options in tabs),
-        fancy_lists="pymdownx.fancylists" in [e for e in extensions if isinstance(e, str)],
     )
 
 
