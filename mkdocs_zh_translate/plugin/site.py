@@ -339,3 +339,20 @@ def fix_404_links(output: str, template_name: str, langs: Languages) -> str:
     if template_name != "404.html" or langs.site_url:
         return output
     return _ROOT_LINK.sub(lambda m: f"{m.group(1)}/{langs.prefix}/", output)
+
+
+# Material writes these in English in its templates, outside its language files.
+_MATERIAL_404 = "<h1>404 - Not found</h1>"
+MATERIAL_404_ZH = "<h1>404 - 页面未找到</h1>"
+_MADE_WITH = re.compile(
+    r'Made with(\s*<a href="https://squidfunk\.github\.io/mkdocs-material/"[^<>]*>\s*Material for MkDocs\s*</a>)'
+)
+
+
+def translate_material_text(output: str, template_name: str | None = None) -> str:
+    """Material's hard-coded English in Chinese: the footer's "Made with …" on every page and
+    the 404 page's heading (``template_name`` "404.html")."""
+    output = _MADE_WITH.sub(lambda m: f"本站使用{m.group(1)}构建", output, count=1)
+    if template_name == "404.html":
+        output = output.replace(_MATERIAL_404, MATERIAL_404_ZH, 1)
+    return output
