@@ -25,8 +25,9 @@ import pytest
 from tests.plugin_sites import build_in_process, write_site
 
 # Legitimately English in a Chinese page: language names of the switcher, the generator's
-# product names, and the site's own brand (Demo Docs, translated only when not a brand).
-ALLOWED = frozenset({"English", "Material for MkDocs", "MkDocs", "Demo Docs"})
+# product names, the site's own brand (Demo Docs, translated only when not a brand) and the
+# model's name in the banner ("pseudo" here).
+ALLOWED = frozenset({"English", "Material for MkDocs", "MkDocs", "Demo Docs", "pseudo"})
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 _HIDDEN = frozenset({"code", "pre", "script", "style", "svg"})
 _ENGLISH = re.compile(r"[A-Za-z]{3}")
@@ -231,3 +232,33 @@ def test_date_plugins_pinned_to_english_get_the_chinese_locale(tmp_path: Path) -
     zh = (tmp_path / "site/zh/index.html").read_text(encoding="utf-8")
     assert "March 5, 2026" in en
     assert "2026年3月5日" in zh and "March" not in zh
+
+
+def test_blog_archive_and_category_titles_are_translated(tmp_path: Path) -> None:
+    pages = {
+        "index.md": "# Welcome\n\nHello there.\n",
+        "blog/index.md": "# Blog\n",
+        "blog/posts/first.md": (
+            "---\ndate: 2026-03-05\ncategories:\n  - Releases\n---\n\n# First post\n\nThe first post.\n"
+        ),
+    }
+    config = write_site(
+        tmp_path,
+        theme="material",
+        pages=pages,
+        extra_config={
+            "plugins": [
+                "search",
+                {"blog": {"archive_name": "Old posts", "categories_name": "Topics"}},
+                {"zh-translate": {"backend": "pseudo"}},
+            ]
+        },
+    )
+    build_in_process(config)
+    zh = (tmp_path / "site/zh/blog/index.html").read_text(encoding="utf-8")
+    en = (tmp_path / "site/blog/index.html").read_text(encoding="utf-8")
+    assert "Old posts" in en and "Topics" in en
+    assert "「Old posts」" in zh and "「Topics」" in zh
+    assert english_ui_strings(zh) == []
+    # Material's own date words follow theme.language
+    assert "2026年3月5日" in zh
