@@ -209,6 +209,10 @@ def test_md_config_file_option(tmp_path: Path, capsys: pytest.CaptureFixture[str
     assert "    Tab body in English." in captured.out
     assert main(["md", str(page), "--backend", "pseudo", "-f", str(site / "nope.yml")]) == 2
     assert capsys.readouterr().err.strip().endswith("nope.yml: no such config file")
+    (site / "bad.yml").write_text("markdown_extensions: [admonition\n", encoding="utf-8")
+    assert main(["md", str(page), "--backend", "pseudo", "-f", str(site / "bad.yml")]) == 2
+    err = capsys.readouterr().err
+    assert "bad.yml:2: malformed YAML" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
 def test_md_uses_the_sites_glossary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
