@@ -42,20 +42,28 @@ def _cmd_md(args: argparse.Namespace) -> int:
     from ..pipeline.markdown import translate_markdown
     from ..pipeline.progress import progress_for
     from ..pipeline.spec import TranslatorSpec
+    from ..plugin.mdconfig import markdown_setup
     from ..segment import SegmentError
 
     out = check_output(Path(args.output), "-o", inputs=[Path(args.input)]) if args.output else None
     source, bom = _read_text(Path(args.input))
+    # The site the file belongs to: its extensions render the guard's pages and shape segments.
+    setup = markdown_setup(Path(args.input), Path(args.config_file) if args.config_file else None)
+    for line in setup.warnings:
+        print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr)
     providers = tuple(p for p in args.providers.split(",") if p) if args.providers else None
     spec = TranslatorSpec(args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers)
     lazy = LazyTranslator()  # loaded only if some segment needs it, with the build's messages
     try:
-        # The page guard renders with Python-Markdown's usual MkDocs extensions: an unknown
-        # construct costs a segment of English, never a broken page.
-        guard = None if args.no_guard else PageGuard(python_markdown_renderer())
+        # An extension the site has and this guard lacks costs a segment of English, never a
+        # broken page.
+        guard = None if args.no_guard else PageGuard(python_markdown_renderer(setup.extensions, setup.configs))
         result = bom + translate_markdown(
             source,
             lambda: lazy.get(spec),
+            slugify=setup.slugify,
+            syntax=setup.syntax,
+            glossary=setup.glossary,
             progress=progress_for(None),
             guard=guard,
             label=args.input,
@@ -93,6 +101,13 @@ def _build_parser() -> argparse.ArgumentParser:
     md = sub.add_parser("md", help="translate one Markdown file")
     md.add_argument("input", metavar="INPUT.md")
     md.add_argument("-o", "--output", metavar="OUT.md", help="write here instead of stdout")
+    md.add_argument(
+        "-f",
+        "--config-file",
+        metavar="FILE",
+        help="the site's mkdocs.yml (default: the nearest mkdocs.yml or properdocs.yml above INPUT.md; "
+        "without one, the common Material extensions)",
+    )
     md.add_argument("--backend", choices=("pseudo", "onnx"), default="onnx")
     md.add_argument("--model", metavar="DIR", help="exported model directory (onnx backend)")
     md.add_argument("--beams", type=int, default=None)

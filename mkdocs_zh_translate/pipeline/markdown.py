@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
-from ..segment import segment_markdown
+from ..segment import SiteSyntax, segment_markdown
 from .glossary import Glossary
 from .progress import Progress
 from .service import Guard, Requests, TranslationService
@@ -23,6 +23,7 @@ def translate_markdown(
     *,
     heading_ids: bool = True,
     slugify: Callable[[str, str], str] | None = None,
+    syntax: SiteSyntax | None = None,
     glossary: Glossary | None = None,
     guard: Guard | None = None,
     cache: CacheBinding | None = None,
@@ -35,11 +36,12 @@ def translate_markdown(
     ``translator`` is a translator, or a function that builds one: it is called only when a
     segment needs the model (a page of code and cached text never loads it; ``md`` passes its
     lazily loaded model this way). ``heading_ids`` pins translated headings to their English ids (``{ #slug }``);
-    ``slugify(text, separator)`` is the site's heading-id function. ``warn`` hears, in one
+    ``slugify(text, separator)`` is the site's heading-id function, ``syntax`` what its
+    extensions change about segments. ``warn`` hears, in one
     line naming ``label``, what the page ``guard`` sent back to English. Raises
     :class:`~.lazy.TranslationFailed` when the translator raises.
     """
-    page = segment_markdown(text, slugify=slugify)
+    page = segment_markdown(text, slugify=slugify, syntax=syntax)
     model = translator if not isinstance(translator, Translator) and callable(translator) else None
     service = TranslationService(
         model or (lambda: cast(Translator, translator)), cache=cache, glossary=glossary, progress=progress, guard=guard

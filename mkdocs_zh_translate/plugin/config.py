@@ -68,9 +68,18 @@ class LanguageOverrides(base.Config):  # type: ignore[no-untyped-call]  # MkDocs
     """Merged into ``theme`` (e.g. ``font: {text: Noto Sans SC}`` or a ``palette``)."""
     extra = c.Optional(c.Type(dict))
     """Merged into ``extra``."""
+    markdown_extensions = c.Optional(c.Type((dict, list)))
+    """Interface text of Markdown extensions (``toc: {title: 目录, permalink_title: 永久链接}``,
+    ``footnotes: {BACKLINK_TITLE: …}``), as a mapping or in mkdocs.yml's list form. Options
+    that change the page's structure are refused: both languages render the same page."""
 
     def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
         failed, warnings = super().validate()
+        if not failed and self.markdown_extensions is not None:
+            try:
+                self.markdown_extensions = text_options(self.markdown_extensions)
+            except base.ValidationError as exc:
+                failed.append(("markdown_extensions", exc))
         known = sorted(self._schema_keys)
         for key in sorted(set(self.keys()) - set(known)):
             failed.append((key, base.ValidationError(f"not a per-language setting; use one of {', '.join(known)}")))
@@ -79,6 +88,35 @@ class LanguageOverrides(base.Config):  # type: ignore[no-untyped-call]  # MkDocs
     def values(self) -> dict[str, object]:  # type: ignore[override]
         """The settings the user gave (unset ones left out)."""
         return {k: v for k, v in self.items() if v is not None and k in self._schema_keys}
+
+
+def text_options(value: object) -> dict[str, dict[str, str]]:
+    """``overrides.markdown_extensions`` as ``{extension: {option: text}}``; ValidationError
+    for anything but the interface-text options of :data:`uistrings.TEXT_OPTIONS`."""
+    from .uistrings import EXTENSION_ALIASES, TEXT_OPTIONS
+
+    items = list(value.items()) if isinstance(value, dict) else []
+    if isinstance(value, list):
+        for entry in value:
+            if not (isinstance(entry, dict) and len(entry) == 1):
+                raise base.ValidationError(f"{entry!r}: expected `name: {{option: text}}`")
+            items.extend(entry.items())
+    allowed = ", ".join(f"{name}.{option}" for name, options in TEXT_OPTIONS.items() for option in options)
+    result: dict[str, dict[str, str]] = {}
+    for name, options in items:
+        short = next((k for k, v in EXTENSION_ALIASES.items() if v == name), name)
+        if not isinstance(options, dict):
+            raise base.ValidationError(f"{name}: expected a mapping of options to text")
+        for option, text in options.items():
+            if option not in TEXT_OPTIONS.get(short, ()):
+                raise base.ValidationError(
+                    f"{name}.{option} would change the page structure, not only its text; "
+                    f"per language only {allowed} may differ"
+                )
+            if not isinstance(text, str):
+                raise base.ValidationError(f"{name}.{option}: expected text, got {type(text).__name__}")
+            result.setdefault(short, {})[option] = text
+    return result
 
 
 class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
@@ -139,7 +177,8 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
 
     overrides = c.SubConfig(LanguageOverrides)
     """Settings of the translated site: ``site_name``, ``site_description``, ``copyright``,
-    ``theme`` (merged), ``extra`` (merged). Unknown keys are refused."""
+    ``theme`` (merged), ``extra`` (merged), ``markdown_extensions`` (interface text only).
+    Unknown keys are refused."""
 
     strict = c.Type(bool, default=False)
     """Treat every translation fallback (placeholder mismatch, page that cannot be segmented)

@@ -30,7 +30,8 @@ def translatable_site_name(name: str | None) -> bool:
 
 def apply_overrides(config: Any, overrides: dict[str, Any]) -> None:
     """Apply the plugin's ``overrides`` to the loaded zh config: plain values replace, ``theme``
-    and ``extra`` are merged (one level, as mkdocs-static-i18n merges them)."""
+    and ``extra`` are merged (one level, as mkdocs-static-i18n merges them), and the text
+    options of ``markdown_extensions`` the site uses are set (an extension it lacks is not added)."""
     for key in ("site_name", "site_description", "copyright"):
         if isinstance(overrides.get(key), str):
             config[key] = overrides[key]
@@ -38,3 +39,10 @@ def apply_overrides(config: Any, overrides: dict[str, Any]) -> None:
         config.theme[key] = value
     if overrides.get("extra"):
         config.extra.update(overrides["extra"])
+    from .uistrings import EXTENSION_ALIASES
+
+    for name, options in (overrides.get("markdown_extensions") or {}).items():
+        # validated (config.text_options): interface text of an extension, under its short name
+        used = [k for k in (name, EXTENSION_ALIASES.get(name, name)) if k in config.markdown_extensions]
+        if used:
+            config.mdx_configs.setdefault(used[0], {}).update(options)

@@ -37,13 +37,14 @@ from ..plaintext import for_template
 from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError, has_po_files
 from ..segment import SiteSyntax
-from . import coexist, site
+from . import coexist, site, templates, uistrings
 from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import prefixed_warnings
 from .collect import Collector, EnglishBuild
 from .config import DirOptionError, PluginConfig, language_collision, own_dirs, resolve_model
 from .docs_source import human_pages
+from .mdconfig import heading_slugify, page_syntax
 from .overrides import apply_overrides, translatable_copyright, translatable_site_name
 from .pins import PINS
 from .snippets import SnippetExpander
@@ -69,6 +70,7 @@ class _Build:
     results: dict[str, PageResult] = field(default_factory=dict)
     strings: dict[str, str] = field(default_factory=dict)
     backlinks: BacklinkLayout = field(default_factory=BacklinkLayout)  # mkdocstrings' backlink trees
+    ui: list[uistrings.UiString] = field(default_factory=list)  # interface text written in mkdocs.yml
 
 
 class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
@@ -91,6 +93,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._snippets = SnippetExpander([], {})
         self._slugify: Any = None
         self._syntax: SiteSyntax | None = None
+        self._warned_templates: set[Path] = set()
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
         self.collector: Collector | None = None
@@ -162,8 +165,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         # The same list objects: plugins that add extensions after us (mkdocstrings) count too.
         self._markdown = (config.markdown_extensions, config.mdx_configs)
         self._snippets = SnippetExpander(config.markdown_extensions, config.mdx_configs)
-        self._slugify = site.heading_slugify(config.mdx_configs)
-        self._syntax = site.page_syntax(config.markdown_extensions, config.mdx_configs)
+        self._slugify = heading_slugify(config.mdx_configs)
+        self._syntax = page_syntax(config.markdown_extensions, config.mdx_configs)
+        self._build.ui = uistrings.collect(config)
         return config
 
     @event_priority(-50)  # before static-i18n's on_files (-100) sorts the files by language
@@ -322,7 +326,10 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         current = "zh" if self._zh else site.SOURCE_LANG
         hrefs = site.language_hrefs(self._build.langs, page.url, current)
         output = site.inject_language_links(output, config, hrefs, current)
-        return site.fix_html_lang(output) if self._zh else output
+        if not self._zh:
+            return output
+        output = site.fix_html_lang(output)
+        return site.translate_material_text(output) if site.is_material(config) else output
 
     def on_post_template(self, output_content: str, template_name: str, config: MkDocsConfig) -> str | None:
         # 404.html and friends are not pages: their language links lead to each site's root
@@ -331,7 +338,10 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         if self._build is None or self._i18n is not None:
             return output_content
         if self._zh:
-            return site.fix_404_links(site.fix_html_lang(output_content), template_name, self._build.langs)
+            output_content = site.fix_404_links(site.fix_html_lang(output_content), template_name, self._build.langs)
+            if site.is_material(config):
+                output_content = site.translate_material_text(output_content, template_name)
+            return output_content
         return site.zh_404_redirect(output_content, template_name, self._build.langs)
 
     @event_priority(-100)  # last: the English site, its search index and sitemap are written
@@ -353,6 +363,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             site_strings.append(build.site_description)
         if build.copyright:
             site_strings.append(build.copyright)
+        site_strings.extend(item.text for item in build.ui)  # reviewed in site.po like the rest
         if self.collector is not None:
             assert self._review is not None
             self.collector(
@@ -450,7 +461,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 )
             if build.copyright:
                 zh_config.copyright = for_template(build.strings.get(build.copyright, build.copyright))
+            uistrings.apply(zh_config, build.ui, build.strings)
+            for name in uistrings.localize_dates(zh_config):
+                log.debug(f"plugin {name!r}: locale {uistrings.ZH_LOCALE!r} in the Chinese site")
             apply_overrides(zh_config, self.config.overrides.values())
+            self._warn_template_text(zh_config)
             site.set_alternates(zh_config, build.langs)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
             log.info(f"building the Chinese site in {zh_dir}")
@@ -461,6 +476,20 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 raise Abort(f"{ZH_BUILD}{exc.message}") from None
         finally:
             self._zh = False
+
+    def _warn_template_text(self, config: MkDocsConfig) -> None:
+        """Name, once per file and process, each override template with English text of its own."""
+        custom_dir = config.theme.custom_dir
+        if not custom_dir:
+            return
+        for path, samples in templates.english_in_templates(Path(custom_dir)):
+            if path in self._warned_templates:
+                continue
+            self._warned_templates.add(path)
+            log.warning(
+                f"{_relative(path)}: template text stays English in the Chinese site ({', '.join(samples)}); "
+                "wrap it in {% if config.theme.language == 'zh' %}…{% else %}…{% endif %}"
+            )
 
     def _page_guard(self) -> PageGuard | None:
         """A page guard rendering with the site's own Markdown extensions (or None when off)."""
@@ -588,11 +617,14 @@ def _translatable_meta(page: Page) -> dict[str, str]:
 
 
 def _label(page: Page) -> str:
-    path = page.file.abs_src_path or page.file.src_uri
+    return _relative(page.file.abs_src_path or page.file.src_uri)
+
+
+def _relative(path: str | Path) -> str:
     try:
         return os.path.relpath(path)
     except ValueError:
-        return path
+        return str(path)
 
 
 def _front_matter_lines(page: Page) -> int:

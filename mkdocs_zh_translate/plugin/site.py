@@ -23,7 +23,6 @@ from mkdocs.utils import get_relative_url
 
 from ..owned import atomic_write
 from ..plaintext import for_template
-from ..segment import SiteSyntax
 from . import htmledit
 
 SOURCE_LANG = "en"
@@ -121,7 +120,8 @@ def language_url_filter(original: Callable[..., str], langs: Languages, current:
             page = context.get("page")
             href = str(value) if page is None else language_hrefs(langs, page.url, current)[value.lang]
             return html.escape(href, quote=True)
-        return original(context, value)
+        result: str = original(context, value)
+        return result
 
     return url
 
@@ -221,41 +221,6 @@ def banner_html(text: object, *, segments: int, reviewed: int, model: str, trans
     return (
         '<div class="admonition note zh-translate-banner">'
         f'<p class="admonition-title">{for_template(body)}</p></div>\n'
-    )
-
-
-def heading_slugify(mdx_configs: dict[str, Any]) -> Callable[[str, str], str] | None:
-    """The site's heading-id function as ``slugify(text, separator)``, or None for the default.
-
-    The segmenter pins each translated heading to the id the English page gets; a site that
-    sets the ``toc`` extension's ``slugify`` (``pymdownx.slugs.slugify``, keeping ``--``) or
-    ``separator`` gets other ids than Python-Markdown's default, so the pins must use them too.
-    """
-    toc = mdx_configs.get("toc") or mdx_configs.get("markdown.extensions.toc") or {}
-    configured: Callable[[str, str], str] | None = toc.get("slugify")
-    separator: str | None = toc.get("separator")
-    if configured is None and separator is None:
-        return None
-    if configured is None:
-        from ..segment import slugify as python_markdown_slugify  # toc's default, same rules
-
-        configured = python_markdown_slugify
-    if separator is None:
-        return configured
-    function, fixed = configured, separator
-    return lambda value, _separator: function(value, fixed)
-
-
-def page_syntax(extensions: list[Any], mdx_configs: dict[str, Any]) -> SiteSyntax:
-    """What the site's Markdown extensions change about segments (see ``SiteSyntax``).
-
-    Tab ids come from tab titles where pymdownx.tabbed (or pymdownx.blocks.tab) has a
-    ``slugify`` option; without it they are ``__tabbed_N_M``, whatever the title says.
-    """
-    tabs = [mdx_configs.get(name) for name in ("pymdownx.tabbed", "pymdownx.blocks.tab")]
-    return SiteSyntax(
-        tab_ids_from_titles=any(isinstance(options, dict) and bool(options.get("slugify")) for options in tabs),
-        fancy_lists="pymdownx.fancylists" in [e for e in extensions if isinstance(e, str)],
     )
 
 
@@ -476,3 +441,20 @@ def zh_404_redirect(output: str, template_name: str, langs: Languages) -> str:
         'if(p.indexOf(z)===0&&p!==z+"404.html")window.location.replace(z+"404.html");})();</script>'
     )
     return htmledit.apply(output, [(head.end, head.end, script)])
+
+
+# Material writes these in English in its templates, outside its language files.
+_MATERIAL_404 = "<h1>404 - Not found</h1>"
+MATERIAL_404_ZH = "<h1>404 - 页面未找到</h1>"
+_MADE_WITH = re.compile(
+    r'Made with(\s*<a href="https://squidfunk\.github\.io/mkdocs-material/"[^<>]*>\s*Material for MkDocs\s*</a>)'
+)
+
+
+def translate_material_text(output: str, template_name: str | None = None) -> str:
+    """Material's hard-coded English in Chinese: the footer's "Made with …" on every page and
+    the 404 page's heading (``template_name`` "404.html")."""
+    output = _MADE_WITH.sub(lambda m: f"本站使用{m.group(1)}构建", output, count=1)
+    if template_name == "404.html":
+        output = output.replace(_MATERIAL_404, MATERIAL_404_ZH, 1)
+    return output

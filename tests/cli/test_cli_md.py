@@ -136,3 +136,92 @@ def test_a_page_without_prose_never_loads_the_model(tmp_path: Path, capsys: pyte
     assert main(["md", str(src), "--model", str(missing)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and f"model directory {missing} does not exist" in err
+
+
+# -- the site's Markdown extensions (issue 19, item 10) -------------------------------------
+
+SITE_PAGE = (
+    "# Guide\n\n"
+    "!!! tip\n"
+    "    Tip body in English.\n\n"
+    "    ```python\n    x = 1\n    ```\n\n"
+    '=== "First tab"\n\n'
+    "    Tab body in English.\n\n"
+    "Done here.\n"
+)
+SITE_YML = (
+    "site_name: Demo\n"
+    "markdown_extensions:\n"
+    "  - admonition\n"
+    "  - pymdownx.superfences\n"
+    "  - pymdownx.tabbed:\n"
+    "      alternate_style: true\n"
+    "  - toc:\n"
+    "      permalink: true\n"
+    "      slugify: !!python/object/apply:pymdownx.slugs.slugify {kwds: {normalize: NFC}}\n"
+    "  - pymdownx.emoji:\n"
+    "      emoji_index: !!python/name:os.system\n"
+    "      emoji_generator: !ENV [NOT_SET_HERE, x]\n"
+)
+
+
+def _translated_bodies(out: str) -> list[str]:
+    return [line.strip() for line in out.splitlines() if "body in English" in line]
+
+
+def test_md_renders_with_the_sites_extensions_found_upward(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "mkdocs.yml").write_text(SITE_YML, encoding="utf-8")
+    page = tmp_path / "docs" / "guide" / "page.md"
+    page.parent.mkdir(parents=True)
+    page.write_text(SITE_PAGE, encoding="utf-8")
+    assert main(["md", str(page), "--backend", "pseudo"]) == 0
+    captured = capsys.readouterr()
+    # every body translated, none reverted by a guard that renders tabs as code
+    assert _translated_bodies(captured.out) == ["「Tip body in English.」", "「Tab body in English.」"]
+    assert "kept in English" not in captured.err
+    # the site's toc slugify (keeping case) pins the heading; untrusted tags are named, not run
+    assert "# 「Guide」 { #Guide }" in captured.out
+    assert "'emoji_index' (!!python/name:os.system) not read" in captured.err
+    assert "'emoji_generator' (!ENV) not read" in captured.err
+
+
+def test_md_without_a_config_uses_the_common_material_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(SITE_PAGE + '\n??? note "More"\n    Details body in English.\n', encoding="utf-8")
+    assert main(["md", str(page), "--backend", "pseudo"]) == 0
+    captured = capsys.readouterr()
+    assert len(_translated_bodies(captured.out)) == 3
+    assert all(body.startswith("「") for body in _translated_bodies(captured.out))
+    assert captured.err == ""
+
+
+def test_md_config_file_option(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "properdocs.yml").write_text("markdown_extensions: [admonition]\n", encoding="utf-8")
+    page = tmp_path / "elsewhere" / "page.md"
+    page.parent.mkdir()
+    page.write_text(SITE_PAGE, encoding="utf-8")
+    # only admonition (+ MkDocs' built-ins): the tab body is code to this site, and stays English
+    assert main(["md", str(page), "--backend", "pseudo", "-f", str(site / "properdocs.yml")]) == 0
+    captured = capsys.readouterr()
+    assert _translated_bodies(captured.out)[0] == "「Tip body in English.」"
+    assert "    Tab body in English." in captured.out
+    assert main(["md", str(page), "--backend", "pseudo", "-f", str(site / "nope.yml")]) == 2
+    assert capsys.readouterr().err.strip().endswith("nope.yml: no such config file")
+    (site / "bad.yml").write_text("markdown_extensions: [admonition\n", encoding="utf-8")
+    assert main(["md", str(page), "--backend", "pseudo", "-f", str(site / "bad.yml")]) == 2
+    err = capsys.readouterr().err
+    assert "bad.yml:2: malformed YAML" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_md_uses_the_sites_glossary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "mkdocs.yml").write_text(
+        "site_name: Demo\nplugins:\n  - zh-translate:\n      review_dir: po\n", encoding="utf-8"
+    )
+    (tmp_path / "po").mkdir()
+    (tmp_path / "po" / "glossary.yml").write_text("terms:\n  cache: 缓存\n", encoding="utf-8")
+    page = tmp_path / "page.md"
+    page.write_text("Clear the cache.\n", encoding="utf-8")
+    assert main(["md", str(page), "--backend", "pseudo"]) == 0
+    assert capsys.readouterr().out == "「Clear the 缓存.」\n"

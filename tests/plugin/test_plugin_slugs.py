@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mkdocs_zh_translate.pipeline.translator import PSEUDO_OPEN
-from mkdocs_zh_translate.plugin.site import heading_slugify, page_syntax
+from mkdocs_zh_translate.plugin.mdconfig import heading_slugify, page_syntax
 from tests.plugin_sites import Html, run_mkdocs, write_site
 
 PAGES = {"index.md": "# Contributing & Support\n\nSome text.\n\n## Gone & Deprecated\n\nMore text.\n"}
