@@ -35,7 +35,7 @@ from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_f
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
 from ..review.layer import ReviewedLayer
-from ..review.store import ReviewError, has_po_files
+from ..review.store import ReviewError
 from ..segment import SiteSyntax
 from . import coexist, site
 from .backlinks import BacklinkLayout
@@ -394,7 +394,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             build.spec,
             reviewer=review,
             glossary=self._glossary,
-            english_fallback=review is not None and has_po_files(review.review_dir),
+            allow_untranslated=self.config.allow_untranslated,
             guard=self._page_guard(),
             slugify=self._slugify,
             syntax=self._syntax,
