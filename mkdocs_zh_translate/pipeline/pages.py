@@ -41,6 +41,15 @@ def plain_fallbacks(steps: Sequence[str]) -> str:
     return f"{len(steps)} sentence(s) needed a fallback: " + "; ".join(parts)
 
 
+def strict_failure(places: int) -> str:
+    """The line a strict run of every front end (build, ``docs``, ``po fill``) fails with.
+
+    Strict means "English left behind": a page or sentence kept in English, a page-guard
+    revert, a rejected review. A fallback that still produced a whole translation (another
+    candidate, pieces, dropped emphasis) is not English and fails nothing."""
+    return f"strict: {places} place(s) where English is left behind or a review is ignored (`-v` lists where)"
+
+
 @dataclass
 class Stats:
     """What one build did, for the one-line summary, the tests and the benchmark."""
@@ -87,10 +96,18 @@ class PageResult:
     markdown: str
     segments: int = 0
     reviewed: int = 0
-    # "file:line: message": pages kept in English (warnings), segments that fell back (notes)
+    # "file:line: message": pages or segments kept in English, guard reverts, rejected reviews
+    # (warnings); sentences the ladder left wholly or partly English (english); fallbacks that
+    # still translated everything (fallbacks, notes only)
     warnings: list[str] = field(default_factory=list)
+    english: list[str] = field(default_factory=list)
     fallbacks: list[str] = field(default_factory=list)
     translated: bool = True  # some of its text was translated (else no banner claims it, no zh file)
+
+    @property
+    def left_behind(self) -> list[str]:
+        """What a strict run refuses: English shipped as Chinese, or a review ignored."""
+        return self.warnings + self.english
 
 
 class ReviewedPage(Protocol):
@@ -303,7 +320,12 @@ class SiteTranslator:
         for segment, hit in zip(page.segments, page_hits):
             if hit.origin is Origin.REVIEWED:
                 result.reviewed += 1
-            if hit.fallback and hit.origin is not Origin.ENGLISH:
+            if hit.fallback == "english" and hit.origin is not Origin.ENGLISH:
+                result.english.append(
+                    f"{job.label}:{segment.line + job.line_offset}: kept in English, wholly or in part "
+                    "(the model's translations broke the sentence's markup)"
+                )
+            elif hit.fallback and hit.origin is not Origin.ENGLISH:
                 result.fallbacks.append(
                     f"{job.label}:{segment.line + job.line_offset}: translation fell back to '{hit.fallback}'"
                 )

@@ -31,7 +31,7 @@ from ..pipeline.cache import MachineCache, TranslationMemory
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..pipeline.guard import PageGuard
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
-from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks
+from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks, strict_failure
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
 from ..review.layer import ReviewedLayer
@@ -377,12 +377,14 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         for result in results.values():
             for message in result.warnings:
                 (errors.append if self.config.strict else log.warning)(message)
-            for message in result.fallbacks:
+            for message in result.english:
                 (errors.append if self.config.strict else log.debug)(message)
+            for message in result.fallbacks:
+                log.debug(message)
         if errors:
             for message in errors:
                 log.error(message)
-            raise PluginError(f"{PREFIX}{len(errors)} translation problem(s) and `strict: true`")
+            raise PluginError(f"{PREFIX}{strict_failure(len(errors))}")
 
     def _site_translator(self) -> SiteTranslator:
         """The pipeline as this build configures it (cache, model, review, glossary)."""
