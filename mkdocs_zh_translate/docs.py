@@ -29,7 +29,7 @@ from .errors import ZhTranslateError
 from .logs import PREFIX
 from .owned import Owned, PathError, atomic_write, check_output, copy_if_changed, write_if_changed
 from .pipeline.lazy import TranslationFailed
-from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats
+from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, strict_failure
 from .plaintext import for_template
 
 Layout = Literal["suffix", "folder"]
@@ -110,6 +110,7 @@ class DocsReport:
     translated_pages: int = 0
     stats: Stats | None = None
     warnings: list[str] = field(default_factory=list)
+    english: list[str] = field(default_factory=list)  # sentences the ladder left in English
     fallbacks: list[str] = field(default_factory=list)
     snippet: str = ""
 
@@ -243,6 +244,7 @@ class Translation:
     admonitions: dict[str, str]  # admonition type -> zh title (for titles the pages don't write)
     stats: Stats
     warnings: list[str] = field(default_factory=list)
+    english: list[str] = field(default_factory=list)
     fallbacks: list[str] = field(default_factory=list)
     counts: dict[str, tuple[int, int]] = field(default_factory=dict)  # zh path -> (segments, reviewed)
 
@@ -273,6 +275,7 @@ def translate_tree(
         done.warnings.extend(page.warnings)
     for result in results.values():
         done.warnings.extend(result.warnings)
+        done.english.extend(result.english)
         done.fallbacks.extend(result.fallbacks)
     for page in pages:
         page_result: PageResult | None = results.get(page.src_uri)
@@ -298,7 +301,8 @@ def write_docs(
 ) -> DocsReport:
     """Translate ``source`` through its pipeline and write the tree under ``out``.
 
-    Raises :class:`DocsError` on bad input or, with ``strict``, on any translation problem."""
+    Raises :class:`DocsError` on bad input or, with ``strict``, when English is left behind or
+    a review is ignored (:func:`~.pipeline.pages.strict_failure`)."""
     out = check_out_dir(out, source.docs_dir, source.config_file)
     if snippet_path is not None:
         check_output(snippet_path, "--snippet", config=source.config_file, docs_dir=source.docs_dir)
@@ -314,11 +318,13 @@ def write_docs(
         )
     except TranslationFailed as exc:
         raise DocsError(str(exc)) from None
-    report.stats, report.warnings, report.fallbacks = done.stats, done.warnings, done.fallbacks
-    if strict and (report.warnings or report.fallbacks):
-        for message in report.warnings + report.fallbacks:
+    report.stats, report.warnings, report.english, report.fallbacks = (
+        done.stats, done.warnings, done.english, done.fallbacks
+    )
+    if strict and (report.warnings or report.english):
+        for message in report.warnings + report.english:
             log(message)
-        raise DocsError(f"{len(report.warnings) + len(report.fallbacks)} translation problem(s) and --strict")
+        raise DocsError(strict_failure(len(report.warnings) + len(report.english)))
     for name in source.files:
         target = f"{source.default_locale}/{name}" if layout == "folder" else name
         _copy(source.docs_dir / name, out / target, report, target)

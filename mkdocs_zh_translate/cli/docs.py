@@ -30,7 +30,13 @@ def add_parser(sub: Any) -> None:
     docs.add_argument("--snippet", metavar="FILE", help="where the i18n settings go (default: DIR.i18n.yml)")
     docs.add_argument("--backend", choices=("pseudo", "onnx"), help="override the plugin's backend")
     docs.add_argument("--model", metavar="DIR", help="override the plugin's model directory")
-    docs.add_argument("--strict", action="store_true", help="fail on any fallback or page kept in English")
+    docs.add_argument(
+        "--strict",
+        action="store_true",
+        help="fail when English is left behind: a page or sentence kept in English, a page-guard revert, "
+        "a rejected review (fallbacks that still translated everything do not count)",
+    )
+    docs.add_argument("-v", "--verbose", action="store_true", help="list every fallback and where it happened")
     docs.set_defaults(func=_run)
 
 
@@ -49,8 +55,11 @@ def _run(args: argparse.Namespace) -> int:
         report = write_docs(source, out, layout=args.layout, snippet_path=snippet_path, strict=args.strict, log=warn)
     for message in report.warnings:
         warn(f"warning: {message}")
+    if args.verbose:
+        for message in report.english + report.fallbacks:
+            warn(message)
     if report.stats is not None and report.stats.fallback_steps:
-        warn(f"{plain_fallbacks(report.stats.fallback_steps)} (--strict lists where)")
+        warn(f"{plain_fallbacks(report.stats.fallback_steps)}{'' if args.verbose else ' (-v lists where)'}")
     for line in summary(report, out, snippet_path):
         print(line, file=sys.stderr)
     return 0

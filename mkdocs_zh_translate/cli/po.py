@@ -27,6 +27,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     fill.add_argument("--cache-dir", metavar="DIR",
                       help="machine translation cache (default: .zh-translate-cache beside the first PATH)")
     fill.add_argument("--glossary", metavar="FILE", help="glossary.yml with keep: and terms: (as for review)")
+    fill.add_argument(
+        "--strict",
+        action="store_true",
+        help="exit 1 when English is left behind: entries that failed validation, could not be filled, "
+        "or were filled partly in English",
+    )
+    fill.add_argument("-v", "--verbose", action="store_true", help="list the entries filled partly in English")
     fill.add_argument("--beams", type=int, default=None)
     fill.add_argument("--threads", type=int, default=None)
     fill.set_defaults(func=_run)
@@ -59,5 +66,14 @@ def _run(args: argparse.Namespace) -> int:
         print(f"skipped: {problem}", file=sys.stderr)
     for problem in summary.failed:
         print(f"failed validation: {problem}", file=sys.stderr)
+    if args.verbose or args.strict:
+        for problem in summary.english:
+            print(f"english: {problem}", file=sys.stderr)
     print(summary.line())
+    left = len(summary.failed) + len(summary.skipped) + len(summary.english)
+    if args.strict and left:
+        from ..pipeline.pages import strict_failure
+
+        print(f"error: {strict_failure(left)}", file=sys.stderr)
+        return 1
     return 0

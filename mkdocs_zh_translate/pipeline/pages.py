@@ -41,6 +41,15 @@ def plain_fallbacks(steps: Sequence[str]) -> str:
     return f"{len(steps)} sentence(s) needed a fallback: " + "; ".join(parts)
 
 
+def strict_failure(places: int) -> str:
+    """The line a strict run of every front end (build, ``docs``, ``po fill``) fails with.
+
+    Strict means "English left behind": a page or sentence kept in English, a page-guard
+    revert, a rejected review. A fallback that still produced a whole translation (another
+    candidate, pieces, dropped emphasis) is not English and fails nothing."""
+    return f"strict: {places} place(s) where English is left behind or a review is ignored (`-v` lists where)"
+
+
 @dataclass
 class Stats:
     """What one build did, for the one-line summary, the tests and the benchmark."""
@@ -56,9 +65,13 @@ class Stats:
     guarded: int = 0  # segments the page guard put back to English
     guard_renders: int = 0  # Markdown renders the guard needed (2 per translated page if all pass)
     guard_seconds: float = 0.0
+    untranslated: int = 0  # segments and strings kept in English because the model could not load
+    untranslated_pages: int = 0
 
     def summary(self) -> str:
         guarded = f", {self.guarded} kept in English by the page guard" if self.guarded else ""
+        if self.untranslated:
+            guarded += f", {self.untranslated} kept in English (no model)"
         return (
             f"{self.segments} segments ({self.unique} unique), {self.cached} from "
             f"memory, {self.translated} translated, {self.fallbacks} fallbacks{guarded}, "
@@ -83,10 +96,18 @@ class PageResult:
     markdown: str
     segments: int = 0
     reviewed: int = 0
-    # "file:line: message": pages kept in English (warnings), segments that fell back (notes)
+    # "file:line: message": pages or segments kept in English, guard reverts, rejected reviews
+    # (warnings); sentences the ladder left wholly or partly English (english); fallbacks that
+    # still translated everything (fallbacks, notes only)
     warnings: list[str] = field(default_factory=list)
+    english: list[str] = field(default_factory=list)
     fallbacks: list[str] = field(default_factory=list)
     translated: bool = True  # some of its text was translated (else no banner claims it, no zh file)
+
+    @property
+    def left_behind(self) -> list[str]:
+        """What a strict run refuses: English shipped as Chinese, or a review ignored."""
+        return self.warnings + self.english
 
 
 class ReviewedPage(Protocol):
@@ -126,8 +147,10 @@ class SiteTranslator:
 
     Order of authority: ``reviewer`` (human text) > the machine cache > the model.
     ``glossary`` protects and fixes terms and adds the terms it touches to the cache key.
-    ``english_fallback``: when the model cannot be loaded, keep what is missing in English
-    (one warning per page) instead of failing, so a clone with PO files and no model builds.
+    ``allow_untranslated``: when the model cannot be loaded, keep what is missing in English
+    (one warning per page) instead of failing. Off by default: a build that would ship English
+    as Chinese fails with one line that says how much is missing, so CI never deploys it by
+    accident; a team that wants a partial deploy (reviews only, no model in CI) opts in.
     ``guard``: the page guard (see :data:`~.service.Guard`).
     """
 
@@ -140,7 +163,7 @@ class SiteTranslator:
         progress: bool | None = None,
         reviewer: Reviewer | None = None,
         glossary: Glossary | None = None,
-        english_fallback: bool = False,
+        allow_untranslated: bool = False,
         guard: Guard | None = None,
         slugify: Callable[[str, str], str] | None = None,
         syntax: SiteSyntax | None = None,
@@ -150,11 +173,12 @@ class SiteTranslator:
         self.syntax = syntax  # what the site's extensions change (tab ids from titles, fancy lists)
         self.spec = spec
         self.reviewer = reviewer
+        self.allow_untranslated = allow_untranslated
         self.service = TranslationService(
             lambda: lazy.get(self.spec),  # self.spec: prefill may override providers
             cache=bind_cache(spec, memory),
             glossary=glossary,
-            english_fallback=english_fallback,
+            english_fallback=True,  # counted below, then refused unless allow_untranslated
             progress=progress_for(progress),
             guard=guard,
         )
@@ -213,6 +237,7 @@ class SiteTranslator:
         service = self.service
         loads, cached, translated = self.lazy.loads, service.cached, service.translated
         hits = service.translate(needed)
+        self._refuse_untranslated(segmented, reviewed, strings, reviewed_strings, hits, stats)
         stats.translated = service.translated - translated
         if stats.translated:
             stats.model = "model loaded" if self.lazy.loads > loads else "model already loaded"
@@ -239,6 +264,43 @@ class SiteTranslator:
             results.setdefault(label, PageResult("", translated=False, warnings=list(string_warnings)))
         return results, translated_strings, stats
 
+    def _refuse_untranslated(
+        self,
+        segmented: dict[str, SegmentedPage],
+        reviewed: dict[str, ReviewedPage],
+        strings: Sequence[str],
+        reviewed_strings: dict[str, str],
+        hits: dict[str, Hit],
+        stats: Stats,
+    ) -> None:
+        """Count what the model could not translate; raise TranslationFailed (one line: how
+        many segments on how many pages, and why) unless ``allow_untranslated``."""
+        if self.service.unavailable is None:
+            return
+        pages = 0
+        for key, page in segmented.items():
+            done = reviewed[key].hits if key in reviewed else {}
+            missing = sum(
+                1
+                for i, s in enumerate(page.segments)
+                if i not in done and hits[s.text].origin is Origin.ENGLISH
+            )
+            stats.untranslated += missing
+            pages += missing > 0
+        stats.untranslated += sum(
+            1
+            for s in dict.fromkeys(strings)
+            if s.strip() and s not in reviewed_strings and hits[s].origin is Origin.ENGLISH
+        )
+        stats.untranslated_pages = pages
+        if stats.untranslated and not self.allow_untranslated:
+            where = f" on {pages} page{'s' if pages != 1 else ''}" if pages else ""
+            raise TranslationFailed(
+                f"{stats.untranslated} segment{'s' if stats.untranslated != 1 else ''}{where} have no "
+                f"reviewed or cached translation and the model cannot be loaded: {self.service.unavailable}. "
+                "Set `allow_untranslated: true` to build them in English instead"
+            )
+
     def _page_result(
         self, job: PageJob, page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit], stats: Stats
     ) -> PageResult:
@@ -258,7 +320,12 @@ class SiteTranslator:
         for segment, hit in zip(page.segments, page_hits):
             if hit.origin is Origin.REVIEWED:
                 result.reviewed += 1
-            if hit.fallback and hit.origin is not Origin.ENGLISH:
+            if hit.fallback == "english" and hit.origin is not Origin.ENGLISH:
+                result.english.append(
+                    f"{job.label}:{segment.line + job.line_offset}: kept in English, wholly or in part "
+                    "(the model's translations broke the sentence's markup)"
+                )
+            elif hit.fallback and hit.origin is not Origin.ENGLISH:
                 result.fallbacks.append(
                     f"{job.label}:{segment.line + job.line_offset}: translation fell back to '{hit.fallback}'"
                 )

@@ -90,19 +90,24 @@ def model_fingerprint(model_dir: Path) -> str:
 def _model_content(spec: TranslatorSpec, memory: TranslationMemory) -> str:
     """The model part of the fingerprint, computed without loading the model.
 
-    When the model directory has been deleted, the fingerprint last computed for that path is
-    taken from the cache's metadata, so a fully cached site still rebuilds."""
+    When the model directory is absent (deleted, or never exported on this machine: a CI run
+    that restores the cache a laptop filled, under another checkout path), the fingerprint last
+    computed for that path is taken from the cache's metadata, else the one of the model this
+    cache was last filled with: a fully cached site rebuilds without the model wherever the
+    checkout lives. Without the model nobody can tell whether it changed, so the cache's own
+    last model is the only fingerprint that finds anything."""
     if spec.backend == "pseudo":
         from .translator import PseudoTranslator
 
         return PseudoTranslator.fingerprint
     model_dir = Path(spec.model or "")
-    meta_name = f"model:{model_dir}"
+    by_path, last = f"model:{model_dir}", f"model-last:{spec.backend}"
     if model_dir.is_dir():
         content = model_fingerprint(model_dir)
-        memory.machine.set_meta(meta_name, content)
+        memory.machine.set_meta(by_path, content)
+        memory.machine.set_meta(last, content)
     else:
-        content = memory.machine.get_meta(meta_name) or f"missing:{model_dir}"
+        content = memory.machine.get_meta(by_path) or memory.machine.get_meta(last) or f"missing:{model_dir}"
     return f"{spec.backend}:{content}"
 
 

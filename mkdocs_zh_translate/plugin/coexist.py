@@ -29,6 +29,7 @@ from mkdocs.plugins import get_plugin_logger
 from ..docs import Translation, translate_tree
 from ..logs import PLUGIN_NAME, PREFIX
 from ..pipeline.lazy import TranslationFailed
+from ..pipeline.pages import strict_failure
 from ..plaintext import for_template
 from .docs_source import read_pages, read_strings
 from .overrides import translatable_copyright, translatable_site_name
@@ -165,8 +166,13 @@ class StaticI18nBridge:
             raise PluginError(f"{PREFIX}{exc}") from None
         self.translation = done
         log.info(done.stats.summary())
-        for message in done.warnings:
-            log.warning(message)
+        left = done.warnings + done.english if plugin.config.strict else []
+        for message in left or done.warnings:
+            (log.error if left else log.warning)(message)
+        if left:
+            from mkdocs.exceptions import PluginError
+
+            raise PluginError(f"{PREFIX}{strict_failure(len(left))}")
         entry = self.i18n.get_language_config(self.language)
         brand = not translatable_site_name(config.site_name)
         if "site_name" not in self.overrides and plugin.config.translate_nav and not brand:

@@ -180,6 +180,12 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
     ``theme`` (merged), ``extra`` (merged), ``markdown_extensions`` (interface text only).
     Unknown keys are refused."""
 
+    allow_untranslated = c.Type(bool, default=False)
+    """What a build does when segments have neither a reviewed nor a cached translation and the
+    model cannot be loaded (no ``model`` directory on this machine). ``false`` (default): the build
+    fails with one line saying how many segments on how many pages, so CI never ships English as
+    Chinese. ``true``: a partial deploy, those segments stay English (one warning per page)."""
+
     strict = c.Type(bool, default=False)
     """Treat every translation fallback (placeholder mismatch, page that cannot be segmented)
     as an error instead of a warning."""

@@ -31,11 +31,11 @@ from ..pipeline.cache import MachineCache, TranslationMemory
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..pipeline.guard import PageGuard
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
-from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks
+from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks, strict_failure
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
 from ..review.layer import ReviewedLayer
-from ..review.store import ReviewError, has_po_files
+from ..review.store import ReviewError
 from ..segment import SiteSyntax
 from . import coexist, site, templates, uistrings
 from .backlinks import BacklinkLayout
@@ -408,12 +408,14 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         for result in results.values():
             for message in result.warnings:
                 (errors.append if self.config.strict else log.warning)(message)
-            for message in result.fallbacks:
+            for message in result.english:
                 (errors.append if self.config.strict else log.debug)(message)
+            for message in result.fallbacks:
+                log.debug(message)
         if errors:
             for message in errors:
                 log.error(message)
-            raise PluginError(f"{PREFIX}{len(errors)} translation problem(s) and `strict: true`")
+            raise PluginError(f"{PREFIX}{strict_failure(len(errors))}")
 
     def _site_translator(self) -> SiteTranslator:
         """The pipeline as this build configures it (cache, model, review, glossary)."""
@@ -425,7 +427,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             build.spec,
             reviewer=review,
             glossary=self._glossary,
-            english_fallback=review is not None and has_po_files(review.review_dir),
+            allow_untranslated=self.config.allow_untranslated,
             guard=self._page_guard(),
             slugify=self._slugify,
             syntax=self._syntax,

@@ -70,7 +70,8 @@ class Summary:
     reviewed: int = 0  # left alone: translated by a person
     fuzzy_kept: int = 0  # left alone: fuzzy but not ours (or edited)
     already: int = 0  # left alone: our own fuzzy text (no --refresh)
-    fallbacks: int = 0  # filled, but the fallback ladder was needed (e.g. partly English)
+    fallbacks: int = 0  # filled, but the fallback ladder was needed
+    english: list[Problem] = field(default_factory=list)  # filled, but partly English (ladder)
     skipped: list[Problem] = field(default_factory=list)  # plural entries we cannot fill
     failed: list[Problem] = field(default_factory=list)  # validation failures
 
@@ -211,6 +212,9 @@ def fill(
             continue
         if any(h.fallback for h in results):
             summary.fallbacks += 1
+        if any(h.fallback == "english" for h in results):
+            reason = "partly kept in English (the model's translations broke its markup)"
+            summary.english.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
         if job.refresh and restored == job.entry.msgstr_text():
             summary.already += 1
             continue

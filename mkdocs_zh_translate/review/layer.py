@@ -19,7 +19,7 @@ from ..pipeline.cache import Hit
 from ..pipeline.origin import Origin
 from ..segment import Segment, SegmentedPage, from_readable
 from .store import PoReader, display, page_po_path, site_po_path
-from .units import Unit, page_units, string_units
+from .units import Unit, entry_key, page_units, string_units
 
 
 @dataclass
@@ -33,7 +33,7 @@ class PageReview:
 def _index(po: polib.POFile | None) -> dict[tuple[str | None, str], polib.POEntry]:
     if po is None:
         return {}
-    return {(e.msgctxt, e.msgid): e for e in po if not e.obsolete}
+    return {entry_key(e): e for e in po if not e.obsolete}
 
 
 def reviewed_text(entry: polib.POEntry | None) -> str | None:
@@ -110,7 +110,7 @@ def rejected_entries(units: Sequence[Unit], po: polib.POFile) -> dict[tuple[str 
     found: dict[tuple[str | None, str], list[str]] = {}
     for entry in po:
         text = reviewed_text(entry)
-        unit = by_key.get((entry.msgctxt, entry.msgid))
+        unit = by_key.get(entry_key(entry))
         if text is None or unit is None:
             continue
         parsed = from_readable(unit.segment or Segment(unit.text, 0, 0, 1, "string"), text)

@@ -11,6 +11,7 @@ import html
 from collections.abc import Sequence
 
 from .status import ReviewFile, Status, count, state_of
+from .units import entry_key
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:2em;color:#222}
@@ -71,7 +72,7 @@ def render_report(files: Sequence[ReviewFile], status: Status, title: str) -> st
                 prev = f'<div class="prev">was: {_e(entry.previous_msgid)}</div>'
             ctx = f'<div class="prev">context: {_e(entry.msgctxt)}</div>' if entry.msgctxt else ""
             if state == "rejected":
-                reasons = "; ".join(file.rejected[(entry.msgctxt, entry.msgid)])
+                reasons = "; ".join(file.rejected[entry_key(entry)])
                 prev += f'<div class="prev">rejected: {_e(reasons)}</div>'
             out.append(
                 f'<tr class="{state}"><td class="ref">{_e(where)}</td><td>{_e(entry.msgid)}{ctx}{prev}</td>'

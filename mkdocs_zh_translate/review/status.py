@@ -13,6 +13,7 @@ from pathlib import Path
 import polib
 
 from .store import display, entry_state
+from .units import entry_key
 
 STATES = ("reviewed", "rejected", "machine", "stale", "missing")
 
@@ -60,7 +61,7 @@ class Status:
 
 def state_of(entry: polib.POEntry, file: ReviewFile) -> str:
     state = entry_state(entry)
-    if state == "reviewed" and (entry.msgctxt, entry.msgid) in file.rejected:
+    if state == "reviewed" and entry_key(entry) in file.rejected:
         return "rejected"
     return state
 
@@ -107,7 +108,7 @@ def rejection_lines(files: Sequence[ReviewFile]) -> list[str]:
     lines = []
     for file in files:
         for entry in file.po:
-            problems = file.rejected.get((entry.msgctxt, entry.msgid))
+            problems = file.rejected.get(entry_key(entry))
             if problems and not entry.obsolete:
                 first = entry.msgid.splitlines()[0] if entry.msgid else ""
                 short = first if len(first) <= 50 else first[:47] + "..."

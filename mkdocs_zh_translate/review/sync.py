@@ -22,7 +22,7 @@ import polib
 from ..owned import Owned
 from ..plugin.collect import Site
 from .store import PAGE_SUFFIX, check_no_links, entry_state, new_po, read_po, render_po, write_if_changed
-from .units import Unit
+from .units import Key, Unit, entry_key
 
 SIMILARITY = 0.6  # difflib ratio above which a changed source keeps the old translation
 
@@ -68,9 +68,9 @@ def merge(
     human translations of the same source texts that vanished from other files."""
     po = new_po(old)
     entries = list(old) if old is not None else []
-    active: dict[tuple[str | None, str], polib.POEntry] = {(e.msgctxt, e.msgid): e for e in entries if not e.obsolete}
-    obsolete: dict[tuple[str | None, str], polib.POEntry] = {(e.msgctxt, e.msgid): e for e in entries if e.obsolete}
-    used: set[tuple[str | None, str]] = set()
+    active: dict[Key, polib.POEntry] = {entry_key(e): e for e in entries if not e.obsolete}
+    obsolete: dict[Key, polib.POEntry] = {entry_key(e): e for e in entries if e.obsolete}
+    used: set[Key] = set()
     out: list[polib.POEntry | None] = []
     pending: list[int] = []
     for unit in units:
@@ -80,7 +80,7 @@ def merge(
             pending.append(len(out) - 1)
             continue
         used.add(unit.key)
-        entry = _copy(have, obsolete=False)
+        entry = _copy(have, obsolete=False, msgid=unit.msgid)  # an older file's soft breaks go
         if not entry.msgstr and unit.key in machine:
             entry.msgstr, entry.flags = machine[unit.key], _with_fuzzy(entry.flags)
         out.append(entry)
@@ -89,20 +89,20 @@ def merge(
     for index in pending:
         unit = units[index]
         if moved and unit.key in moved:  # the same text moved here from another page
-            out[index] = _copy(moved[unit.key], obsolete=False)
+            out[index] = _copy(moved[unit.key], obsolete=False, msgid=unit.msgid)
             continue
         best, score = None, SIMILARITY
         for cand in candidates:
-            if (cand.msgctxt, cand.msgid) in used:
+            if entry_key(cand) in used:
                 continue
-            matcher = difflib.SequenceMatcher(None, cand.msgid, unit.msgid, autojunk=False)
+            matcher = difflib.SequenceMatcher(None, entry_key(cand)[1], unit.msgid, autojunk=False)
             if matcher.real_quick_ratio() < score or matcher.quick_ratio() < score:
                 continue  # cheap upper bounds first: big pages compare many pairs
             ratio = matcher.ratio()
             if ratio >= score:
                 best, score = cand, ratio
         if best is not None:
-            used.add((best.msgctxt, best.msgid))
+            used.add(entry_key(best))
             previous = best.previous_msgid if entry_state(best) == "stale" else best.msgid
             entry = polib.POEntry(
                 msgid=unit.msgid,
@@ -122,7 +122,7 @@ def merge(
         done.occurrences = [(path, line) for path, line in unit.occurrences]
         done.comment = unit.kind
         po.append(done)
-    seen: set[tuple[str | None, str]] = {(e.msgctxt, e.msgid) for e in po}
+    seen: set[Key] = {entry_key(e) for e in po}
     for key, entry in list(active.items()) + list(obsolete.items()):
         if key in used or key in seen:
             continue
@@ -146,11 +146,11 @@ def plan_sync(site: Site) -> list[Planned]:
         for path in sorted(site.review_dir.rglob("*" + PAGE_SUFFIX)):
             if path not in olds and not path.name.startswith("."):
                 olds[path] = read_po(path)
-    moved: dict[tuple[str | None, str], tuple[Path, polib.POEntry]] = {}
+    moved: dict[Key, tuple[Path, polib.POEntry]] = {}
     for path, old in olds.items():
         keep = {u.key for u in site.pages.get(path, [])}
         for entry in sorted(old or [], key=lambda e: e.obsolete):  # active entries first
-            key = (entry.msgctxt, entry.msgid)
+            key = entry_key(entry)
             if key not in keep and _carries_human_text(entry):
                 moved.setdefault(key, (path, entry))
     planned: list[Planned] = []

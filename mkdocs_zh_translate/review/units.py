@@ -6,6 +6,10 @@ which segment. A unit is a distinct readable source text; the same text twice on
 entry with two ``#:`` references, as gettext does. ``msgctxt`` appears only when one readable
 text stands for different segments (e.g. a heading and a table cell whose markup differs), i.e.
 only where the same text may need different translations.
+
+msgids carry no soft line breaks (:func:`~..segment.soft_breaks_as_spaces`): re-wrapping a
+paragraph keeps its entry. Entries written before that are found through :func:`entry_key`,
+which reads every file's msgids the same way, and ``review sync`` rewrites them.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..segment import Segment, SegmentedPage, to_readable
+import polib
+
+from ..segment import Segment, SegmentedPage, soft_breaks_as_spaces, to_readable
 
 
 @dataclass
@@ -29,8 +35,17 @@ class Unit:
     indices: list[int] = field(default_factory=list)  # segment indices within its page
 
     @property
-    def key(self) -> tuple[str | None, str]:
+    def key(self) -> Key:
         return (self.msgctxt, self.msgid)
+
+
+Key = tuple[str | None, str]
+
+
+def entry_key(entry: polib.POEntry) -> Key:
+    """The (msgctxt, msgid) a PO entry stands for, read as :class:`Unit` keys are made: a file
+    written before msgids dropped soft breaks still matches, with no review lost."""
+    return (entry.msgctxt, soft_breaks_as_spaces(entry.msgid))
 
 
 def is_site_wide(segment: Segment) -> bool:
@@ -44,7 +59,7 @@ def page_units(page: SegmentedPage, location: str, line_offset: int = 0) -> tupl
     units: dict[tuple[bool, str, str], Unit] = {}
     for index, segment in enumerate(page.segments):
         site = is_site_wide(segment)
-        readable = segment.text if site else to_readable(segment)
+        readable = soft_breaks_as_spaces(segment.text if site else to_readable(segment))
         unit = units.get((site, readable, segment.text))
         if unit is None:
             unit = units[(site, readable, segment.text)] = Unit(readable, None, segment.text, segment.kind, segment)
@@ -80,7 +95,7 @@ def string_units(strings: Iterable[tuple[str, str]]) -> list[Unit]:
     for text, origin in strings:
         if not text.strip():
             continue
-        unit = units.setdefault(text, Unit(text, None, text, "string", None))
+        unit = units.setdefault(text, Unit(soft_breaks_as_spaces(text), None, text, "string", None))
         ref = (origin, "")
         if ref not in unit.occurrences:
             unit.occurrences.append(ref)

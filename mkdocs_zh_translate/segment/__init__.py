@@ -10,7 +10,7 @@ from __future__ import annotations
 from ._api import SegmentedPage, segment_markdown
 from ._model import Segment, SiteSyntax
 from ._placeholders import TAG_RE, has_words, strip_tags, tokenize, validate
-from ._readable import Parsed, from_readable, markup_in, to_readable
+from ._readable import Parsed, from_readable, markup_in, soft_breaks_as_spaces, to_readable
 from ._segmenter import SegmentError
 from ._sentences import split_sentences
 from ._slug import slugify
@@ -30,6 +30,7 @@ __all__ = [
     "markup_in",
     "segment_markdown",
     "slugify",
+    "soft_breaks_as_spaces",
     "split_sentences",
     "strip_tags",
     "to_readable",

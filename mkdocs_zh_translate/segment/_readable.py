@@ -9,6 +9,7 @@ outside contributors: they may change words, never markup.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -158,6 +159,26 @@ def _scan(markdown: str, marks: list[tuple[str, str, int]], long_opens: bool) ->
     return "".join(out), text_runs
 
 
+def soft_breaks_as_spaces(text: str, *, fragment: bool = False) -> str:
+    """``text`` with Markdown's soft line breaks as spaces; hard breaks (two spaces or a
+    backslash before the newline) and blank lines stay. Same length, same rendering: a soft
+    break renders as whitespace everywhere a segment can hold one (prose, code spans, link text,
+    tag attributes). ``fragment``: ``text`` is a protected part cut out of a paragraph, which
+    never holds a blank line and whose leading newline follows the paragraph's text.
+
+    gettext's convention (mdpo and Sphinx join soft breaks too): a msgid must not change when a
+    paragraph is only re-wrapped, or every review of a re-flowed page would go stale."""
+    if "\n" not in text:
+        return text
+    lines = text.split("\n")
+    out = [lines[0]]
+    for before, line in itertools.pairwise(lines):
+        blank = not fragment and not (before.strip() and line.strip())
+        out.append("\n" if blank or before.endswith(("  ", "\\")) else " ")
+        out.append(line)
+    return "".join(out)
+
+
 def from_readable(segment: Segment, markdown: str) -> Parsed:
     """The reviewer's ``markdown`` in placeholder form, or the reasons it cannot be used.
 
@@ -166,17 +187,19 @@ def from_readable(segment: Segment, markdown: str) -> Parsed:
     counts only when it closes the innermost open pair, and then wins over an opening one.
     A run such as ``***`` is read both ways (longer or shorter opening first) and the reading
     with fewer problems wins. Whatever is left is text and must not contain markup the
-    source's own text did not."""
+    source's own text did not. Soft line breaks count as spaces on both sides (a code span
+    or link the source wraps over two lines matches the reviewer's one-line copy)."""
     r = segment.restore
+    markdown = soft_breaks_as_spaces(markdown)
     marks: list[tuple[str, str, int]] = []  # (raw, kind, id)
     for aid, (raw, _role) in r.atoms.items():
         if raw:
-            marks.append((raw, "atom", aid))
+            marks.append((soft_breaks_as_spaces(raw, fragment=True), "atom", aid))
     for pid, (opening, closing, _piece) in r.pairs.items():
         if opening:
-            marks.append((opening, "open", pid))
+            marks.append((soft_breaks_as_spaces(opening, fragment=True), "open", pid))
         if closing:
-            marks.append((closing, "close", pid))
+            marks.append((soft_breaks_as_spaces(closing, fragment=True), "close", pid))
     marks.sort(key=lambda m: -len(m[0]))
     best: Parsed | None = None
     for long_opens in (True, False):

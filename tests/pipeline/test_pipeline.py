@@ -139,18 +139,24 @@ def test_entries_of_0_1_0_are_reused_when_the_ladder_could_not_change_them(tmp_p
 # -- the model: lazy, English fallback ---------------------------------------------------------
 
 
-def test_without_a_model_english_fallback_keeps_misses_english_with_a_warning(tmp_path: Path) -> None:
+def test_without_a_model_misses_fail_unless_untranslated_is_allowed(tmp_path: Path) -> None:
     def fail(*args: object, **kwargs: object) -> CountingTranslator:
         raise BackendError("no model here")
 
     memory = TranslationMemory(MachineCache(tmp_path / "cache"))
-    site = SiteTranslator(memory, LazyTranslator(fail), SPEC, progress=False, english_fallback=True)
-    results, _s, stats = site.translate_pages([PageJob("a.md", "a.md", "Hello.\n")])
-    assert results["a.md"].markdown == "Hello.\n"
+    jobs = [PageJob("a.md", "a.md", "Hello.\n\nWorld.\n"), PageJob("b.md", "b.md", "Again.\n")]
+    memory.store({"Again.": Hit("又。", None, Origin.MODEL)}, bind_cache(SPEC, memory).fingerprint)
+    partial = SiteTranslator(memory, LazyTranslator(fail), SPEC, progress=False, allow_untranslated=True)
+    results, _s, stats = partial.translate_pages(jobs)
+    assert results["a.md"].markdown == "Hello.\n\nWorld.\n" and results["b.md"].markdown == "又。\n"
     assert "no model here" in results["a.md"].warnings[0] and stats.fallbacks == 0
+    assert (stats.untranslated, stats.untranslated_pages) == (2, 1)
+    assert "2 kept in English (no model)" in stats.summary()
     strict = SiteTranslator(memory, LazyTranslator(fail), SPEC, progress=False)
-    with pytest.raises(TranslationFailed, match="no model here"):
-        strict.translate_pages([PageJob("a.md", "a.md", "Hello.\n")])
+    with pytest.raises(TranslationFailed, match=r"^2 segments on 1 page have no reviewed or cached .*no model here"):
+        strict.translate_pages(jobs)
+    # everything cached: no model needed, no failure
+    assert strict.translate_pages(jobs[1:])[0]["b.md"].markdown == "又。\n"
     memory.machine.close()
 
 
@@ -339,3 +345,26 @@ def test_fallbacks_are_summarised_in_plain_words_most_frequent_first() -> None:
     assert text.startswith("3 sentence(s) needed a fallback: 2 translated in pieces")
     assert "1 translated without some of its bold/italic marks" in text
     assert "drop_pairs" not in text and "runs" not in text.split(":", 1)[1].split()
+
+
+def test_a_cache_filled_under_one_model_path_is_found_under_another(tmp_path: Path) -> None:
+    """A laptop fills the cache with ``/home/me/docs/models/m``; CI restores it into another
+    checkout path and has no model at all: the cached translations must still be found."""
+    laptop = tmp_path / "laptop" / "models" / "m"
+    laptop.mkdir(parents=True)
+    (laptop / "config.json").write_text('{"d_model": 8}', encoding="utf-8")
+    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    filled = bind_cache(TranslatorSpec("onnx", str(laptop)), memory).fingerprint
+    assert not filled.startswith("onnx:missing:")
+    elsewhere = bind_cache(TranslatorSpec("onnx", str(tmp_path / "ci" / "models" / "m")), memory).fingerprint
+    assert elsewhere == filled
+    # a model that is present is always fingerprinted by its content, never by the cache's word
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "config.json").write_text('{"d_model": 16}', encoding="utf-8")
+    assert bind_cache(TranslatorSpec("onnx", str(other)), memory).fingerprint != filled
+    # and an empty cache has nothing to offer
+    fresh = TranslationMemory(MachineCache(tmp_path / "fresh"))
+    assert bind_cache(TranslatorSpec("onnx", str(laptop.parent / "gone")), fresh).fingerprint.startswith("onnx:missing:")
+    memory.machine.close()
+    fresh.machine.close()

@@ -54,5 +54,5 @@ def test_under_strict_the_guard_fails_the_build(
         build_in_process(config)
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
     assert any("index.md" in m and "page structure" in m for m in errors)
-    assert any("1 translation problem(s) and `strict: true`" in m for m in errors)
+    assert any("strict: 1 place(s) where English is left behind" in m for m in errors)
     assert not (tmp_path / "site" / "zh" / "index.html").exists()

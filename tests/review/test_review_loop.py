@@ -17,6 +17,7 @@ from pathlib import Path
 import polib
 import pytest
 import yaml
+from mkdocs.exceptions import Abort
 
 from mkdocs_zh_translate.cli.app import main as cli_main
 from mkdocs_zh_translate.logs import LOGGER_NAME, PREFIX
@@ -173,8 +174,15 @@ def test_review_loop_on_the_example_site(
     assert plugin.lazy.loads == 0
     assert "ONNX Runtime。它不安装 PyTorch" in _zh(root, "guide/install")
 
-    # 8. a fresh clone: no model, no cache; reviewed entries used, the rest English, one warning a page
+    # 8. a fresh clone: no model, no cache. The build fails rather than ship English as zh ...
     shutil.rmtree(root / ".zh-translate-cache")
+    with pytest.raises(Abort):
+        build_in_process(site)
+    # ... unless a partial deploy is allowed: reviewed entries used, the rest English, one warning a page
+    config = yaml.safe_load(site.read_text(encoding="utf-8"))
+    options = next(p["zh-translate"] for p in config["plugins"] if isinstance(p, dict) and "zh-translate" in p)
+    options["allow_untranslated"] = True
+    site.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
     caplog.clear()
     with caplog.at_level(logging.WARNING, logger=LOGGER_NAME):
         plugin = build_in_process(site)

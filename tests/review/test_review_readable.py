@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mkdocs_zh_translate.segment import from_readable, segment_markdown, to_readable
+from mkdocs_zh_translate.segment import from_readable, segment_markdown, soft_breaks_as_spaces, to_readable
 
 SOURCE = "Run `mkdocs build` to **build** the [site](https://x.org/a) and see <https://y.org>.\n"
 
@@ -93,7 +93,8 @@ def _corpus() -> list[str]:
 
 
 def test_every_segment_reads_back_from_its_own_readable_form() -> None:
-    """Approving a segment's source as its translation is always accepted (identity)."""
+    """Approving a segment's source as its translation is always accepted (identity, up to
+    soft line breaks, which come back as spaces)."""
     failures = []
     count = 0
     for page in _corpus():
@@ -105,7 +106,9 @@ def test_every_segment_reads_back_from_its_own_readable_form() -> None:
             count += 1
             readable = to_readable(segment)
             parsed = from_readable(segment, readable)
-            if parsed.problems or to_readable(segment, parsed.text) != readable:
+            # soft line breaks come back as spaces (they render the same; see soft_breaks_as_spaces)
+            back = to_readable(segment, parsed.text)
+            if parsed.problems or soft_breaks_as_spaces(back) != soft_breaks_as_spaces(readable):
                 failures.append(readable)
     assert count > 300
     assert set(failures) <= _AMBIGUOUS, failures

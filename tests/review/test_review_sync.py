@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import os
+import re
 from pathlib import Path
 
 import polib
@@ -252,7 +254,7 @@ def test_review_dir_option_is_used_and_may_not_be_inside_docs(
     assert "review_dir" in caplog.text and "inside docs_dir" in caplog.text
 
 
-def test_no_model_and_no_cache_keeps_pages_in_english_but_strict_makes_it_an_error(
+def test_no_model_and_no_cache_fails_unless_untranslated_is_allowed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     from mkdocs.exceptions import Abort
@@ -263,23 +265,33 @@ def test_no_model_and_no_cache_keeps_pages_in_english_but_strict_makes_it_an_err
     po = polib.POFile()
     po.append(polib.POEntry(msgid="First paragraph of the guide.", msgstr="指南的第一段。"))
     po.save(str(review / "guide.md.po"))
+    # by default a build that would ship English as Chinese fails, with one line that counts it
     config = write_site(tmp_path, pages=PAGES, plugin={"backend": "onnx", "model": "no-such-model"})
+    with pytest.raises(Abort):
+        build_in_process(config)
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and re.search(r"\d+ segments on 2 pages have no reviewed or cached", errors[0])
+    assert "no-such-model" in errors[0] and "allow_untranslated: true" in errors[0]
+    assert not (tmp_path / "site" / "zh").exists()
+    caplog.clear()
+    # a partial deploy when asked for: reviewed text used, the rest English, one warning a page
+    config = write_site(
+        tmp_path, pages=PAGES, plugin={"backend": "onnx", "model": "no-such-model", "allow_untranslated": True}
+    )
     build_in_process(config)
     html = (tmp_path / "site" / "zh" / "guide" / "index.html").read_text(encoding="utf-8")
     assert "指南的第一段。" in html and "Second paragraph of the guide." in html
     kept = [r.getMessage() for r in caplog.records if "kept in English" in r.getMessage()]
     assert len(kept) == 2 and "no-such-model" in kept[0]  # one per page, naming the reason
     caplog.clear()
-    strict = write_site(tmp_path, pages=PAGES, plugin={"backend": "onnx", "model": "no-such-model", "strict": True})
+    strict = write_site(
+        tmp_path,
+        pages=PAGES,
+        plugin={"backend": "onnx", "model": "no-such-model", "allow_untranslated": True, "strict": True},
+    )
     with pytest.raises(Abort):
         build_in_process(strict)
     assert "kept in English" in caplog.text
-    # without any PO file, a missing model is still the plain error it always was
-    for path in review.iterdir():
-        path.unlink()
-    with pytest.raises(Abort):
-        build_in_process(config)
-    assert "does not exist" in caplog.text
 
 
 def test_a_renamed_page_keeps_its_reviewed_translations(small: Path) -> None:
