@@ -34,6 +34,10 @@ def test_sync_takes_engine_output_and_a_build_without_the_model_uses_the_po_file
     po.save(str(path))
     shutil.rmtree(tmp_path / "model")
     shutil.rmtree(tmp_path / ".zh-translate-cache")
+    # a partial deploy, asked for: the reviewed entry, the rest English
+    config = write_site(
+        tmp_path, pages=PAGES, plugin={"backend": "onnx", "model": "model", "allow_untranslated": True}
+    )
     plugin = build_in_process(config)
     assert plugin.lazy.loads == 0
     html = (tmp_path / "site" / "zh" / "index.html").read_text(encoding="utf-8")
