@@ -69,7 +69,7 @@ def english_ui_strings(html: str) -> list[str]:
     english = []
     for text in parser.strings:
         rest = " ".join(_PSEUDO.sub(" ", text).split())
-        for allowed in ALLOWED:
+        for allowed in sorted(ALLOWED, key=len, reverse=True):  # "Material for MkDocs" before "MkDocs"
             rest = rest.replace(allowed, " ")
         if _ENGLISH.search(rest):
             english.append(" ".join(text.split()))
