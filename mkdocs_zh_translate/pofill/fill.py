@@ -149,9 +149,8 @@ def fill(
             raise FillError(str(exc)) from None
         charset = re.search(r"charset=([^\s;]+)", catalog.header_value("Content-Type") or "")
         if charset and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8", "charset"):
-            raise FillError(
-                f"{display(path)}:1: declares charset {_charset_name(charset.group(1))}; only UTF-8 catalogs are supported"
-            )
+            name = _charset_name(charset.group(1))
+            raise FillError(f"{display(path)}:1: declares charset {name}; only UTF-8 catalogs are supported")
         catalogs.append((path, text, catalog))
 
     jobs: list[_Job] = []
