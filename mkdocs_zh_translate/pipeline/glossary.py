@@ -24,8 +24,10 @@ from pathlib import Path
 
 import yaml
 
-from ..review.store import ReviewError, display
+from ..review.store import ReviewError
 from ..segment import TAG_RE, tokenize
+from ..textfile import NotUtf8Error
+from ..untrusted import UntrustedFileError, display, excerpt, read_untrusted_text
 
 GLOSSARY_FILE = "glossary.yml"
 
@@ -184,25 +186,36 @@ def _check_terms(path: Path, text: str, values: list[str]) -> None:
         if problems:
             lines = _term_lines(text) if lines is None else lines
             raise ReviewError(
-                f"{display(path)}:{lines.get(value, 1)}: glossary term {value.strip()!r} {'; '.join(problems)}: "
+                f"{display(path)}:{lines.get(value, 1)}: glossary term {excerpt(value.strip())} {'; '.join(problems)}: "
                 "terms must be plain text"
             )
 
 
-def load_glossary(path: Path) -> Glossary:
-    """The glossary at ``path`` (empty when absent); ReviewError for a malformed one."""
+def _yaml_problem(exc: yaml.YAMLError) -> str:
+    """PyYAML's reason without the file's text: its messages quote tokens (``found undefined
+    alias 'x'``), which are cut to a short escaped excerpt."""
+    problem = str(getattr(exc, "problem", None) or "syntax error")
+    if not problem.isprintable():
+        return "syntax error"
+    return re.sub(r"'([^']*)'", lambda m: excerpt(m.group(1)), problem)[:200]
+
+
+def load_glossary(path: Path, root: Path | None = None) -> Glossary:
+    """The glossary at ``path`` (empty when absent); ReviewError for a malformed one. It is
+    read like a PO file (:mod:`..untrusted`): inside ``root`` (default: its own directory) with
+    no symbolic link on the way, and YAML errors quote at most a short escaped excerpt."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
+        text = read_untrusted_text(path, root)
+    except (UntrustedFileError, NotUtf8Error) as exc:
+        raise ReviewError(str(exc)) from None
+    if text is None:
         return Glossary()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReviewError(f"{display(path)}: cannot read: {exc}") from None
     try:
         data = yaml.safe_load(text) or {}
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
-        raise ReviewError(f"{display(path)}:{line}: malformed YAML: {getattr(exc, 'problem', exc)}") from None
+        raise ReviewError(f"{display(path)}:{line}: malformed YAML: {_yaml_problem(exc)}") from None
     if not isinstance(data, dict) or set(data) - {"keep", "terms"}:
         raise ReviewError(f"{display(path)}:1: expected a mapping with only 'keep:' (a list) and 'terms:' (a mapping)")
     keep, terms = data.get("keep") or [], data.get("terms") or {}

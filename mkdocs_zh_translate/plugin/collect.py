@@ -86,14 +86,41 @@ def with_english_build(config_file: Path, use: Callable[[EnglishBuild], T]) -> T
     quiet = logging.getLogger("mkdocs.commands.build")  # "Building documentation..." and timings
     level = quiet.level
     quiet.setLevel(logging.WARNING)
+    held = _HeldErrors()
+    quiet.addFilter(held)
     try:
         with tempfile.TemporaryDirectory(prefix="zh-translate-review-") as tmp:
-            return _collect(config_file, tmp, use)
+            return _collect(config_file, tmp, use, held)
     finally:
+        quiet.removeFilter(held)
         quiet.setLevel(level)
+        for record in held.records:  # the build went on after them: show them as they were
+            quiet.handle(record)
 
 
-def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T]) -> T:
+class _HeldErrors(logging.Filter):
+    """Holds back MkDocs' error lines during the English build: when the build fails, they
+    become the one ``ReviewError`` line (naming the file), not log lines before a vague
+    "Aborted with a BuildError!"."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno < logging.ERROR:
+            return True
+        self.records.append(record)
+        return False
+
+    def take(self) -> str:
+        """The held messages as one line (and nothing is shown later)."""
+        lines = [r.getMessage() for r in self.records]
+        self.records.clear()
+        return " ".join(lines)
+
+
+def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T], held: _HeldErrors) -> T:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
@@ -119,7 +146,8 @@ def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T])
     try:
         build(config)
     except MkDocsException as exc:
-        raise ReviewError(f"{display(config_file)}: the English build failed: {exc}") from None
+        reason = held.take() or str(exc)
+        raise ReviewError(f"{display(config_file)}: the English build failed: {reason}") from None
     finally:
         config.plugins.on_shutdown()
         plugin.collector = None

@@ -138,7 +138,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         if self._review is None or self._review.review_dir != review_dir:
             self._review = ReviewedLayer(review_dir)
         try:
-            self._glossary = load_glossary(review_dir / GLOSSARY_FILE)
+            self._glossary = load_glossary(review_dir / GLOSSARY_FILE, review_dir)
         except ReviewError as exc:
             raise PluginError(f"{PREFIX}{exc}") from None
         spec = TranslatorSpec(

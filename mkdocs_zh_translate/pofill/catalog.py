@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import polib
 
 from ..errors import ZhTranslateError
-from ..review.pocheck import PoSyntaxError, check_po
+from ..review.pocheck import PoSyntaxError, check_po, polib_error
 from .rst import backslash_escaped
 
 MARKER = "zh-translate: machine"
@@ -124,11 +124,10 @@ def parse_catalog(text: str, path: str) -> Catalog:
     except PoSyntaxError as exc:
         raise CatalogError(f"{path}:{exc.line}: malformed PO file: {exc.message}") from None
     try:
-        polib.pofile(text)
+        polib.pofile(text, check_for_duplicates=False)  # check_po refused duplicates in linear time
     except (OSError, ValueError) as exc:
-        m = re.search(r"\(line (\d+)\)", str(exc))
-        reason = re.sub(r"\s*\(line \d+\)", "", str(exc)).replace(text, "").replace(" in po file", "").strip()
-        raise CatalogError(f"{path}:{m.group(1) if m else 1}: malformed PO file: {reason or 'syntax error'}") from None
+        at, reason = polib_error(exc)
+        raise CatalogError(f"{path}:{at}: malformed PO file: {reason}") from None
     lines = text.splitlines(keepends=True)
     entries: list[Entry] = []
     current: Entry | None = None
@@ -205,7 +204,7 @@ def parse_catalog(text: str, path: str) -> Catalog:
         if s and keyword is not None:
             values[keyword].append(s.group(1))
             continue
-        raise CatalogError(f"{path}:{n + 1}: cannot read this PO line: {line[:60]!r}")
+        raise CatalogError(f"{path}:{n + 1}: malformed PO file: not PO syntax")  # never quoted: see pocheck
     finish(len(lines))
     return Catalog(path, lines, entries, detect_width(lines, entries))
 
@@ -338,7 +337,7 @@ def apply_edits_mapped(catalog: Catalog, edits: list[Edit]) -> tuple[str, list[i
 
 def check_edits(before: str, after: str, edits: list[Edit], path: str) -> None:
     """Parse the edited text and make sure exactly the intended translations changed."""
-    old, new = polib.pofile(before), polib.pofile(after)
+    old, new = polib.pofile(before, check_for_duplicates=False), polib.pofile(after, check_for_duplicates=False)
     wanted = {(e.entry.msgctxt, e.entry.msgid): e for e in edits}
     old_entries = [(x.msgctxt, x.msgid, x.obsolete) for x in old]
     new_entries = [(x.msgctxt, x.msgid, x.obsolete) for x in new]

@@ -36,7 +36,7 @@ from ..pipeline.service import Requests, TranslationService
 from ..pipeline.spec import TranslatorSpec, bind_cache
 from ..review.store import display
 from ..segment import has_words
-from ..textfile import decode_utf8
+from ..untrusted import UntrustedFileError, excerpt, read_untrusted_text
 from .catalog import Catalog, CatalogError, Edit, Entry, apply_edits_mapped, check_edits, parse_catalog
 from .formats import Message, protect
 
@@ -90,19 +90,23 @@ class Summary:
         return done / self.entries if self.entries else 1.0
 
 
-def find_po_files(paths: Sequence[Path]) -> list[Path]:
-    """Every ``.po`` file under ``paths`` (files given directly are taken as they are)."""
-    found: list[Path] = []
+def find_po_files(paths: Sequence[Path]) -> dict[Path, Path]:
+    """Every ``.po`` file under ``paths`` -> the directory it must be read inside: the directory
+    given (catalog trees come from contributors: no symbolic link below it is followed, a linked
+    file is refused rather than skipped), or a file's own directory for a file given directly."""
+    found: dict[Path, Path] = {}
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*.po") if p.is_file()))
+            for p in sorted(path.rglob("*.po")):
+                if p.is_file() or p.is_symlink():
+                    found.setdefault(p, path)
         elif path.is_file():
             if path.suffix != ".po":
                 raise FillError(f"{path}: not a .po file")
-            found.append(path)
+            found.setdefault(path, path.parent)
         else:
             raise FillError(f"{path}: no such file or directory")
-    return list(dict.fromkeys(found))
+    return found
 
 
 def default_cache_dir(paths: Sequence[Path]) -> Path:
@@ -138,17 +142,16 @@ def fill(
     files = find_po_files(paths)
     summary = Summary(files=len(files))
     catalogs: list[tuple[Path, str, Catalog]] = []
-    for path in files:
-        text = _read(path)
+    for path, root in files.items():
+        text = _read(path, root)
         try:
             catalog = parse_catalog(text, display(path))
         except CatalogError as exc:
             raise FillError(str(exc)) from None
         charset = re.search(r"charset=([^\s;]+)", catalog.header_value("Content-Type") or "")
         if charset and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8", "charset"):
-            raise FillError(
-                f"{display(path)}:1: declares charset {charset.group(1)}; only UTF-8 catalogs are supported"
-            )
+            name = _charset_name(charset.group(1))
+            raise FillError(f"{display(path)}:1: declares charset {name}; only UTF-8 catalogs are supported")
         catalogs.append((path, text, catalog))
 
     jobs: list[_Job] = []
@@ -243,12 +246,19 @@ def fill(
     return summary
 
 
-def _read(path: Path) -> str:
+def _charset_name(name: str) -> str:
+    """A charset name as it is when it looks like one (``ISO-8859-1``), else a short escaped excerpt."""
+    return name if re.fullmatch(r"[A-Za-z0-9_.:-]{1,40}", name) else excerpt(name)
+
+
+def _read(path: Path, root: Path) -> str:
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise FillError(f"{display(path)}: cannot read: {exc.strerror or exc}") from None
-    return decode_utf8(data, display(path), hint="; only UTF-8 catalogs are supported")
+        text = read_untrusted_text(path, root, hint="; only UTF-8 catalogs are supported")
+    except UntrustedFileError as exc:
+        raise FillError(str(exc)) from None
+    if text is None:
+        raise FillError(f"{display(path)}: no such file")
+    return text
 
 
 def _translate(

@@ -30,12 +30,6 @@ class PageReview:
     warnings: list[str] = field(default_factory=list)
 
 
-def _index(po: polib.POFile | None) -> dict[tuple[str | None, str], polib.POEntry]:
-    if po is None:
-        return {}
-    return {entry_key(e): e for e in po if not e.obsolete}
-
-
 def reviewed_text(entry: polib.POEntry | None) -> str | None:
     if entry is None or entry.obsolete or not entry.msgstr or "fuzzy" in entry.flags:
         return None
@@ -47,7 +41,7 @@ class ReviewedLayer:
 
     def __init__(self, review_dir: Path, reader: PoReader | None = None) -> None:
         self.review_dir = review_dir
-        self.reader = reader or PoReader()
+        self.reader = reader or PoReader(review_dir)
 
     def _check(self, unit: Unit, entry: polib.POEntry, path: Path) -> tuple[str | None, str | None]:
         """(placeholder translation, None) or (None, warning)."""
@@ -72,7 +66,7 @@ class ReviewedLayer:
         for path, group in ((page_path, units), (site_path, site_units)):
             if not group:
                 continue
-            entries = _index(self.reader.get(path))
+            entries = self.reader.index(path)
             for unit in group:
                 entry = entries.get(unit.key)
                 if entry is None:
@@ -89,7 +83,7 @@ class ReviewedLayer:
     def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]:
         """Reviewed translations of site strings (nav titles, site name, front matter)."""
         path = site_po_path(self.review_dir)
-        entries = _index(self.reader.get(path))
+        entries = self.reader.index(path)
         found: dict[str, str] = {}
         warnings: list[str] = []
         for unit in string_units((s, "") for s in strings):

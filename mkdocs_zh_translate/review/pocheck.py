@@ -5,7 +5,11 @@ polib forgives what msgfmt refuses: ``msgstr "常见问题`` without its closing
 previous entry, and a duplicate entry is reported at line 1 or not at all. PO files come from
 outside contributors and are rewritten by ``review sync``, so a file either passes these rules
 or is refused with ``file:line`` and nothing is written. Used by the review store and by
-``po fill`` (Sphinx catalogs). Pure: text in, the first problem out.
+``po fill`` (Sphinx catalogs). Pure: text in, the first problem out, in linear time.
+
+A message never quotes the file beyond :func:`..untrusted.excerpt` of a piece that is PO syntax
+(a misspelt ``msg…`` keyword, an escape): a file that is not PO at all (a linked ``.env``) is
+"not PO syntax" at its line, so no secret in it reaches a CI log.
 """
 
 from __future__ import annotations
@@ -14,9 +18,14 @@ import re
 from dataclasses import dataclass
 
 from ..errors import ZhTranslateError
+from ..untrusted import excerpt
 
 _KEYWORD_RE = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[[0-9]+\])?)(?=[ \t\"])[ \t]*(.*)$")
 _ESCAPE_RE = re.compile(r"\\(?:[\\\"ntrabfv?']|[0-7]{1,3}|x[0-9A-Fa-f]+)")
+_SPECIAL_RE = re.compile(r'[\\"]')
+_MISSPELT_RE = re.compile(r"msg[a-z_]{0,16}(?:\[[0-9]{1,3}\])?")  # the only unknown keyword worth quoting
+_POLIB_LINE_RE = re.compile(r"\(line ([0-9]+)\)")
+_POLIB_REASONS = ("unescaped double quote found", "invalid continuation line", "unknown keyword")
 
 
 class PoSyntaxError(ZhTranslateError, ValueError):
@@ -44,23 +53,22 @@ def _string(body: str, line: int) -> str:
         raise PoSyntaxError(line, "a string must start with '\"'")
     out: list[str] = []
     i = 1
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\":
-            m = _ESCAPE_RE.match(body, i)
-            if m is None:
-                shown = body[i : i + 2] if i + 1 < len(body) else "\\ at the end of the line"
-                raise PoSyntaxError(line, f"invalid escape sequence {shown}")
-            out.append(m.group(0))
-            i = m.end()
-        elif ch == '"':
+    while True:  # from one backslash or quote to the next: plain runs are copied in one slice
+        special = _SPECIAL_RE.search(body, i)
+        if special is None:
+            raise PoSyntaxError(line, "unterminated string (the closing '\"' is missing)")
+        out.append(body[i : special.start()])
+        i = special.start()
+        if body[i] == '"':
             if body[i + 1 :].strip():
                 raise PoSyntaxError(line, "text after the closing '\"' of a string")
             return "".join(out)
-        else:
-            out.append(ch)
-            i += 1
-    raise PoSyntaxError(line, "unterminated string (the closing '\"' is missing)")
+        m = _ESCAPE_RE.match(body, i)
+        if m is None:
+            shown = excerpt(body[i : i + 2]) if i + 1 < len(body) else "\\ at the end of the line"
+            raise PoSyntaxError(line, f"invalid escape sequence {shown}")
+        out.append(m.group(0))
+        i = m.end()
 
 
 def check_po(text: str) -> None:
@@ -100,7 +108,10 @@ def check_po(text: str) -> None:
             continue
         m = _KEYWORD_RE.match(line)
         if m is None:
-            raise PoSyntaxError(number, f"unknown keyword {line.split()[0][:40]!r}")
+            word = line.split(None, 1)[0]
+            if _MISSPELT_RE.fullmatch(word):
+                raise PoSyntaxError(number, f"unknown keyword {excerpt(word)}")
+            raise PoSyntaxError(number, "not PO syntax (expected a comment, a msgid/msgstr line or a quoted string)")
         close_keyword()
         name, rest = m.group(1), m.group(2)
         if name in ("msgctxt", "msgid") and (current is None or current.has_msgstr or current.obsolete != obsolete):
@@ -126,3 +137,13 @@ def check_po(text: str) -> None:
         if key in seen:
             raise PoSyntaxError(entry.line, f"duplicate message definition (first defined at line {seen[key]})")
         seen[key] = entry.line
+
+
+def polib_error(exc: Exception) -> tuple[int, str]:
+    """(line, reason) of a polib parse error, worded without the file's content: polib's
+    messages quote the offending token (``unknown keyword CI_SECRET_TOKEN=…``) and, given text
+    instead of a path, the whole file."""
+    message = str(exc)
+    match = _POLIB_LINE_RE.search(message)
+    reason = next((r for r in _POLIB_REASONS if message.endswith(r) or f": {r} " in message), "syntax error")
+    return (int(match.group(1)) if match else 1), reason

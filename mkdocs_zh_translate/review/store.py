@@ -1,16 +1,17 @@
 """PO files on disk: where each page's file lives, reading them safely, writing them atomically.
 
 The PO files are the reviewers' work, committed with the docs; losing or corrupting one loses
-people's time. So reading reports a malformed file as ``file:line`` (never a traceback), and
-writing goes to a temporary file in the same directory that replaces the old one in one rename,
+people's time. They also come from outside contributors, so they are read only through
+:mod:`..untrusted` (no symbolic link inside ``review_dir``, regular files of bounded size), a
+malformed file is reported as ``file:line`` without quoting it (never a traceback), and parsing
+is linear (the strict checker finds duplicates; polib's own check scans every earlier entry).
+Writing goes to a temporary file in the same directory that replaces the old one in one rename,
 only when the text really changed (an unchanged file keeps its mtime: no ``mkdocs serve`` reload
 loop, no noise in ``git status``).
 """
 
 from __future__ import annotations
 
-import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,8 +19,11 @@ import polib
 
 from .. import owned
 from ..errors import ZhTranslateError
-from ..textfile import NotUtf8Error, decode_utf8
-from .pocheck import PoSyntaxError, check_po
+from ..textfile import NotUtf8Error
+from ..untrusted import UntrustedFileError, read_untrusted_text
+from ..untrusted import display as display  # re-exported: every review module names files with it
+from .pocheck import PoSyntaxError, check_po, polib_error
+from .units import Key, entry_key
 
 SITE_PO = "site.po"  # site-wide strings: nav titles, site name, default admonition titles
 PAGE_SUFFIX = ".po"  # a page's file is <review_dir>/<src_uri>.po, e.g. guide/install.md.po
@@ -37,7 +41,6 @@ _COMMENT = (
     "'#, fuzzy' line of an entry to mark it reviewed. `mkdocs-zh-translate review sync`\n"
     "keeps this file in step with the English pages."
 )
-_LINE_RE = re.compile(r"\(line (\d+)\)")
 
 
 class ReviewError(ZhTranslateError):
@@ -50,14 +53,6 @@ def page_po_path(review_dir: Path, src_uri: str) -> Path:
 
 def site_po_path(review_dir: Path) -> Path:
     return review_dir / SITE_PO
-
-
-def display(path: Path) -> str:
-    """A path as the user wants to read it: relative to the working directory when possible."""
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
 
 
 def check_no_links(review_dir: Path, path: Path) -> None:
@@ -78,31 +73,25 @@ def check_no_links(review_dir: Path, path: Path) -> None:
             )
 
 
-def read_po(path: Path) -> polib.POFile | None:
+def read_po(path: Path, review_dir: Path | None = None) -> polib.POFile | None:
     """The parsed PO file, None when it does not exist; ReviewError naming file and line when
-    it cannot be read."""
+    it cannot be read. ``review_dir``: the directory it must lie in without a symbolic link on
+    the way (default: the file's own directory)."""
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise ReviewError(f"{display(path)}: cannot read: {exc.strerror or exc}") from None
-    try:
-        text = decode_utf8(data, display(path))
-    except NotUtf8Error as exc:
+        text = read_untrusted_text(path, review_dir)
+    except (UntrustedFileError, NotUtf8Error) as exc:
         raise ReviewError(str(exc)) from None
+    if text is None:
+        return None
     try:
         check_po(text)  # msgfmt's rules first: polib would quietly accept a broken string
     except PoSyntaxError as exc:
         raise ReviewError(f"{display(path)}:{exc.line}: malformed PO file: {exc.message}") from None
-    try:
-        po = polib.pofile(text, wrapwidth=78, check_for_duplicates=True)
+    try:  # duplicates were refused above: polib's own check would be quadratic
+        po = polib.pofile(text, wrapwidth=78, check_for_duplicates=False)
     except (OSError, ValueError) as exc:
-        match = _LINE_RE.search(str(exc))
-        where = match.group(1) if match else "1"
-        reason = re.sub(r"\s*\(line \d+\)", "", str(exc))
-        reason = reason.replace(" in po file", "").replace(text, "").strip() or "syntax error"
-        raise ReviewError(f"{display(path)}:{where}: malformed PO file: {reason}") from None
+        line, reason = polib_error(exc)
+        raise ReviewError(f"{display(path)}:{line}: malformed PO file: {reason}") from None
     return po
 
 
@@ -128,21 +117,33 @@ def write_if_changed(path: Path, text: str) -> bool:
     return owned.write_if_changed(path, text.encode("utf-8"))
 
 
+def active_index(po: polib.POFile | None) -> dict[Key, polib.POEntry]:
+    """The non-obsolete entries of ``po`` by :func:`~.units.entry_key` (msgids read without
+    soft line breaks, as units make them)."""
+    if po is None:
+        return {}
+    return {entry_key(e): e for e in po if not e.obsolete}
+
+
 @dataclass
 class CachedPo:
     stamp: tuple[int, int]
     po: polib.POFile | None
+    index: dict[Key, polib.POEntry]
 
 
 class PoReader:
-    """Reads PO files once per content change (``mkdocs serve`` rebuilds reuse the parse)."""
+    """Reads the PO files of ``review_dir`` once per content change (``mkdocs serve`` rebuilds
+    reuse the parse), and indexes each once: every page looks site.po up, so re-indexing it per
+    page would cost pages x entries."""
 
-    def __init__(self) -> None:
+    def __init__(self, review_dir: Path | None = None) -> None:
+        self.review_dir = review_dir
         self._cache: dict[Path, CachedPo] = {}
 
-    def get(self, path: Path) -> polib.POFile | None:
+    def _load(self, path: Path) -> CachedPo | None:
         try:
-            st = path.stat()
+            st = path.lstat()  # a link has its own stamp: read_po refuses it
             stamp = (st.st_mtime_ns, st.st_size)
         except FileNotFoundError:
             self._cache.pop(path, None)
@@ -150,11 +151,19 @@ class PoReader:
         except OSError:
             stamp = (-1, -1)
         cached = self._cache.get(path)
-        if cached is not None and cached.stamp == stamp:
-            return cached.po
-        po = read_po(path)
-        self._cache[path] = CachedPo(stamp, po)
-        return po
+        if cached is None or cached.stamp != stamp:
+            po = read_po(path, self.review_dir)
+            cached = self._cache[path] = CachedPo(stamp, po, active_index(po))
+        return cached
+
+    def get(self, path: Path) -> polib.POFile | None:
+        cached = self._load(path)
+        return cached.po if cached is not None else None
+
+    def index(self, path: Path) -> dict[Key, polib.POEntry]:
+        """:func:`active_index` of the file at ``path`` (empty when it does not exist)."""
+        cached = self._load(path)
+        return cached.index if cached is not None else {}
 
 
 def has_po_files(review_dir: Path) -> bool:

@@ -92,12 +92,17 @@ def merge(
             out[index] = _copy(moved[unit.key], obsolete=False, msgid=unit.msgid)
             continue
         best, score = None, SIMILARITY
+        matcher = difflib.SequenceMatcher(None, "", unit.msgid, autojunk=False)  # b analysed once
+        size = len(unit.msgid)
         for cand in candidates:
             if entry_key(cand) in used:
                 continue
-            matcher = difflib.SequenceMatcher(None, entry_key(cand)[1], unit.msgid, autojunk=False)
-            if matcher.real_quick_ratio() < score or matcher.quick_ratio() < score:
-                continue  # cheap upper bounds first: big pages compare many pairs
+            total = size + len(entry_key(cand)[1])
+            if total and 2.0 * min(size, len(entry_key(cand)[1])) / total < score:
+                continue  # real_quick_ratio before any work: a PO file may hold many vanished entries
+            matcher.set_seq1(entry_key(cand)[1])
+            if matcher.quick_ratio() < score:
+                continue  # cheap upper bound first: big pages compare many pairs
             ratio = matcher.ratio()
             if ratio >= score:
                 best, score = cand, ratio
@@ -141,11 +146,11 @@ def plan_sync(site: Site) -> list[Planned]:
 
     Text that moved to another page (or a renamed page) keeps its human translation: an exact
     source match among the entries that vanished from *other* files is taken over as it was."""
-    olds: dict[Path, polib.POFile | None] = {path: read_po(path) for path in site.pages}
+    olds: dict[Path, polib.POFile | None] = {path: read_po(path, site.review_dir) for path in site.pages}
     if site.review_dir.is_dir():
         for path in sorted(site.review_dir.rglob("*" + PAGE_SUFFIX)):
             if path not in olds and not path.name.startswith("."):
-                olds[path] = read_po(path)
+                olds[path] = read_po(path, site.review_dir)
     moved: dict[Key, tuple[Path, polib.POEntry]] = {}
     for path, old in olds.items():
         keep = {u.key for u in site.pages.get(path, [])}
@@ -153,14 +158,16 @@ def plan_sync(site: Site) -> list[Planned]:
             key = entry_key(entry)
             if key not in keep and _carries_human_text(entry):
                 moved.setdefault(key, (path, entry))
+    machine: dict[Path, dict[tuple[str | None, str], str]] = {}
+    for (path, unit_key), text in site.machine.items():  # one pass: per file it would be files x entries
+        machine.setdefault(path, {})[unit_key] = text
     planned: list[Planned] = []
     for path, old in olds.items():
         units = site.pages.get(path, [])
         if old is None and not units:
             continue
-        machine = {key: text for (p, key), text in site.machine.items() if p == path}
-        elsewhere = {key: entry for key, (origin, entry) in moved.items() if origin != path}
-        po = merge(old, units, machine, elsewhere)
+        elsewhere = {u.key: moved[u.key][1] for u in units if u.key in moved and moved[u.key][0] != path}
+        po = merge(old, units, machine.get(path, {}), elsewhere)
         planned.append(Planned(path, po, render_po(po)))
     return planned
 
@@ -173,7 +180,7 @@ def plan_prune(review_dir: Path) -> list[Planned]:
     for path in sorted(review_dir.rglob("*.po")):
         if path.name.startswith("."):
             continue
-        old = read_po(path)
+        old = read_po(path, review_dir)
         if old is None:
             continue
         po = new_po(old)

@@ -28,11 +28,13 @@ from mkdocs_zh_translate.review.pocheck import PoSyntaxError
 from mkdocs_zh_translate.review.store import ReviewError
 from mkdocs_zh_translate.segment import SegmentError
 from mkdocs_zh_translate.textfile import NotUtf8Error, decode_utf8, split_bom
+from mkdocs_zh_translate.untrusted import UntrustedFileError
 
 PACKAGE = Path(mkdocs_zh_translate.__file__).parent
 ERRORS = [
     CliError, DocsError, EngineError, ExportError, ModelIntegrityError, BackendError, TranslationFailed,
     CatalogError, FillError, PoSyntaxError, ReviewError, SegmentError, NotUtf8Error, PathError, DirOptionError,
+    UntrustedFileError,
 ]
 
 
