@@ -18,12 +18,16 @@ from markdown_it.rules_block import StateBlock
 
 from ._pymd import no_python_markdown_heading
 
-# `!!! note "Title"`, `??? note`, `???+ tip ""`, `=== "Tab"`, `===+ "Tab"`, `===! "Tab"`
-_CONTAINER_RE = re.compile(
-    r"(?P<marker>!!!|\?\?\?\+?|===[+!]?)"
-    r"(?:[ \t]*(?P<types>[\w-]+(?:[ \t]+[\w-]+)*))?"
-    r"(?:[ \t]*\"(?P<title>.*)\")?[ \t]*$"
-)
+# The marker lines as Python-Markdown's processors read them (the whole line, at the block's
+# left edge): admonition's `AdmonitionProcessor.RE` needs a type (`!!! "Title"` is paragraph
+# text); details' `DetailsProcessor.START` takes a type, a quoted title, or both
+# (`??? "Title"`, `???+ note`); tabbed's `TabbedProcessor.START` needs a space and a quoted title.
+_TYPES = r"[\w-]+(?: +[\w-]+)*"
+_CONTAINER_RES = {
+    "!": re.compile(rf'(?P<marker>!!!) ?(?P<types>{_TYPES})(?: +"(?P<title>.*)")? *$'),
+    "?": re.compile(rf'(?P<marker>\?\?\?\+?) ?(?:(?P<types>{_TYPES})?(?: +"(?P<title>.*)")|(?P<only>{_TYPES})) *$'),
+    "=": re.compile(r'(?P<marker>===(?:\+!?|!\+?)?) +"(?P<title>.*)" *$'),
+}
 # A line that must stay alone and untouched: snippets, abbreviations, [TOC].
 _VERBATIM_LINE_RE = re.compile(r"(?:-{1,}8<-{1,}(?:[ \t].*)?|\*\[[^\]\n]+\]:.*|\[TOC\])[ \t]*$")
 _ATX_RE = re.compile(r"(#{1,6})(.*)$")
@@ -87,18 +91,14 @@ def container(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     if state.sCount[start_line] - state.blkIndent >= 4:
         return False
     text = _line(state, start_line)
-    if not text or text[0] not in "!?=":
-        return False
-    m = _CONTAINER_RE.match(text)
+    pattern = _CONTAINER_RES.get(text[:1])
+    m = pattern.match(text) if pattern is not None else None
     if not m:
-        return False
-    tab = m["marker"].startswith("=")
-    if tab and m["title"] is None:
-        return False  # a tab needs a quoted title; `===` alone is a setext underline
-    if not tab and not m["types"]:
         return False
     if silent:
         return True
+    tab = m["marker"].startswith("=")
+    types = None if tab else m["types"] or m.groupdict().get("only")
 
     body_indent = state.sCount[start_line] + 4
     last = start_line  # last non-blank body line
@@ -119,12 +119,12 @@ def container(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     token.info = "tab" if tab else "admonition"
     token.map = [start_line, end]
     token.block = True
-    if m["title"] is None and not tab:
+    if m["title"] is None and types:
         # Python-Markdown shows the first type, capitalised; a translation must say it in
         # Chinese, so the segmenter offers it as a title to insert.
         default = state.push("zh_default_title", "", 0)
-        default.content = m["types"].split()[0].capitalize()
-        default.meta = {"zh_offset": line_start + m.end("types")}
+        default.content = types.split()[0].capitalize()
+        default.meta = {"zh_offset": line_start + m.end("types" if m["types"] else "only")}
     if m["title"]:
         title = state.push("zh_container_title_open", "p", 1)
         title.map = [start_line, start_line + 1]
@@ -156,7 +156,9 @@ def verbatim_lines(state: StateBlock, start_line: int, end_line: int, silent: bo
     if not text or text[0] not in "-*[" or not _VERBATIM_LINE_RE.match(text):
         return False
     if silent:
-        return True
+        # `[TOC]` is a marker only as a paragraph of its own (toc's treeprocessor matches the
+        # whole `<p>`): after a paragraph line it is that paragraph's text.
+        return not text.startswith("[TOC]")
     end = start_line + 1
     if _SNIPPET_FENCE_RE.match(text):  # block form: --8<-- / file lines / --8<--
         probe = end
@@ -496,6 +498,22 @@ def _strip_closing_hashes(body: str) -> str:
     return body[: start + (1 if backslashes % 2 else 0)]
 
 
+def _heading_ends_paragraph(state: StateBlock, line: int) -> bool:
+    """Does the ``#`` line ``line`` end the paragraph above it?
+
+    HashHeaderProcessor searches the whole block for a ``#`` at the start of a line and splits
+    the paragraph there. The block is the container's body with its indentation removed, except
+    in a list item, whose continuation lines keep theirs: there only a line at or left of the
+    list marker's column is a heading (and ends the list); an item's indented ``## x`` is text.
+    """
+    text = _line(state, line)
+    if not _ATX_RE.match(text) or no_python_markdown_heading(text):
+        return False
+    if state.listIndent >= 0:
+        return state.sCount[line] <= state.listIndent
+    return state.sCount[line] == state.blkIndent
+
+
 def atx_heading(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     """``#`` headings the way Python-Markdown reads them, where that differs from CommonMark.
 
@@ -504,6 +522,8 @@ def atx_heading(state: StateBlock, start_line: int, end_line: int, silent: bool)
     three spaces is a CommonMark heading but Python-Markdown paragraph text: it is segmented as
     a heading that gets no id pinned (the pin would show up as text).
     """
+    if silent:
+        return _heading_ends_paragraph(state, start_line)
     indent = state.sCount[start_line] - state.blkIndent
     if indent < 0 or indent >= 4:
         return False
@@ -511,8 +531,6 @@ def atx_heading(state: StateBlock, start_line: int, end_line: int, silent: bool)
     m = (_ATX_RE if indent == 0 else _CM_ATX_RE).match(text)
     if not m:
         return False
-    if silent:
-        return True
     level = len(m.group(1))
     body = m.group(2)
     if indent == 0:
@@ -551,14 +569,55 @@ def _python_markdown_setext(lheading: BlockRule) -> BlockRule:
     return rule
 
 
+def _lists_interrupt_only_lists(list_rule: BlockRule) -> BlockRule:
+    """A list marker line ends a paragraph only inside a list item.
+
+    Python-Markdown's list processors match at the start of a block only, so ``Text\n- item``
+    is one paragraph; within an item, the list processor itself splits the lines into items.
+    """
+
+    def rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        if silent and state.parentType == "paragraph" and state.listIndent < 0:
+            return False
+        return list_rule(state, start_line, end_line, silent)
+
+    return rule
+
+
+def _outside_lists(rule: BlockRule) -> BlockRule:
+    """Run a container rule with no list around: its body is parsed afresh by Python-Markdown
+    (a blockquote's, an admonition's), where list lines do not end a paragraph."""
+
+    def wrapped(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        old = state.listIndent
+        state.listIndent = -1
+        try:
+            return rule(state, start_line, end_line, silent)
+        finally:
+            state.listIndent = old
+
+    return wrapped
+
+
+def _rule(md: MarkdownIt, name: str) -> BlockRule:
+    fn: BlockRule = next(r.fn for r in md.block.ruler.__rules__ if r.name == name)
+    return fn
+
+
 def install(md: MarkdownIt) -> None:
-    md.block.ruler.at("heading", atx_heading)
-    lheading = next(r.fn for r in md.block.ruler.__rules__ if r.name == "lheading")
-    md.block.ruler.at("lheading", _python_markdown_setext(lheading))
     alt = ["paragraph", "reference", "blockquote", "list"]
+    # `ruler.at` resets a rule's `alt`: give the heading CommonMark's list back, so that a `#`
+    # line ends the paragraph above it as HashHeaderProcessor does.
+    md.block.ruler.at("heading", atx_heading, {"alt": alt[:3]})
+    # TableProcessor takes a block that is a table from its first line: a table never ends the
+    # paragraph above it (those lines are that paragraph's text).
+    md.block.ruler.at("table", _rule(md, "table"), {"alt": []})
+    md.block.ruler.at("list", _lists_interrupt_only_lists(_rule(md, "list")), {"alt": alt[:3]})
+    md.block.ruler.at("blockquote", _outside_lists(_rule(md, "blockquote")), {"alt": alt})
+    md.block.ruler.at("lheading", _python_markdown_setext(_rule(md, "lheading")))
     md.block.ruler.before("fence", "zh_superfence", superfence, {"alt": []})
-    md.block.ruler.before("fence", "zh_container", container, {"alt": alt})
-    md.block.ruler.before("fence", "zh_blocks", blocks, {"alt": alt})
+    md.block.ruler.before("fence", "zh_container", _outside_lists(container), {"alt": alt})
+    md.block.ruler.before("fence", "zh_blocks", _outside_lists(blocks), {"alt": alt})
     md.block.ruler.before("fence", "zh_directive", directive, {"alt": alt})
     # arithmatex takes a whole chunk only: it never interrupts a paragraph (and a silent probe
     # from every paragraph line would rescan the chunk)

@@ -33,6 +33,17 @@ _LIST_MARKER_RE = re.compile(r"(?:\d+\.|[*+-])[ ]+(?=\S)")
 # blockprocessors.HashHeaderProcessor.RE takes `\\.` or any non-backslash: a line that ends in an
 # odd run of backslashes is no heading there (`### foo\` is a paragraph).
 _TRAILING_BACKSLASHES_RE = re.compile(r"\\+$")
+_HASH_LINE_RE = re.compile(r"^#.*$", re.MULTILINE)
+
+
+def near_heading_start(content: str) -> int | None:
+    """Offset in a paragraph's ``content`` of a ``#`` line that is text only for its odd trailing
+    backslashes: a translation ending that line (or a mark after the backslash) makes it a
+    heading. That line and all after it stay English."""
+    for m in _HASH_LINE_RE.finditer(content):
+        if no_python_markdown_heading(m.group(0)):
+            return m.start()
+    return None
 
 
 def refdef_start(content: str) -> int | None:

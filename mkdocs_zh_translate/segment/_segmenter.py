@@ -17,7 +17,7 @@ from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment, SiteSyntax
 from ._placeholders import has_words, strip_tags
-from ._pymd import fragile_emphasis, list_marker_length, refdef_start, unclosed_fence_blocks
+from ._pymd import fragile_emphasis, list_marker_length, near_heading_start, refdef_start, unclosed_fence_blocks
 from ._slug import attr_id, heading_attr_start, heading_text, unique
 from ._slug import slugify as default_slugify
 from ._splice import line_start_markers
@@ -435,12 +435,12 @@ class _Builder:
     def _python_markdown_syntax(self, tok: Token, pieces: list[Piece]) -> list[Piece]:
         """Keep out of a prose block what Python-Markdown reads as syntax there: a setext
         underline on its first line, a list marker CommonMark refused, and lines from a reference
-        definition on (those stay English), or the whole block beside a fence nothing closes."""
+        definition or a near-heading on (those stay English), or the whole block beside a fence nothing closes."""
         if tok.map is not None and self._english(tok.map[0], tok.map[1]):
             return []
-        cut = refdef_start(tok.content)
-        if cut is not None:
-            pieces = [p for p in pieces if p.end <= cut]
+        cuts = [c for c in (refdef_start(tok.content), near_heading_start(tok.content)) if c is not None]
+        if cuts:
+            pieces = [p for p in pieces if p.end <= min(cuts)]
         if len(pieces) > 1 and pieces[1].kind == "break" and _UNDERLINE_RE.fullmatch(tok.content, 0, pieces[0].end):
             # `===` opening a paragraph underlines the line above for Python-Markdown (a reference
             # definition, to CommonMark): the heading ends there, the rest is a new block
