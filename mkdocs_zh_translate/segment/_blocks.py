@@ -17,6 +17,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
 from ._pymd import no_python_markdown_heading
+from ._superfences import superfence_pairs
 
 # The marker lines as Python-Markdown's processors read them (the whole line, at the block's
 # left edge): admonition's `AdmonitionProcessor.RE` needs a type (`!!! "Title"` is paragraph
@@ -422,69 +423,55 @@ def _push_html(state: StateBlock, first: int, end: int) -> None:
     token.content = state.getLines(first, end, state.blkIndent, True)
 
 
-def _fence_run(state: StateBlock, line: int, marker: str) -> int:
-    """Length of the ``marker`` run that alone (trailing spaces aside) fills ``line``, or 0."""
-    if state.sCount[line] - state.blkIndent >= 4:
-        return 0
-    text = _line(state, line)
-    m = _CODE_FENCE_RE.match(text)
-    if not m or m.group(1)[0] != marker or text[m.end() :].strip():
-        return 0
-    return m.end()
+def _superfence_pairs(state: StateBlock) -> dict[int, int]:
+    """SuperFences' pairing of the page's lines, computed once per parse."""
+    pairs: dict[int, int] | None = state.env.get("zh_superfences")
+    if pairs is None:
+        pairs = state.env["zh_superfences"] = superfence_pairs(state.src.split("\n"))
+    return pairs
 
 
 def superfence(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    """A code fence closed the way pymdownx.superfences closes it: by the same run, at the
-    opener's indentation.
+    """Code fences paired the way pymdownx.superfences pairs them (see ``_superfences``).
 
-    CommonMark also closes a ```` ``` ```` fence with a longer run (```` ```` ````) or one indented
-    up to three more spaces; superfences reads both as code and goes on to the next exact run
-    at the opener's indentation, so the lines in between are code too. Only that case is taken
-    here (and only when such a run comes); every other fence, and the probes of whether a fence
-    interrupts a paragraph, are CommonMark's own rule.
+    A line SuperFences opens a block with becomes a fence up to the line it closes it with. A
+    line CommonMark would open a fence with but SuperFences does not (a header it refuses, a
+    block nothing closes or that leaves the container) is text to Python-Markdown, whose
+    backticks pair with others around it: its lines up to the next blank line stay English
+    (``zh_verbatim``; the segmenter leaves the whole chunk around it alone). Either way the
+    paragraph above ends there.
     """
-    if silent or state.sCount[start_line] - state.blkIndent >= 4:
+    if state.sCount[start_line] - state.blkIndent >= 4:
         return False
     text = _line(state, start_line)
     m = _CODE_FENCE_RE.match(text)
     if not m:
         return False
     markup = m.group(1)
-    marker, length, indent = markup[0], len(markup), state.sCount[start_line]
-    params = text[m.end() :]
-    if marker == "`" and "`" in params:
-        return False
-    # CommonMark must end the fence at a run superfences reads as code, and a closing run of
-    # superfences' must follow before the container ends.
-    line = start_line + 1
-    diverged = False
-    # (marker, length, indent, container) -> the earliest line a search from which found no
-    # closing run up to the container's end: a later search past it finds none either (linear).
-    misses: dict[tuple[str, int, int, int, int], int] = state.env.setdefault("zh_superfence_misses", {})
-    key = (marker, length, indent, state.blkIndent, end_line)
-    while line < end_line:
-        if not _is_blank(state, line) and state.sCount[line] < state.blkIndent:
-            break
-        run = _fence_run(state, line, marker)
-        if run == length and state.sCount[line] == indent:
-            break
-        if run >= length:
-            diverged = True
-            if key in misses and misses[key] <= line:
-                return False  # an earlier search from here on found no closing run
-        line += 1
-    if line >= end_line:
-        if diverged:
-            misses[key] = min(misses.get(key, start_line), start_line)
-        return False
-    if not diverged or _fence_run(state, line, marker) != length or state.sCount[line] != indent:
-        return False
-    token = state.push("fence", "code", 0)
-    token.info = params
-    token.content = state.getLines(start_line + 1, line, indent, True)
-    token.markup = markup
-    token.map = [start_line, line + 1]
-    state.line = line + 1
+    close = _superfence_pairs(state).get(start_line)
+    if close is not None and close < end_line:
+        if silent:
+            return True
+        token = state.push("fence", "code", 0)
+        token.info = text[m.end() :]
+        token.content = state.getLines(start_line + 1, close, state.sCount[start_line], True)
+        token.markup = markup
+        token.map = [start_line, close + 1]
+        state.line = close + 1
+        return True
+    if markup[0] == "`" and "`" in text[m.end() :]:
+        return False  # not a fence to CommonMark either: inline code in a paragraph
+    if silent:
+        return True
+    pairs = _superfence_pairs(state)
+    end = start_line + 1
+    while end < end_line and not _is_blank(state, end) and end not in pairs:
+        end += 1
+    state.env.setdefault("zh_fence_text", []).append(start_line)
+    token = state.push("zh_verbatim", "", 0)
+    token.map = [start_line, end]
+    token.content = state.getLines(start_line, end, state.blkIndent, True)
+    state.line = end
     return True
 
 
@@ -615,7 +602,7 @@ def install(md: MarkdownIt) -> None:
     md.block.ruler.at("list", _lists_interrupt_only_lists(_rule(md, "list")), {"alt": alt[:3]})
     md.block.ruler.at("blockquote", _outside_lists(_rule(md, "blockquote")), {"alt": alt})
     md.block.ruler.at("lheading", _python_markdown_setext(_rule(md, "lheading")))
-    md.block.ruler.before("fence", "zh_superfence", superfence, {"alt": []})
+    md.block.ruler.before("fence", "zh_superfence", superfence, {"alt": alt})
     md.block.ruler.before("fence", "zh_container", _outside_lists(container), {"alt": alt})
     md.block.ruler.before("fence", "zh_blocks", _outside_lists(blocks), {"alt": alt})
     md.block.ruler.before("fence", "zh_directive", directive, {"alt": alt})

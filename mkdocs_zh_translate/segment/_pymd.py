@@ -141,16 +141,19 @@ def _word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-def unclosed_fence_blocks(tokens: Sequence[Token], lines: Sequence[str]) -> list[tuple[int, int]]:
+def unclosed_fence_blocks(
+    tokens: Sequence[Token], lines: Sequence[str], text_fences: Sequence[int] = ()
+) -> list[tuple[int, int]]:
     """Line ranges ``[first, end)`` that stay English around fences nothing closes.
 
     CommonMark ends a fence at the end of its container or of the page; Python-Markdown's fenced
     code (and SuperFences) needs the closing fence, so there the fence line is text, and its
     backticks may pair with backticks further on (``> ```\\nfoo\\n``` `` is inline code around
-    ``foo``). Python-Markdown's unit is the block between blank lines: the whole block around
-    such a fence's first line is left alone.
+    ``foo``). ``text_fences`` are more such lines: fence lines SuperFences does not open a block
+    with. Python-Markdown's unit is the block between blank lines: the whole block around such a
+    fence's first line is left alone.
     """
-    starts: list[int] = []
+    starts: list[int] = list(text_fences)
     for tok in tokens:
         if tok.type != "fence" or tok.map is None:
             continue
@@ -158,7 +161,7 @@ def unclosed_fence_blocks(tokens: Sequence[Token], lines: Sequence[str]) -> list
         if tok.content.count("\n") != end - first - 2:  # no closing fence line
             starts.append(first)
     ranges: list[tuple[int, int]] = []
-    for line in starts:
+    for line in sorted(starts):
         if ranges and ranges[-1][0] <= line < ranges[-1][1]:
             continue
         first = line

@@ -511,8 +511,8 @@ class _Builder:
                     if found:
                         self.used_ids.add(found)
 
-    def walk(self, tokens: Sequence[Token]) -> None:
-        self.english_lines = unclosed_fence_blocks(tokens, self.page.norm.split("\n"))
+    def walk(self, tokens: Sequence[Token], text_fences: Sequence[int] = ()) -> None:
+        self.english_lines = unclosed_fence_blocks(tokens, self.page.norm.split("\n"), text_fences)
         stack: list[str] = []
         for i, tok in enumerate(tokens):
             if tok.nesting == 1:
@@ -591,9 +591,9 @@ def build_segments(text: str, slugify: Slugify | None = None, *, syntax: SiteSyn
 
     builder = _Builder(text, slugify or default_slugify, syntax or SiteSyntax())
     try:
-        tokens, _env = parse(builder.page.parsed)
+        tokens, env = parse(builder.page.parsed)
         builder.collect_ids(tokens)
-        builder.walk(tokens)
+        builder.walk(tokens, env.get("zh_fence_text", ()))
     except RecursionError:
         # Nested containers (`<div markdown="1">` hundreds deep) are parsed recursively; a page
         # like that is refused as a whole rather than half-segmented.
