@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from ._codetitle import brace_form, fence_options
+
 _PREFIX = " \t>"
 _RUN_RE = re.compile(r"`{3,}|~{3,}")
-_LANG_RE = re.compile(r"[ \t]*\.?[\w#.+-]+(?=[ \t]|$)")
-_KEY_RE = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_]*)")
 _HL_LINES_RE = re.compile(r"\d+(?:-\d+)?(?:[ \t]+\d+(?:-\d+)?)*")
 # The options pymdownx.highlight's validator takes without a brace attribute list (each needs a
 # value); any other key makes SuperFences refuse the header.
@@ -39,47 +39,15 @@ def _option_ok(key: str, value: str | None) -> bool:
     return key != "linenums" or value[:1].isdigit()
 
 
-def _options_ok(text: str) -> bool:
-    """``key="value" key2`` as the header's option list, every key one highlight accepts.
-
-    Each value ends at the first matching quote followed by a space or the line's end.
-    """
-    pos = 0
-    values: dict[str, str | None] = {}
-    while pos < len(text):
-        m = _KEY_RE.match(text, pos)
-        if not m:
-            return False
-        key, pos = m.group(1), m.end()
-        value: str | None = None
-        if text.startswith(("='", '="'), pos):
-            quote = text[pos + 1]
-            close = pos + 2
-            while True:
-                close = text.find(quote, close)
-                if close < 0:
-                    return False
-                if close + 1 == len(text) or text[close + 1] in " \t":
-                    break
-                close += 1
-            value = text[pos + 2 : close]
-            pos = close + 1
-        if pos < len(text) and text[pos] not in " \t":
-            return False
-        values[key] = value
-    return all(_option_ok(key, value) for key, value in values.items())
-
-
 def header_ok(header: str) -> bool:
-    """Does SuperFences open a block with ``header`` (what follows the backtick/tilde run)?"""
-    m = _LANG_RE.match(header)
-    rest = header[m.end() :] if m else header
-    rest = rest.strip(" \t")
-    if not rest:
+    """Does SuperFences open a block with ``header`` (what follows the backtick/tilde run)?
+    A language alone, an attribute list in braces, or options highlight validates."""
+    if brace_form(header):
         return True
-    if rest.startswith("{") and rest.endswith("}"):
-        return True
-    return _options_ok(rest)
+    options = fence_options(header)
+    if options is None:
+        return False
+    return all(_option_ok(key, header[s:e] if quote else None) for key, (s, e, quote) in options.items())
 
 
 def _split_prefix(line: str) -> tuple[str, str]:
