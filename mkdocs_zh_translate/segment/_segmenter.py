@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from markdown_it.token import Token
 
 from ..errors import ZhTranslateError
-from ._codetitle import code_title
+from ._codetitle import brace_options, code_title
 from ._fancylists import markers_as_digits
 from ._frontmatter import front_matter_segments
 from ._html import html_text_runs
@@ -49,6 +49,27 @@ _ANNOTATION_RE = re.compile(r"(?<![\w(])\(\d{1,3}\)(?![\w)])")
 # ``^^x^^``. Their content is translated; the delimiters are kept like emphasis.
 _FILE_NAME_RE = re.compile(r"[\w-]*[./\\][\w./\\-]*")
 _TEXT_PAIRS = (("{++", "++}"), ("{--", "--}"), ("{==", "==}"), ("{>>", "<<}"), ("==", "=="), ("^^", "^^"))
+# Image attributes people read: attr_list's `title` and the lightbox captions (glightbox).
+_IMAGE_ATTRS = {"title": "image_title", "data-title": "image_title", "data-description": "image_caption"}
+# What an alt text must not gain: it would end the label or become markup.
+_ALT_FORBIDDEN = "[]\\`*_<>&!{}$"
+
+
+def _image_title(raw: str) -> tuple[int, int, str] | None:
+    """``(start, end, quote)`` in an image's ``](src "Title")`` of its quoted title, or None."""
+    body = raw.rstrip()
+    if not body.endswith(")"):
+        return None
+    body = body[:-1].rstrip()
+    quote = body[-1:]
+    if quote not in ("'", '"') or len(body) < 2:
+        return None
+    opening = body.rfind(quote, 0, len(body) - 1)
+    if opening < 1 or body[opening - 1] not in " \t\n":
+        return None
+    return opening + 1, len(body) - 1, quote
+
+
 _CONTAINER_KINDS = {
     "list_item_open": "list_item",
     "dd_open": "definition",
@@ -317,9 +338,68 @@ class _Builder:
         pieces[:] = kept
         return Piece("atom", at, end, "attr")
 
+    def _only_alt_words(self, pieces: list[Piece]) -> bool:
+        """Are image alts the only words of these pieces? Then the block is wordless: nothing
+        is sent for it (a model given bare images invents text around them), and each alt is a
+        segment of its own, spanning the alt text only."""
+        depth = 0
+        alts: list[Piece] = []
+        for p in pieces:
+            if p.role == "image" and p.kind in ("open", "close"):
+                depth += 1 if p.kind == "open" else -1
+            elif p.kind == "text":
+                if depth:
+                    alts.append(p)
+                elif has_words(self._raw(p)):
+                    return False
+        if not alts:
+            return False
+        for p in alts:
+            self._attribute_text(p.start, p.end, "image_alt", _ALT_FORBIDDEN, None)
+        return True
+
+    def _attribute_text(self, start: int, end: int, kind: str, forbidden: str, host: Piece | None) -> None:
+        """A segment for plain text inside image syntax (alt, title, caption): translated as a
+        value, with none of ``forbidden`` (its quote, markup) let in."""
+        raw = self.page.text[start:end]
+        lead = len(raw) - len(raw.lstrip())
+        value = raw.strip()
+        if not has_words(value) or any(ch in value for ch in forbidden) or "\n" in value:
+            return
+        start += lead
+        restore = Restore(
+            single_line=True,
+            attr_quote=forbidden,
+            text_chars=value,
+            host=(host.start, host.end) if host is not None else None,
+        )
+        self.segments.append(Segment(value, start, start + len(value), self.page.line_number(start), kind, restore))
+
+    def _image_attributes(self, pieces: Sequence[Piece]) -> None:
+        """Segments for an image's title (``![a](src "Title")``) and the title and caption
+        attributes of the attr_list right after it (lightbox plugins' ``data-title`` and
+        ``data-description``). They lie inside syntax a surrounding segment keeps verbatim:
+        ``host`` says where, and the splice edits them into it."""
+        previous: Piece | None = None
+        for p in pieces:
+            if p.role == "image" and p.kind in ("close", "atom"):
+                found = _image_title(self._raw(p))
+                if found is not None:
+                    start, end, quote = found
+                    self._attribute_text(p.start + start, p.start + end, "image_title", quote + "\\", p)
+            elif p.kind == "atom" and p.role == "attr" and previous is not None and previous.end == p.start:
+                options = brace_options(self._raw(p)) or {}
+                for key, kind in _IMAGE_ATTRS.items():
+                    if key in options and options[key][2]:
+                        start, end, quote = options[key]
+                        self._attribute_text(p.start + start, p.start + end, kind, quote + "\\", p)
+            previous = p if p.role == "image" and p.kind in ("close", "atom") else None
+
     def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
         pieces = self._split_magic(self._split_abbreviations(self._split_pairs(pieces)))
         if not pieces:
+            return None
+        if self._only_alt_words(pieces):
             return None
         text = self.page.text
         restore = Restore(
@@ -373,8 +453,6 @@ class _Builder:
         restore.line_starts = line_start_markers(seg_text)
         restore.before = text[start - 1 : start]
         restore.after = text[end : end + 1]
-        if len(restore.pairs) == 1 and len(pieces) == 3 and pieces[0].role == "image" and kind != "table_cell":
-            kind = "image_alt"
         self.segments.append(Segment(seg_text, start, end, self.page.line_number(start), kind, restore))
         return restore
 
@@ -405,6 +483,7 @@ class _Builder:
                 unique(slug or "", self.used_ids)
             return
         page_pieces = self._to_page(pieces, cmap)  # type: ignore[arg-type]
+        self._image_attributes(page_pieces)
         page_pieces, trailing_attr = self._trim(page_pieces, lead_marker=lead_marker, atx=how == "atx", callout=callout)
         if heading and trailing_attr is None:
             trailing_attr = self._word_attr(page_pieces)
