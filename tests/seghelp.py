@@ -25,12 +25,15 @@ def unmark(html: str) -> str:
     return html.replace("「", "").replace("」", "")
 
 
+_TRANSLATED_ATTR_RE = re.compile(r'(?:alt|title|data-title|data-description)="[^"]*"')
+
+
 def protected_parts(html: str) -> tuple[list[str], list[str], list[str]]:
-    """Code blocks and spans, URLs, and tags of rendered HTML (alt text, which is translated,
-    without its marks): what a translation must leave byte-identical."""
+    """Code blocks and spans, URLs, and tags of rendered HTML (alt, title and caption text,
+    which is translated, without its marks): what a translation must leave byte-identical."""
     code = re.findall(r"<pre>.*?</pre>|<code>.*?</code>", html, re.DOTALL)
     urls = re.findall(r'(?:href|src)="([^"]*)"', html)
-    tags = [re.sub(r'alt="[^"]*"', lambda m: unmark(m.group(0)), t) for t in re.findall(r"<[^>]+>", html)]
+    tags = [re.sub(_TRANSLATED_ATTR_RE, lambda m: unmark(m.group(0)), t) for t in re.findall(r"<[^>]+>", html)]
     return code, urls, tags
 
 

@@ -345,6 +345,8 @@ class _Builder:
         depth = 0
         alts: list[Piece] = []
         for p in pieces:
+            if p.role == "image" and p.kind == "open" and p.ref_style:
+                return False  # a shortcut/collapsed reference: the alt is the label (the pair keeps it)
             if p.role == "image" and p.kind in ("open", "close"):
                 depth += 1 if p.kind == "open" else -1
             elif p.kind == "text":
@@ -352,7 +354,7 @@ class _Builder:
                     alts.append(p)
                 elif has_words(self._raw(p)):
                     return False
-        if not alts:
+        if not alts or depth:
             return False
         for p in alts:
             self._attribute_text(p.start, p.end, "image_alt", _ALT_FORBIDDEN, None)
