@@ -7,6 +7,7 @@ Translating a whole page (cache, model, fallback policy) is the pipeline's job:
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -48,15 +49,17 @@ class SegmentedPage:
         for segment, translation in zip(self.segments, translations):
             if translation is None or segment.restore.host is not None:
                 continue
-            out = restore_segment(segment, translation, heading_ids=heading_ids)
-            if out is None:
-                continue
-            at = bisect.bisect_left(hosts, (segment.start, segment.start))
+            first = at = bisect.bisect_left(hosts, (segment.start, segment.start))
+            edited: dict[str, str] = {}
             while at < len(hosts) and hosts[at][1] <= segment.end:
                 raw = self.source[hosts[at][0] : hosts[at][1]]
-                host_edits = inner.pop(hosts[at], [])  # never also a page edit inside this one
-                out = out.replace(raw, _edited(raw, host_edits)) if host_edits else out
+                edited[raw] = _edited(raw, inner[hosts[at]])
                 at += 1
+            out = restore_segment(_with_syntax(segment, edited), translation, heading_ids=heading_ids)
+            if out is None:
+                continue  # English: its hosts' edits go to the page
+            for host in hosts[first:at]:
+                del inner[host]
             edits.append((segment.start, segment.end, out))
             r = segment.restore
             if heading_ids and r.slug is not None and r.pin_at is not None and translation != segment.text:
@@ -65,6 +68,16 @@ class SegmentedPage:
         for host, host_edits in inner.items():  # no translated segment around them
             edits.extend((host[0] + start, host[0] + end, out) for start, end, out in host_edits)
         return _edited(self.source, edits)
+
+
+def _with_syntax(segment: Segment, edited: dict[str, str]) -> Segment:
+    """``segment`` with the kept syntax (atoms, pair delimiters) spelled ``edited[raw]``."""
+    if not edited:
+        return segment
+    r = segment.restore
+    atoms = {i: (edited.get(raw, raw), role) for i, (raw, role) in r.atoms.items()}
+    pairs = {i: (o, edited.get(c, c), piece) for i, (o, c, piece) in r.pairs.items()}
+    return dataclasses.replace(segment, restore=dataclasses.replace(r, atoms=atoms, pairs=pairs))
 
 
 def _edited(text: str, edits: list[tuple[int, int, str]]) -> str:

@@ -9,6 +9,7 @@ from pymd import PAGES, render
 from seghelp import kinds_texts, pseudo, render_pm, segment_block_problems, structure, unmark
 
 from mkdocs_zh_translate.segment import segment_markdown, strip_tags
+from tests.growth import assert_linear, growth_ratios
 
 
 def test_image_only_paragraph_sends_only_its_alt() -> None:
@@ -100,3 +101,14 @@ def test_no_segment_is_wordless_outside_image_alts(page: object) -> None:
             if piece.role == "image":
                 words = words.replace(segment.restore.inner[pid], "")
         assert any(ch.isalpha() for ch in strip_tags(words)), segment
+
+
+def test_splicing_many_titled_images_in_one_paragraph_grows_linearly() -> None:
+    def run(source: str) -> object:
+        page = segment_markdown(source)
+        return page.splice([f"「{s.text}」" for s in page.segments])
+
+    def make(n: int) -> str:
+        return "Words " + " and ".join(f'![pic {k}](p{k}.png "Title number {k}")' for k in range(n)) + ".\n"
+
+    assert_linear("titled images", lambda: growth_ratios(make, 400, run=run))
