@@ -25,12 +25,15 @@ def unmark(html: str) -> str:
     return html.replace("「", "").replace("」", "")
 
 
+_TRANSLATED_ATTR_RE = re.compile(r'(?:alt|title|data-title|data-description)="[^"]*"')
+
+
 def protected_parts(html: str) -> tuple[list[str], list[str], list[str]]:
-    """Code blocks and spans, URLs, and tags of rendered HTML (alt text, which is translated,
-    without its marks): what a translation must leave byte-identical."""
+    """Code blocks and spans, URLs, and tags of rendered HTML (alt, title and caption text,
+    which is translated, without its marks): what a translation must leave byte-identical."""
     code = re.findall(r"<pre>.*?</pre>|<code>.*?</code>", html, re.DOTALL)
     urls = re.findall(r'(?:href|src)="([^"]*)"', html)
-    tags = [re.sub(r'alt="[^"]*"', lambda m: unmark(m.group(0)), t) for t in re.findall(r"<[^>]+>", html)]
+    tags = [re.sub(_TRANSLATED_ATTR_RE, lambda m: unmark(m.group(0)), t) for t in re.findall(r"<[^>]+>", html)]
     return code, urls, tags
 
 
@@ -67,4 +70,75 @@ def structure(html: str) -> list[str]:
     return parser.tags
 
 
-__all__ = ["WordTranslator", "identity", "kinds_texts", "pseudo", "render_cm", "render_pm", "structure", "unmark"]
+# Elements that are blocks to Python-Markdown's output: a segment must open and close inside
+# one of them, never across two.
+_BLOCK_ELEMENTS = frozenset(
+    "p h1 h2 h3 h4 h5 h6 li dt dd td th summary details div blockquote ul ol dl table tr pre".split()
+)
+
+
+class _Marks(HTMLParser):
+    """For each block element: how many pseudo marks open and close in its own text."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[list[int]] = [[0, 0]]  # [marks opened, a mark open now]
+        self.problems: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in _BLOCK_ELEMENTS:
+            self._check_open(f"<{tag}>")
+            self.stack.append([0, 0])
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in _BLOCK_ELEMENTS and len(self.stack) > 1:
+            self._check_open(f"</{tag}>")
+            opens, _ = self.stack.pop()
+            if opens > 1:
+                self.problems.append(f"{opens} segments in one <{tag}>")
+
+    def _check_open(self, where: str) -> None:
+        if self.stack[-1][1]:
+            self.problems.append(f"a segment runs across {where}")
+
+    def handle_data(self, data: str) -> None:
+        top = self.stack[-1]
+        for ch in data:
+            if ch == "「":
+                top[0] += 1
+                top[1] = 1
+            elif ch == "」":
+                if not top[1]:
+                    self.problems.append("a segment closes in another block than it opened")
+                top[1] = 0
+
+
+def segment_block_problems(source: str) -> list[str]:
+    """Where the segments of ``source`` disagree with the blocks Python-Markdown renders.
+
+    The page is pseudo-translated (each segment wrapped in 「」) and rendered: every segment must
+    open and close inside one block element (a glued segment spans a block boundary) and a block
+    holds at most one segment of its own text (a split segment cuts one block in two). The marks
+    removed, the rendering must equal the English one.
+    """
+    out = pseudo(source)
+    html = render_pm(out)
+    parser = _Marks()
+    parser.feed(html)
+    problems = list(parser.problems)
+    if unmark(html) != render_pm(source):
+        problems.append("the pseudo translation renders differently")
+    return problems
+
+
+__all__ = [
+    "WordTranslator",
+    "identity",
+    "kinds_texts",
+    "pseudo",
+    "render_cm",
+    "render_pm",
+    "segment_block_problems",
+    "structure",
+    "unmark",
+]

@@ -6,6 +6,8 @@ Translating a whole page (cache, model, fallback policy) is the pipeline's job:
 
 from __future__ import annotations
 
+import bisect
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -33,26 +35,61 @@ class SegmentedPage:
         if len(translations) != len(self.segments):
             raise ValueError(f"{len(translations)} translations for {len(self.segments)} segments")
         edits: list[tuple[int, int, str]] = []
+        # Attribute text inside an image (its title, a lightbox caption) lies inside a segment's
+        # kept syntax when the image sits in prose: edited into that syntax, not the page.
+        inner: dict[tuple[int, int], list[tuple[int, int, str]]] = {}
         for segment, translation in zip(self.segments, translations):
-            if translation is None:
+            host = segment.restore.host
+            if translation is None or host is None:
                 continue
             out = restore_segment(segment, translation, heading_ids=heading_ids)
-            if out is None:
+            if out is not None:
+                inner.setdefault(host, []).append((segment.start - host[0], segment.end - host[0], out))
+        hosts = sorted(inner)
+        for segment, translation in zip(self.segments, translations):
+            if translation is None or segment.restore.host is not None:
                 continue
+            first = at = bisect.bisect_left(hosts, (segment.start, segment.start))
+            edited: dict[str, str] = {}
+            while at < len(hosts) and hosts[at][1] <= segment.end:
+                raw = self.source[hosts[at][0] : hosts[at][1]]
+                edited[raw] = _edited(raw, inner[hosts[at]])
+                at += 1
+            out = restore_segment(_with_syntax(segment, edited), translation, heading_ids=heading_ids)
+            if out is None:
+                continue  # English: its hosts' edits go to the page
+            for host in hosts[first:at]:
+                del inner[host]
             edits.append((segment.start, segment.end, out))
             r = segment.restore
             if heading_ids and r.slug is not None and r.pin_at is not None and translation != segment.text:
                 gap = "" if self.source[r.pin_at : r.pin_at + 1].isspace() else " "
                 edits.append((r.pin_at, r.pin_at, f" {pin_attr(r.slug)}{gap}"))
-        # Applied as if in reverse order (so earlier offsets stay valid), built in one pass.
-        parts: list[str] = []
-        cursor = 0
-        for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1])):
-            parts.append(self.source[cursor:start])
-            parts.append(replacement)
-            cursor = end
-        parts.append(self.source[cursor:])
-        return "".join(parts)
+        for host, host_edits in inner.items():  # no translated segment around them
+            edits.extend((host[0] + start, host[0] + end, out) for start, end, out in host_edits)
+        return _edited(self.source, edits)
+
+
+def _with_syntax(segment: Segment, edited: dict[str, str]) -> Segment:
+    """``segment`` with the kept syntax (atoms, pair delimiters) spelled ``edited[raw]``."""
+    if not edited:
+        return segment
+    r = segment.restore
+    atoms = {i: (edited.get(raw, raw), role) for i, (raw, role) in r.atoms.items()}
+    pairs = {i: (o, edited.get(c, c), piece) for i, (o, c, piece) in r.pairs.items()}
+    return dataclasses.replace(segment, restore=dataclasses.replace(r, atoms=atoms, pairs=pairs))
+
+
+def _edited(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """``text`` with the non-overlapping ``(start, end, replacement)`` edits applied."""
+    parts: list[str] = []
+    cursor = 0
+    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1])):
+        parts.append(text[cursor:start])
+        parts.append(replacement)
+        cursor = end
+    parts.append(text[cursor:])
+    return "".join(parts)
 
 
 def segment_markdown(

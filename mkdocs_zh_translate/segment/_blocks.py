@@ -17,13 +17,18 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
 from ._pymd import no_python_markdown_heading
+from ._superfences import superfence_pairs
 
-# `!!! note "Title"`, `??? note`, `???+ tip ""`, `=== "Tab"`, `===+ "Tab"`, `===! "Tab"`
-_CONTAINER_RE = re.compile(
-    r"(?P<marker>!!!|\?\?\?\+?|===[+!]?)"
-    r"(?:[ \t]*(?P<types>[\w-]+(?:[ \t]+[\w-]+)*))?"
-    r"(?:[ \t]*\"(?P<title>.*)\")?[ \t]*$"
-)
+# The marker lines as Python-Markdown's processors read them (the whole line, at the block's
+# left edge): admonition's `AdmonitionProcessor.RE` needs a type (`!!! "Title"` is paragraph
+# text); details' `DetailsProcessor.START` takes a type, a quoted title, or both
+# (`??? "Title"`, `???+ note`); tabbed's `TabbedProcessor.START` needs a space and a quoted title.
+_TYPES = r"[\w-]+(?: +[\w-]+)*"
+_CONTAINER_RES = {
+    "!": re.compile(rf'(?P<marker>!!!) ?(?P<types>{_TYPES})(?: +"(?P<title>.*)")? *$'),
+    "?": re.compile(rf'(?P<marker>\?\?\?\+?) ?(?:(?P<types>{_TYPES})?(?: +"(?P<title>.*)")|(?P<only>{_TYPES})) *$'),
+    "=": re.compile(r'(?P<marker>===(?:\+!?|!\+?)?) +"(?P<title>.*)" *$'),
+}
 # A line that must stay alone and untouched: snippets, abbreviations, [TOC].
 _VERBATIM_LINE_RE = re.compile(r"(?:-{1,}8<-{1,}(?:[ \t].*)?|\*\[[^\]\n]+\]:.*|\[TOC\])[ \t]*$")
 _ATX_RE = re.compile(r"(#{1,6})(.*)$")
@@ -87,18 +92,14 @@ def container(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     if state.sCount[start_line] - state.blkIndent >= 4:
         return False
     text = _line(state, start_line)
-    if not text or text[0] not in "!?=":
-        return False
-    m = _CONTAINER_RE.match(text)
+    pattern = _CONTAINER_RES.get(text[:1])
+    m = pattern.match(text) if pattern is not None else None
     if not m:
-        return False
-    tab = m["marker"].startswith("=")
-    if tab and m["title"] is None:
-        return False  # a tab needs a quoted title; `===` alone is a setext underline
-    if not tab and not m["types"]:
         return False
     if silent:
         return True
+    tab = m["marker"].startswith("=")
+    types = None if tab else m["types"] or m.groupdict().get("only")
 
     body_indent = state.sCount[start_line] + 4
     last = start_line  # last non-blank body line
@@ -119,12 +120,12 @@ def container(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     token.info = "tab" if tab else "admonition"
     token.map = [start_line, end]
     token.block = True
-    if m["title"] is None and not tab:
+    if m["title"] is None and types:
         # Python-Markdown shows the first type, capitalised; a translation must say it in
         # Chinese, so the segmenter offers it as a title to insert.
         default = state.push("zh_default_title", "", 0)
-        default.content = m["types"].split()[0].capitalize()
-        default.meta = {"zh_offset": line_start + m.end("types")}
+        default.content = types.split()[0].capitalize()
+        default.meta = {"zh_offset": line_start + m.end("types" if m["types"] else "only")}
     if m["title"]:
         title = state.push("zh_container_title_open", "p", 1)
         title.map = [start_line, start_line + 1]
@@ -156,7 +157,9 @@ def verbatim_lines(state: StateBlock, start_line: int, end_line: int, silent: bo
     if not text or text[0] not in "-*[" or not _VERBATIM_LINE_RE.match(text):
         return False
     if silent:
-        return True
+        # `[TOC]` is a marker only as a paragraph of its own (toc's treeprocessor matches the
+        # whole `<p>`): after a paragraph line it is that paragraph's text.
+        return not text.startswith("[TOC]")
     end = start_line + 1
     if _SNIPPET_FENCE_RE.match(text):  # block form: --8<-- / file lines / --8<--
         probe = end
@@ -420,69 +423,55 @@ def _push_html(state: StateBlock, first: int, end: int) -> None:
     token.content = state.getLines(first, end, state.blkIndent, True)
 
 
-def _fence_run(state: StateBlock, line: int, marker: str) -> int:
-    """Length of the ``marker`` run that alone (trailing spaces aside) fills ``line``, or 0."""
-    if state.sCount[line] - state.blkIndent >= 4:
-        return 0
-    text = _line(state, line)
-    m = _CODE_FENCE_RE.match(text)
-    if not m or m.group(1)[0] != marker or text[m.end() :].strip():
-        return 0
-    return m.end()
+def _superfence_pairs(state: StateBlock) -> dict[int, int]:
+    """SuperFences' pairing of the page's lines, computed once per parse."""
+    pairs: dict[int, int] | None = state.env.get("zh_superfences")
+    if pairs is None:
+        pairs = state.env["zh_superfences"] = superfence_pairs(state.src.split("\n"))
+    return pairs
 
 
 def superfence(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    """A code fence closed the way pymdownx.superfences closes it: by the same run, at the
-    opener's indentation.
+    """Code fences paired the way pymdownx.superfences pairs them (see ``_superfences``).
 
-    CommonMark also closes a ```` ``` ```` fence with a longer run (```` ```` ````) or one indented
-    up to three more spaces; superfences reads both as code and goes on to the next exact run
-    at the opener's indentation, so the lines in between are code too. Only that case is taken
-    here (and only when such a run comes); every other fence, and the probes of whether a fence
-    interrupts a paragraph, are CommonMark's own rule.
+    A line SuperFences opens a block with becomes a fence up to the line it closes it with. A
+    line CommonMark would open a fence with but SuperFences does not (a header it refuses, a
+    block nothing closes or that leaves the container) is text to Python-Markdown, whose
+    backticks pair with others around it: its lines up to the next blank line stay English
+    (``zh_verbatim``; the segmenter leaves the whole chunk around it alone). Either way the
+    paragraph above ends there.
     """
-    if silent or state.sCount[start_line] - state.blkIndent >= 4:
+    if state.sCount[start_line] - state.blkIndent >= 4:
         return False
     text = _line(state, start_line)
     m = _CODE_FENCE_RE.match(text)
     if not m:
         return False
     markup = m.group(1)
-    marker, length, indent = markup[0], len(markup), state.sCount[start_line]
-    params = text[m.end() :]
-    if marker == "`" and "`" in params:
-        return False
-    # CommonMark must end the fence at a run superfences reads as code, and a closing run of
-    # superfences' must follow before the container ends.
-    line = start_line + 1
-    diverged = False
-    # (marker, length, indent, container) -> the earliest line a search from which found no
-    # closing run up to the container's end: a later search past it finds none either (linear).
-    misses: dict[tuple[str, int, int, int, int], int] = state.env.setdefault("zh_superfence_misses", {})
-    key = (marker, length, indent, state.blkIndent, end_line)
-    while line < end_line:
-        if not _is_blank(state, line) and state.sCount[line] < state.blkIndent:
-            break
-        run = _fence_run(state, line, marker)
-        if run == length and state.sCount[line] == indent:
-            break
-        if run >= length:
-            diverged = True
-            if key in misses and misses[key] <= line:
-                return False  # an earlier search from here on found no closing run
-        line += 1
-    if line >= end_line:
-        if diverged:
-            misses[key] = min(misses.get(key, start_line), start_line)
-        return False
-    if not diverged or _fence_run(state, line, marker) != length or state.sCount[line] != indent:
-        return False
-    token = state.push("fence", "code", 0)
-    token.info = params
-    token.content = state.getLines(start_line + 1, line, indent, True)
-    token.markup = markup
-    token.map = [start_line, line + 1]
-    state.line = line + 1
+    close = _superfence_pairs(state).get(start_line)
+    if close is not None and close < end_line:
+        if silent:
+            return True
+        token = state.push("fence", "code", 0)
+        token.info = text[m.end() :]
+        token.content = state.getLines(start_line + 1, close, state.sCount[start_line], True)
+        token.markup = markup
+        token.map = [start_line, close + 1]
+        state.line = close + 1
+        return True
+    if markup[0] == "`" and "`" in text[m.end() :]:
+        return False  # not a fence to CommonMark either: inline code in a paragraph
+    if silent:
+        return True
+    pairs = _superfence_pairs(state)
+    end = start_line + 1
+    while end < end_line and not _is_blank(state, end) and end not in pairs:
+        end += 1
+    state.env.setdefault("zh_fence_text", []).append(start_line)
+    token = state.push("zh_verbatim", "", 0)
+    token.map = [start_line, end]
+    token.content = state.getLines(start_line, end, state.blkIndent, True)
+    state.line = end
     return True
 
 
@@ -496,6 +485,22 @@ def _strip_closing_hashes(body: str) -> str:
     return body[: start + (1 if backslashes % 2 else 0)]
 
 
+def _heading_ends_paragraph(state: StateBlock, line: int) -> bool:
+    """Does the ``#`` line ``line`` end the paragraph above it?
+
+    HashHeaderProcessor searches the whole block for a ``#`` at the start of a line and splits
+    the paragraph there. The block is the container's body with its indentation removed, except
+    in a list item, whose continuation lines keep theirs: there only a line at or left of the
+    list marker's column is a heading (and ends the list); an item's indented ``## x`` is text.
+    """
+    text = _line(state, line)
+    if not _ATX_RE.match(text) or no_python_markdown_heading(text):
+        return False
+    if state.listIndent >= 0:
+        return state.sCount[line] <= state.listIndent
+    return state.sCount[line] == state.blkIndent
+
+
 def atx_heading(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     """``#`` headings the way Python-Markdown reads them, where that differs from CommonMark.
 
@@ -504,6 +509,8 @@ def atx_heading(state: StateBlock, start_line: int, end_line: int, silent: bool)
     three spaces is a CommonMark heading but Python-Markdown paragraph text: it is segmented as
     a heading that gets no id pinned (the pin would show up as text).
     """
+    if silent:
+        return _heading_ends_paragraph(state, start_line)
     indent = state.sCount[start_line] - state.blkIndent
     if indent < 0 or indent >= 4:
         return False
@@ -511,8 +518,6 @@ def atx_heading(state: StateBlock, start_line: int, end_line: int, silent: bool)
     m = (_ATX_RE if indent == 0 else _CM_ATX_RE).match(text)
     if not m:
         return False
-    if silent:
-        return True
     level = len(m.group(1))
     body = m.group(2)
     if indent == 0:
@@ -551,14 +556,55 @@ def _python_markdown_setext(lheading: BlockRule) -> BlockRule:
     return rule
 
 
+def _lists_interrupt_only_lists(list_rule: BlockRule) -> BlockRule:
+    """A list marker line ends a paragraph only inside a list item.
+
+    Python-Markdown's list processors match at the start of a block only, so ``Text\n- item``
+    is one paragraph; within an item, the list processor itself splits the lines into items.
+    """
+
+    def rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        if silent and state.parentType == "paragraph" and state.listIndent < 0:
+            return False
+        return list_rule(state, start_line, end_line, silent)
+
+    return rule
+
+
+def _outside_lists(rule: BlockRule) -> BlockRule:
+    """Run a container rule with no list around: its body is parsed afresh by Python-Markdown
+    (a blockquote's, an admonition's), where list lines do not end a paragraph."""
+
+    def wrapped(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+        old = state.listIndent
+        state.listIndent = -1
+        try:
+            return rule(state, start_line, end_line, silent)
+        finally:
+            state.listIndent = old
+
+    return wrapped
+
+
+def _rule(md: MarkdownIt, name: str) -> BlockRule:
+    fn: BlockRule = next(r.fn for r in md.block.ruler.__rules__ if r.name == name)
+    return fn
+
+
 def install(md: MarkdownIt) -> None:
-    md.block.ruler.at("heading", atx_heading)
-    lheading = next(r.fn for r in md.block.ruler.__rules__ if r.name == "lheading")
-    md.block.ruler.at("lheading", _python_markdown_setext(lheading))
     alt = ["paragraph", "reference", "blockquote", "list"]
-    md.block.ruler.before("fence", "zh_superfence", superfence, {"alt": []})
-    md.block.ruler.before("fence", "zh_container", container, {"alt": alt})
-    md.block.ruler.before("fence", "zh_blocks", blocks, {"alt": alt})
+    # `ruler.at` resets a rule's `alt`: give the heading CommonMark's list back, so that a `#`
+    # line ends the paragraph above it as HashHeaderProcessor does.
+    md.block.ruler.at("heading", atx_heading, {"alt": alt[:3]})
+    # TableProcessor takes a block that is a table from its first line: a table never ends the
+    # paragraph above it (those lines are that paragraph's text).
+    md.block.ruler.at("table", _rule(md, "table"), {"alt": []})
+    md.block.ruler.at("list", _lists_interrupt_only_lists(_rule(md, "list")), {"alt": alt[:3]})
+    md.block.ruler.at("blockquote", _outside_lists(_rule(md, "blockquote")), {"alt": alt})
+    md.block.ruler.at("lheading", _python_markdown_setext(_rule(md, "lheading")))
+    md.block.ruler.before("fence", "zh_superfence", superfence, {"alt": alt})
+    md.block.ruler.before("fence", "zh_container", _outside_lists(container), {"alt": alt})
+    md.block.ruler.before("fence", "zh_blocks", _outside_lists(blocks), {"alt": alt})
     md.block.ruler.before("fence", "zh_directive", directive, {"alt": alt})
     # arithmatex takes a whole chunk only: it never interrupts a paragraph (and a silent probe
     # from every paragraph line would rescan the chunk)

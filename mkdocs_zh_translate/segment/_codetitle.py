@@ -56,6 +56,11 @@ _BRACES_RE = re.compile(r"(?:[ \t]*\.?[\w#.+-]+(?=[ \t{]))?[ \t]*\{([^\n]*)\}[ \
 _ATTR_TOKEN_RE = re.compile(r"""([^ =}]+)="(.*?)"|([^ =}]+)='(.*?)'|[^ =}]+=[^ =}]+|[^ =}]+| """)
 
 
+def brace_form(rest: str) -> bool:
+    """Is ``rest`` (what follows a fence's backticks) the ``{...}`` form?"""
+    return _BRACES_RE.match(rest) is not None
+
+
 def brace_options(rest: str) -> dict[str, tuple[int, int, str]] | None:
     """Like :func:`fence_options` for the ``{...}`` form, or None when the line is not one.
 

@@ -33,6 +33,17 @@ _LIST_MARKER_RE = re.compile(r"(?:\d+\.|[*+-])[ ]+(?=\S)")
 # blockprocessors.HashHeaderProcessor.RE takes `\\.` or any non-backslash: a line that ends in an
 # odd run of backslashes is no heading there (`### foo\` is a paragraph).
 _TRAILING_BACKSLASHES_RE = re.compile(r"\\+$")
+_HASH_LINE_RE = re.compile(r"^#.*$", re.MULTILINE)
+
+
+def near_heading_start(content: str) -> int | None:
+    """Offset in a paragraph's ``content`` of a ``#`` line that is text only for its odd trailing
+    backslashes: a translation ending that line (or a mark after the backslash) makes it a
+    heading. That line and all after it stay English."""
+    for m in _HASH_LINE_RE.finditer(content):
+        if no_python_markdown_heading(m.group(0)):
+            return m.start()
+    return None
 
 
 def refdef_start(content: str) -> int | None:
@@ -130,16 +141,19 @@ def _word(ch: str) -> bool:
     return ch.isalnum() or ch == "_"
 
 
-def unclosed_fence_blocks(tokens: Sequence[Token], lines: Sequence[str]) -> list[tuple[int, int]]:
+def unclosed_fence_blocks(
+    tokens: Sequence[Token], lines: Sequence[str], text_fences: Sequence[int] = ()
+) -> list[tuple[int, int]]:
     """Line ranges ``[first, end)`` that stay English around fences nothing closes.
 
     CommonMark ends a fence at the end of its container or of the page; Python-Markdown's fenced
     code (and SuperFences) needs the closing fence, so there the fence line is text, and its
     backticks may pair with backticks further on (``> ```\\nfoo\\n``` `` is inline code around
-    ``foo``). Python-Markdown's unit is the block between blank lines: the whole block around
-    such a fence's first line is left alone.
+    ``foo``). ``text_fences`` are more such lines: fence lines SuperFences does not open a block
+    with. Python-Markdown's unit is the block between blank lines: the whole block around such a
+    fence's first line is left alone.
     """
-    starts: list[int] = []
+    starts: list[int] = list(text_fences)
     for tok in tokens:
         if tok.type != "fence" or tok.map is None:
             continue
@@ -147,7 +161,7 @@ def unclosed_fence_blocks(tokens: Sequence[Token], lines: Sequence[str]) -> list
         if tok.content.count("\n") != end - first - 2:  # no closing fence line
             starts.append(first)
     ranges: list[tuple[int, int]] = []
-    for line in starts:
+    for line in sorted(starts):
         if ranges and ranges[-1][0] <= line < ranges[-1][1]:
             continue
         first = line

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from markdown_it.token import Token
 
 from ..errors import ZhTranslateError
-from ._codetitle import code_title
+from ._codetitle import brace_options, code_title
 from ._fancylists import markers_as_digits
 from ._frontmatter import front_matter_segments
 from ._html import html_text_runs
@@ -17,7 +17,7 @@ from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment, SiteSyntax
 from ._placeholders import has_words, strip_tags
-from ._pymd import fragile_emphasis, list_marker_length, refdef_start, unclosed_fence_blocks
+from ._pymd import fragile_emphasis, list_marker_length, near_heading_start, refdef_start, unclosed_fence_blocks
 from ._slug import attr_id, heading_attr_start, heading_text, unique
 from ._slug import slugify as default_slugify
 from ._splice import line_start_markers
@@ -49,6 +49,27 @@ _ANNOTATION_RE = re.compile(r"(?<![\w(])\(\d{1,3}\)(?![\w)])")
 # ``^^x^^``. Their content is translated; the delimiters are kept like emphasis.
 _FILE_NAME_RE = re.compile(r"[\w-]*[./\\][\w./\\-]*")
 _TEXT_PAIRS = (("{++", "++}"), ("{--", "--}"), ("{==", "==}"), ("{>>", "<<}"), ("==", "=="), ("^^", "^^"))
+# Image attributes people read: attr_list's `title` and the lightbox captions (glightbox).
+_IMAGE_ATTRS = {"title": "image_title", "data-title": "image_title", "data-description": "image_caption"}
+# What an alt text must not gain: it would end the label or become markup.
+_ALT_FORBIDDEN = "[]\\`*_<>&!{}$"
+
+
+def _image_title(raw: str) -> tuple[int, int, str] | None:
+    """``(start, end, quote)`` in an image's ``](src "Title")`` of its quoted title, or None."""
+    body = raw.rstrip()
+    if not body.endswith(")"):
+        return None
+    body = body[:-1].rstrip()
+    quote = body[-1:]
+    if quote not in ("'", '"') or len(body) < 2:
+        return None
+    opening = body.rfind(quote, 0, len(body) - 1)
+    if opening < 1 or body[opening - 1] not in " \t\n":
+        return None
+    return opening + 1, len(body) - 1, quote
+
+
 _CONTAINER_KINDS = {
     "list_item_open": "list_item",
     "dd_open": "definition",
@@ -317,9 +338,70 @@ class _Builder:
         pieces[:] = kept
         return Piece("atom", at, end, "attr")
 
+    def _only_alt_words(self, pieces: list[Piece]) -> bool:
+        """Are image alts the only words of these pieces? Then the block is wordless: nothing
+        is sent for it (a model given bare images invents text around them), and each alt is a
+        segment of its own, spanning the alt text only."""
+        depth = 0
+        alts: list[Piece] = []
+        for p in pieces:
+            if p.role == "image" and p.kind == "open" and p.ref_style:
+                return False  # a shortcut/collapsed reference: the alt is the label (the pair keeps it)
+            if p.role == "image" and p.kind in ("open", "close"):
+                depth += 1 if p.kind == "open" else -1
+            elif p.kind == "text":
+                if depth:
+                    alts.append(p)
+                elif has_words(self._raw(p)):
+                    return False
+        if not alts or depth:
+            return False
+        for p in alts:
+            self._attribute_text(p.start, p.end, "image_alt", _ALT_FORBIDDEN, None)
+        return True
+
+    def _attribute_text(self, start: int, end: int, kind: str, forbidden: str, host: Piece | None) -> None:
+        """A segment for plain text inside image syntax (alt, title, caption): translated as a
+        value, with none of ``forbidden`` (its quote, markup) let in."""
+        raw = self.page.text[start:end]
+        lead = len(raw) - len(raw.lstrip())
+        value = raw.strip()
+        if not has_words(value) or any(ch in value for ch in forbidden) or "\n" in value:
+            return
+        start += lead
+        restore = Restore(
+            single_line=True,
+            attr_quote=forbidden,
+            text_chars=value,
+            host=(host.start, host.end) if host is not None else None,
+        )
+        self.segments.append(Segment(value, start, start + len(value), self.page.line_number(start), kind, restore))
+
+    def _image_attributes(self, pieces: Sequence[Piece]) -> None:
+        """Segments for an image's title (``![a](src "Title")``) and the title and caption
+        attributes of the attr_list right after it (lightbox plugins' ``data-title`` and
+        ``data-description``). They lie inside syntax a surrounding segment keeps verbatim:
+        ``host`` says where, and the splice edits them into it."""
+        previous: Piece | None = None
+        for p in pieces:
+            if p.role == "image" and p.kind in ("close", "atom"):
+                found = _image_title(self._raw(p))
+                if found is not None:
+                    start, end, quote = found
+                    self._attribute_text(p.start + start, p.start + end, "image_title", quote + "\\", p)
+            elif p.kind == "atom" and p.role == "attr" and previous is not None and previous.end == p.start:
+                options = brace_options(self._raw(p)) or {}
+                for key, kind in _IMAGE_ATTRS.items():
+                    if key in options and options[key][2]:
+                        start, end, quote = options[key]
+                        self._attribute_text(p.start + start, p.start + end, kind, quote + "\\", p)
+            previous = p if p.role == "image" and p.kind in ("close", "atom") else None
+
     def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
         pieces = self._split_magic(self._split_abbreviations(self._split_pairs(pieces)))
         if not pieces:
+            return None
+        if self._only_alt_words(pieces):
             return None
         text = self.page.text
         restore = Restore(
@@ -373,8 +455,6 @@ class _Builder:
         restore.line_starts = line_start_markers(seg_text)
         restore.before = text[start - 1 : start]
         restore.after = text[end : end + 1]
-        if len(restore.pairs) == 1 and len(pieces) == 3 and pieces[0].role == "image" and kind != "table_cell":
-            kind = "image_alt"
         self.segments.append(Segment(seg_text, start, end, self.page.line_number(start), kind, restore))
         return restore
 
@@ -405,6 +485,7 @@ class _Builder:
                 unique(slug or "", self.used_ids)
             return
         page_pieces = self._to_page(pieces, cmap)  # type: ignore[arg-type]
+        self._image_attributes(page_pieces)
         page_pieces, trailing_attr = self._trim(page_pieces, lead_marker=lead_marker, atx=how == "atx", callout=callout)
         if heading and trailing_attr is None:
             trailing_attr = self._word_attr(page_pieces)
@@ -435,12 +516,12 @@ class _Builder:
     def _python_markdown_syntax(self, tok: Token, pieces: list[Piece]) -> list[Piece]:
         """Keep out of a prose block what Python-Markdown reads as syntax there: a setext
         underline on its first line, a list marker CommonMark refused, and lines from a reference
-        definition on (those stay English), or the whole block beside a fence nothing closes."""
+        definition or a near-heading on (those stay English), or the whole block beside a fence nothing closes."""
         if tok.map is not None and self._english(tok.map[0], tok.map[1]):
             return []
-        cut = refdef_start(tok.content)
-        if cut is not None:
-            pieces = [p for p in pieces if p.end <= cut]
+        cuts = [c for c in (refdef_start(tok.content), near_heading_start(tok.content)) if c is not None]
+        if cuts:
+            pieces = [p for p in pieces if p.end <= min(cuts)]
         if len(pieces) > 1 and pieces[1].kind == "break" and _UNDERLINE_RE.fullmatch(tok.content, 0, pieces[0].end):
             # `===` opening a paragraph underlines the line above for Python-Markdown (a reference
             # definition, to CommonMark): the heading ends there, the rest is a new block
@@ -511,8 +592,8 @@ class _Builder:
                     if found:
                         self.used_ids.add(found)
 
-    def walk(self, tokens: Sequence[Token]) -> None:
-        self.english_lines = unclosed_fence_blocks(tokens, self.page.norm.split("\n"))
+    def walk(self, tokens: Sequence[Token], text_fences: Sequence[int] = ()) -> None:
+        self.english_lines = unclosed_fence_blocks(tokens, self.page.norm.split("\n"), text_fences)
         stack: list[str] = []
         for i, tok in enumerate(tokens):
             if tok.nesting == 1:
@@ -591,9 +672,9 @@ def build_segments(text: str, slugify: Slugify | None = None, *, syntax: SiteSyn
 
     builder = _Builder(text, slugify or default_slugify, syntax or SiteSyntax())
     try:
-        tokens, _env = parse(builder.page.parsed)
+        tokens, env = parse(builder.page.parsed)
         builder.collect_ids(tokens)
-        builder.walk(tokens)
+        builder.walk(tokens, env.get("zh_fence_text", ()))
     except RecursionError:
         # Nested containers (`<div markdown="1">` hundreds deep) are parsed recursively; a page
         # like that is refused as a whole rather than half-segmented.

@@ -308,7 +308,7 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
         return _yaml_value(translation, r.yaml_quote) if changed else translation
     if r.attr_quote is not None:  # plain text (escaped when rendered); its quote would end it
         plain = " ".join(translation.split()) if changed else translation
-        return None if r.attr_quote in plain else plain
+        return None if any(ch in plain for ch in r.attr_quote) else plain
     parts = tokenize(translation)
     text_out = "".join(str(v) for k, v in parts if k == "text")
     specials = _introduced(r.text_chars, text_out)

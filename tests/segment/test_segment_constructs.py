@@ -59,20 +59,26 @@ def test_lists_nested_ordered_loose_tight_and_tasks() -> None:
 
 
 def test_blockquote_keeps_its_prefix_on_every_line() -> None:
-    out = check("> Quoted text\n> on two lines.\n>\n> > Nested quote.\n", [
-        ("blockquote", "Quoted text\non two lines."),
-        ("blockquote", "Nested quote."),
-    ])
+    out = check(
+        "> Quoted text\n> on two lines.\n>\n> > Nested quote.\n",
+        [
+            ("blockquote", "Quoted text\non two lines."),
+            ("blockquote", "Nested quote."),
+        ],
+    )
     assert out == "> 「Quoted text\n> on two lines.」\n>\n> > 「Nested quote.」\n"
 
 
 def test_table_cells_are_segments_and_pipes_stay_escaped() -> None:
     source = "| Name | Note |\n|------|------|\n| `a\\|b` | either a \\| b |\n"
-    out = check(source, [
-        ("table_cell", "Name"),
-        ("table_cell", "Note"),
-        ("table_cell", "either a \\| b"),
-    ])
+    out = check(
+        source,
+        [
+            ("table_cell", "Name"),
+            ("table_cell", "Note"),
+            ("table_cell", "either a \\| b"),
+        ],
+    )
     assert "| `a\\|b` | 「either a \\| b」 |" in out
     page = segment_markdown(source)
     zh = page.splice(["名称", "说明", "甲|乙"])
@@ -81,7 +87,9 @@ def test_table_cells_are_segments_and_pipes_stay_escaped() -> None:
 
 
 def test_fenced_and_indented_code_are_never_segments() -> None:
-    source = "Text before.\n\n```python\nprint('code text')\n```\n\n    indented code text\n\n~~~\ntilde code text\n~~~\n"
+    source = (
+        "Text before.\n\n```python\nprint('code text')\n```\n\n    indented code text\n\n~~~\ntilde code text\n~~~\n"
+    )
     out = check(source, [("paragraph", "Text before.")])
     assert "print('code text')" in out and "    indented code text" in out and "tilde code text\n" in out
 
@@ -112,35 +120,46 @@ def test_autolinks_are_atoms() -> None:
 
 def test_image_alt_is_translated_and_url_kept() -> None:
     source = '![Main window](img/main.png "Title")\n\nAn inline ![small logo](logo.png) here.\n'
-    check(source, [("image_alt", "<g1>Main window</g1>"), ("paragraph", "An inline <g1>small logo</g1> here.")])
-    zh = segment_markdown(source).splice(["<g1>主窗口</g1>", None])
+    check(
+        source,
+        [("image_alt", "Main window"), ("image_title", "Title"), ("paragraph", "An inline <g1>small logo</g1> here.")],
+    )
+    zh = segment_markdown(source).splice(["主窗口", None, None])
     assert '![主窗口](img/main.png "Title")' in zh
     assert 'alt="主窗口"' in render_pm(zh)
 
 
 def test_raw_html_block_and_inline_html() -> None:
-    source = "<div class=\"box\">\n<p>Boxed words.</p>\n<pre>raw pre text</pre>\n</div>\n\nPress <kbd>Enter</kbd> now.\n"
+    source = '<div class="box">\n<p>Boxed words.</p>\n<pre>raw pre text</pre>\n</div>\n\nPress <kbd>Enter</kbd> now.\n'
     out = check(source, [("html_text", "Boxed words."), ("paragraph", "Press <x1/>Enter<x2/> now.")])
     assert "<pre>raw pre text</pre>" in out
 
 
 def test_front_matter_title_and_description() -> None:
-    source = "---\ntitle: The page title\ndescription: 'Short: summary'\ntags: [a, b]\nauthor: Someone Else\n---\n\nBody.\n"
-    check(source, [
-        ("front_matter_title", "The page title"),
-        ("front_matter_description", "Short: summary"),
-        ("paragraph", "Body."),
-    ])
+    source = (
+        "---\ntitle: The page title\ndescription: 'Short: summary'\ntags: [a, b]\nauthor: Someone Else\n---\n\nBody.\n"
+    )
+    check(
+        source,
+        [
+            ("front_matter_title", "The page title"),
+            ("front_matter_description", "Short: summary"),
+            ("paragraph", "Body."),
+        ],
+    )
     zh = segment_markdown(source).splice(["页面: 标题", "它's 摘要", None])
     assert 'title: "页面: 标题"\n' in zh and "description: '它''s 摘要'\n" in zh
     assert "tags: [a, b]\nauthor: Someone Else\n" in zh
 
 
 def test_footnotes() -> None:
-    out = check("Text with a note[^1].\n\n[^1]: The note body.\n", [
-        ("paragraph", "Text with a note<x1/>."),
-        ("footnote", "The note body."),
-    ])
+    out = check(
+        "Text with a note[^1].\n\n[^1]: The note body.\n",
+        [
+            ("paragraph", "Text with a note<x1/>."),
+            ("footnote", "The note body."),
+        ],
+    )
     assert "[^1]: 「The note body.」" in out
 
 
@@ -156,43 +175,52 @@ def test_math_dollar_double_dollar_and_brackets() -> None:
 
 def test_admonitions_all_forms_with_bodies_and_nested_code() -> None:
     source = (
-        '!!! note\n    Plain body.\n\n'
+        "!!! note\n    Plain body.\n\n"
         '!!! warning "Careful now"\n    Titled body.\n\n        nested code stays\n\n'
         '??? tip "Closed one"\n    Closed body.\n\n'
-        '???+ info\n    Open body.\n\n'
+        "???+ info\n    Open body.\n\n"
         '!!! danger ""\n    No title body.\n'
     )
-    out = check(source, [
-        ("admonition_title", "Note"),
-        ("paragraph", "Plain body."),
-        ("admonition_title", "Careful now"),
-        ("paragraph", "Titled body."),
-        ("admonition_title", "Closed one"),
-        ("paragraph", "Closed body."),
-        ("admonition_title", "Info"),
-        ("paragraph", "Open body."),
-        ("paragraph", "No title body."),
-    ])
+    out = check(
+        source,
+        [
+            ("admonition_title", "Note"),
+            ("paragraph", "Plain body."),
+            ("admonition_title", "Careful now"),
+            ("paragraph", "Titled body."),
+            ("admonition_title", "Closed one"),
+            ("paragraph", "Closed body."),
+            ("admonition_title", "Info"),
+            ("paragraph", "Open body."),
+            ("paragraph", "No title body."),
+        ],
+    )
     assert '!!! note "「Note」"\n    「Plain body.」' in out
     assert "        nested code stays" in out
     assert '!!! danger ""\n' in out
 
 
 def test_content_tabs() -> None:
-    out = check('=== "First"\n\n    One.\n\n=== "Second"\n    Two.\n', [
-        ("tab_title", "First"),
-        ("paragraph", "One."),
-        ("tab_title", "Second"),
-        ("paragraph", "Two."),
-    ])
+    out = check(
+        '=== "First"\n\n    One.\n\n=== "Second"\n    Two.\n',
+        [
+            ("tab_title", "First"),
+            ("paragraph", "One."),
+            ("tab_title", "Second"),
+            ("paragraph", "Two."),
+        ],
+    )
     assert '=== "「First」"' in out
 
 
 def test_attr_list_on_blocks_and_inline() -> None:
-    out = check("A lead paragraph.\n{: .lead }\n\n[Button](x.md){ .md-button }\n", [
-        ("paragraph", "A lead paragraph."),
-        ("paragraph", "<g1>Button</g1><x2/>"),
-    ])
+    out = check(
+        "A lead paragraph.\n{: .lead }\n\n[Button](x.md){ .md-button }\n",
+        [
+            ("paragraph", "A lead paragraph."),
+            ("paragraph", "<g1>Button</g1><x2/>"),
+        ],
+    )
     assert "「A lead paragraph.」\n{: .lead }" in out
     assert 'class="lead"' in render_pm(out)
 
@@ -203,10 +231,13 @@ def test_abbreviations() -> None:
 
 
 def test_snippet_lines_stay_alone() -> None:
-    out = check('Before the snippet.\n--8<-- "note.md"\nAfter it.\n\n--8<--\nnote.md\n--8<--\n', [
-        ("paragraph", "Before the snippet."),
-        ("paragraph", "After it."),
-    ])
+    out = check(
+        'Before the snippet.\n--8<-- "note.md"\nAfter it.\n\n--8<--\nnote.md\n--8<--\n',
+        [
+            ("paragraph", "Before the snippet."),
+            ("paragraph", "After it."),
+        ],
+    )
     assert '\n--8<-- "note.md"\n' in out and "\n--8<--\nnote.md\n--8<--\n" in out
 
 
@@ -222,13 +253,13 @@ def test_emoji_keys_and_jinja_are_atoms() -> None:
     )
 
 
-
 def test_mdx_include_lines_are_kept_as_written() -> None:
     # mdx_include's `{! path !}` names a file: a line of its own is no segment, and in running
     # text it is one placeholder (the path reaches no translator).
     source = "{! ../README.md !}\n\nThe example app\n{!docs_src/app/main.py!}\nruns as it is.\n"
     out = check(source, [("paragraph", "The example app\n<x1/>\nruns as it is.")])
     assert out == "{! ../README.md !}\n\n「The example app\n{!docs_src/app/main.py!}\nruns as it is.」\n"
+
 
 def test_hard_breaks_keep_their_spaces_and_backslash() -> None:
     source = "Two spaces  \nthen backslash\\\nend.\n"
@@ -240,10 +271,13 @@ def test_hard_breaks_keep_their_spaces_and_backslash() -> None:
 
 
 def test_html_comments_and_more_marker() -> None:
-    out = check("Text <!-- hidden --> visible.\n\n<!-- more -->\n\nAfter.\n", [
-        ("paragraph", "Text <x1/> visible."),
-        ("paragraph", "After."),
-    ])
+    out = check(
+        "Text <!-- hidden --> visible.\n\n<!-- more -->\n\nAfter.\n",
+        [
+            ("paragraph", "Text <x1/> visible."),
+            ("paragraph", "After."),
+        ],
+    )
     assert "<!-- more -->" in out
 
 
@@ -260,11 +294,14 @@ def test_attr_list_after_closing_hashes() -> None:
 
 def test_raw_html_across_blank_lines_and_markdown_in_html() -> None:
     source = '<div>\nFirst part.\n\nSecond part.\n</div>\n\n<div markdown="1">\n\nSome **markdown** here.\n\n</div>\n'
-    check(source, [
-        ("html_text", "First part."),
-        ("html_text", "Second part."),
-        ("paragraph", "Some <g1>markdown</g1> here."),
-    ])
+    check(
+        source,
+        [
+            ("html_text", "First part."),
+            ("html_text", "Second part."),
+            ("paragraph", "Some <g1>markdown</g1> here."),
+        ],
+    )
 
 
 def test_bare_url_never_touches_chinese_or_pseudo_marks() -> None:
@@ -283,7 +320,7 @@ def test_bare_url_never_touches_chinese_or_pseudo_marks() -> None:
 
 
 def test_unclosed_block_html_swallows_the_rest_like_python_markdown() -> None:
-    source = "Before.\n\n<div class=\"x\">\n<p>Raw words.</p>\n\n## Not a heading here\n"
+    source = 'Before.\n\n<div class="x">\n<p>Raw words.</p>\n\n## Not a heading here\n'
     out = check(source, [("paragraph", "Before."), ("html_text", "Raw words."), ("html_text", "## Not a heading here")])
     assert "{ #" not in out  # no id pinned onto text Python-Markdown shows raw
     inside_list = "- <div>\n- foo\n"
@@ -296,17 +333,20 @@ def test_unclosed_markdown_in_html_block_is_still_markdown() -> None:
 
 def test_nested_containers_in_lists_and_tabs() -> None:
     source = (
-        "1.  A step.\n\n    !!! warning \"Careful\"\n        Inside the list.\n\n"
-        "=== \"Tab\"\n\n    !!!note\n        Inside a tab.\n\n        ```\n        code in tab\n        ```\n"
+        '1.  A step.\n\n    !!! warning "Careful"\n        Inside the list.\n\n'
+        '=== "Tab"\n\n    !!!note\n        Inside a tab.\n\n        ```\n        code in tab\n        ```\n'
     )
-    out = check(source, [
-        ("list_item", "A step."),
-        ("admonition_title", "Careful"),
-        ("paragraph", "Inside the list."),
-        ("tab_title", "Tab"),
-        ("admonition_title", "Note"),
-        ("paragraph", "Inside a tab."),
-    ])
+    out = check(
+        source,
+        [
+            ("list_item", "A step."),
+            ("admonition_title", "Careful"),
+            ("paragraph", "Inside the list."),
+            ("tab_title", "Tab"),
+            ("admonition_title", "Note"),
+            ("paragraph", "Inside a tab."),
+        ],
+    )
     assert "        code in tab\n" in out
 
 
