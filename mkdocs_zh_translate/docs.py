@@ -5,6 +5,11 @@ from its own Markdown files, so for them the Chinese site is a docs tree: a copy
 plus every page's translation as ``page.zh.md`` beside ``page.md`` (``suffix`` layout, the
 default of both plugins) or ``en/page.md`` + ``zh/page.md`` (``folder`` layout), and a YAML
 snippet with the language's strings (site name, nav and admonition titles) for their config.
+Each translated page starts with the build's machine-translation notice (:mod:`.notice`); a
+page the plugin excludes is written as the English page under the build's "not translated"
+notice, so both i18n plugins show the same thing (static-i18n's own fallback has no notice).
+With ``config_out`` a ready-to-build config is written too: it inherits the user's config
+(``INHERIT``, which MkDocs and Zensical both read) and sets ``docs_dir`` and the plugins.
 
 This module only shapes and writes files. The pages, the site's strings and the pipeline
 (cache, reviewed PO, glossary, page guard) come from :mod:`.docs_source`, which configures the
@@ -27,6 +32,7 @@ import yaml
 
 from .errors import ZhTranslateError
 from .logs import PREFIX
+from .notice import banner_html
 from .owned import Owned, PathError, atomic_write, check_output, copy_if_changed, write_if_changed
 from .pipeline.lazy import TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, strict_failure
@@ -73,6 +79,7 @@ class DocsPage:
     body: str
     meta: dict[str, str] = field(default_factory=dict)  # title / description to translate
     warnings: list[str] = field(default_factory=list)  # found while reading (a snippet not included)
+    translate: bool = True  # False: excluded by the plugin (written in English, "not translated")
 
     @property
     def line_offset(self) -> int:
@@ -98,6 +105,9 @@ class DocsSource:
     copyright: str | None = None  # plain-text copyright (translated)
     state_dir: Path | None = None  # where the list of files written last time is kept (cache dir)
     config_file: Path | None = None  # never overwritten by an output
+    banner: object = True  # the plugin's ``banner`` option (True, False or a string)
+    model_label: str = "model"  # the model's name as the notice shows it
+    plugins: Any = None  # the config file's own ``plugins`` value as written (None: not set)
 
 
 @dataclass
@@ -113,6 +123,7 @@ class DocsReport:
     english: list[str] = field(default_factory=list)  # sentences the ladder left in English
     fallbacks: list[str] = field(default_factory=list)
     snippet: str = ""
+    config: str = ""  # the ready-to-build config (with ``config_out``)
 
 
 def admonition_types(markdown: str) -> set[str]:
@@ -247,6 +258,7 @@ class Translation:
     english: list[str] = field(default_factory=list)
     fallbacks: list[str] = field(default_factory=list)
     counts: dict[str, tuple[int, int]] = field(default_factory=dict)  # zh path -> (segments, reviewed)
+    body_at: dict[str, int] = field(default_factory=dict)  # zh path -> where the body starts (after front matter)
 
 
 def translate_tree(
@@ -263,6 +275,7 @@ def translate_tree(
 
     Shared by ``docs`` and the plugin beside mkdocs-static-i18n (``coexist``). Raises
     :class:`~.pipeline.lazy.TranslationFailed`."""
+    pages = [p for p in pages if p.translate]
     used: set[str] = set()
     for page in pages:
         used |= admonition_types(page.body)
@@ -283,8 +296,10 @@ def translate_tree(
             continue
         result = page_result
         _, target = translated_path(page.src_uri, language, layout, default_locale)
-        done.contents[target] = translate_front_matter(page.front_matter, translated) + result.markdown
+        front = translate_front_matter(page.front_matter, translated)
+        done.contents[target] = front + result.markdown
         done.counts[target] = (result.segments, result.reviewed)
+        done.body_at[target] = len(front)
     done.admonitions = {a: STANDARD_ADMONITIONS[a] for a in sorted(used) if a in STANDARD_ADMONITIONS}
     done.admonitions.update({a: translated.get(t, t) for a, t in titles.items()})
     return done
@@ -296,6 +311,7 @@ def write_docs(
     *,
     layout: Layout = "suffix",
     snippet_path: Path | None = None,
+    config_out: Path | None = None,
     strict: bool = False,
     log: Callable[[str], None] = lambda message: None,
 ) -> DocsReport:
@@ -306,6 +322,8 @@ def write_docs(
     out = check_out_dir(out, source.docs_dir, source.config_file)
     if snippet_path is not None:
         check_output(snippet_path, "--snippet", config=source.config_file, docs_dir=source.docs_dir)
+    if config_out is not None:
+        config_out = check_config_out(config_out, out, source, snippet_path)
     report = DocsReport()
     try:
         done = translate_tree(
@@ -329,14 +347,96 @@ def write_docs(
         target = f"{source.default_locale}/{name}" if layout == "folder" else name
         _copy(source.docs_dir / name, out / target, report, target)
     for target, text in done.contents.items():
-        _write(out / target, text.encode("utf-8"), report, target)
+        segments, reviewed = done.counts[target]
+        notice = banner_html(
+            source.banner, segments=segments, reviewed=reviewed, model=source.model_label, translated=True
+        )
+        _write(out / target, with_notice(text, done.body_at[target], notice).encode("utf-8"), report, target)
         report.translated_pages += 1
+    written = list(done.contents)
+    untranslated = banner_html(source.banner, segments=0, reviewed=0, model=source.model_label, translated=False)
+    for page in source.pages:
+        _, target = translated_path(page.src_uri, source.language, layout, source.default_locale)
+        if page.translate or not untranslated or target in done.contents:
+            continue
+        text = with_notice(page.front_matter + page.body, len(page.front_matter), untranslated)
+        _write(out / target, text.encode("utf-8"), report, target)
+        written.append(target)
     targets = [f"{source.default_locale}/{n}" if layout == "folder" else n for n in source.files]
-    _remove_stale(out, source.state_dir, targets + list(done.contents), report)
+    _remove_stale(out, source.state_dir, targets + written, report)
     report.snippet = snippet(source, done.strings, done.admonitions, layout)
     if snippet_path is not None:
         _write(snippet_path, report.snippet.encode("utf-8"), report, str(snippet_path))
+    if config_out is not None:
+        report.config = build_config(source, config_out, out, report.snippet)
+        _write(config_out, report.config.encode("utf-8"), report, str(config_out))
     return report
+
+
+def with_notice(text: str, body_at: int, notice: str) -> str:
+    """``text`` with ``notice`` (an HTML block, escaped) first in its body, after the front
+    matter, and a blank line after it so the Markdown below is read as Markdown."""
+    return text[:body_at] + notice + "\n" + text[body_at:] if notice else text
+
+
+def check_config_out(config_out: Path, out: Path, source: DocsSource, snippet_path: Path | None) -> Path:
+    """``--config-out``: never an input (config, docs_dir), never inside the output tree (it
+    would be published), never the snippet; and beside or above ``--out``: zensical-i18n builds
+    only a ``docs_dir`` inside the config's folder."""
+    path = check_output(config_out, "--config-out", config=source.config_file, docs_dir=source.docs_dir).resolve()
+    if path == out or out in path.parents:
+        raise DocsError(f"--config-out {config_out}: is inside the output directory {out}; write it beside it")
+    if snippet_path is not None and path == snippet_path.resolve():
+        raise DocsError(f"--config-out {config_out}: is the --snippet file; write them to two files")
+    if path.parent not in out.parents:
+        raise DocsError(
+            f"--config-out {config_out}: the output directory {out} must be inside the config's folder "
+            f"{path.parent} (zensical-i18n builds only a docs_dir there)"
+        )
+    if path.exists() and not path.is_file():
+        raise DocsError(f"--config-out {config_out}: exists and is not a file")
+    return path
+
+
+def _plugin_name(entry: Any) -> str | None:
+    if isinstance(entry, str):
+        return entry
+    if isinstance(entry, dict) and len(entry) == 1:
+        name = next(iter(entry))
+        return name if isinstance(name, str) else None
+    return None
+
+
+def build_config(source: DocsSource, config_out: Path, out: Path, snippet_text: str) -> str:
+    """The config that builds ``out``: ``INHERIT`` the user's config (MkDocs and Zensical both
+    resolve it, YAML tags and all), ``docs_dir`` the tree, and the plugins: the user's own
+    without ``zh-translate`` (the tree is already translated) and without an ``i18n`` entry,
+    then the Chinese language's i18n block. Relative paths in it are relative to its folder."""
+    if source.config_file is None:
+        raise DocsError("--config-out needs the config file the tree was written from")
+    base = config_out.resolve().parent
+    raw = source.plugins if source.plugins is not None else ["search"]  # MkDocs' default
+    entries = [{k: v} for k, v in raw.items()] if isinstance(raw, dict) else list(raw) if isinstance(raw, list) else []
+    plugins: list[Any] = [e for e in entries if _plugin_name(e) not in ("zh-translate", "i18n")]
+    block = yaml.safe_load(snippet_text)
+    plugins.extend(block["plugins"])
+    data = {
+        "INHERIT": os.path.relpath(source.config_file.resolve(), base),
+        "docs_dir": os.path.relpath(out, base),
+        "plugins": plugins,
+    }
+    head = (
+        f"# Written by `mkdocs-zh-translate docs`: the site of {os.path.basename(source.config_file)} with its\n"
+        "# Chinese translation. Build it with `mkdocs build -f THIS` (mkdocs-static-i18n 1.3) or\n"
+        "# `zensical-i18n build -f THIS` (zensical-i18n 0.3). Paths here are relative to this folder.\n"
+    )
+    try:
+        return head + yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
+    except yaml.YAMLError as exc:  # a plugin's options hold an object from a YAML tag
+        raise DocsError(
+            f"{source.config_file}: the plugins' options cannot be written to --config-out ({exc}); "
+            "use the --snippet block in a config of your own"
+        ) from None
 
 
 def default_snippet_path(out: Path) -> Path:
@@ -345,7 +445,7 @@ def default_snippet_path(out: Path) -> Path:
     return out.with_name(out.name + ".i18n.yml")
 
 
-def summary(report: DocsReport, out: Path, snippet_path: Path | None) -> Sequence[str]:
+def summary(report: DocsReport, out: Path, snippet_path: Path | None, config_out: Path | None = None) -> Sequence[str]:
     """The lines ``docs`` prints at the end."""
     lines = []
     if report.stats is not None:
@@ -356,4 +456,7 @@ def summary(report: DocsReport, out: Path, snippet_path: Path | None) -> Sequenc
     )
     if snippet_path is not None:
         lines.append(f"{PREFIX}i18n settings for the Chinese language in {os.path.relpath(snippet_path)}")
+    if config_out is not None:
+        name = os.path.relpath(config_out)
+        lines.append(f"{PREFIX}build it: mkdocs build -f {name}  (or: zensical-i18n build -f {name})")
     return lines

@@ -28,6 +28,12 @@ def add_parser(sub: Any) -> None:
     docs.add_argument("--out", required=True, metavar="DIR", help="output docs directory")
     docs.add_argument("--layout", choices=LAYOUTS, default="suffix", help="page.zh.md (suffix) or zh/page.md")
     docs.add_argument("--snippet", metavar="FILE", help="where the i18n settings go (default: DIR.i18n.yml)")
+    docs.add_argument(
+        "--config-out",
+        metavar="FILE",
+        help="also write a config that builds the tree (INHERIT: your config, docs_dir: DIR, the i18n plugin, "
+        "no zh-translate): `mkdocs build -f FILE` or `zensical-i18n build -f FILE`; DIR must be inside FILE's folder",
+    )
     docs.add_argument("--backend", choices=("pseudo", "onnx"), help="override the plugin's backend")
     docs.add_argument("--model", metavar="DIR", help="override the plugin's model directory")
     docs.add_argument(
@@ -46,13 +52,22 @@ def _run(args: argparse.Namespace) -> int:
     options = {k: v for k in ("backend", "model") if (v := getattr(args, k)) is not None}
     out = check_output(Path(args.out), "--out")  # the rest of the checks once the config is read
     snippet_path = Path(args.snippet) if args.snippet else default_snippet_path(out)
+    config_out = Path(args.config_out) if args.config_out else None
 
     def warn(message: str) -> None:
         print(f"{PREFIX}{message}", file=sys.stderr)
 
     config_file = find_config(args.config_file)
     with docs_source(config_file, options) as source:
-        report = write_docs(source, out, layout=args.layout, snippet_path=snippet_path, strict=args.strict, log=warn)
+        report = write_docs(
+            source,
+            out,
+            layout=args.layout,
+            snippet_path=snippet_path,
+            config_out=config_out,
+            strict=args.strict,
+            log=warn,
+        )
     for message in report.warnings:
         warn(f"warning: {message}")
     if args.verbose:
@@ -60,6 +75,6 @@ def _run(args: argparse.Namespace) -> int:
             warn(message)
     if report.stats is not None and report.stats.fallback_steps:
         warn(f"{plain_fallbacks(report.stats.fallback_steps)}{'' if args.verbose else ' (-v lists where)'}")
-    for line in summary(report, out, snippet_path):
+    for line in summary(report, out, snippet_path, config_out):
         print(line, file=sys.stderr)
     return 0

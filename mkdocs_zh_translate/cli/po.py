@@ -15,17 +15,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     psub = po.add_subparsers(dest="po_command", required=True, metavar="ACTION")
     fill = psub.add_parser(
         "fill",
-        help="translate the untranslated entries of every .po file under PATH (new text is #, fuzzy)",
+        help="translate the untranslated entries of every .po file under PATH (new text is #, fuzzy "
+        "unless --translated)",
     )
     fill.add_argument("paths", nargs="+", metavar="PATH", help="a .po file or a directory searched recursively")
     fill.add_argument("--backend", choices=("pseudo", "onnx"), default="onnx")
     fill.add_argument("--model", metavar="DIR", help="exported model directory (onnx backend)")
     fill.add_argument("--format", dest="fmt", choices=("rst", "md"), default="rst",
                       help="markup of the msgids: rst (Sphinx, default) or md (mdpo, mkdocs-mdpo-plugin)")
+    fill.add_argument("--translated", action="store_true",
+                      help="write machine text as translated, not #, fuzzy (msgfmt, Weblate and Sphinx then use "
+                      "it), marked '# zh-translate: machine translated <hash>' so --refresh still knows it; "
+                      "edit the text or delete that comment to keep an entry as reviewed")
     fill.add_argument("--refresh", action="store_true",
-                      help="also re-translate fuzzy entries this command wrote and nobody edited since")
+                      help="also re-translate entries this command wrote and nobody edited since (and move them "
+                      "to the state asked for: fuzzy, or translated with --translated)")
     fill.add_argument("--cache-dir", metavar="DIR",
-                      help="machine translation cache (default: .zh-translate-cache beside the first PATH)")
+                      help="machine translation cache (default: .zh-translate-cache beside the first PATH; for "
+                      "catalogs in a Sphinx project beside its source directory or in the user cache, never "
+                      "inside it; -v prints it)")
     fill.add_argument("--glossary", metavar="FILE", help="glossary.yml with keep: and terms: (as for review)")
     fill.add_argument(
         "--strict",
@@ -33,7 +41,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="exit 1 when English is left behind: entries that failed validation, could not be filled, "
         "or were filled partly in English",
     )
-    fill.add_argument("-v", "--verbose", action="store_true", help="list the entries filled partly in English")
+    fill.add_argument("-v", "--verbose", action="store_true",
+                      help="list the entries filled partly in English and print the cache directory")
     fill.add_argument("--beams", type=int, default=None)
     fill.add_argument("--threads", type=int, default=None)
     fill.set_defaults(func=_run)
@@ -59,6 +68,7 @@ def _run(args: argparse.Namespace) -> int:
         spec,
         fmt=args.fmt,
         refresh=args.refresh,
+        translated=args.translated,
         cache_dir=check_output(Path(args.cache_dir), "--cache-dir") if args.cache_dir else None,
         glossary=glossary,
     )
@@ -66,6 +76,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"skipped: {problem}", file=sys.stderr)
     for problem in summary.failed:
         print(f"failed validation: {problem}", file=sys.stderr)
+    if args.verbose and summary.cache_dir is not None:
+        print(f"cache: {summary.cache_dir}", file=sys.stderr)
     if args.verbose or args.strict:
         for problem in summary.english:
             print(f"english: {problem}", file=sys.stderr)

@@ -102,12 +102,15 @@ def human_pages(files: Any, language: str) -> dict[str, Any]:
     return found
 
 
-def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str]) -> tuple[list[str], list[DocsPage]]:
+def read_pages(
+    config: Any, plugin: Any, language: str, other_locales: set[str], *, excluded: bool = False
+) -> tuple[list[str], list[DocsPage]]:
     """The files of docs_dir to copy and the English pages to translate, read as MkDocs reads
     them: ``exclude_docs`` respected, front matter split off by MkDocs' ``get_data``, snippets
     (``--8<--``) included as the plugin's build includes them (``plugin.on_config`` has run). Pages in
     another locale (``page.fr.md``), excluded by the plugin, or with a human translation beside
-    them (``page.zh.md``) are not translated."""
+    them (``page.zh.md``) are not translated; with ``excluded``, the pages the plugin excludes
+    come back too, as written (``translate=False``), for ``docs`` to mark "not translated"."""
     from mkdocs.structure.files import get_files
     from mkdocs.utils import meta as meta_util
 
@@ -121,10 +124,11 @@ def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str])
         copy.append(file.src_uri)
         if not file.is_documentation_page():
             continue
-        if _suffix_locale(file.src_uri, other_locales) or plugin._excluded(file.src_uri):
+        if _suffix_locale(file.src_uri, other_locales) or file.src_uri in human:
+            continue  # another language's page, or a human translation the i18n plugins use
+        skip = plugin._excluded(file.src_uri)
+        if skip and not excluded:
             continue
-        if file.src_uri in human:
-            continue  # a human translation already sits beside it: the i18n plugins use that
         label = os.path.relpath(file.abs_src_path or file.src_uri)
         try:
             source = file.content_string
@@ -136,6 +140,9 @@ def read_pages(config: Any, plugin: Any, language: str, other_locales: set[str])
         normal = source if source.endswith(body) else source.replace("\r\n", "\n").replace("\r", "\n")
         front = normal[: len(normal) - len(body)] if normal.endswith(body) else ""
         page_meta = {k: v for k in ("title", "description") if isinstance(v := meta.get(k), str)}
+        if skip:
+            pages.append(DocsPage(file.src_uri, label, front, body, translate=False))
+            continue
         # Included Markdown (`--8<--`) is translated with the page, as in the plugin's build.
         expanded, error = plugin._snippets.expand(body)
         page = DocsPage(file.src_uri, label, front, expanded, page_meta)
@@ -156,6 +163,20 @@ def read_strings(config: Any, plugin: Any) -> tuple[list[str], list[str]]:
     if translatable_copyright(config.copyright):
         strings.append(config.copyright)
     return nav_titles, strings
+
+
+def _raw_plugins(config_file: Path) -> Any:
+    """The config's ``plugins`` as written (MkDocs' YAML loader: ``!ENV`` and ``INHERIT`` as the
+    build reads them), for ``--config-out``; None when the config does not set it."""
+    from mkdocs.exceptions import ConfigurationError
+    from mkdocs.utils.yaml import yaml_load
+
+    try:
+        with open(config_file, "rb") as fd:
+            data = yaml_load(fd)
+    except (OSError, ConfigurationError, ValueError):
+        return None  # load_config read it a moment ago; the build will say what is wrong
+    return data.get("plugins") if isinstance(data, dict) else None
 
 
 @contextmanager
@@ -203,7 +224,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
         language = plugin.config.language
         other_locales.add(language)
         docs_dir = Path(config.docs_dir)
-        copy, pages = read_pages(config, plugin, language, other_locales)
+        copy, pages = read_pages(config, plugin, language, other_locales, excluded=True)
         nav_titles, site_strings = read_strings(config, plugin)
         translate_name = plugin.config.translate_nav and translatable_site_name(config.site_name)
         yield DocsSource(
@@ -222,6 +243,9 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
             state_dir=plugin._memory.machine.directory if plugin._memory is not None else None,
             config_file=config_file,
             copyright=config.copyright if translatable_copyright(config.copyright) else None,
+            banner=plugin.config.banner,
+            model_label=plugin._model_label(),
+            plugins=_raw_plugins(config_file),
         )
     finally:
         plugin.on_shutdown()

@@ -27,6 +27,7 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
 
 from ..logs import PLUGIN_NAME, PREFIX
+from ..notice import model_label
 from ..pipeline.cache import MachineCache, TranslationMemory
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..pipeline.guard import PageGuard
@@ -518,9 +519,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         return any(fnmatch.fnmatchcase(src_uri, pattern) for pattern in self.config.exclude)
 
     def _model_label(self) -> str:
-        if self.config.backend == "pseudo":
-            return "pseudo 后端"
-        return os.path.basename((self.config.model or "").rstrip("/")) or "model"
+        return model_label(self.config.backend, self.config.model)
 
 
 def watch_review_dir(server: Any, review_dir: Path) -> None:

@@ -21,8 +21,8 @@ from urllib.parse import quote, urlsplit
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.utils import get_relative_url
 
+from ..notice import banner_html as banner_html  # the banner is part of shaping the zh site
 from ..owned import atomic_write
-from ..plaintext import for_template
 from . import htmledit
 
 SOURCE_LANG = "en"
@@ -198,30 +198,6 @@ def fix_html_lang(output: str) -> str:
     if lang is None or not _LOCALE.fullmatch(lang.value):
         return output
     return htmledit.apply(output, [htmledit.set_value(lang, lang.value.replace("_", "-"))])
-
-
-def banner_html(text: object, *, segments: int, reviewed: int, model: str, translated: bool) -> str:
-    """The notice put at the top of each Chinese page; empty when disabled.
-
-    ``text`` is the ``banner`` option as validated (``True``, ``False`` or a string); typed
-    ``object`` because that is what MkDocs' ``Type((bool, str))`` option gives."""
-    if text is False:
-        return ""
-    if not translated:
-        body = "本页未翻译，显示英文原文。"
-    else:
-        first = text if isinstance(text, str) else f"本页由机器翻译（{model}）。"
-        if segments and reviewed == segments:
-            review = "译文已全部经人工审校。"
-        elif reviewed:
-            review = f"{segments} 个片段中有 {reviewed} 个经人工审校。"
-        else:
-            review = "译文未经人工审校。"
-        body = first + review
-    return (
-        '<div class="admonition note zh-translate-banner">'
-        f'<p class="admonition-title">{for_template(body)}</p></div>\n'
-    )
 
 
 def quiet_jieba(fallback_dir: Path | None = None) -> None:

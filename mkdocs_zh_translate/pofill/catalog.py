@@ -6,6 +6,12 @@ style, so one filled entry would turn into a diff of the whole file and fight wi
 blocks with their line ranges, replaces just the ``msgstr`` lines (wrapped the way the file
 already wraps) and the flag line of the entries that change, and checks the result by parsing
 it with polib: everything that was not meant to change must read back identical.
+
+Entries we write carry one translator comment, ``# zh-translate: machine <hash>`` (written
+``#, fuzzy``) or ``# zh-translate: machine translated <hash>`` (written translated, ``po fill
+--translated``), the hash being that of the text we wrote. The word tells the two apart where
+the flags alone cannot: a fuzzy draft whose ``#, fuzzy`` a reviewer deleted is an accepted
+review, a ``translated`` entry without it is still ours.
 """
 
 from __future__ import annotations
@@ -22,6 +28,8 @@ from ..review.pocheck import PoSyntaxError, check_po, polib_error
 from .rst import backslash_escaped
 
 MARKER = "zh-translate: machine"
+TRANSLATED = "translated"  # the marker's word for entries written as translated (not fuzzy)
+_MARKER_RE = re.compile(r"#\s*" + re.escape(MARKER) + r"(\s+" + TRANSLATED + r")?\s+([0-9a-f]+)\s*$")
 _KEYWORD_RE = re.compile(r"^(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+(\".*)$")
 _STRING_RE = re.compile(r'^\s*"(.*)"\s*$')
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
@@ -72,18 +80,32 @@ class Entry:
     def translated(self) -> bool:
         return any(self.msgstr.values())
 
-    def marker_hash(self) -> str | None:
-        """The hash our machine marker recorded, or None when the entry carries no marker."""
+    def marker(self) -> tuple[bool, str] | None:
+        """(written translated?, hash of the text written) from our marker; None without one."""
         for _line, text in self.comments:
-            m = re.match(r"#\s*" + re.escape(MARKER) + r"\s+([0-9a-f]+)\s*$", text)
+            m = _MARKER_RE.match(text)
             if m:
-                return m.group(1)
+                return m.group(1) is not None, m.group(2)
         return None
 
+    def marker_hash(self) -> str | None:
+        """The hash our machine marker recorded, or None when the entry carries no marker."""
+        mark = self.marker()
+        return mark[1] if mark else None
+
     def is_untouched_machine(self) -> bool:
-        """Fuzzy, marked as ours, and its text still the one we wrote (nobody edited it)."""
-        mark = self.marker_hash()
-        return self.fuzzy and mark is not None and mark == text_hash(self.msgstr_text())
+        """Marked as ours, its text still the one we wrote, and still in a state we leave it in:
+        fuzzy, or not fuzzy under a ``translated`` marker. A fuzzy draft a reviewer un-fuzzied
+        (marker without ``translated``) is theirs, and so is any entry whose text changed."""
+        mark = self.marker()
+        if mark is None or mark[1] != text_hash(self.msgstr_text()):
+            return False
+        return self.fuzzy or mark[0]
+
+    def stored_as(self, fuzzy: bool) -> bool:
+        """Whether the entry is already stored the way a run writing ``fuzzy`` entries would."""
+        mark = self.marker()
+        return mark is not None and self.fuzzy == fuzzy and mark[0] == (not fuzzy)
 
     def msgstr_text(self) -> str:
         return self.msgstr.get(None, self.msgstr.get(0, ""))
@@ -287,6 +309,7 @@ class Edit:
     entry: Entry
     msgstr: str
     plural: bool = False
+    fuzzy: bool = True  # False: written translated, with the ``translated`` marker
 
 
 def apply_edits(catalog: Catalog, edits: list[Edit]) -> str:
@@ -309,15 +332,20 @@ def apply_edits_mapped(catalog: Catalog, edits: list[Edit]) -> tuple[str, list[i
         replace[first] = new_lines
         for n in range(first + 1, last):
             replace[n] = None
-        flags = ["fuzzy"] + [f for f in e.flags if f != "fuzzy"]
+        flags = (["fuzzy"] if edit.fuzzy else []) + [f for f in e.flags if f != "fuzzy"]
         flag_line = "#, " + ", ".join(flags)
         if e.flags_line is not None:
-            replace[e.flags_line] = [flag_line]
-        else:
+            replace[e.flags_line] = [flag_line] if flags else None
+        elif flags:
             heads = ("#|", "msgctxt", "msgid")
             at = next((n for n in range(e.start, e.end) if catalog.lines[n].startswith(heads)), e.msgid_line)
             insert.setdefault(at, []).append(flag_line)
-        marker = f"# {MARKER} {text_hash(edit.msgstr)}"
+        if not edit.fuzzy:  # the previous msgid (`#| msgid`) belongs to a fuzzy match only
+            for n in range(e.start, e.end):
+                if catalog.lines[n].startswith("#|"):
+                    replace[n] = None
+        word = "" if edit.fuzzy else f" {TRANSLATED}"
+        marker = f"# {MARKER}{word} {text_hash(edit.msgstr)}"
         old_marker = next((n for n, text in e.comments if text.startswith(f"# {MARKER}")), None)
         if old_marker is not None:
             replace[old_marker] = [marker]
@@ -350,5 +378,5 @@ def check_edits(before: str, after: str, edits: list[Edit], path: str) -> None:
                 raise CatalogError(f"{path}:{a.linenum}: internal error: an entry we did not fill would change")
             continue
         got = b.msgstr_plural.get(0) if edit.plural else b.msgstr
-        if got != edit.msgstr or "fuzzy" not in b.flags:
+        if got != edit.msgstr or ("fuzzy" in b.flags) != edit.fuzzy:
             raise CatalogError(f"{path}:{a.linenum}: internal error: the new translation does not read back")

@@ -3,16 +3,23 @@
 Which entries are filled:
 
 - untranslated entries (empty ``msgstr``);
-- with ``refresh``, entries this command filled before and nobody touched since: still
-  ``#, fuzzy``, and carrying our translator comment ``# zh-translate: machine <hash>`` whose hash
-  matches the current ``msgstr`` (a translator who edited the text but left it fuzzy keeps it);
-- never: reviewed entries (translated, not fuzzy), fuzzy entries that are not ours (msgmerge
-  suggestions, a person's draft), obsolete entries, the header.
+- with ``refresh``, entries this command filled before and nobody touched since: carrying our
+  translator comment ``# zh-translate: machine [translated] <hash>`` whose hash matches the
+  current ``msgstr`` (a translator who edited the text keeps it), and still ``#, fuzzy`` or
+  written translated (the ``translated`` word);
+- never: reviewed entries (translated, not fuzzy, not ours), fuzzy entries that are not ours
+  (msgmerge suggestions, a person's draft), obsolete entries, the header.
 
 Plural entries are filled only when the catalog has a single plural form (``nplurals=1``, as
 Chinese does): ``msgstr[0]`` is the translation of ``msgid_plural``. Otherwise they are skipped
-and listed. Every new translation is ``#, fuzzy`` so Sphinx uses it only with
-``gettext_allow_fuzzy_translations`` and reviewers see it as a draft.
+and listed. By default every new translation is ``#, fuzzy``: Sphinx uses it only with
+``gettext_allow_fuzzy_translations`` and reviewers see it as a draft. With ``translated`` it is
+written as a translation (msgfmt, Weblate and Sphinx count and use it) and only the marker's
+``translated`` word says it is unreviewed machine text; a refresh also moves our untouched
+entries to the state asked for.
+
+The machine cache defaults to ``.zh-translate-cache`` beside the PO tree, but never inside a
+Sphinx source directory (:func:`default_cache_dir`).
 
 The translation path is the plugin's pipeline (``pipeline.service``): reST or Markdown
 protection into placeholders here, then the same cache key, lazy model, glossary, validation and
@@ -22,6 +29,7 @@ every protected part. A text that fails stays untranslated and is listed with it
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -70,23 +78,26 @@ class Summary:
     reviewed: int = 0  # left alone: translated by a person
     fuzzy_kept: int = 0  # left alone: fuzzy but not ours (or edited)
     already: int = 0  # left alone: our own fuzzy text (no --refresh)
+    already_translated: int = 0  # left alone: our own text written as translated (no --refresh)
     fallbacks: int = 0  # filled, but the fallback ladder was needed
     english: list[Problem] = field(default_factory=list)  # filled, but partly English (ladder)
     skipped: list[Problem] = field(default_factory=list)  # plural entries we cannot fill
     failed: list[Problem] = field(default_factory=list)  # validation failures
+    cache_dir: Path | None = None  # the machine cache used
 
     def line(self) -> str:
         return (
             f"po fill: {self.files} files ({self.files_changed} changed), {self.entries} entries: "
             f"{self.filled} filled{f' ({self.refreshed} refreshed)' if self.refreshed else ''}, "
             f"{self.reviewed} reviewed kept, {self.fuzzy_kept + self.already} fuzzy kept, "
+            f"{f'{self.already_translated} machine kept, ' if self.already_translated else ''}"
             f"{len(self.skipped)} skipped, {len(self.failed)} failed validation; "
             f"{self.translated_share():.0%} of entries translated"
         )
 
     def translated_share(self) -> float:
         """Share of the entries that now hold a translation (reviewed or machine)."""
-        done = self.filled + self.reviewed + self.fuzzy_kept + self.already
+        done = self.filled + self.reviewed + self.fuzzy_kept + self.already + self.already_translated
         return done / self.entries if self.entries else 1.0
 
 
@@ -109,11 +120,46 @@ def find_po_files(paths: Sequence[Path]) -> dict[Path, Path]:
     return found
 
 
+VCS_DIRS = (".git", ".hg", ".svn", ".bzr", ".jj")
+
+
 def default_cache_dir(paths: Sequence[Path]) -> Path:
-    """Beside the PO tree: ``locale/`` -> ``.zh-translate-cache`` next to ``locale/``."""
+    """Where the machine cache goes when ``--cache-dir`` is not given.
+
+    - Catalogs outside a Sphinx project (mdpo): ``.zh-translate-cache`` beside the PO tree
+      (``locale/`` -> next to ``locale/``).
+    - Catalogs inside a Sphinx source directory (the nearest ``conf.py`` at or above them,
+      looked for up to the checkout's root): never in that directory, which sphinx-build scans
+      and which gets copied and published whole. Beside it instead (``repo/docs/conf.py`` ->
+      ``repo/.zh-translate-cache``, where the plugin's cache of a MkDocs site at the root would
+      be) when that is still inside the same checkout (a ``.git``/``.hg``/... at or above it);
+    - else (the source directory is the checkout's root, or there is no checkout) in the
+      user's cache directory, one folder per source directory:
+      ``~/.cache/mkdocs-zh-translate/po-fill/<name>-<hash of its path>``."""
     first = paths[0] if paths else Path(".")
-    base = first if first.is_dir() else first.parent
-    return base.resolve().parent / DEFAULT_CACHE_DIRNAME
+    base = (first if first.is_dir() else first.parent).resolve()
+    source = None
+    for folder in (base, *base.parents):
+        if (folder / "conf.py").is_file():
+            source = folder
+            break
+        if any((folder / vcs).exists() for vcs in VCS_DIRS):
+            break  # the checkout's root: a conf.py above it belongs to someone else
+    if source is None:
+        return base.parent / DEFAULT_CACHE_DIRNAME
+    outside = source.parent
+    if outside != source and any((d / vcs).exists() for d in (outside, *outside.parents) for vcs in VCS_DIRS):
+        return outside / DEFAULT_CACHE_DIRNAME
+    from ..userdirs import user_cache_dir
+
+    user = user_cache_dir()
+    if user is None:
+        raise FillError(
+            f"{display(source)}: is a Sphinx source directory and there is no user cache directory to keep "
+            "the translation cache out of it: pass --cache-dir DIR"
+        )
+    key = hashlib.sha256(str(source).encode("utf-8")).hexdigest()[:16]
+    return user / "po-fill" / f"{source.name or 'root'}-{key}"
 
 
 @dataclass
@@ -131,12 +177,15 @@ def fill(
     *,
     fmt: str = "rst",
     refresh: bool = False,
+    translated: bool = False,
     cache_dir: Path | None = None,
     glossary: Glossary | None = None,
     lazy: LazyTranslator | None = None,
     write: Callable[[Path, str], bool] | None = None,
 ) -> Summary:
-    """Fill the catalogs under ``paths``; returns what happened (files are written in place)."""
+    """Fill the catalogs under ``paths``; returns what happened (files are written in place).
+
+    ``translated`` writes the new entries as translations instead of ``#, fuzzy`` drafts."""
     from ..review.store import write_if_changed
 
     files = find_po_files(paths)
@@ -168,15 +217,18 @@ def fill(
             summary.entries += 1
             where = f"{display(path)}:{entry.msgid_line + 1}"
             again = False
-            if entry.translated and not entry.fuzzy:
-                summary.reviewed += 1
-                continue
-            if entry.fuzzy and entry.translated:
-                if not entry.is_untouched_machine():
-                    summary.fuzzy_kept += 1
+            if entry.translated:
+                if not entry.is_untouched_machine():  # a person's: reviewed, or a draft of theirs
+                    if entry.fuzzy:
+                        summary.fuzzy_kept += 1
+                    else:
+                        summary.reviewed += 1
                     continue
                 if not refresh:
-                    summary.already += 1
+                    if entry.fuzzy:
+                        summary.already += 1
+                    else:
+                        summary.already_translated += 1
                     continue
                 again = True
             plural = entry.msgid_plural is not None
@@ -198,7 +250,8 @@ def fill(
     for job in jobs:
         for text, droppable in zip(job.message.texts, job.message.droppable):
             requests.add(text, droppable)
-    hits = _translate(requests, spec, cache_dir or default_cache_dir(paths), glossary, lazy or LazyTranslator())
+    summary.cache_dir = cache_dir or default_cache_dir(paths)
+    hits = _translate(requests, spec, summary.cache_dir, glossary, lazy or LazyTranslator())
 
     edits: dict[str, list[Edit]] = {}
     for job in jobs:
@@ -218,10 +271,13 @@ def fill(
         if any(h.fallback == "english" for h in results):
             reason = "partly kept in English (the model's translations broke its markup)"
             summary.english.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
-        if job.refresh and restored == job.entry.msgstr_text():
-            summary.already += 1
+        if job.refresh and restored == job.entry.msgstr_text() and job.entry.stored_as(not translated):
+            if translated:
+                summary.already_translated += 1
+            else:
+                summary.already += 1
             continue
-        edits.setdefault(job.catalog.path, []).append(Edit(job.entry, restored, job.plural))
+        edits.setdefault(job.catalog.path, []).append(Edit(job.entry, restored, job.plural, not translated))
         summary.filled += 1
         summary.refreshed += int(job.refresh)
 

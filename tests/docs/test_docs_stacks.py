@@ -25,6 +25,12 @@ PAGES = {
     "guide/usage.md": "# Usage\n\nRun the build command.\n\n![Diagram](../img/logo.png)\n",
 }
 NAV = [{"Home": "index.md"}, {"Guide": [{"Install it": "guide/install.md"}, "guide/usage.md"]}]
+# The build's notice on machine-translated pages (plugin/site.py), as a Markdown HTML block.
+MACHINE = (
+    '<div class="admonition note zh-translate-banner"><p class="admonition-title">'
+    "本页由机器翻译（pseudo 后端）。译文未经人工审校。</p></div>\n\n"
+)
+UNTRANSLATED = '<div class="admonition note zh-translate-banner"><p class="admonition-title">本页未翻译，显示英文原文。</p></div>\n\n'
 
 
 def _site(root: Path, **extra: Any) -> Path:
@@ -90,7 +96,7 @@ def test_docs_writes_the_suffix_tree_and_the_language_snippet(tmp_path: Path) ->
     ]
     assert (out / "index.md").read_text() == PAGES["index.md"]
     install = (out / "guide/install.zh.md").read_text(encoding="utf-8")
-    assert install.startswith('---\ntitle: "「Installing」"\n---\n# 「Install」')
+    assert install.startswith('---\ntitle: "「Installing」"\n---\n' + MACHINE + "# 「Install」")
     snippet = yaml.safe_load((tmp_path / "out.i18n.yml").read_text(encoding="utf-8"))
     languages = snippet["plugins"][0]["i18n"]["languages"]
     assert languages[0] == {"locale": "en", "name": "English", "default": True}
@@ -123,8 +129,11 @@ def test_folder_layout_and_excludes_and_human_translations(tmp_path: Path) -> No
     out = tmp_path / "out"
     assert (out / "en/guide/usage.md").is_file() and (out / "en/img/logo.png").is_file()
     assert sorted(p.relative_to(out / "zh").as_posix() for p in (out / "zh").rglob("*.md")) == [
-        "guide/install.md"
+        "guide/install.md",
+        "guide/usage.md",
     ]
+    # the excluded page: the English page under the build's "not translated" notice
+    assert (out / "zh/guide/usage.md").read_text(encoding="utf-8") == UNTRANSLATED + PAGES["guide/usage.md"]
     assert (out / "en/index.zh.md").read_text(encoding="utf-8") == "# 欢迎\n"
 
 
@@ -428,7 +437,7 @@ def test_docs_translates_included_markdown(tmp_path: Path, capsys: pytest.Captur
     assert _docs(tmp_path / "proj", "--out", "../out") == 0
     out = tmp_path / "out"
     home = (out / "index.zh.md").read_text(encoding="utf-8")
-    assert home == "# 「Demo project」 { #demo-project }\n\n「The project turns notes into pages.」\n\n"
+    assert home == MACHINE + "# 「Demo project」 { #demo-project }\n\n「The project turns notes into pages.」\n\n"
     assert "「Usage is simple.」" in (out / "guide.zh.md").read_text(encoding="utf-8")
     assert (out / "index.md").read_text(encoding="utf-8") == SNIPPET_PAGES["index.md"]  # English as written
     assert not (out / "code.zh.md").exists()  # nothing to translate: no page claims a translation

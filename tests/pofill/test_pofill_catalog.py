@@ -325,3 +325,131 @@ def test_cli_summary_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
         "1 skipped, 0 failed validation; 83% of entries translated"
     )
     assert err.startswith("skipped: ") and "usage.po:" in err
+
+
+# -- --translated: machine entries written as translations, still known as ours ------------------
+
+
+def _msgfmt_statistics(path: Path) -> str:
+    proc = subprocess.run(["msgfmt", "-c", "--statistics", "-o", "/dev/null", str(path)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stderr.strip().splitlines()[-1]  # (the test header lacks fields msgfmt -c asks for)
+
+
+def test_translated_writes_translations_that_msgfmt_counts(tmp_path: Path) -> None:
+    path = _write(tmp_path, HEADER.format(n=1) + BODY)
+    summary = _fill(tmp_path, translated=True)
+    assert (summary.filled, summary.reviewed, summary.fuzzy_kept, summary.failed) == (4, 1, 1, [])
+    entries = _entries(path)
+    fmt = entries[(None, 'The format string ``"%s widgets"`` accepts one value.')]
+    assert fmt.flags == ["python-format"] and fmt.msgstr == '文 文 文 ``"%s widgets"`` 文 文 文.'
+    assert fmt.tcomment.startswith("zh-translate: machine translated ")
+    assert "fuzzy" not in entries[("button", "Close")].flags and entries[("button", "Close")].msgstr == "文"
+    assert entries[(None, "New source text")].flags == ["fuzzy"]  # a person's draft stays theirs
+    text = path.read_text(encoding="utf-8")
+    assert "#, fuzzy\n" not in text.replace('#, fuzzy\n#| msgid "Old source text"', "")
+    if shutil.which("msgfmt"):
+        assert _msgfmt_statistics(path) == "5 translated messages, 1 fuzzy translation."
+    # a second run leaves them alone and says so
+    data = path.read_bytes()
+    again = _fill(tmp_path, translated=True)
+    assert (again.filled, again.already_translated, again.reviewed) == (0, 4, 1) and path.read_bytes() == data
+    assert "4 machine kept" in again.line() and again.translated_share() == 1.0
+
+
+class _Other(Recorder):
+    fingerprint = "other-model"
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        return [t + "（新）" for t in super().translate(texts)]
+
+
+def _refill(tmp: Path, **options: object):  # type: ignore[no-untyped-def]
+    lazy = LazyTranslator(lambda *a, **k: _Other())
+    options.setdefault("cache_dir", tmp / "other-cache")
+    return fill([tmp / "locale"], TranslatorSpec("onnx-test", None), lazy=lazy, **options)  # type: ignore[arg-type]
+
+
+def test_translated_refresh_never_overwrites_a_persons_edit(tmp_path: Path) -> None:
+    path = _write(tmp_path, HEADER.format(n=1) + BODY)
+    _fill(tmp_path, translated=True)
+    text = path.read_text(encoding="utf-8")
+    # a reviewer edits "Close" and accepts "%d file" as it is by deleting our comment
+    text = text.replace('msgctxt "button"\nmsgid "Close"\nmsgstr "文"', 'msgctxt "button"\nmsgid "Close"\nmsgstr "关闭"')
+    lines = text.splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if line.startswith('msgid "%d file"'))
+    marker = next(i for i in range(at, 0, -1) if lines[i].startswith("# zh-translate: machine translated"))
+    del lines[marker]
+    path.write_text("".join(lines), encoding="utf-8")
+    summary = _refill(tmp_path, translated=True, refresh=True)
+    entries = _entries(path)
+    assert entries[("button", "Close")].msgstr == "关闭"
+    assert entries[(None, "%d file")].msgstr_plural[0] == "%d 文"
+    assert summary.refreshed == 2 and summary.reviewed == 3  # the two untouched ones were redone
+    fmt = entries[(None, 'The format string ``"%s widgets"`` accepts one value.')]
+    assert fmt.msgstr.endswith("（新）") and fmt.flags == ["python-format"]
+    assert fmt.tcomment.startswith("zh-translate: machine translated ")
+    # without --translated the same entries are reviewed translations, never drafts of ours
+    assert _refill(tmp_path, refresh=True, cache_dir=tmp_path / "c3").refreshed == 2
+
+
+def test_translated_refresh_moves_fuzzy_drafts_and_keeps_accepted_ones(tmp_path: Path) -> None:
+    path = _write(tmp_path, HEADER.format(n=1) + BODY)
+    _fill(tmp_path)  # the default: fuzzy drafts
+    po = polib.pofile(str(path))
+    for entry in po:
+        if entry.msgid == "%d file":
+            entry.flags.remove("fuzzy")  # accepted by a reviewer: our marker stays, without "translated"
+    po.save(str(path))
+    summary = _fill(tmp_path, translated=True)
+    assert summary.filled == 0 and summary.already == 3  # no --refresh: drafts stay drafts
+    summary = _fill(tmp_path, translated=True, refresh=True)
+    assert (summary.refreshed, summary.reviewed) == (3, 2)
+    entries = _entries(path)
+    assert "fuzzy" not in entries[("button", "Close")].flags
+    assert entries[("button", "Close")].tcomment.startswith("zh-translate: machine translated ")
+    assert entries[(None, "%d file")].tcomment.startswith("zh-translate: machine ")
+    assert "translated" not in entries[(None, "%d file")].tcomment  # the accepted one: untouched
+    # msgmerge marks a changed msgid fuzzy and keeps our comment: the entry is still ours
+    text = path.read_text(encoding="utf-8").replace('msgctxt "button"', '#, fuzzy\n#| msgid "Shut"\nmsgctxt "button"')
+    path.write_text(text, encoding="utf-8")
+    summary = _refill(tmp_path, translated=True, refresh=True)
+    close = _entries(path)[("button", "Close")]
+    assert close.msgstr == "文（新）" and close.flags == [] and close.previous_msgid is None
+    if shutil.which("msgfmt"):
+        assert _msgfmt_statistics(path) == "5 translated messages, 1 fuzzy translation."
+
+
+@pytest.mark.parametrize(
+    ("layout", "source", "expected"),
+    [
+        (["repo/.git/", "repo/docs/conf.py"], "repo/docs", "repo/.zh-translate-cache"),
+        (["repo/.git/", "repo/doc/source/conf.py"], "repo/doc/source", "repo/doc/.zh-translate-cache"),
+        (["repo/.git/", "repo/conf.py"], "repo", "xdg"),  # the source dir is the checkout's root
+        (["repo/conf.py"], "repo", "xdg"),  # no checkout: nothing above the source dir is ours
+        (["conf.py", "repo/.git/"], "repo", "repo/.zh-translate-cache"),  # mdpo; a conf.py above the checkout
+        (["repo/.git/", "repo/docs/mkdocs.yml"], "repo/docs", "repo/docs/.zh-translate-cache"),  # mdpo
+    ],
+)
+def test_default_cache_stays_out_of_the_sphinx_source_dir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layout: list[str], source: str, expected: str
+) -> None:
+    from mkdocs_zh_translate.pofill.fill import default_cache_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    for name in layout:
+        target = tmp_path / name
+        if name.endswith("/"):
+            target.mkdir(parents=True)
+        else:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text("", encoding="utf-8")
+    po_dir = tmp_path / source / "locale"
+    po_dir.mkdir()
+    found = default_cache_dir([po_dir])
+    if expected == "xdg":
+        assert found.parent == (tmp_path / "xdg/mkdocs-zh-translate/po-fill").resolve(), found
+        assert found.name.startswith("repo-")
+        assert default_cache_dir([po_dir / "zh_CN"]) == found  # one folder per source directory
+    else:
+        assert found == (tmp_path / expected).resolve()

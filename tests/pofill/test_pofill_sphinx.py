@@ -29,14 +29,11 @@ MIN_FILLED = 0.97
 CJK = "[\u4e00-\u9fff]"
 
 
-def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+def _cli(*args: str, cwd: Path, xdg: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    env["XDG_CACHE_HOME"] = str(xdg or cwd.parent / "xdg")  # the default cache of a Sphinx project
     return subprocess.run(
-        [sys.executable, "-m", "mkdocs_zh_translate", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+        [sys.executable, "-m", "mkdocs_zh_translate", *args], cwd=cwd, capture_output=True, text=True, timeout=600, env=env
     )
 
 
@@ -77,7 +74,9 @@ def test_pseudo_backend_through_the_console_script(tmp_path: Path) -> None:
     proc = _cli("po", "fill", "locale", "--backend", "pseudo", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert "0 failed validation" in proc.stdout
-    assert (tmp_path / "project" / ".zh-translate-cache").is_dir()  # beside the PO tree
+    # never inside the Sphinx source directory (no checkout around it: the user's cache)
+    assert not (project / ".zh-translate-cache").exists()
+    assert len(list((tmp_path / "xdg/mkdocs-zh-translate/po-fill").glob("project-*"))) == 1
     done, total = _fill_share(project)
     assert total >= 35 and done / total >= MIN_FILLED, (done, total)
     _check_html(project, marked="\u300c")
@@ -154,3 +153,56 @@ def test_round_trip_through_sphinx_intl_and_refresh_after_a_source_change(tmp_pa
     )[0]
     assert po.find("Basic usage").msgstr and "fuzzy" not in po.find("Basic usage").flags
     _check_html(project, marked=CJK)
+
+
+def _statistics(project: Path) -> list[str]:
+    import shutil
+
+    if not shutil.which("msgfmt"):
+        pytest.skip("GNU gettext's msgfmt is not installed")
+    lines = []
+    for po_file in sorted((project / "locale").rglob("*.po")):
+        proc = subprocess.run(["msgfmt", "-c", "--statistics", "-o", "/dev/null", str(po_file)],
+                              capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        lines.append(proc.stderr.strip().splitlines()[-1])
+    return lines
+
+
+@pytest.mark.slow
+def test_translated_entries_build_without_allow_fuzzy_and_refresh_after_a_source_change(tmp_path: Path) -> None:
+    import polib
+
+    from tests.sphinx_helpers import run, sphinx
+
+    project = prepare(tmp_path)
+    (tmp_path / ".git").mkdir()  # a checkout around the Sphinx project: the cache goes beside it
+    proc = _cli("po", "fill", "locale", "--translated", "--backend", "pseudo", "-v", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert f"cache: {tmp_path.resolve() / '.zh-translate-cache'}" in proc.stderr
+    assert not (project / ".zh-translate-cache").exists()
+    stats = _statistics(project)
+    assert stats and all(re.fullmatch(r"\d+ translated messages?\.", line) for line in stats), stats
+    warnings = sphinx(project, "html", "_build/zh", "-D", "language=zh_CN")  # no gettext_allow_fuzzy_translations
+    assert not warnings, warnings
+    for page in CONTENT_PAGES:
+        assert "\u300c" in page_facts(project / "_build/zh" / page).text, page
+
+    # the author rewrites a sentence: sphinx-intl marks the entry fuzzy and keeps our comment
+    rst = project / "usage.rst"
+    rst.write_text(rst.read_text(encoding="utf-8").replace(
+        "The loop is single-threaded.", "The loop is single-threaded; it never blocks."), encoding="utf-8")
+    sphinx(project, "gettext", "_build/gettext")
+    run([sys.executable, "-m", "sphinx_intl", "update", "-p", "_build/gettext", "-d", "locale", "-l", "zh_CN"], project)
+    usage = project / "locale/zh_CN/LC_MESSAGES/usage.po"
+    changed = polib.pofile(str(usage)).find("The loop is single-threaded; it never blocks.")
+    assert changed is not None and "fuzzy" in changed.flags
+    assert changed.tcomment.startswith("zh-translate: machine translated ")
+    proc = _cli("po", "fill", "locale", "--translated", "--refresh", "--backend", "pseudo", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    assert "(1 refreshed)" in proc.stdout, proc.stdout
+    changed = polib.pofile(str(usage)).find("The loop is single-threaded; it never blocks.")
+    assert changed.msgstr == "\u300cThe loop is single-threaded; it never blocks.\u300d" and "fuzzy" not in changed.flags
+    assert all(re.fullmatch(r"\d+ translated messages?\.", line) for line in _statistics(project))
+    sphinx(project, "html", "_build/zh", "-D", "language=zh_CN")
+    assert "\u300cThe loop is single-threaded; it never blocks.\u300d" in page_facts(project / "_build/zh/usage.html").text
