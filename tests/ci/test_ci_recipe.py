@@ -92,6 +92,7 @@ class _Result:
     failed: str | None
     outputs: dict[str, dict[str, str]] = field(default_factory=dict)
     seconds: float = 0.0
+    step_seconds: dict[str, float] = field(default_factory=dict)  # per `run:` step
 
     @property
     def summary(self) -> re.Match[str]:
@@ -122,6 +123,7 @@ class _Runner:
         saves: list[tuple[str, Path]] = []
         ran: list[str] = []
         log: list[str] = []
+        timings: dict[str, float] = {}
         started = time.perf_counter()
         for step in workflow["jobs"]["build"]["steps"]:
             name = step.get("id") or step.get("uses") or step["run"].split("\n")[0]
@@ -140,18 +142,22 @@ class _Runner:
                 assert uses.split("@")[0] in {"actions/checkout", "actions/setup-python", "actions/upload-pages-artifact"}
             else:
                 script = "\n".join(line for line in step["run"].splitlines() if not line.startswith("pip "))
+                began = time.perf_counter()
                 proc = subprocess.run(
                     ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
                     cwd=checkout, env=env, capture_output=True, text=True, timeout=900,
                 )
                 log.append(proc.stdout + proc.stderr)
+                timings[name] = time.perf_counter() - began
                 if proc.returncode:
-                    return checkout, _Result(proc.returncode, "".join(log), ran, name, outputs, time.perf_counter() - started)
+                    return checkout, _Result(
+                        proc.returncode, "".join(log), ran, name, outputs, time.perf_counter() - started, timings
+                    )
         for key, path in saves:  # the post-job step: only after a job that succeeded, new keys only
             if key not in self.store and path.is_dir():
                 self.store[key] = self.root / "cache-store" / hashlib.sha256(key.encode()).hexdigest()[:16]
                 shutil.copytree(path, self.store[key])
-        return checkout, _Result(0, "".join(log), ran, None, outputs, time.perf_counter() - started)
+        return checkout, _Result(0, "".join(log), ran, None, outputs, time.perf_counter() - started, timings)
 
     def _restore(self, path: Path, key: str, restore_keys: str) -> str:
         if key in self.store:
@@ -267,7 +273,7 @@ def test_ci_recipe_cold_warm_partial_and_no_model_runs(tmp_path: Path) -> None:
     # 3. one paragraph edited: a partial hit; the model comes from its cache, one segment translated
     _edit(origin, "guide/usage.md", "Run the build command;", "Run the build command twice;")
     _commit(origin, "edit usage")
-    partial_dir, partial = runner.run(origin)
+    _, partial = runner.run(origin)
     assert partial.rc == 0, partial.log[-3000:]
     assert partial.outputs["zh-cache"] == {"cache-hit": "false"} and partial.outputs["model"] == {"cache-hit": "true"}
     assert "export" not in partial.ran
@@ -299,4 +305,6 @@ def test_ci_recipe_cold_warm_partial_and_no_model_runs(tmp_path: Path) -> None:
     assert stale.rc == 1 and stale.failed == "reviews"
     assert ", 1 stale, 0 rejected: more than 0 stale" in stale.log
 
-    print(f"\nCI recipe: cold {cold.seconds:.1f} s, warm {warm.seconds:.1f} s, partial {partial.seconds:.1f} s")
+    for label, result in (("cold", cold), ("warm", warm), ("partial", partial)):
+        steps = ", ".join(f"{name} {seconds:.1f}" for name, seconds in result.step_seconds.items() if name != _pip_lines()[0])
+        print(f"\nCI recipe, {label} run: {result.seconds:.1f} s ({steps})")
