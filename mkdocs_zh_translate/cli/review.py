@@ -27,8 +27,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     common(rsub.add_parser("sync", help="write/update the PO files from the site and the machine cache"))
     common(rsub.add_parser("prune", help="remove obsolete (#~) entries from the PO files"))
     common(rsub.add_parser("status", help="per-page counts: reviewed, machine, stale, missing"))
-    check = rsub.add_parser("check", help="exit non-zero when less than P%% of the entries are reviewed")
-    check.add_argument("--min-reviewed", type=float, required=True, metavar="P")
+    check = rsub.add_parser(
+        "check",
+        help="exit non-zero when less than P%% of the entries are reviewed, or too many reviews are stale or rejected",
+    )
+    check.add_argument("--min-reviewed", type=float, metavar="P", help="fail below P%% reviewed entries")
+    check.add_argument(
+        "--max-stale", type=int, metavar="N", help="fail above N stale reviews (reviewed, then the English changed)"
+    )
+    check.add_argument(
+        "--max-rejected", type=int, metavar="N", help="fail above N rejected reviews (they lose or add markup)"
+    )
     common(check)
     report = rsub.add_parser("report", help="write a side-by-side HTML review page")
     report.add_argument("-o", "--output", required=True, metavar="FILE.html")
@@ -47,11 +56,23 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError(f"{where}{exc.strerror or exc}") from None
 
 
+def _check_limits(args: argparse.Namespace) -> None:
+    """``review check`` needs at least one limit, each in range (a CI gate that checks nothing
+    would pass silently)."""
+    if args.min_reviewed is None and args.max_stale is None and args.max_rejected is None:
+        raise CliError("review check: give --min-reviewed P, --max-stale N or --max-rejected N")
+    if args.min_reviewed is not None and not 0 <= args.min_reviewed <= 100:  # NaN too
+        raise CliError(f"--min-reviewed {args.min_reviewed:g}: a percentage, from 0 to 100")
+    for option, value in (("--max-stale", args.max_stale), ("--max-rejected", args.max_rejected)):
+        if value is not None and value < 0:
+            raise CliError(f"{option} {value}: a count, 0 or more")
+
+
 def _dispatch(args: argparse.Namespace) -> int:
     config_file = Path(args.config_file)
     action = args.review_command
-    if action == "check" and not 0 <= args.min_reviewed <= 100:  # NaN too
-        raise CliError(f"--min-reviewed {args.min_reviewed:g}: a percentage, from 0 to 100")
+    if action == "check":
+        _check_limits(args)
     if action == "report":
         check_output(Path(args.output), "--output", config=config_file)
     if action == "prune":
@@ -97,15 +118,21 @@ def _dispatch(args: argparse.Namespace) -> int:
         return 0
     if action == "check":
         t = status.total
-        ok = t.percent >= args.min_reviewed
-        verdict = "ok" if ok else f"below the required {args.min_reviewed:g}%"
+        failures = []
+        if args.min_reviewed is not None and t.percent < args.min_reviewed:
+            failures.append(f"below the required {args.min_reviewed:g}%")
+        if args.max_stale is not None and t.stale > args.max_stale:
+            failures.append(f"more than {args.max_stale} stale")
+        if args.max_rejected is not None and t.rejected > args.max_rejected:
+            failures.append(f"more than {args.max_rejected} rejected")
+        verdict = "; ".join(failures) or "ok"
         for line in rejection_lines(files):
             print(line)
         print(
             f"review check: {t.reviewed} of {t.total} entries reviewed ({t.percent:.1f}%), {t.stale} stale, "
             f"{t.rejected} rejected: {verdict}"
         )
-        return 0 if ok else EXIT_BELOW
+        return EXIT_BELOW if failures else 0
     if action == "report":
         from ..review.report import render_report
 

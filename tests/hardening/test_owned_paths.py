@@ -279,6 +279,22 @@ def test_review_check_percentage_out_of_range_is_refused(
     assert "a percentage, from 0 to 100" in _one_error(capsys)
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "give --min-reviewed P, --max-stale N or --max-rejected N"),
+        (["--max-stale", "-1"], "--max-stale -1: a count, 0 or more"),
+        (["--max-rejected", "-2"], "--max-rejected -2: a count, 0 or more"),
+    ],
+)
+def test_review_check_without_a_limit_or_with_a_negative_count_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    config = write_site(tmp_path)
+    assert cli_main(["review", "check", "-f", str(config), *args]) == 2
+    assert message in _one_error(capsys)
+
+
 def _build_error(config: Path, caplog: pytest.LogCaptureFixture) -> str:
     from mkdocs.exceptions import Abort
 
