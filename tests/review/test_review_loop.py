@@ -28,8 +28,8 @@ REPO = Path(__file__).resolve().parents[2]
 INSTALL_OLD = "Install the package from the project directory:"
 INSTALL_NEW = "Install the package from your project directory:"
 CODE_PARA = (
-    "This installs the plugin, the `mkdocs-zh-translate` command and ONNX Runtime. It does not\n"
-    "install PyTorch: the model runs on ONNX Runtime alone."
+    "This installs the plugin, the `mkdocs-zh-translate` command and ONNX Runtime. It does not "
+    "install PyTorch: the model runs on ONNX Runtime alone."  # msgids carry no soft line break
 )
 CODE_ZH = "这会安装插件、`mkdocs-zh-translate` 命令和 ONNX Runtime。它不安装 PyTorch：模型只靠 ONNX Runtime 运行。"
 REMOVED = "Run the command below. It prints the sub-commands of the tool."
@@ -104,7 +104,7 @@ def test_review_loop_on_the_example_site(
         e.msgstr, e.flags = text, []
     approved = _entry(po, "Requirements")
     approved.flags = []
-    bad = _entry(po, "The plugin needs an exported model directory. Export the English-to-Chinese model of the\nOPUS-MT project once, on a machine with internet access:")
+    bad = _entry(po, "The plugin needs an exported model directory. Export the English-to-Chinese model of the OPUS-MT project once, on a machine with internet access:")
     bad.msgstr, bad.flags = "插件需要一个导出的模型目录。<script>alert(1)</script>", []
     po.save(str(install_po))
     spo = polib.pofile(str(site_po))
