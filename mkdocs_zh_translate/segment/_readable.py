@@ -123,9 +123,15 @@ def _choose(
     return close
 
 
-def _scan(markdown: str, marks: list[tuple[str, str, int]], long_opens: bool) -> tuple[str, list[str]]:
+def _scan(
+    markdown: str, marks: list[tuple[str, str, int]], long_opens: bool, original: str | None = None
+) -> tuple[str, list[str]]:
     """Placeholder text and the plain-text runs of ``markdown``. Where opening delimiters of
-    different lengths start at one place (``***``), ``long_opens`` picks the longer first."""
+    different lengths start at one place (``***``), ``long_opens`` picks the longer first.
+    ``original``: the same text before :func:`soft_breaks_as_spaces` (same length); marks are
+    matched in ``markdown`` and the text runs taken from ``original``, so the reviewer's own
+    line breaks stay in the page."""
+    source = markdown if original is None else original
     used: set[tuple[str, int]] = set()
     open_pairs: list[int] = []
     out: list[str] = []
@@ -135,7 +141,7 @@ def _scan(markdown: str, marks: list[tuple[str, str, int]], long_opens: bool) ->
     while pos < len(markdown):
         choice = _choose(markdown, pos, marks, used, open_pairs, long_opens)
         if choice is None:
-            run.append(markdown[pos])
+            run.append(source[pos])
             pos += 1
             continue
         raw, kind, mid = choice
@@ -190,7 +196,7 @@ def from_readable(segment: Segment, markdown: str) -> Parsed:
     source's own text did not. Soft line breaks count as spaces on both sides (a code span
     or link the source wraps over two lines matches the reviewer's one-line copy)."""
     r = segment.restore
-    markdown = soft_breaks_as_spaces(markdown)
+    original, markdown = markdown, soft_breaks_as_spaces(markdown)
     marks: list[tuple[str, str, int]] = []  # (raw, kind, id)
     for aid, (raw, _role) in r.atoms.items():
         if raw:
@@ -203,7 +209,7 @@ def from_readable(segment: Segment, markdown: str) -> Parsed:
     marks.sort(key=lambda m: -len(m[0]))
     best: Parsed | None = None
     for long_opens in (True, False):
-        text, text_runs = _scan(markdown, marks, long_opens)
+        text, text_runs = _scan(markdown, marks, long_opens, original)
         parsed = Parsed(text, _problems(segment, markdown, text, text_runs))
         if best is None or len(parsed.problems) < len(best.problems):
             best = parsed
