@@ -31,7 +31,9 @@ from ..errors import ZhTranslateError
 from ..pipeline.cache import Hit, MachineCache, TranslationMemory
 from ..pipeline.glossary import Glossary
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
+from ..pipeline.origin import Origin
 from ..pipeline.progress import progress_for
+from ..pipeline.report import PageCounts
 from ..pipeline.service import Requests, TranslationService
 from ..pipeline.spec import TranslatorSpec, bind_cache
 from ..review.store import display
@@ -74,6 +76,11 @@ class Summary:
     english: list[Problem] = field(default_factory=list)  # filled, but partly English (ladder)
     skipped: list[Problem] = field(default_factory=list)  # plural entries we cannot fill
     failed: list[Problem] = field(default_factory=list)  # validation failures
+    pages: dict[str, PageCounts] = field(default_factory=dict)  # per PO file, for the JSON report
+
+    def page(self, path: str) -> PageCounts:
+        """The report's counts of one PO file (entries are its segments)."""
+        return self.pages.setdefault(path, PageCounts())
 
     def line(self) -> str:
         return (
@@ -163,14 +170,18 @@ def fill(
             if entry.is_header or entry.obsolete:
                 continue
             summary.entries += 1
+            counts = summary.page(catalog.path)
+            counts.segments += 1
             where = f"{display(path)}:{entry.msgid_line + 1}"
             again = False
             if entry.translated and not entry.fuzzy:
                 summary.reviewed += 1
+                counts.reviewed += 1
                 continue
             if entry.fuzzy and entry.translated:
                 if not entry.is_untouched_machine():
                     summary.fuzzy_kept += 1
+                    counts.stale_reviews += _changed_source(catalog, entry)
                     continue
                 if not refresh:
                     summary.already += 1
@@ -178,6 +189,7 @@ def fill(
                 again = True
             plural = entry.msgid_plural is not None
             if plural and nplurals != 1:
+                _left_untranslated(counts)
                 summary.skipped.append(
                     Problem(
                         where,
@@ -201,15 +213,19 @@ def fill(
     for job in jobs:
         where = f"{job.catalog.path}:{job.entry.msgid_line + 1}"
         results = [hits[t] for t in job.message.texts]
+        counts = summary.page(job.catalog.path)
         if any(h.fallback == "english" and h.text == t for h, t in zip(results, job.message.texts) if has_words(t)):
             reason = "the translation lost or broke a protected part"
             summary.failed.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
+            _left_untranslated(counts)
             continue
         restored, problems = job.message.restore([h.text for h in results])
         if restored is None:
             reason = "; ".join(problems)
             summary.failed.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
+            _left_untranslated(counts)
             continue
+        _count_filled(counts, results)
         if any(h.fallback for h in results):
             summary.fallbacks += 1
         if any(h.fallback == "english" for h in results):
@@ -241,6 +257,31 @@ def fill(
         except OSError as exc:
             raise FillError(f"{display(path)}: cannot write: {exc.strerror or exc}") from None
     return summary
+
+
+def _changed_source(catalog: Catalog, entry: Entry) -> bool:
+    """A fuzzy entry with the old source as ``#| msgid`` (msgmerge's, or ``review sync``'s): a
+    translation whose English changed since it was written."""
+    return any(catalog.lines[n].startswith("#| msgid") for n in range(entry.start, entry.end))
+
+
+def _left_untranslated(counts: PageCounts) -> None:
+    """An entry that stays empty (the reader sees the English msgid): strict counts it."""
+    counts.untranslated += 1
+    counts.left_behind += 1
+
+
+def _count_filled(counts: PageCounts, results: Sequence[Hit]) -> None:
+    """A filled entry: translated now if the model wrote any of its texts, else from the cache;
+    by its worst ladder step (partly English counts for strict, as ``--strict`` does)."""
+    if any(h.origin is Origin.MODEL for h in results):
+        counts.translated += 1
+    else:
+        counts.cached += 1
+    steps = [h.fallback for h in results if h.fallback]
+    worst = "english" if "english" in steps else "runs" if "runs" in steps else steps[0] if steps else None
+    counts.count_machine(worst)
+    counts.left_behind += worst == "english"
 
 
 def _read(path: Path) -> str:
