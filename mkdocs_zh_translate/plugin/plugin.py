@@ -42,7 +42,7 @@ from ..segment import SiteSyntax
 from . import coexist, site, templates, uistrings
 from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
-from .buildlog import prefixed_warnings
+from .buildlog import WarningCount, prefixed_warnings
 from .collect import Collector, EnglishBuild
 from .config import DirOptionError, PluginConfig, language_collision, own_dirs, report_path, resolve_model
 from .docs_source import human_pages
@@ -98,6 +98,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._syntax: SiteSyntax | None = None
         self._warned_templates: set[Path] = set()
         self._report: Path | None = None  # where each build writes its JSON report (option `report`)
+        self._english_warnings: WarningCount | None = None  # a strict English build's own warnings
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
         self.collector: Collector | None = None
@@ -173,7 +174,18 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._slugify = heading_slugify(config.mdx_configs)
         self._syntax = page_syntax(config.markdown_extensions, config.mdx_configs)
         self._build.ui = uistrings.collect(config)
+        self._stop_counting()
+        if config.strict:
+            self._english_warnings = WarningCount().start()
         return config
+
+    def _stop_counting(self) -> int:
+        """The English build's warnings so far (0 when not counting); counting stops."""
+        counter, self._english_warnings = self._english_warnings, None
+        return counter.stop() if counter is not None else 0
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self._stop_counting()
 
     @event_priority(-50)  # before static-i18n's on_files (-100) sorts the files by language
     def _add_zh_files(self, files: Files, config: MkDocsConfig) -> Files | None:
@@ -352,6 +364,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
     @event_priority(-100)  # last: the English site, its search index and sitemap are written
     def on_post_build(self, config: MkDocsConfig) -> None:
         build = self._build
+        english_warnings = 0 if self._zh else self._stop_counting()
         if self._i18n is not None:
             self._i18n.remove_attr_list(config)  # added for the zh build only
         if build is None or (self._i18n is not None and self.collector is None):
@@ -385,6 +398,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         strings = site_strings + [value for metas in build.metas.values() for value in metas.values()]
         self._translate(build.jobs, strings)
         site.add_sitemap_alternates(site_dir / "sitemap.xml", build.langs, site.SOURCE_LANG)
+        if english_warnings:  # MkDocs aborts this build next, with its own message
+            log.info(f"Chinese site not built: the English build has {english_warnings} warning(s) in strict mode")
+            return
         self._build_zh(config, build)
 
     # -- helpers --------------------------------------------------------------------------
