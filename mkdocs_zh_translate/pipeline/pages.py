@@ -409,4 +409,6 @@ def _counts(page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hi
     if review is not None:
         counts.rejected_reviews = len(review.warnings)
         counts.stale_reviews = review.stale
+    # what strict would refuse, before the guard and the splice (``_page_result`` counts exactly)
+    counts.left_behind = counts.rejected_reviews + counts.english + (counts.untranslated > 0)
     return counts
