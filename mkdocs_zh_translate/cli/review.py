@@ -96,6 +96,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         from ..pipeline.report import dumps
 
         sys.stdout.write(dumps(status_report(status)))
+        for line in rejection_lines(files):
+            print(line, file=sys.stderr)
         return 0
     if action == "status":
         print(format_status(status))
