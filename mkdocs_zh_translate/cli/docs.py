@@ -10,7 +10,7 @@ from typing import Any
 from ..docs import LAYOUTS, default_snippet_path, summary, write_docs
 from ..logs import PREFIX
 from ..owned import check_output
-from ..pipeline.pages import plain_fallbacks
+from ..pipeline.pages import Stats, plain_fallbacks
 
 
 def add_parser(sub: Any) -> None:
@@ -43,6 +43,7 @@ def add_parser(sub: Any) -> None:
         "a rejected review (fallbacks that still translated everything do not count)",
     )
     docs.add_argument("-v", "--verbose", action="store_true", help="list every fallback and where it happened")
+    docs.add_argument("--json", action="store_true", help="print the run's report as JSON on stdout (see the README)")
     docs.set_defaults(func=_run)
 
 
@@ -77,4 +78,16 @@ def _run(args: argparse.Namespace) -> int:
         warn(f"{plain_fallbacks(report.stats.fallback_steps)}{'' if args.verbose else ' (-v lists where)'}")
     for line in summary(report, out, snippet_path, config_out):
         print(line, file=sys.stderr)
+    if args.json:
+        files = {"written": len(report.written), "unchanged": report.unchanged, "removed": len(report.removed)}
+        print_report("docs", report.stats, files=files, translated_pages=report.translated_pages)
     return 0
+
+
+def print_report(command: str, stats: Stats | None, **run: object) -> None:
+    """The JSON report of a run that went through the page pipeline (``docs``, ``prefill``)."""
+    from ..pipeline.report import dumps, run_report
+
+    numbers: dict[str, object] = dict(stats.run_json()) if stats is not None else {}
+    numbers.update(run)
+    sys.stdout.write(dumps(run_report(command, stats.pages if stats is not None else {}, numbers)))

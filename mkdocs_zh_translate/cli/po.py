@@ -5,9 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..owned import check_output
 from .errors import CliError
+
+if TYPE_CHECKING:
+    from ..pofill.fill import Summary
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -43,9 +47,31 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
     fill.add_argument("-v", "--verbose", action="store_true",
                       help="list the entries filled partly in English and print the cache directory")
+    fill.add_argument(
+        "--json", action="store_true",
+        help="print the run's report as JSON on stdout, one entry per PO file (the summary goes to stderr)",
+    )
     fill.add_argument("--beams", type=int, default=None)
     fill.add_argument("--threads", type=int, default=None)
     fill.set_defaults(func=_run)
+
+
+def _print_report(summary: Summary) -> None:
+    from ..pipeline.report import dumps, run_report
+
+    run = {
+        "files": summary.files,
+        "files_changed": summary.files_changed,
+        "entries": summary.entries,
+        "filled": summary.filled,
+        "refreshed": summary.refreshed,
+        "reviewed_kept": summary.reviewed,
+        "fuzzy_kept": summary.fuzzy_kept + summary.already,
+        "skipped": len(summary.skipped),
+        "failed_validation": len(summary.failed),
+        "partly_english": len(summary.english),
+    }
+    sys.stdout.write(dumps(run_report("po fill", summary.pages, run)))
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -81,7 +107,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.verbose or args.strict:
         for problem in summary.english:
             print(f"english: {problem}", file=sys.stderr)
-    print(summary.line())
+    print(summary.line(), file=sys.stderr if args.json else sys.stdout)
+    if args.json:
+        _print_report(summary)
     left = len(summary.failed) + len(summary.skipped) + len(summary.english)
     if args.strict and left:
         from ..pipeline.pages import strict_failure

@@ -40,6 +40,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "(default: the plugin's `providers` option, else cpu; GPU untested)",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress lines")
+    parser.add_argument(
+        "--json", action="store_true",
+        help="print the run's report as JSON on stdout (the summary line goes to stderr; see the README)",
+    )
     parser.set_defaults(func=_run)
 
 
@@ -56,5 +60,9 @@ def _run(args: argparse.Namespace) -> int:
         workers=args.workers, threads=args.threads, ray=args.ray, ship_model=args.ray_ship_model, providers=providers
     )
     stats = prefill(Path(args.config_file), where, None if args.no_progress else RateProgress())
-    print(PREFIX + stats.summary(), file=sys.stdout)
+    print(PREFIX + stats.summary(), file=sys.stderr if args.json else sys.stdout)
+    if args.json:
+        from .docs import print_report
+
+        print_report("prefill", stats)
     return 0

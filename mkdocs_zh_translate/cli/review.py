@@ -26,7 +26,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
     common(rsub.add_parser("sync", help="write/update the PO files from the site and the machine cache"))
     common(rsub.add_parser("prune", help="remove obsolete (#~) entries from the PO files"))
-    common(rsub.add_parser("status", help="per-page counts: reviewed, machine, stale, missing"))
+    status = rsub.add_parser("status", help="per-page counts: reviewed, machine, stale, missing")
+    status.add_argument("--json", action="store_true", help="print the counts as the JSON report (see the README)")
+    common(status)
     check = rsub.add_parser(
         "check",
         help="exit non-zero when less than P%% of the entries are reviewed, or too many reviews are stale or rejected",
@@ -88,7 +90,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
     from ..plugin.collect import collect_site
     from ..review.layer import rejected_entries
-    from ..review.status import ReviewFile, format_status, rejection_lines, status_of
+    from ..review.status import ReviewFile, format_status, rejection_lines, status_of, status_report
     from ..review.sync import apply, plan_sync
 
     site = collect_site(config_file)
@@ -110,6 +112,13 @@ def _dispatch(args: argparse.Namespace) -> int:
             f"review sync: {len(changed)} of {len(planned)} PO file(s) written in {display(site.review_dir)}; "
             f"{t.reviewed} reviewed, {t.machine} machine, {t.stale} stale, {t.missing} missing, {t.obsolete} obsolete"
         )
+        return 0
+    if action == "status" and args.json:
+        from ..pipeline.report import dumps
+
+        sys.stdout.write(dumps(status_report(status)))
+        for line in rejection_lines(files):
+            print(line, file=sys.stderr)
         return 0
     if action == "status":
         print(format_status(status))

@@ -20,6 +20,7 @@ from .glossary import Glossary
 from .lazy import LazyTranslator, TranslationFailed
 from .origin import Origin
 from .progress import progress_for
+from .report import PageCounts
 from .service import Guard, Requests, TranslationService
 from .spec import TranslatorSpec, bind_cache
 
@@ -67,6 +68,8 @@ class Stats:
     guard_seconds: float = 0.0
     untranslated: int = 0  # segments and strings kept in English because the model could not load
     untranslated_pages: int = 0
+    pages: dict[str, PageCounts] = field(default_factory=dict)  # per page, for the JSON report
+    reviews: bool = False  # the review directory has PO files (the summary then counts reviews)
 
     def summary(self) -> str:
         guarded = f", {self.guarded} kept in English by the page guard" if self.guarded else ""
@@ -74,9 +77,35 @@ class Stats:
             guarded += f", {self.untranslated} kept in English (no model)"
         return (
             f"{self.segments} segments ({self.unique} unique), {self.cached} from "
-            f"memory, {self.translated} translated, {self.fallbacks} fallbacks{guarded}, "
-            f"{self.seconds:.1f} s, {self.model}"
+            f"memory, {self.translated} translated, {self.fallbacks} fallbacks{guarded}"
+            f"{self.review_summary()}, {self.seconds:.1f} s, {self.model}"
         )
+
+    def review_summary(self) -> str:
+        """``, 12 reviewed, 2 reviews stale (…)`` when there are PO files, else nothing."""
+        if not self.reviews:
+            return ""
+        reviewed = sum(p.reviewed for p in self.pages.values())
+        stale = sum(p.stale_reviews for p in self.pages.values())
+        text = f", {reviewed} reviewed"
+        if stale:
+            text += f", {stale} review{'s' if stale != 1 else ''} stale (source changed; run review sync)"
+        return text
+
+    def run_json(self) -> dict[str, object]:
+        """The whole pass's numbers for the JSON report's ``run`` (strings included, each
+        distinct text once: a text on two pages is translated once)."""
+        return {
+            "segments": self.segments,
+            "unique": self.unique,
+            "from_memory": self.cached,
+            "translated": self.translated,
+            "fallbacks": self.fallbacks,
+            "guard_reverts": self.guarded,
+            "untranslated": self.untranslated,
+            "seconds": round(self.seconds, 3),
+            "model": self.model,
+        }
 
 
 @dataclass
@@ -115,6 +144,7 @@ class ReviewedPage(Protocol):
 
     hits: dict[int, Hit]  # segment index -> reviewed hit
     warnings: list[str]  # rejected entries, "file:line: reason"
+    stale: int  # reviewed entries of the page whose English changed (unused until re-reviewed)
 
 
 class Reviewer(Protocol):
@@ -126,6 +156,8 @@ class Reviewer(Protocol):
     def page(self, src_uri: str, page: SegmentedPage, location: str, line_offset: int = 0) -> ReviewedPage: ...
 
     def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]: ...
+
+    def has_files(self) -> bool: ...
 
 
 def site_requests(pages: Iterable[SegmentedPage], strings: Iterable[str]) -> Requests:
@@ -213,6 +245,7 @@ class SiteTranslator:
                     ],
                     translated=False,
                 )
+                stats.pages[job.key] = PageCounts(left_behind=1)
         reviewed: dict[str, ReviewedPage] = {}
         reviewed_strings: dict[str, str] = {}
         string_warnings: list[str] = []
@@ -222,6 +255,7 @@ class SiteTranslator:
                     if job.key in segmented:
                         reviewed[job.key] = self.reviewer.page(job.key, segmented[job.key], job.label, job.line_offset)
                 reviewed_strings, string_warnings = self.reviewer.strings([s for s in strings if s.strip()])
+                stats.reviews = self.reviewer.has_files()
             except ReviewError as exc:
                 raise TranslationFailed(str(exc)) from None
         everything = site_requests(segmented.values(), strings)
@@ -238,6 +272,7 @@ class SiteTranslator:
         loads, cached, translated = self.lazy.loads, service.cached, service.translated
         hits = service.translate(needed)
         self._refuse_untranslated(segmented, reviewed, strings, reviewed_strings, hits, stats)
+        stats.pages.update({key: _counts(p, reviewed.get(key), hits) for key, p in segmented.items()})
         stats.translated = service.translated - translated
         if stats.translated:
             stats.model = "model loaded" if self.lazy.loads > loads else "model already loaded"
@@ -262,6 +297,8 @@ class SiteTranslator:
         if string_warnings:
             label = "site strings"
             results.setdefault(label, PageResult("", translated=False, warnings=list(string_warnings)))
+            n = len(string_warnings)
+            stats.pages.setdefault(label, PageCounts(rejected_reviews=n, left_behind=n))
         return results, translated_strings, stats
 
     def _refuse_untranslated(
@@ -306,7 +343,8 @@ class SiteTranslator:
     ) -> PageResult:
         """One page's result: reviewed hits first, then the machine's; warnings; guard; splice."""
         result = PageResult(job.markdown, segments=len(page.segments))
-        page_hits = [(review.hits.get(i) if review else None) or hits[s.text] for i, s in enumerate(page.segments)]
+        page_hits = _shown(page, review, hits)
+        counts = stats.pages[job.key]
         if review:
             result.warnings.extend(review.warnings)
         english = sum(1 for h in page_hits if h.origin is Origin.ENGLISH)
@@ -334,6 +372,7 @@ class SiteTranslator:
                 job.markdown, page, [h.text for h in page_hits], label=job.label, line_offset=job.line_offset
             )
         except Exception as exc:
+            counts.left_behind = 1
             return PageResult(
                 job.markdown,
                 warnings=[f"{job.label}:{1 + job.line_offset}: cannot splice the translation, kept in English: {exc}"],
@@ -343,6 +382,7 @@ class SiteTranslator:
         stats.guard_seconds += outcome.seconds
         if outcome.reverted:
             stats.guarded += len(outcome.reverted)
+            counts.guard_reverts += len(outcome.reverted)
             result.translated = result.translated and not outcome.whole_page  # nor after the guard
             reverted = outcome.reverted
             lines = ", ".join(str(page.segments[i].line + job.line_offset) for i in reverted)
@@ -352,4 +392,23 @@ class SiteTranslator:
                 f"{len(reverted)} segment(s) in English because the translation changed the page's "
                 f"structure (lines {lines})"
             )
+        counts.left_behind = len(result.left_behind)
         return result
+
+
+def _shown(page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit]) -> list[Hit]:
+    """Each segment's text as the page shows it: the reviewed one first, else the machine's."""
+    return [(review.hits.get(i) if review else None) or hits[s.text] for i, s in enumerate(page.segments)]
+
+
+def _counts(page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit]) -> PageCounts:
+    """A page's numbers for the report (the guard's reverts are added once it has run)."""
+    counts = PageCounts()
+    for hit in _shown(page, review, hits):
+        counts.count_hit(hit.origin, hit.fallback)
+    if review is not None:
+        counts.rejected_reviews = len(review.warnings)
+        counts.stale_reviews = review.stale
+    # what strict would refuse, before the guard and the splice (``_page_result`` counts exactly)
+    counts.left_behind = counts.rejected_reviews + counts.english + (counts.untranslated > 0)
+    return counts

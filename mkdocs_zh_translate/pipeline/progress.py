@@ -10,6 +10,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Protocol, TextIO
 
 from ..logs import PREFIX
@@ -61,19 +62,33 @@ class LogProgress:
     """``zh-translate: 120/400 segments (30%), 12.0/s, ETA 23 s`` as one line every ``interval``
     seconds, for logs and CI where a redrawn bar would be noise and silence looks like a hang.
 
-    A daemon thread writes the line when ``interval`` passed without one (so a long first chunk
-    still shows that the run is alive), finished chunks write it on the same schedule, and a
-    closing line gives the total time once any line was written: runs shorter than ``interval``
-    print nothing. ``interval=0`` writes a line per chunk and needs no thread."""
+    A line is due when ``interval`` passed without one. When a chunk finished since the last
+    line it gives the count, and the rate measured when that chunk finished; otherwise (a long
+    chunk) it says the run is alive, ``still translating: no chunk finished in 20 s``, instead of
+    repeating the count with a rate that falls as the clock runs. A daemon thread checks every
+    ``interval / 4`` (``background=False``: the caller calls :meth:`tick`), and a closing line
+    gives the total time once any line was written: runs shorter than ``interval`` print
+    nothing. ``interval=0`` writes a line per chunk and needs no thread."""
 
-    def __init__(self, stream: TextIO | None = None, interval: float = 10.0) -> None:
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        interval: float = 10.0,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        background: bool = True,
+    ) -> None:
         self.stream = stream or sys.stderr
         self.interval = interval
+        self.clock = clock
+        self.background = background
         self._lock = threading.Lock()
         self._done = 0
         self._total = 0
         self._started = 0.0
+        self._changed = 0.0  # when the count last changed
         self._last = 0.0  # when the last line was written
+        self._shown = -1  # the count the last line gave (-1: none yet)
         self._printed = False
         self._running = False
         self._stop: threading.Event | None = None
@@ -81,43 +96,47 @@ class LogProgress:
 
     def update(self, done: int, total: int) -> None:
         with self._lock:
-            self._done, self._total = done, total
-            now = time.monotonic()
+            now = self.clock()
             if not self._running:
-                self._running, self._started, self._last, self._printed = True, now, now, False
-                if self.interval > 0:
-                    self._stop = threading.Event()
-                    self._thread = threading.Thread(target=self._run, args=(self._stop,), daemon=True)
-                    self._thread.start()
-            due = now - self._last >= self.interval
-        if due:
-            self._write(self.line())
+                self._running, self._started, self._changed, self._last = True, now, now, now
+                self._printed, self._shown, self._done = False, -1, done
+                self._start_thread()
+            if done != self._done:
+                self._changed = now
+            self._done, self._total = done, total
+        self.tick()
+
+    def _start_thread(self) -> None:
+        if self.interval > 0 and self.background:
+            self._stop = threading.Event()
+            self._thread = threading.Thread(target=self._run, args=(self._stop,), daemon=True)
+            self._thread.start()
 
     def _run(self, stop: threading.Event) -> None:
         while not stop.wait(self.interval / 4):
-            with self._lock:
-                due = time.monotonic() - self._last >= self.interval
-            if due:
-                self._write(self.line())
+            self.tick()
 
-    def line(self) -> str:
-        """The current state as one line (rate and ETA once a chunk has finished)."""
+    def tick(self) -> None:
+        """Write the line if one is due."""
         with self._lock:
-            done, total, elapsed = self._done, self._total, time.monotonic() - self._started
-        percent = 100 * done // max(total, 1)
-        text = f"{PREFIX}{done}/{total} segments ({percent}%)"
-        if done and elapsed > 0:
-            rate = done / elapsed
-            text += f", {rate:.1f}/s, ETA {_duration((total - done) / rate)}"
-        else:
-            text += ", ETA unknown"
-        return text
-
-    def _write(self, line: str) -> None:
-        with self._lock:
-            self._last, self._printed = time.monotonic(), True
+            now = self.clock()
+            if not self._running or now - self._last < self.interval:
+                return
+            line = self._line(now)
+            self._last, self._printed, self._shown = now, True, self._done
         self.stream.write(line + "\n")
         self.stream.flush()
+
+    def _line(self, now: float) -> str:
+        done, total = self._done, self._total
+        if done == self._shown:
+            return f"{PREFIX}still translating: no chunk finished in {_duration(now - self._changed)}"
+        text = f"{PREFIX}{done}/{total} segments ({100 * done // max(total, 1)}%)"
+        elapsed = self._changed - self._started
+        if done and elapsed > 0:
+            rate = done / elapsed
+            return text + f", {rate:.1f}/s, ETA {_duration((total - done) / rate)}"
+        return text + ", ETA unknown"
 
     def close(self) -> None:
         thread, stop = self._thread, self._stop
@@ -127,13 +146,12 @@ class LogProgress:
             thread.join()
         with self._lock:
             running, printed = self._running, self._printed
-            done, elapsed = self._done, time.monotonic() - self._started
+            done, elapsed = self._done, self.clock() - self._started
             self._thread = self._stop = None
             self._running = self._printed = False
         if running and printed:
-            self._write(f"{PREFIX}{done} segments translated in {_duration(elapsed)}")
-            with self._lock:
-                self._printed = False
+            self.stream.write(f"{PREFIX}{done} segments translated in {_duration(elapsed)}\n")
+            self.stream.flush()
 
 
 def _duration(seconds: float) -> str:

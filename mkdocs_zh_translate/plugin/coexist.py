@@ -166,6 +166,7 @@ class StaticI18nBridge:
             raise PluginError(f"{PREFIX}{exc}") from None
         self.translation = done
         log.info(done.stats.summary())
+        plugin._write_report(done.stats.pages, done.stats)
         left = done.warnings + done.english if plugin.config.strict else []
         for message in left or done.warnings:
             (log.error if left else log.warning)(message)

@@ -18,10 +18,11 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 
 from ..errors import ZhTranslateError
-from ..owned import PathError, check_dir_option
+from ..owned import PathError, check_dir_option, check_output
 from ..pipeline.backends import BACKENDS
 
 DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
+REPORT_FILE = "report.json"  # the build's JSON report, in the cache directory unless `report` says
 
 _LANGUAGE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
@@ -186,6 +187,12 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
     fails with one line saying how many segments on how many pages, so CI never ships English as
     Chinese. ``true``: a partial deploy, those segments stay English (one warning per page)."""
 
+    report = c.Type((bool, str), default=True)
+    """Where each build writes its JSON report (per page: segments, reviewed, from the cache,
+    translated now, whole / in pieces / English, guard reverts, rejected and stale reviews;
+    schema in the README), relative to mkdocs.yml. ``true`` (default): ``report.json`` in the
+    cache directory; ``false``: no report."""
+
     strict = c.Type(bool, default=False)
     """Treat every translation fallback (placeholder mismatch, page that cannot be segmented)
     as an error instead of a warning."""
@@ -309,3 +316,16 @@ def language_collision(language: str, docs_dir: str, theme_dirs: list[str]) -> s
             if entry.name.casefold() == wanted or (label == "docs_dir" and stem.casefold() == wanted):
                 return f"{label} has {entry.name}{'/' if entry.is_dir() else ''} ({entry})"
     return None
+
+
+def report_path(option: object, config_file_path: str | None, docs_dir: str, cache_dir: Path) -> Path | None:
+    """Where the build's JSON report goes: None (``report: false``), the cache directory's
+    ``report.json`` (``true``), or the path given, relative to mkdocs.yml and never the config
+    file or inside docs_dir (raises :class:`~..owned.PathError` naming the option)."""
+    if option is True:
+        return cache_dir / REPORT_FILE
+    if not isinstance(option, str) or not option:
+        return None
+    config = Path(config_file_path) if config_file_path else None
+    path = config_dir(config_file_path) / os.path.expanduser(option)
+    return check_output(path, "option 'report':", config=config, docs_dir=Path(docs_dir))

@@ -28,11 +28,13 @@ from mkdocs.utils import meta as meta_util
 
 from ..logs import PLUGIN_NAME, PREFIX
 from ..notice import model_label
+from ..owned import PathError, atomic_write
 from ..pipeline.cache import MachineCache, TranslationMemory
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..pipeline.guard import PageGuard
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
 from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks, strict_failure
+from ..pipeline.report import PageCounts, dumps, run_report
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
 from ..review.layer import ReviewedLayer
@@ -41,9 +43,9 @@ from ..segment import SiteSyntax
 from . import coexist, site, templates, uistrings
 from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
-from .buildlog import prefixed_warnings
+from .buildlog import WarningCount, prefixed_warnings
 from .collect import Collector, EnglishBuild
-from .config import DirOptionError, PluginConfig, language_collision, own_dirs, resolve_model
+from .config import DirOptionError, PluginConfig, language_collision, own_dirs, report_path, resolve_model
 from .docs_source import human_pages
 from .mdconfig import heading_slugify, page_syntax
 from .overrides import apply_overrides, translatable_copyright, translatable_site_name
@@ -72,6 +74,7 @@ class _Build:
     strings: dict[str, str] = field(default_factory=dict)
     backlinks: BacklinkLayout = field(default_factory=BacklinkLayout)  # mkdocstrings' backlink trees
     ui: list[uistrings.UiString] = field(default_factory=list)  # interface text written in mkdocs.yml
+    counts: dict[str, PageCounts] = field(default_factory=dict)  # per page, for the JSON report
 
 
 class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
@@ -95,6 +98,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._slugify: Any = None
         self._syntax: SiteSyntax | None = None
         self._warned_templates: set[Path] = set()
+        self._report: Path | None = None  # where each build writes its JSON report (option `report`)
+        self._english_warnings: WarningCount | None = None  # a strict English build's own warnings
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
         self.collector: Collector | None = None
@@ -128,7 +133,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             )
         try:
             dirs = own_dirs(self.config, config.config_file_path, config.docs_dir, config.site_dir)
-        except DirOptionError as exc:
+            self._report = report_path(self.config.report, config.config_file_path, config.docs_dir, dirs.cache_dir)
+        except (DirOptionError, PathError) as exc:
             raise PluginError(f"{PREFIX}{exc}") from None
         cache_dir, review_dir = dirs.cache_dir, dirs.review_dir
         site.quiet_jieba(cache_dir)
@@ -169,7 +175,18 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._slugify = heading_slugify(config.mdx_configs)
         self._syntax = page_syntax(config.markdown_extensions, config.mdx_configs)
         self._build.ui = uistrings.collect(config)
+        self._stop_counting()
+        if config.strict:
+            self._english_warnings = WarningCount().start()
         return config
+
+    def _stop_counting(self) -> int:
+        """The English build's warnings so far (0 when not counting); counting stops."""
+        counter, self._english_warnings = self._english_warnings, None
+        return counter.stop() if counter is not None else 0
+
+    def on_build_error(self, *, error: Exception) -> None:
+        self._stop_counting()
 
     @event_priority(-50)  # before static-i18n's on_files (-100) sorts the files by language
     def _add_zh_files(self, files: Files, config: MkDocsConfig) -> Files | None:
@@ -348,6 +365,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
     @event_priority(-100)  # last: the English site, its search index and sitemap are written
     def on_post_build(self, config: MkDocsConfig) -> None:
         build = self._build
+        english_warnings = 0 if self._zh else self._stop_counting()
         if self._i18n is not None:
             self._i18n.remove_attr_list(config)  # added for the zh build only
         if build is None or (self._i18n is not None and self.collector is None):
@@ -381,6 +399,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         strings = site_strings + [value for metas in build.metas.values() for value in metas.values()]
         self._translate(build.jobs, strings)
         site.add_sitemap_alternates(site_dir / "sitemap.xml", build.langs, site.SOURCE_LANG)
+        if english_warnings:  # MkDocs aborts this build next, with its own message
+            log.info(f"Chinese site not built: the English build has {english_warnings} warning(s) in strict mode")
+            return
         self._build_zh(config, build)
 
     # -- helpers --------------------------------------------------------------------------
@@ -396,6 +417,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             raise PluginError(f"{PREFIX}{exc}") from None
         build.results.update(results)
         build.strings.update(translated)
+        build.counts.update(stats.pages)
         self.stats = stats
         log.info(stats.summary())
         if stats.fallback_steps and not self.config.strict:
@@ -405,6 +427,25 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 f"page guard: {len(results)} pages, {stats.guard_renders} renders, "
                 f"{1000 * stats.guard_seconds / max(len(results), 1):.1f} ms per page"
             )
+        self._write_report(build.counts, stats)  # before a strict failure: CI reads why
+        self._report_problems(results)
+
+    def _write_report(self, pages: dict[str, PageCounts], stats: Stats) -> None:
+        """The build's JSON report (``pipeline.report``) at the `report` option's path. The
+        default place, the cache directory, may be read-only (a restored CI cache): then no
+        report, no failure. A path the user chose must be writable."""
+        if self._report is None:
+            return
+        try:
+            atomic_write(self._report, dumps(run_report("build", pages, stats.run_json())).encode("utf-8"))
+        except PathError as exc:
+            if self.config.report is True:
+                log.debug(f"no build report: {exc}")
+                return
+            raise PluginError(f"{PREFIX}option 'report': {exc}") from None
+
+    def _report_problems(self, results: dict[str, PageResult]) -> None:
+        """Warnings and notes per page; under `strict`, errors and one failure line."""
         errors: list[str] = []
         for result in results.values():
             for message in result.warnings:

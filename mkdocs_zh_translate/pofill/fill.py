@@ -39,7 +39,9 @@ from ..errors import ZhTranslateError
 from ..pipeline.cache import Hit, MachineCache, TranslationMemory
 from ..pipeline.glossary import Glossary
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
+from ..pipeline.origin import Origin
 from ..pipeline.progress import progress_for
+from ..pipeline.report import PageCounts
 from ..pipeline.service import Requests, TranslationService
 from ..pipeline.spec import TranslatorSpec, bind_cache
 from ..review.store import display
@@ -84,6 +86,11 @@ class Summary:
     skipped: list[Problem] = field(default_factory=list)  # plural entries we cannot fill
     failed: list[Problem] = field(default_factory=list)  # validation failures
     cache_dir: Path | None = None  # the machine cache used
+    pages: dict[str, PageCounts] = field(default_factory=dict)  # per PO file, for the JSON report
+
+    def page(self, path: str) -> PageCounts:
+        """The report's counts of one PO file (entries are its segments)."""
+        return self.pages.setdefault(path, PageCounts())
 
     def line(self) -> str:
         return (
@@ -215,14 +222,18 @@ def fill(
             if entry.is_header or entry.obsolete:
                 continue
             summary.entries += 1
+            counts = summary.page(catalog.path)
+            counts.segments += 1
             where = f"{display(path)}:{entry.msgid_line + 1}"
             again = False
             if entry.translated:
                 if not entry.is_untouched_machine():  # a person's: reviewed, or a draft of theirs
                     if entry.fuzzy:
                         summary.fuzzy_kept += 1
+                        counts.stale_reviews += _changed_source(catalog, entry)
                     else:
                         summary.reviewed += 1
+                        counts.reviewed += 1
                     continue
                 if not refresh:
                     if entry.fuzzy:
@@ -233,6 +244,7 @@ def fill(
                 again = True
             plural = entry.msgid_plural is not None
             if plural and nplurals != 1:
+                _left_untranslated(counts)
                 summary.skipped.append(
                     Problem(
                         where,
@@ -257,15 +269,19 @@ def fill(
     for job in jobs:
         where = f"{job.catalog.path}:{job.entry.msgid_line + 1}"
         results = [hits[t] for t in job.message.texts]
+        counts = summary.page(job.catalog.path)
         if any(h.fallback == "english" and h.text == t for h, t in zip(results, job.message.texts) if has_words(t)):
             reason = "the translation lost or broke a protected part"
             summary.failed.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
+            _left_untranslated(counts)
             continue
         restored, problems = job.message.restore([h.text for h in results])
         if restored is None:
             reason = "; ".join(problems)
             summary.failed.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
+            _left_untranslated(counts)
             continue
+        _count_filled(counts, results)
         if any(h.fallback for h in results):
             summary.fallbacks += 1
         if any(h.fallback == "english" for h in results):
@@ -305,6 +321,33 @@ def fill(
 def _charset_name(name: str) -> str:
     """A charset name as it is when it looks like one (``ISO-8859-1``), else a short escaped excerpt."""
     return name if re.fullmatch(r"[A-Za-z0-9_.:-]{1,40}", name) else excerpt(name)
+
+
+
+
+def _changed_source(catalog: Catalog, entry: Entry) -> bool:
+    """A fuzzy entry with the old source as ``#| msgid`` (msgmerge's, or ``review sync``'s): a
+    translation whose English changed since it was written."""
+    return any(catalog.lines[n].startswith("#| msgid") for n in range(entry.start, entry.end))
+
+
+def _left_untranslated(counts: PageCounts) -> None:
+    """An entry that stays empty (the reader sees the English msgid): strict counts it."""
+    counts.untranslated += 1
+    counts.left_behind += 1
+
+
+def _count_filled(counts: PageCounts, results: Sequence[Hit]) -> None:
+    """A filled entry: translated now if the model wrote any of its texts, else from the cache;
+    by its worst ladder step (partly English counts for strict, as ``--strict`` does)."""
+    if any(h.origin is Origin.MODEL for h in results):
+        counts.translated += 1
+    else:
+        counts.cached += 1
+    steps = [h.fallback for h in results if h.fallback]
+    worst = "english" if "english" in steps else "runs" if "runs" in steps else steps[0] if steps else None
+    counts.count_machine(worst)
+    counts.left_behind += worst == "english"
 
 
 def _read(path: Path, root: Path) -> str:

@@ -2,7 +2,8 @@
 
 A prefill runs for minutes to hours, often unattended (CI, nohup): on a terminal the line is
 redrawn in place; elsewhere one line is printed every ``interval`` seconds and at the end, so a
-log shows the rate without thousands of lines.
+log shows the rate without thousands of lines, and only when the count moved (the same count
+again would show a rate that falls only because the clock ran on).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class RateProgress:
         self.started = clock()
         self._last_line = float("-inf")
         self._drawn = False
+        self._shown = -1  # the count of the last line: the same count is not written twice
 
     def line(self, done: int, total: int) -> str:
         elapsed = max(self.clock() - self.started, 1e-9)
@@ -53,9 +55,9 @@ class RateProgress:
         if self.terminal:
             self.stream.write("\r" + self.line(done, total) + "\x1b[K")
             self._drawn = True
-        elif done >= total or now - self._last_line >= self.interval:
+        elif done != self._shown and (done >= total or now - self._last_line >= self.interval):
             self.stream.write(self.line(done, total) + "\n")
-            self._last_line = now
+            self._last_line, self._shown = now, done
         self.stream.flush()
 
     def close(self) -> None:

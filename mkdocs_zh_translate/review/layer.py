@@ -18,7 +18,7 @@ import polib
 from ..pipeline.cache import Hit
 from ..pipeline.origin import Origin
 from ..segment import Segment, SegmentedPage, from_readable
-from .store import PoReader, display, page_po_path, site_po_path
+from .store import PoReader, display, entry_state, has_po_files, page_po_path, site_po_path
 from .units import Unit, entry_key, page_units, string_units
 
 
@@ -28,6 +28,7 @@ class PageReview:
 
     hits: dict[int, Hit] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
+    stale: int = 0  # reviewed entries of the page's file whose English changed (see stale_entries)
 
 
 def reviewed_text(entry: polib.POEntry | None) -> str | None:
@@ -67,6 +68,8 @@ class ReviewedLayer:
             if not group:
                 continue
             entries = self.reader.index(path)
+            if path == page_path:
+                review.stale = stale_entries(entries, {u.key for u in group})
             for unit in group:
                 entry = entries.get(unit.key)
                 if entry is None:
@@ -79,6 +82,10 @@ class ReviewedLayer:
                 for index in unit.indices:
                     review.hits[index] = Hit(text, None, Origin.REVIEWED)
         return review
+
+    def has_files(self) -> bool:
+        """Whether there are PO files at all (a site nobody reviews gets no review counts)."""
+        return has_po_files(self.review_dir)
 
     def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]:
         """Reviewed translations of site strings (nav titles, site name, front matter)."""
@@ -96,6 +103,18 @@ class ReviewedLayer:
             if text is not None:
                 found[unit.text] = text
         return found, warnings
+
+
+def stale_entries(entries: dict[tuple[str | None, str], polib.POEntry], current: set[tuple[str | None, str]]) -> int:
+    """Reviews the build cannot use because the English changed: entries ``review sync``
+    already marked (fuzzy, with the old ``#| msgid``), and reviewed entries whose source is no
+    longer on the page (the next sync turns them into such suggestions, or obsolete ones when
+    the paragraph is gone)."""
+    return sum(
+        1
+        for key, entry in entries.items()
+        if entry_state(entry) == "stale" or (key not in current and reviewed_text(entry) is not None)
+    )
 
 
 def rejected_entries(units: Sequence[Unit], po: polib.POFile) -> dict[tuple[str | None, str], list[str]]:

@@ -9,9 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import polib
 
+from ..pipeline.report import PageCounts, run_report
 from .store import display, entry_state
 from .units import entry_key
 
@@ -84,6 +86,27 @@ def status_of(files: Sequence[ReviewFile]) -> Status:
         status.pages.append(counts)
         status.total.add(counts)
     return status
+
+
+def status_report(status: Status) -> dict[str, Any]:
+    """``review status --json``: the run report's structure (``pipeline.report``), one entry per
+    PO file. Its entries are the segments: machine entries (fuzzy machine text, from the cache)
+    count as ``cached``, empty ones as ``untranslated``; ``run`` adds obsolete entries and the
+    share reviewed."""
+    pages = {
+        c.label: PageCounts(
+            segments=c.total,
+            reviewed=c.reviewed,
+            cached=c.machine,
+            untranslated=c.missing,
+            rejected_reviews=c.rejected,
+            stale_reviews=c.stale,
+            left_behind=c.rejected,  # what a strict build fails on
+        )
+        for c in status.pages
+    }
+    run = {"obsolete": status.total.obsolete, "percent_reviewed": round(status.total.percent, 1)}
+    return run_report("review status", pages, run)
 
 
 def format_status(status: Status) -> str:

@@ -308,6 +308,34 @@ def test_without_a_terminal_progress_is_a_log_line_with_rate_and_eta() -> None:
     assert isinstance(progress_for(None), (LogProgress, TerminalProgress))
 
 
+def test_log_progress_never_repeats_a_count_with_a_falling_rate() -> None:
+    """Without a terminal, a line that comes due while no chunk finished says the run is alive;
+    it does not repeat the count with the rate divided by the time that passed since."""
+    from mkdocs_zh_translate.pipeline.progress import LogProgress
+
+    now = [0.0]
+    stream = io.StringIO()
+    progress = LogProgress(stream, interval=10, clock=lambda: now[0], background=False)
+    progress.update(0, 400)
+    now[0] = 10.0
+    progress.update(100, 400)  # due: the count and the rate
+    for now[0] in (20.0, 30.0):  # a long chunk: alive, no new rate
+        progress.tick()
+    now[0] = 35.0
+    progress.update(200, 400)  # 5 s after the last line: not due
+    now[0] = 40.0
+    progress.tick()  # due: the rate measured when the count last changed (at 35 s)
+    progress.tick()  # not due again
+    progress.close()
+    assert stream.getvalue().splitlines() == [
+        "zh-translate: 100/400 segments (25%), 10.0/s, ETA 30 s",
+        "zh-translate: still translating: no chunk finished in 10 s",
+        "zh-translate: still translating: no chunk finished in 20 s",
+        "zh-translate: 200/400 segments (50%), 5.7/s, ETA 35 s",
+        "zh-translate: 200 segments translated in 40 s",
+    ]
+
+
 def test_a_run_shorter_than_the_interval_prints_nothing() -> None:
     from mkdocs_zh_translate.pipeline.progress import LogProgress
 

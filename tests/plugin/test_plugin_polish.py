@@ -42,9 +42,27 @@ def test_chinese_build_warnings_say_so_and_strict_names_it(tmp_path: Path) -> No
     warnings = [line for line in done.stderr.splitlines() if "missing.md" in line]
     assert len(warnings) == 2, done.stderr  # once per build
     assert not warnings[0].count("[zh build]") and "[zh build]" in warnings[1]
+
+
+def test_a_strict_abort_caused_by_the_english_pages_is_not_blamed_on_the_chinese_build(tmp_path: Path) -> None:
+    pages = {"index.md": "# Home\n\nSee [the missing page](missing.md).\n"}
+    write_site(tmp_path, pages=pages)
     strict = run_mkdocs(tmp_path, "--strict")
+    out = strict.stdout + strict.stderr
     assert strict.returncode != 0
-    assert "[zh build] Aborted with 1 warnings in strict mode" in strict.stdout + strict.stderr
+    assert "Aborted with 1 warnings in strict mode" in out and "[zh build] Aborted" not in out, out
+    assert "Chinese site not built: the English build has 1 warning(s)" in out
+    assert not (tmp_path / "site/zh/index.html").exists()
+
+
+def test_a_strict_abort_caused_by_the_chinese_pages_says_so(tmp_path: Path) -> None:
+    # a hand-translated page.zh.md is built by the Chinese site only: its broken link is the zh build's own
+    pages = {"index.md": "# Home\n\nHello.\n", "index.zh.md": "# 首页\n\n见[缺失的页面](missing.md)。\n"}
+    write_site(tmp_path, pages=pages)
+    strict = run_mkdocs(tmp_path, "--strict")
+    out = strict.stdout + strict.stderr
+    assert strict.returncode != 0
+    assert "[zh build] Aborted with 1 warnings in strict mode" in out, out
 
 
 @pytest.mark.parametrize("theme", ["mkdocs", "material"])

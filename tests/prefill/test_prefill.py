@@ -97,6 +97,23 @@ def test_progress_shows_rate_and_eta() -> None:
     ]
 
 
+def test_progress_without_a_terminal_never_repeats_a_count() -> None:
+    now = [0.0]
+    stream = io.StringIO()
+    progress = RateProgress(stream, terminal=False, interval=10, clock=lambda: now[0])
+    now[0] = 10.0
+    progress.update(50, 200)
+    now[0] = 20.0
+    progress.update(50, 200)  # the same count again: no line (it would say 2.5 segments/s)
+    now[0] = 30.0
+    progress.update(100, 200)
+    progress.close()
+    assert stream.getvalue().splitlines() == [
+        "zh-translate prefill: 50/200 segments (25%), 5.0 segments/s, ETA 30s",
+        "zh-translate prefill: 100/200 segments (50%), 3.3 segments/s, ETA 30s",
+    ]
+
+
 def test_an_interrupted_run_keeps_every_finished_chunk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(service_module, "CHUNK_CHARS", 40)
     texts = [f"Sentence number {i} is here." for i in range(12)]
