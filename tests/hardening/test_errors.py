@@ -22,6 +22,7 @@ from mkdocs_zh_translate.owned import PathError
 from mkdocs_zh_translate.pipeline.backends import BackendError
 from mkdocs_zh_translate.pipeline.lazy import TranslationFailed
 from mkdocs_zh_translate.plugin.config import DirOptionError
+from mkdocs_zh_translate.plugin.mdconfig import MdConfigError
 from mkdocs_zh_translate.pofill.catalog import CatalogError
 from mkdocs_zh_translate.pofill.fill import FillError
 from mkdocs_zh_translate.review.pocheck import PoSyntaxError
@@ -34,7 +35,7 @@ PACKAGE = Path(mkdocs_zh_translate.__file__).parent
 ERRORS = [
     CliError, DocsError, EngineError, ExportError, ModelIntegrityError, BackendError, TranslationFailed,
     CatalogError, FillError, PoSyntaxError, ReviewError, SegmentError, NotUtf8Error, PathError, DirOptionError,
-    UntrustedFileError,
+    UntrustedFileError, MdConfigError,
 ]
 
 
