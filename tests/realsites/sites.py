@@ -78,6 +78,12 @@ class Site:
     hooks: tuple[str, ...] = ()
     # command -> what it prints: a stand-in put first on PATH for a hook that runs a tool
     shims: dict[str, str] = field(default_factory=dict)
+    # plugins kept for this site beyond OFFLINE_PLUGINS: the ones the site is in the corpus for
+    # (installed by the ``realsites`` extra, offline once their options are set as documented)
+    keep_plugins: tuple[str, ...] = ()
+    # the unpacked sdist is made a git repository (one commit, fixed author and date) before
+    # the build: date and author plugins read the page's history from git
+    git: bool = False
     # page (path of the HTML file relative to the site) -> why it is known to differ today
     known: dict[str, str] = field(default_factory=dict)
 
@@ -236,6 +242,44 @@ SITES: tuple[Site, ...] = (
                 },
             }
         },
+    ),
+    # -- round two (issue 19): the plugins users run beside ours --
+    Site(
+        "mkdocs-rss-plugin",
+        "mkdocs-rss-plugin",
+        "1.19.0",
+        "material: rss feeds, minify (HTML), git-revision-date-localized (git), mkdocstrings",
+        keep_plugins=("rss", "minify", "git-revision-date-localized"),
+        git=True,
+        plugin_options={
+            # The site's own options, except `remove_comments` (it would remove the harness's
+            # body markers; the rest of htmlmin's rewriting stays).
+            "minify": {"minify_html": True, "htmlmin_opts": {"remove_comments": False}},
+        },
+    ),
+    Site(
+        "mkdocs-glightbox",
+        "mkdocs-glightbox",
+        "0.5.3",
+        "material: glightbox image lightbox, captions (`data-title`/`data-description`), galleries",
+        config="demo-mkdocs/mkdocs.yml",
+        keep_plugins=("glightbox",),
+    ),
+    Site(
+        "mkdocs-jupyter",
+        "mkdocs-jupyter",
+        "0.26.3",
+        "material: mkdocs-jupyter notebook pages (.ipynb, not executed), Markdown pages",
+        # The demo/ site's docs are not in the sdist; the project's own Material test site is.
+        config="src/mkdocs_jupyter/tests/mkdocs/material-with-nbs.yml",
+        keep_plugins=("mkdocs-jupyter",),
+    ),
+    Site(
+        "zotero-cli-cc",
+        "zotero-cli-cc",
+        "0.10.0",
+        "material: mkdocs-static-i18n (folder structure) with the site's own zh/ pages, mkdocs-click",
+        keep_plugins=("i18n",),
     ),
 )
 
