@@ -267,7 +267,8 @@ def write_config(site: Site, project: Path, cache_dir: Path, *, guard: bool | No
         data["markdown_extensions"] = kept
     if site.exclude_docs:
         dropped.append(f"exclude_docs {', '.join(site.exclude_docs)}")
-        data["exclude_docs"] = "\n".join(site.exclude_docs)
+        own = data.get("exclude_docs")  # the site's own exclusions stay
+        data["exclude_docs"] = "\n".join([*(own.splitlines() if isinstance(own, str) else []), *site.exclude_docs])
     for name in site.plugin_options:
         dropped.append(f"plugin {name} options replaced")
     data.pop("watch", None)
@@ -593,6 +594,8 @@ def english_labels(chinese: str, english: str) -> str:
     for match in _LABEL_RE.finditer(chinese):
         candidates = _LABELS[match.group()]
         at = match.start() + shift
+        if english.startswith(match.group(), at):  # the page's own Chinese text ("人类"), not a label
+            continue
         label = next((c for c in candidates if english.startswith(c, at)), candidates[0])
         parts += [chinese[last : match.start()], label]
         shift += len(label) - len(match.group())
