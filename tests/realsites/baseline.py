@@ -24,8 +24,20 @@ FLOORS: dict[str, dict[str, float]] = {
     "fastapi-users": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.9},
     "fastapi-pagination": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.9},
     "outlines": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.9},
+    "mkdocs-rss-plugin": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.9},
+    "mkdocs-glightbox": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 100.0},
+    # notebook pages (mkdocs-jupyter renders them itself) are not translated at all yet
+    "mkdocs-jupyter": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 6.8},
+    "instructor": {"identical": 98.7, "pre": 99.8, "hrefs": 99.9, "ids": 99.9, "coverage": 99.6},
 }
 
 # site -> page -> the likely cause; pages whose <pre>, href/src or ids differ today.
 KNOWN_BROKEN: dict[str, dict[str, str]] = {
+    "instructor": {
+        "concepts/unions/index.html": "fence superfences rejects (```from typing import ...): "
+        "a heading pin lands inside the <pre> (issue 19 item 4)",
+        "examples/batch_job_oai/index.html": '`??? "Title"` details not recognised (issue 19 item 3)',
+        "help/index.html": "heading `## :material-discord: Discord`: the pin's slug drops the "
+        "shortcode the renderer leaves as text (id discord, English material-discord-discord)",
+    },
 }
