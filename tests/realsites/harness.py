@@ -320,7 +320,8 @@ def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float =
     site_dir = work / "site"
     env = dict(os.environ)
     env.setdefault("PYTHONPATH", str(REPO))
-    # The build runs in the project directory, so `python -m` puts it first on sys.path: the
+    # The build runs in the config's directory (the project's top for all but three sites), so
+    # `python -m` puts it first on sys.path: the
     # project's own hooks and tool modules import, and a flat-layout project (pymdownx) builds
     # with its own version of itself, as its docs expect. src/ is not added: mkdocstrings,
     # griffe and autorefs from an sdist would shadow the installed, mutually compatible set.
@@ -344,7 +345,9 @@ def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float =
         env["PATH"] = os.pathsep.join([str(bin_dir), env.get("PATH", "")])
     cmd = [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", str(site_dir)]
     try:
-        done = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=timeout)
+        # From the config's folder, as its users build it (a config in a subfolder of the sdist
+        # resolves the paths its plugins read, like mkdocs-macros' `include_dir`, from there).
+        done = subprocess.run(cmd, cwd=config.parent, env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise CorpusError(f"{site.name}: the build took longer than {timeout:.0f} s") from None
     if done.returncode != 0 or not (site_dir / "zh").is_dir():

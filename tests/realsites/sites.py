@@ -316,6 +316,28 @@ SITES: tuple[Site, ...] = (
             },
         },
     ),
+    Site(
+        "mkdocs-git-revision-date-localized-plugin",
+        "mkdocs-git-revision-date-localized-plugin",
+        "1.5.4",
+        "material: git-revision-date-localized (timeago, `locale: en`) and git-authors on git history",
+        keep_plugins=("git-revision-date-localized", "git-authors"),
+        git=True,
+    ),
+    Site(
+        "mkdocs-macros-plugin",
+        "mkdocs-macros-plugin",
+        "1.0.5",
+        "material: mkdocs-macros (variables, front-matter variables, macros, filters, pluglet, include)",
+        # The project's docs (webdoc/) show macros syntax without the plugin; its test site
+        # `test/module` is the one that runs it, with a local module, an include folder and
+        # the mkdocs-macros-test pluglet (installed by the extra). Same sdist era as the
+        # pinned plugin's syntax; the plugin itself is the pinned 1.5.0.
+        config="test/module/mkdocs.yml",
+        keep_plugins=("macros",),
+        # Its `ignore_macros: true` front matter is an error in the pinned plugin (renamed).
+        exclude_docs=("literal.md",),
+    ),
 )
 
 
