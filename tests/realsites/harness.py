@@ -486,6 +486,9 @@ class SiteReport:
     dropped: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # English pages without a zh page
     log: str = ""
+    # HTML files anywhere in the build (both languages, 404s, blog indexes) that still hold one
+    # of the plugin's internal placeholders (`__zh_translate…`): a reader would see it
+    placeholders: list[str] = field(default_factory=list)
 
     def _ratio(self, attr: str) -> float:
         same = sum(getattr(p, attr)[0] for p in self.pages)
@@ -636,8 +639,16 @@ def compare_page(page: str, english: str, chinese: str, site_url: str = "") -> P
     )
 
 
+PLACEHOLDER = "__zh_translate"
+
+
 def compare(built: Built) -> SiteReport:
     report = SiteReport(built.site, dropped=built.dropped, log=built.log)
+    report.placeholders = [
+        path.relative_to(built.site_dir).as_posix()
+        for path in sorted(built.site_dir.rglob("*.html"))
+        if PLACEHOLDER in path.read_text(encoding="utf-8", errors="replace")
+    ]
     zh_root = built.site_dir / "zh"
     for path in sorted(built.site_dir.rglob("*.html")):
         rel = path.relative_to(built.site_dir)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .baseline import FLOORS, KNOWN_BROKEN
+from .baseline import FLOORS, KNOWN_BROKEN, KNOWN_PLACEHOLDERS
 from .harness import CorpusError, SiteReport, run_site
 from .sites import SITES, Site
 
@@ -76,3 +76,11 @@ def test_no_page_breaks_that_is_not_known(report: SiteReport) -> None:
     known = {**report.site.known, **(KNOWN_BROKEN.get(report.site.name, {}) if not GUARD else {})}
     new = {p.page: p.first_difference for p in report.broken if p.page not in known}
     assert not new, f"{report.site.name}: pages newly broken (pre, href/src or id differs): {new}"
+
+
+def test_no_internal_placeholder_reaches_any_html_file(report: SiteReport) -> None:
+    known = KNOWN_PLACEHOLDERS.get(report.site.name)
+    if known:  # fixed: delete the site from KNOWN_PLACEHOLDERS
+        assert report.placeholders, f"{report.site.name}: no placeholder left ({known}): drop it from KNOWN_PLACEHOLDERS"
+    else:
+        assert not report.placeholders, f"{report.site.name}: placeholders in {report.placeholders[:5]}"
