@@ -82,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
         for line in report.log.splitlines():
             if "page guard" in line and "INFO" in line:
                 print(f"    {line.split('zh-translate: ', 1)[-1].strip()}")
+        if report.placeholders:
+            count, first = len(report.placeholders), report.placeholders[0]
+            print(f"    {count} HTML files hold an internal placeholder, e.g. {first}")
         if args.verbose:
             if report.dropped:
                 print("    overrides: " + "; ".join(report.dropped))

@@ -24,8 +24,35 @@ FLOORS: dict[str, dict[str, float]] = {
     "fastapi-users": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.9},
     "fastapi-pagination": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.9},
     "outlines": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.9},
+    "mkdocs-rss-plugin": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 99.9},
+    "mkdocs-glightbox": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 100.0},
+    # notebook pages (mkdocs-jupyter renders them itself) are not translated at all yet
+    "mkdocs-jupyter": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 6.8},
+    "instructor": {"identical": 98.7, "pre": 99.8, "hrefs": 99.9, "ids": 99.9, "coverage": 99.6},
+    "mkdocs-git-revision-date-localized-plugin": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 100.0},
+    # most of its letters are macro output (tables of variables), which is not page prose
+    "mkdocs-macros-plugin": {"identical": 66.6, "pre": 100.0, "hrefs": 100.0, "ids": 97.2, "coverage": 13.7},
 }
 
 # site -> page -> the likely cause; pages whose <pre>, href/src or ids differ today.
 KNOWN_BROKEN: dict[str, dict[str, str]] = {
+    "instructor": {
+        "concepts/unions/index.html": "fence superfences rejects (```from typing import ...): "
+        "a heading pin lands inside the <pre> (issue 19 item 4)",
+        "examples/batch_job_oai/index.html": '`??? "Title"` details not recognised (issue 19 item 3)',
+        "help/index.html": "heading `## :material-discord: Discord`: the pin's slug drops the "
+        "shortcode the renderer leaves as text (id discord, English material-discord-discord)",
+    },
+    "mkdocs-macros-plugin": {
+        "other/index.html": "`# Pages` right after a `{{ macro }}` line glued to it: the heading "
+        "stays text (issue 19 item 2)",
+    },
+}
+
+# site -> why HTML files of its build still hold an internal placeholder today (must become none).
+KNOWN_PLACEHOLDERS: dict[str, str] = {
+    "mkdocs-rss-plugin": "minify (before zh-translate) drops attribute quotes; the alternate-link "
+    "rewrite only matches href=\"…\" (issue 19 item 1)",
+    "instructor": "minify (before zh-translate) drops attribute quotes; the alternate-link rewrite "
+    "only matches href=\"…\" (issue 19 item 1)",
 }

@@ -157,6 +157,28 @@ def strip_exec_options(project: Path) -> int:
     return count
 
 
+# Fixed identity and date: the date plugins then write the same dates on every run.
+_GIT_ENV = {
+    "GIT_AUTHOR_NAME": "realsites",
+    "GIT_AUTHOR_EMAIL": "realsites@example.invalid",
+    "GIT_COMMITTER_NAME": "realsites",
+    "GIT_COMMITTER_EMAIL": "realsites@example.invalid",
+    "GIT_AUTHOR_DATE": "2026-01-02T03:04:05+00:00",
+    "GIT_COMMITTER_DATE": "2026-01-02T03:04:05+00:00",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+
+def commit_all(project: Path) -> None:
+    """Make the unpacked project (in the work directory) a git repository with one commit."""
+    env = {**os.environ, **_GIT_ENV}
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "--no-gpg-sign", "-m", "sdist"]):
+        done = subprocess.run(["git", *args], cwd=project, env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise CorpusError(f"{project.name}: `git {' '.join(args)}` failed: {done.stderr.strip()[-300:]}")
+
+
 # -- the override config ------------------------------------------------------------------
 
 
@@ -223,7 +245,7 @@ def write_config(site: Site, project: Path, cache_dir: Path, *, guard: bool | No
     for name, options in _entries(data.get("plugins")):
         if name in site.plugin_options:
             plugins.append({name: site.plugin_options[name]})
-        elif name in OFFLINE_PLUGINS:
+        elif name in OFFLINE_PLUGINS or name in site.keep_plugins:
             plugins.append({name: options} if options else name)
         else:
             dropped.append(f"plugin {name}")
@@ -245,25 +267,27 @@ def write_config(site: Site, project: Path, cache_dir: Path, *, guard: bool | No
         data["markdown_extensions"] = kept
     if site.exclude_docs:
         dropped.append(f"exclude_docs {', '.join(site.exclude_docs)}")
-        data["exclude_docs"] = "\n".join(site.exclude_docs)
+        own = data.get("exclude_docs")  # the site's own exclusions stay
+        data["exclude_docs"] = "\n".join([*(own.splitlines() if isinstance(own, str) else []), *site.exclude_docs])
     for name in site.plugin_options:
         dropped.append(f"plugin {name} options replaced")
     data.pop("watch", None)
     if site.theme is not None:
         dropped.append(f"theme -> {site.theme}")
         data["theme"] = dict(site.theme)
+    base = (project / site.config).parent  # paths in the config are relative to its folder
     theme = data.get("theme")
     custom = theme.get("custom_dir") if isinstance(theme, dict) else None
-    if isinstance(theme, dict) and isinstance(custom, str) and not (project / custom).is_dir():
+    if isinstance(theme, dict) and isinstance(custom, str) and not (base / custom).is_dir():
         dropped.append(f"theme.custom_dir {theme.pop('custom_dir')}")
-    hooks = [h for h in data.get("hooks") or [] if isinstance(h, str) and (project / h).is_file()]
+    hooks = [h for h in data.get("hooks") or [] if isinstance(h, str) and (base / h).is_file()]
     for hook in site.hooks:
         dropped.append(f"hook {hook} (the dropped plugin's module)")
-        hooks.append(hook)
+        hooks.append(os.path.relpath(project / hook, base))
     hooks.append(str(Path(__file__).with_name("marker_hook.py")))
     data["hooks"] = hooks
     data["strict"] = False
-    target = project / OVERRIDE_NAME
+    target = base / OVERRIDE_NAME
     target.write_text(yaml.dump(data, Dumper=_Dumper, allow_unicode=True, sort_keys=False), encoding="utf-8")
     return target, dropped
 
@@ -291,14 +315,23 @@ def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float =
     fences = strip_exec_options(project)
     if fences:
         dropped.append(f"markdown-exec options stripped from {fences} fences")
+    if site.git:
+        commit_all(project)
     site_dir = work / "site"
     env = dict(os.environ)
     env.setdefault("PYTHONPATH", str(REPO))
-    # The build runs in the project directory, so `python -m` puts it first on sys.path: the
+    # The build runs in the config's directory (the project's top for all but three sites), so
+    # `python -m` puts it first on sys.path: the
     # project's own hooks and tool modules import, and a flat-layout project (pymdownx) builds
     # with its own version of itself, as its docs expect. src/ is not added: mkdocstrings,
     # griffe and autorefs from an sdist would shadow the installed, mutually compatible set.
     env["NO_COLOR"] = "1"
+    # Offline and fast: a plugin that fetches (mkdocs-rss-plugin asks each remote image for its
+    # length, twice) gets "connection refused" from a closed local port at once instead of
+    # waiting on name resolution (30 s of the rss site's build otherwise).
+    for proxy in ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"):
+        env[proxy] = "http://127.0.0.1:9"
+    env["NO_PROXY"] = env["no_proxy"] = ""
     # Reproducible builds: mkdocstrings/autorefs backlinks follow set iteration order, so without
     # a fixed seed the same code measured griffe at 85% and 90% identical on two runs.
     env["PYTHONHASHSEED"] = "0"
@@ -312,7 +345,9 @@ def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float =
         env["PATH"] = os.pathsep.join([str(bin_dir), env.get("PATH", "")])
     cmd = [sys.executable, "-m", "mkdocs", "build", "-f", str(config), "-d", str(site_dir)]
     try:
-        done = subprocess.run(cmd, cwd=project, env=env, capture_output=True, text=True, timeout=timeout)
+        # From the config's folder, as its users build it (a config in a subfolder of the sdist
+        # resolves the paths its plugins read, like mkdocs-macros' `include_dir`, from there).
+        done = subprocess.run(cmd, cwd=config.parent, env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise CorpusError(f"{site.name}: the build took longer than {timeout:.0f} s") from None
     if done.returncode != 0 or not (site_dir / "zh").is_dir():
@@ -451,6 +486,9 @@ class SiteReport:
     dropped: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # English pages without a zh page
     log: str = ""
+    # HTML files anywhere in the build (both languages, 404s, blog indexes) that still hold one
+    # of the plugin's internal placeholders (`__zh_translate…`): a reader would see it
+    placeholders: list[str] = field(default_factory=list)
 
     def _ratio(self, attr: str) -> float:
         same = sum(getattr(p, attr)[0] for p in self.pages)
@@ -562,6 +600,8 @@ def english_labels(chinese: str, english: str) -> str:
     for match in _LABEL_RE.finditer(chinese):
         candidates = _LABELS[match.group()]
         at = match.start() + shift
+        if english.startswith(match.group(), at):  # the page's own Chinese text ("人类"), not a label
+            continue
         label = next((c for c in candidates if english.startswith(c, at)), candidates[0])
         parts += [chinese[last : match.start()], label]
         shift += len(label) - len(match.group())
@@ -599,8 +639,16 @@ def compare_page(page: str, english: str, chinese: str, site_url: str = "") -> P
     )
 
 
+PLACEHOLDER = "__zh_translate"
+
+
 def compare(built: Built) -> SiteReport:
     report = SiteReport(built.site, dropped=built.dropped, log=built.log)
+    report.placeholders = [
+        path.relative_to(built.site_dir).as_posix()
+        for path in sorted(built.site_dir.rglob("*.html"))
+        if PLACEHOLDER in path.read_text(encoding="utf-8", errors="replace")
+    ]
     zh_root = built.site_dir / "zh"
     for path in sorted(built.site_dir.rglob("*.html")):
         rel = path.relative_to(built.site_dir)

@@ -34,6 +34,12 @@ def test_a_shared_chinese_label_takes_the_english_label_at_that_place() -> None:
     assert english_labels("<th>属性</th><h2>属性</h2>", english) == english
 
 
+def test_chinese_text_of_the_page_itself_is_not_taken_for_a_label() -> None:
+    pytest.importorskip("mkdocstrings_handlers.python")
+    english = "<p>计算机和人类之间的交流</p>"  # 类 is also mkdocstrings' label for "Classes"
+    assert compare_page("blog.html", english, "<p>计算机和人类之间的交流</p>").identical
+
+
 def test_a_label_does_not_hide_a_real_difference() -> None:
     pytest.importorskip("mkdocstrings_handlers.python")
     english = '<span class="doc-section-title">Parameters:</span><p>Keep this.</p>'

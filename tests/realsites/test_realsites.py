@@ -1,7 +1,10 @@
 """Real third-party doc sets build with the plugin and their zh pages keep the English structure.
 
-Slow (downloads seventeen sdists once into the corpus cache, then about 90 s of builds for the
-first ten, 100 s with the guard on, and 45 s for the seven added later, measured on two shared cores; CI runs it, `make test` installs the realsites extra): run
+Slow (downloads twenty-five sdists once into the corpus cache, then about 90 s of builds for the
+first ten, 100 s with the guard on, 45 s for the seven added later and about 4 minutes for the
+eight of issue 19 (instructor alone 80 s of CPU, 3 minutes on busy shared cores; the two pending
+sites stop at our plugin's error in seconds), measured on two shared cores; CI runs it, `make test`
+installs the realsites extra): run
 with ``pytest -m slow tests/realsites``. The floors in :mod:`.baseline` are what the code
 achieved when they were last raised; a drop below a floor, or a broken page that is not listed
 as known (with its reason), fails. When a fix makes a known page pass, the test says so: raise
@@ -15,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from .baseline import FLOORS, KNOWN_BROKEN
-from .harness import SiteReport, run_site
+from .baseline import FLOORS, KNOWN_BROKEN, KNOWN_PLACEHOLDERS
+from .harness import CorpusError, SiteReport, run_site
 from .sites import SITES, Site
 
 pytestmark = pytest.mark.slow
@@ -29,11 +32,23 @@ TOLERANCE = 0.3
 GUARD = os.environ.get("ZH_REALSITES_GUARD", "off") == "on"
 
 
-@pytest.fixture(scope="module", params=SITES, ids=[s.name for s in SITES])
+BUILT = [s for s in SITES if not s.pending]
+PENDING = [s for s in SITES if s.pending]
+
+
+@pytest.fixture(scope="module", params=BUILT, ids=[s.name for s in BUILT])
 def report(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> SiteReport:
     site: Site = request.param
     work: Path = tmp_path_factory.mktemp(site.name)
     return run_site(site, work / "w", guard=GUARD)
+
+
+@pytest.mark.parametrize("site", PENDING, ids=[s.name for s in PENDING])
+def test_a_pending_site_still_fails_as_known(site: Site, tmp_path: Path) -> None:
+    # Once the fix lands this fails: drop `pending`, then set the site's floors with --baseline.
+    with pytest.raises(CorpusError) as failed:
+        run_site(site, tmp_path / "w", guard=GUARD)
+    assert site.pending in str(failed.value), f"{site.name} fails otherwise than known: {failed.value}"
 
 
 def test_every_english_page_has_a_zh_page(report: SiteReport) -> None:
@@ -62,3 +77,11 @@ def test_no_page_breaks_that_is_not_known(report: SiteReport) -> None:
     known = {**report.site.known, **(KNOWN_BROKEN.get(report.site.name, {}) if not GUARD else {})}
     new = {p.page: p.first_difference for p in report.broken if p.page not in known}
     assert not new, f"{report.site.name}: pages newly broken (pre, href/src or id differs): {new}"
+
+
+def test_no_internal_placeholder_reaches_any_html_file(report: SiteReport) -> None:
+    known = KNOWN_PLACEHOLDERS.get(report.site.name)
+    if known:  # fixed: delete the site from KNOWN_PLACEHOLDERS
+        assert report.placeholders, f"{report.site.name}: no placeholder left ({known}): drop it from KNOWN_PLACEHOLDERS"
+    else:
+        assert not report.placeholders, f"{report.site.name}: placeholders in {report.placeholders[:5]}"
