@@ -20,6 +20,15 @@ page with only some segments translated) and puts them back to English; if the p
 differs with all of those reverted (segments that break only together), the whole page goes
 back to English. The result says which segments were reverted and why, in one line.
 
+The guard has a budget (:data:`BUDGET`): Python-Markdown is quadratic on some pages (a run of
+``[`` or ``<a ``), and the English build pays that once; the guard renders the English page and
+the spliced page (two renders, passing or not) and then, only when they differ, searches. The
+search may spend, in CPU time of the guard's thread, :data:`BUDGET` times what the English
+page's render took, or :data:`BUDGET_FLOOR_S` when that is more (so ordinary pages, whose
+renders take milliseconds, search as before); past that, the page goes back to English whole,
+with a warning naming it. The check is made before each render, so a page costs at most the
+budget plus one render.
+
 Pure of MkDocs: the front end supplies ``render`` (Markdown -> HTML). The plugin passes
 Python-Markdown with the site's ``markdown_extensions``; :func:`python_markdown_renderer` is the
 default for front ends without a site (``md``, ``docs``).
@@ -29,6 +38,7 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +46,12 @@ from html.parser import HTMLParser
 from typing import Any, Protocol
 
 Render = Callable[[str], str]
+
+# The guard's time on one page (renders and comparison, CPU time of its thread) is at most
+# BUDGET times the first render, of the English page, or BUDGET_FLOOR_S if that is more; plus
+# the render under way when it runs out (see the module doc).
+BUDGET = 8.0
+BUDGET_FLOOR_S = 1.0
 
 # How a reason names each compared feature.
 _LABELS = {
@@ -326,6 +342,10 @@ class _Unusable(Exception):
     """The regions of this page cannot stand for it: search the whole page instead."""
 
 
+class _OverBudget(Exception):
+    """The guard's search on this page went past its budget: the page goes back to English."""
+
+
 class _Regions:
     """Bisection over regions of the page, each probe rendering only the region it tests.
 
@@ -379,6 +399,8 @@ class _Regions:
         if key not in self.english:
             try:
                 self.english[key] = self.guard._structure(self.page.source[start:end] + self.wide)
+            except _OverBudget:
+                raise
             except Exception as exc:
                 raise _Unusable from exc
         return self.english[key]
@@ -391,6 +413,8 @@ class _Regions:
         english = self._english(start, end)
         try:
             return bool(english.differences(self.guard._structure(region + self.wide), _REGION_FEATURES))
+        except _OverBudget:
+            raise
         except Exception:  # a translation that makes the renderer fail breaks the region
             return True
 
@@ -449,15 +473,27 @@ class _Regions:
 class PageGuard:
     """Checks spliced pages against their English page with one renderer (see module doc)."""
 
-    def __init__(self, render: Render) -> None:
+    def __init__(
+        self,
+        render: Render,
+        *,
+        budget: float = BUDGET,
+        floor_s: float = BUDGET_FLOOR_S,
+        clock: Callable[[], float] = time.thread_time,
+    ) -> None:
         self.render = render
+        self.budget, self.floor_s, self.clock = budget, floor_s, clock
         self.renders = 0
         self.rendered = 0  # characters of Markdown rendered: what the renders cost, roughly
         self.pages = 0
         self.reverted = 0
+        self.over_budget = 0  # pages sent back to English whole because the search ran out
         self._last: Structure | None = None
+        self._deadline: float | None = None  # the clock's reading where this page's budget ends
 
     def _structure(self, markdown: str) -> Structure:
+        if self._deadline is not None and self.clock() > self._deadline:
+            raise _OverBudget
         self.renders += 1
         self.rendered += len(markdown)
         self._last = structure(self.render(markdown))
@@ -481,19 +517,62 @@ class PageGuard:
         ]
         if not candidates:
             return GuardResult(current)
+        self._deadline = None
+        started = self.clock()
         try:
             english = self._structure(english_markdown)
         except Exception:  # the site's renderer fails on its own page: nothing to compare with
             return GuardResult(current, renders=self.renders - before, rendered=self.rendered - before_chars)
+        self._deadline = started + max(self.budget * (self.clock() - started), self.floor_s)
 
         def broken(translated: Sequence[int]) -> list[str]:
             keep = set(translated)
             trial = [tr if i in keep else None for i, tr in enumerate(current)]
             try:
                 return english.differences(self._structure(page.splice(trial)))
+            except _OverBudget:
+                raise
             except Exception as exc:  # a translation that makes the renderer fail breaks the page
                 return [f"rendering failed: {type(exc).__name__}: {exc}"]
 
+        try:
+            regional = english_markdown == page.source
+            counts = (before, before_chars)
+            return self._search(english, page, current, candidates, broken, regional, label, line_offset, counts)
+        except _OverBudget:
+            self.over_budget += 1
+            self.reverted += len(candidates)
+            spent = self.clock() - started
+            return GuardResult(
+                [None] * len(current),
+                reverted=list(candidates),
+                whole_page=True,
+                reason=(
+                    f"{label}: the page guard found a changed structure but its search went over budget "
+                    f"({self.renders - before} renders, {spent:.1f} s of CPU, more than {self.budget:g}x the "
+                    "English render); the whole page is kept in English"
+                ),
+                renders=self.renders - before,
+                rendered=self.rendered - before_chars,
+            )
+        finally:
+            self._deadline = None
+
+    def _search(
+        self,
+        english: Structure,
+        page: _Page,
+        current: list[str | None],
+        candidates: list[int],
+        broken: Callable[[Sequence[int]], list[str]],
+        regional: bool,
+        label: str,
+        line_offset: int,
+        counts: tuple[int, int],
+    ) -> GuardResult:
+        """The page spliced with every candidate differs from the English page, or not: find the
+        segments that break it (raises _OverBudget when the budget runs out)."""
+        before, before_chars = counts  # the guard's renders and characters when the page began
         first = broken(candidates)
         if not first:
             return GuardResult(current, renders=self.renders - before, rendered=self.rendered - before_chars)
@@ -519,7 +598,7 @@ class PageGuard:
         # region (see _Regions); what it finds is confirmed on the whole page. Else, or when that
         # is not enough, the search over the whole page.
         local: list[int] = []
-        if english_markdown == page.source:
+        if regional:
             try:
                 local = _Regions(self, page, current, candidates).search(english, spliced)
             except _Unusable:

@@ -64,18 +64,25 @@ def _find_map(lines: Lines, index: int, content: str, start_col: int) -> tuple[l
 
 def _cell_map(lines: Lines, index: int, content: str, start_col: int) -> tuple[list[int], int] | None:
     """Table cells: markdown-it unescaped ``\\|`` to ``|``, so allow the backslash back in."""
-    text = lines.line(index)
+    # Searched in the page between the line's bounds, not in a copy of the line: a row of n
+    # cells would copy the row n times (quadratic in its width).
+    line_start, line_end = lines.starts[index], lines.ends[index]
+    if "|" not in content:
+        found = lines.text.find(content, line_start + start_col, line_end)
+        if found < 0:
+            return None
+        return list(range(found, found + len(content) + 1)), found + len(content) - line_start
     pattern = "".join(r"\\\|" if ch == "|" else re.escape(ch) for ch in content)
-    m = re.compile(pattern).search(text, start_col)
+    m = re.compile(pattern).search(lines.text, line_start + start_col, line_end)
     if not m:
         return None
     out: list[int] = []
     pos = m.start()
     for ch in content:
-        out.append(lines.starts[index] + pos)  # a "|" maps to its backslash: "\|" stays whole
+        out.append(pos)  # a "|" maps to its backslash: "\|" stays whole
         pos += 2 if ch == "|" else 1
-    out.append(lines.starts[index] + pos)
-    return out, m.end()
+    out.append(pos)
+    return out, m.end() - line_start
 
 
 class Locator:

@@ -408,7 +408,11 @@ class _Builder:
             single_line=single_line, block_start=block_start, table=kind == "table_cell", raw_html=kind == "html_text"
         )
         breaks = [p for p in pieces if p.kind == "break"]
-        restore.line_break = self._raw(breaks[0]) if breaks else _continuation(text, pieces[0].start, self.page.newline)
+        if breaks:
+            restore.line_break = self._raw(breaks[0])
+        elif not single_line:  # a one-line segment has no line break to restore (and a table
+            # row's cells would each copy the row up to their start: quadratic in its width)
+            restore.line_break = _continuation(text, pieces[0].start, self.page.newline)
         out: list[str] = []
         stack: list[tuple[int, int]] = []  # (id, index in out after the open tag)
         text_runs: list[str] = []
