@@ -77,8 +77,9 @@ def format_po(po: polib.POFile, width: int = DEFAULT_WIDTH) -> str:
     blocks: list[list[str]] = []
     head: list[str] = _comment("#", po.header) if po.header else []
     if po.metadata or po.header:
-        if po.metadata_is_fuzzy:
-            head.append("#, fuzzy")
+        fuzzy = po.metadata_is_fuzzy
+        if fuzzy:
+            head.append("#, " + ", ".join(fuzzy if isinstance(fuzzy, list) else ["fuzzy"]))
         head += wrap_string("msgid", "", width)
         head += wrap_string("msgstr", header_text(po.metadata), width)
         blocks.append(head)
