@@ -21,10 +21,10 @@ def _comment(mark: str, text: str) -> list[str]:
 
 def _references(occurrences: list[tuple[str, str]], width: int) -> list[str]:
     """``#:`` lines: references separated by spaces, a new line when the next would pass the
-    page width (gettext wraps them even under ``--no-wrap``)."""
+    page width (gettext wraps them even under ``--no-wrap``); a repeated one is written once."""
     lines: list[str] = []
     line = "#:"
-    for path, number in occurrences:
+    for path, number in dict.fromkeys(occurrences):
         ref = f" {path}:{number}" if number else f" {path}"
         if len(line) > 2 and len(line) + len(ref) > width:
             lines.append(line)
@@ -45,8 +45,11 @@ def format_entry(entry: polib.POEntry, width: int = DEFAULT_WIDTH) -> list[str]:
         lines += _comment("#.", entry.comment)
     if entry.occurrences and not entry.obsolete:
         lines += _references(list(entry.occurrences), page)
-    if entry.flags:
-        lines.append("#, " + ", ".join(entry.flags))
+    flags = list(entry.flags)
+    if "fuzzy" in flags and not (entry.msgstr or entry.msgstr_plural):
+        flags.remove("fuzzy")  # gettext: an untranslated entry is not fuzzy
+    if flags:
+        lines.append("#, " + ", ".join(flags))
     previous = "#~| " if entry.obsolete else "#| "
     if entry.previous_msgctxt is not None:
         lines += wrap_string("msgctxt", entry.previous_msgctxt, width, previous)
@@ -83,6 +86,7 @@ def format_po(po: polib.POFile, width: int = DEFAULT_WIDTH) -> str:
         head += wrap_string("msgid", "", width)
         head += wrap_string("msgstr", header_text(po.metadata), width)
         blocks.append(head)
-    entries = [e for e in po if not e.obsolete] + [e for e in po if e.obsolete]
+    # an obsolete entry without a translation carries nothing: gettext drops it, so do we
+    entries = [e for e in po if not e.obsolete] + [e for e in po if e.obsolete and (e.msgstr or e.msgstr_plural)]
     blocks.extend(format_entry(entry, width) for entry in entries)
     return "\n\n".join("\n".join(block) for block in blocks) + "\n"

@@ -330,14 +330,16 @@ def _split_after_newlines(value: str) -> list[str]:
 
 
 def _allowed(part: str, escaped: str) -> list[int]:
-    """The break opportunities of an escaped part: UAX #14's, except inside and before an
-    escape sequence (gettext's overrides)."""
+    """The break opportunities of an escaped part: UAX #14's, except inside an escape sequence
+    and before the final ``\\n`` (gettext's overrides)."""
     allowed = break_opportunities(escaped)
     i = 0
     for ch in part:
         if ch in _ESCAPES:
-            allowed[i] = allowed[i + 1] = PROHIBITED
+            allowed[i + 1] = PROHIBITED
             i += 2
         else:
             i += 1
+    if part.endswith("\n"):
+        allowed[-2] = PROHIBITED  # never a line holding only the final \n
     return allowed
