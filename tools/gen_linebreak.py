@@ -24,10 +24,10 @@ _SHORT = {"Unknown": "XX"}
 
 
 def _reference() -> list[tuple[int, str]]:
-    out = subprocess.run(["perl", "-MUnicode::UCD=prop_invmap", "-e", _PERL], check=True, capture_output=True, text=True)
-    version = subprocess.run(
-        ["perl", "-MUnicode::UCD", "-e", "print Unicode::UCD::UnicodeVersion()"], check=True, capture_output=True, text=True
-    ).stdout
+    dump = ["perl", "-MUnicode::UCD=prop_invmap", "-e", _PERL]
+    out = subprocess.run(dump, check=True, capture_output=True, text=True)
+    command = ["perl", "-MUnicode::UCD", "-e", "print Unicode::UCD::UnicodeVersion()"]
+    version = subprocess.run(command, check=True, capture_output=True, text=True).stdout
     if version != unicodedata.unidata_version:
         sys.exit(f"perl has Unicode {version}, Python {unicodedata.unidata_version}: use matching versions")
     rows = []

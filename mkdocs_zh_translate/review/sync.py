@@ -23,8 +23,8 @@ import polib
 
 from ..owned import Owned
 from ..plugin.collect import Site
-from .store import PAGE_SUFFIX, check_no_links, entry_state, new_po, read_po, render_po, write_if_changed
 from .powrap import DEFAULT_WIDTH
+from .store import PAGE_SUFFIX, check_no_links, entry_state, new_po, read_po, render_po, write_if_changed
 from .units import Key, Unit, entry_key
 
 SIMILARITY = 0.6  # difflib ratio above which a changed source keeps the old translation

@@ -32,7 +32,7 @@ WORDS = [
     "supercalifragilisticexpialidocious" * 2, "   ", "\n", "1.5", "é", "ー", "い",
 ]  # fmt: skip
 text = st.lists(st.sampled_from(WORDS), max_size=40).map(
-    lambda words: "".join(w + ("" if w in ("，", "。", "\n") or "\u4e00" <= w[:1] else " ") for w in words)
+    lambda words: "".join(w + ("" if w in ("，", "。", "\n") or w[:1] >= "\u4e00" else " ") for w in words)
 )
 
 
