@@ -10,7 +10,7 @@ PY     := $(VENV)/bin/python
 SITE_STAMP := $(VENV)/.site-stamp
 TEST_STAMP := $(VENV)/.test-stamp
 
-.PHONY: site test lint install clean bench browser
+.PHONY: site test lint install clean bench browser gettext
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -37,7 +37,13 @@ lint: $(TEST_STAMP)
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports
 
-test: lint browser
+# The PO layout tests compare our files with GNU gettext's msgcat/msgfmt; install it when missing.
+gettext:
+	@if ! command -v msgcat >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q gettext \
+		|| echo "could not install gettext: the msgcat comparison tests will be skipped"; fi
+
+test: lint browser gettext
 	$(PY) -m pytest -q
 
 site: $(SITE_STAMP)

@@ -24,8 +24,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         )
         p.set_defaults(func=_run)
 
-    common(rsub.add_parser("sync", help="write/update the PO files from the site and the machine cache"))
-    common(rsub.add_parser("prune", help="remove obsolete (#~) entries from the PO files"))
+    width_help = "page width of the PO files, wrapped as GNU gettext wraps them; 0: no wrapping (default: po_width, 79)"
+    sync = rsub.add_parser("sync", help="write/update the PO files from the site and the machine cache")
+    sync.add_argument("--width", type=int, metavar="N", help=width_help)
+    common(sync)
+    prune = rsub.add_parser("prune", help="remove obsolete (#~) entries from the PO files")
+    prune.add_argument("--width", type=int, metavar="N", help=width_help)
+    common(prune)
     status = rsub.add_parser("status", help="per-page counts: reviewed, machine, stale, missing")
     status.add_argument("--json", action="store_true", help="print the counts as the JSON report (see the README)")
     common(status)
@@ -82,7 +87,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         from ..review.sync import apply, plan_prune
 
         review_dir = review_dir_of(config_file)
-        planned = plan_prune(review_dir)
+        planned = plan_prune(review_dir, args.width)
         removed = sum(p.removed for p in planned)
         changed = apply(planned, review_dir)
         print(f"review prune: {removed} obsolete entries removed, {len(changed)} file(s) changed")
@@ -94,7 +99,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     from ..review.sync import apply, plan_sync
 
     site = collect_site(config_file)
-    planned = plan_sync(site)
+    planned = plan_sync(site, getattr(args, "width", None))
     files = [
         ReviewFile(
             p.path,

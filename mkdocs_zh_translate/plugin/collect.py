@@ -21,6 +21,7 @@ from mkdocs.plugins import get_plugin_logger
 from ..logs import PLUGIN_NAME
 from ..owned import path_kind
 from ..pipeline.pages import PageJob, SiteTranslator
+from ..review.powrap import DEFAULT_WIDTH
 from ..review.store import ReviewError, display, page_po_path, site_po_path
 from ..review.units import Unit, merge_site_units, page_units, string_units
 from ..segment import Segment, SegmentedPage, segment_markdown, to_readable
@@ -44,6 +45,8 @@ class EnglishBuild:
     site_strings: Sequence[str]  # nav titles, site name (when translated), site description
     metas: Mapping[str, Mapping[str, str]]  # src_uri -> front-matter values to translate
     translator: SiteTranslator
+    site_name: str = ""  # the PO files' Project-Id-Version
+    po_width: int = DEFAULT_WIDTH  # the plugin option `po_width`
 
 
 T = TypeVar("T")
@@ -62,6 +65,8 @@ class Site:
     pages: dict[Path, list[Unit]] = field(default_factory=dict)  # PO path -> units (page order)
     page_labels: dict[Path, str] = field(default_factory=dict)  # PO path -> docs page
     machine: dict[tuple[Path, tuple[str | None, str]], str] = field(default_factory=dict)
+    site_name: str = ""
+    po_width: int = DEFAULT_WIDTH
 
 
 def _segment_of(unit: Unit) -> Segment:
@@ -158,7 +163,7 @@ def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T],
 
 def _units(build: EnglishBuild, config_file: Path) -> Site:
     root = config_file.resolve().parent
-    site = Site(config_file, build.review_dir, build.docs_dir)
+    site = Site(config_file, build.review_dir, build.docs_dir, site_name=build.site_name, po_width=build.po_width)
     site_groups: list[list[Unit]] = []
     strings: list[tuple[str, str]] = [(t, "mkdocs.yml") for t in build.site_strings]
     pages: list[SegmentedPage] = []

@@ -156,6 +156,11 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
     mkdocs.yml. Default ``translations/<language>`` beside mkdocs.yml; never inside docs_dir.
     Written only by ``mkdocs-zh-translate review sync``; the build only reads it."""
 
+    po_width = c.Type(int, default=79)
+    """Page width of the PO files ``review sync`` writes, wrapped exactly as GNU gettext
+    (``msgcat``, Poedit) wraps them; 0 or less writes each string on one line
+    (``msgcat --no-wrap``). ``review sync --width`` overrides it."""
+
     language = UrlSegment(default="zh")
     """URL prefix and directory of the translated site (``site/zh/``)."""
 

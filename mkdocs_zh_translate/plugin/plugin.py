@@ -393,6 +393,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                     site_strings,
                     build.metas,
                     self._site_translator(),
+                    site_name=config.site_name or "",
+                    po_width=self.config.po_width,
                 )
             )
             return

@@ -23,17 +23,26 @@ from ..textfile import NotUtf8Error
 from ..untrusted import UntrustedFileError, read_untrusted_text
 from ..untrusted import display as display  # re-exported: every review module names files with it
 from .pocheck import PoSyntaxError, check_po, polib_error
+from .poformat import format_po
+from .powrap import DEFAULT_WIDTH
 from .units import Key, entry_key
 
 SITE_PO = "site.po"  # site-wide strings: nav titles, site name, default admonition titles
 PAGE_SUFFIX = ".po"  # a page's file is <review_dir>/<src_uri>.po, e.g. guide/install.md.po
 
+# Every field msgfmt -c wants, in gettext's order; a value a team set in its file is kept.
 _HEADER = {
-    "Project-Id-Version": "mkdocs-zh-translate",
+    "Project-Id-Version": "mkdocs-zh-translate",  # the site's name when known
+    "Report-Msgid-Bugs-To": "",
+    "POT-Creation-Date": "",  # when the English entries last changed
+    "PO-Revision-Date": "",  # when a translation or flag last changed
+    "Last-Translator": "mkdocs-zh-translate (machine translation)",
+    "Language-Team": "Chinese (Simplified)",
     "Language": "zh_CN",
     "MIME-Version": "1.0",
     "Content-Type": "text/plain; charset=UTF-8",
     "Content-Transfer-Encoding": "8bit",
+    "Plural-Forms": "nplurals=1; plural=0;",
     "X-Generator": "mkdocs-zh-translate review sync",
 }
 _COMMENT = (
@@ -88,27 +97,31 @@ def read_po(path: Path, review_dir: Path | None = None) -> polib.POFile | None:
     except PoSyntaxError as exc:
         raise ReviewError(f"{display(path)}:{exc.line}: malformed PO file: {exc.message}") from None
     try:  # duplicates were refused above: polib's own check would be quadratic
-        po = polib.pofile(text, wrapwidth=78, check_for_duplicates=False)
+        po = polib.pofile(text, wrapwidth=DEFAULT_WIDTH, check_for_duplicates=False)
     except (OSError, ValueError) as exc:
         line, reason = polib_error(exc)
         raise ReviewError(f"{display(path)}:{line}: malformed PO file: {reason}") from None
     return po
 
 
-def new_po(old: polib.POFile | None = None) -> polib.POFile:
-    """An empty PO file with our header (an existing file's header values are kept)."""
-    po = polib.POFile(wrapwidth=78)
-    po.metadata = dict(_HEADER)
+def new_po(old: polib.POFile | None = None, defaults: dict[str, str] | None = None) -> polib.POFile:
+    """An empty PO file with our header: every field msgfmt -c wants, ``defaults`` filling
+    empty ones (the site's name, dates); an existing file's header values and comment are kept."""
+    po = polib.POFile(wrapwidth=DEFAULT_WIDTH)
+    metadata = dict(_HEADER)
+    metadata.update(defaults or {})
     po.header = _COMMENT
     if old is not None:
-        po.metadata.update(old.metadata)
+        metadata.update({k: v for k, v in old.metadata.items() if v or k not in metadata})
         po.header = old.header or _COMMENT
+    po.metadata = metadata
     return po
 
 
-def render_po(po: polib.POFile) -> str:
-    text = str(po)
-    return text if text.endswith("\n") else text + "\n"
+def render_po(po: polib.POFile, width: int = DEFAULT_WIDTH) -> str:
+    """The file's text as GNU gettext (``msgcat``, Poedit) writes it, wrapped at ``width``
+    (0 or less: no wrapping, like ``msgcat --no-wrap``)."""
+    return format_po(po, width)
 
 
 def write_if_changed(path: Path, text: str) -> bool:

@@ -12,6 +12,8 @@ before any is written, so a malformed file stops the command with nothing half-d
 from __future__ import annotations
 
 import difflib
+import os
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +23,9 @@ import polib
 
 from ..owned import Owned
 from ..plugin.collect import Site
+from ..textfile import NotUtf8Error
+from ..untrusted import UntrustedFileError, read_untrusted_text
+from .powrap import DEFAULT_WIDTH
 from .store import PAGE_SUFFIX, check_no_links, entry_state, new_po, read_po, render_po, write_if_changed
 from .units import Key, Unit, entry_key
 
@@ -140,12 +145,52 @@ def _with_fuzzy(flags: Sequence[str]) -> list[str]:
     return list(flags) if "fuzzy" in flags else ["fuzzy", *flags]
 
 
-def plan_sync(site: Site) -> list[Planned]:
+def po_date(when: float | None = None) -> str:
+    """A PO header date (``2024-05-01 12:30+0000``), UTC: ``when``, else ``SOURCE_DATE_EPOCH``
+    (reproducible builds, tests), else now."""
+    if when is None:
+        epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+        when = float(epoch) if epoch.isdigit() else time.time()
+    return time.strftime("%Y-%m-%d %H:%M+0000", time.gmtime(when))
+
+
+def _sources(po: polib.POFile | None) -> list[tuple[object, ...]]:
+    return [(e.msgctxt, e.msgid, tuple(e.occurrences), e.obsolete) for e in po or []]
+
+
+def _translations(po: polib.POFile | None) -> list[tuple[object, ...]]:
+    return [(e.msgctxt, e.msgid, e.msgstr, tuple(e.flags), e.obsolete) for e in po or []]
+
+
+def finish_header(po: polib.POFile, old: polib.POFile | None, site_name: str, now: str) -> None:
+    """Dates and project name: POT-Creation-Date moves only when the English entries changed,
+    PO-Revision-Date only when a translation or flag changed (never on a no-op sync)."""
+    meta = po.metadata
+    if site_name and meta.get("Project-Id-Version") in ("", "mkdocs-zh-translate"):
+        meta["Project-Id-Version"] = site_name
+    if not meta.get("POT-Creation-Date") or _sources(old) != _sources(po):
+        meta["POT-Creation-Date"] = now
+    if not meta.get("PO-Revision-Date") or _translations(old) != _translations(po):
+        meta["PO-Revision-Date"] = now
+
+
+def _existing_text(path: Path, review_dir: Path) -> str | None:
+    """The file's text as it is on disk (read like every contributor file: no links, no devices)."""
+    try:
+        return read_untrusted_text(path, review_dir)
+    except (UntrustedFileError, NotUtf8Error):
+        return None
+
+
+def plan_sync(site: Site, width: int | None = None, now: str | None = None) -> list[Planned]:
     """New content for every PO file of the site, and for orphaned page files (all obsolete).
     Reads every file first: a malformed one raises ReviewError before anything is written.
 
     Text that moved to another page (or a renamed page) keeps its human translation: an exact
-    source match among the entries that vanished from *other* files is taken over as it was."""
+    source match among the entries that vanished from *other* files is taken over as it was.
+    A file whose content is unchanged keeps its bytes, whoever wrapped it (Poedit, msgcat)."""
+    width = site.po_width if width is None else width
+    now = now or po_date()
     olds: dict[Path, polib.POFile | None] = {path: read_po(path, site.review_dir) for path in site.pages}
     if site.review_dir.is_dir():
         for path in sorted(site.review_dir.rglob("*" + PAGE_SUFFIX)):
@@ -168,12 +213,17 @@ def plan_sync(site: Site) -> list[Planned]:
             continue
         elsewhere = {u.key: moved[u.key][1] for u in units if u.key in moved and moved[u.key][0] != path}
         po = merge(old, units, machine.get(path, {}), elsewhere)
-        planned.append(Planned(path, po, render_po(po)))
+        finish_header(po, old, site.site_name, now)
+        text = render_po(po, width)
+        if old is not None and render_po(old, width) == text:
+            text = _existing_text(path, site.review_dir) or text  # same content: the file stays as it is
+        planned.append(Planned(path, po, text))
     return planned
 
 
-def plan_prune(review_dir: Path) -> list[Planned]:
+def plan_prune(review_dir: Path, width: int | None = None) -> list[Planned]:
     """Every PO file without its obsolete entries (a file left with none is deleted)."""
+    width = DEFAULT_WIDTH if width is None else width
     planned: list[Planned] = []
     if not review_dir.is_dir():
         return planned
@@ -189,7 +239,7 @@ def plan_prune(review_dir: Path) -> list[Planned]:
                 po.append(entry)
         removed = sum(1 for entry in old if entry.obsolete)
         if removed:
-            planned.append(Planned(path, po, render_po(po) if len(po) else None, removed))
+            planned.append(Planned(path, po, render_po(po, width) if len(po) else None, removed))
     return planned
 
 
