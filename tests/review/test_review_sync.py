@@ -204,7 +204,7 @@ def test_files_written_by_sync_are_readable_by_others(small: Path) -> None:
 def test_a_sync_killed_midway_leaves_every_file_whole(
     small: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from mkdocs_zh_translate.review import store
+    from mkdocs_zh_translate import owned
 
     build_in_process(small)
     _review(small, "sync")
@@ -223,7 +223,7 @@ def test_a_sync_killed_midway_leaves_every_file_whole(
             raise KeyboardInterrupt
         return real_fdopen(fd, *args, **kwargs)
 
-    monkeypatch.setattr(store.os, "fdopen", dying_fdopen)
+    monkeypatch.setattr(owned.os, "fdopen", dying_fdopen)  # every PO write goes through owned.atomic_write
     assert _review(small, "sync") == 130  # "interrupted", no traceback
     monkeypatch.undo()
     after = {p: p.read_bytes() for p in review.rglob("*.po")}
