@@ -6,10 +6,14 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..owned import check_output
 from ..review.store import ReviewError, display, write_if_changed
 from .errors import CliError
+
+if TYPE_CHECKING:
+    from ..plugin.collect import Site
 
 EXIT_BELOW = 1
 
@@ -27,6 +31,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     width_help = "page width of the PO files, wrapped as GNU gettext wraps them; 0: no wrapping (default: po_width, 79)"
     sync = rsub.add_parser("sync", help="write/update the PO files from the site and the machine cache")
     sync.add_argument("--width", type=int, metavar="N", help=width_help)
+    sync.add_argument(
+        "--templates",
+        action="store_true",
+        help="also write .pot templates (templates/ beside review_dir) for Weblate or Crowdin components",
+    )
     common(sync)
     prune = rsub.add_parser("prune", help="remove obsolete (#~) entries from the PO files")
     prune.add_argument("--width", type=int, metavar="N", help=width_help)
@@ -61,6 +70,15 @@ def _run(args: argparse.Namespace) -> int:
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         raise CliError(f"{where}{exc.strerror or exc}") from None
+
+
+def _plan_templates(site: Site, args: argparse.Namespace) -> list[tuple[Path, str | None]]:
+    """The .pot templates of the site's PO files (``review sync --templates``)."""
+    from ..review.sync import po_date
+    from ..review.templates import plan_templates
+
+    width = site.po_width if args.width is None else args.width
+    return plan_templates(site.review_dir, site.pages, site.site_name, po_date(), width)
 
 
 def _check_limits(args: argparse.Namespace) -> None:
@@ -111,12 +129,19 @@ def _dispatch(args: argparse.Namespace) -> int:
     ]
     status = status_of(files)
     if action == "sync":
+        templates = _plan_templates(site, args) if args.templates else []
         changed = apply(planned, site.review_dir)
         t = status.total
         print(
             f"review sync: {len(changed)} of {len(planned)} PO file(s) written in {display(site.review_dir)}; "
             f"{t.reviewed} reviewed, {t.machine} machine, {t.stale} stale, {t.missing} missing, {t.obsolete} obsolete"
         )
+        if args.templates:
+            from ..review.templates import apply_templates, templates_dir
+
+            written = apply_templates(site.review_dir, templates)
+            print(f"review sync: {len(written)} of {len(templates)} template(s) written in "
+                  f"{display(templates_dir(site.review_dir))}")
         return 0
     if action == "status" and args.json:
         from ..pipeline.report import dumps
