@@ -24,7 +24,7 @@ from ..pipeline.pages import PageJob, SiteTranslator
 from ..review.powrap import DEFAULT_WIDTH
 from ..review.store import ReviewError, display, page_po_path, site_po_path
 from ..review.units import Unit, merge_site_units, page_units, string_units
-from ..segment import Segment, SegmentedPage, segment_markdown, to_readable
+from ..segment import Segment, SegmentedPage, segment_markdown, soft_breaks_as_spaces, to_readable
 from .config import DirOptionError, OwnDirs, PluginConfig, own_dirs
 
 if TYPE_CHECKING:
@@ -190,7 +190,8 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
         for unit in units:
             hit = hits.get(unit.text)
             if hit is not None:
-                site.machine[(path, unit.key)] = to_readable(_segment_of(unit), hit.text)
+                # no soft line breaks, as in the msgid (gettext tools compare their newlines)
+                site.machine[(path, unit.key)] = soft_breaks_as_spaces(to_readable(_segment_of(unit), hit.text))
     return site
 
 
