@@ -159,9 +159,10 @@ class MachineTranslations(SphinxTransform):
         todo: dict[str, Message] = {}
         for _node, msg in pairs:
             if msg not in reviewed and msg not in todo:
-                message = protect(msg, "rst", keep)
-                if any(has_words(t) for t in message.texts):
-                    todo[msg] = message
+                todo[msg] = protect(msg, "rst", keep)
+        # messages without words (":ref:`genindex`") are translated too, as ``po fill`` does, so
+        # that ``sphinx sync`` finds every entry in the cache; they are not counted
+        wordless = {msg for msg, message in todo.items() if not any(has_words(t) for t in message.texts)}
         record = DocRecord()
         requests = Requests()
         for message in todo.values():
@@ -188,7 +189,7 @@ class MachineTranslations(SphinxTransform):
                 record.messages += 1
                 record.reviewed += 1
                 continue
-            if msg not in todo:
+            if msg not in todo or msg in wordless:
                 continue
             record.messages += 1
             if msg in machine and msg not in checked and not isinstance(node, addnodes.translatable):
