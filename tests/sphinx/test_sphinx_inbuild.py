@@ -144,7 +144,7 @@ def test_missing_model_fails_unless_allowed(tmp_path: Path) -> None:
 
     extra = f"zh_translate_backend = 'onnx'\nzh_translate_model = {str(tmp_path / 'no-model')!r}\n"
     root = project(tmp_path, extra)
-    with pytest.raises(SphinxError, match="the model cannot be loaded.*zh_translate_allow_untranslated"):
+    with pytest.raises(SphinxError, match=r"the model cannot be loaded.*zh_translate_allow_untranslated"):
         build(root)
     zh = build(root, zh_translate_allow_untranslated=True)
     assert "本页未翻译" in zh.page("usage.html") and "「" not in _body(zh.page("usage.html"))
@@ -206,3 +206,20 @@ def test_sync_without_conf_py_is_one_line(tmp_path: Path, capsys: pytest.Capture
     assert main(["sphinx", "sync", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no conf.py" in err
+
+
+@pytest.mark.slow
+def test_onnx_model_build_then_cached_rebuild_without_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.models import tiny_onnx_model
+
+    model = tiny_onnx_model()
+    root = project(tmp_path, f"zh_translate_backend = 'onnx'\nzh_translate_model = {str(model)!r}\n")
+    first = build(root, "zh1")
+    assert f"本页由机器翻译（{model.name}）" in first.page("usage.html")
+    loaded = re.search(r"\((\d+) texts translated by the model", first.status)
+    assert loaded is not None and int(loaded.group(1)) > 0
+    _no_model(monkeypatch)
+    again = build(root, "zh2")
+    assert "(0 texts translated by the model in this build)" in again.status
+    for page in CONTENT_PAGES:
+        assert _body(first.page(page)) == _body(again.page(page))
