@@ -39,7 +39,8 @@ def facts(node: nodes.Node) -> Counter[Fact]:
             target = n.get("refuri") or n.get("refname") or n.get("refid") or ""
             found["link", _norm(str(target)).lower() if n.get("refname") else str(target)] += 1
         elif isinstance(n, addnodes.pending_xref):
-            found["xref", str(n.get("refdomain", "")), str(n.get("reftype", "")), str(n.get("reftarget", ""))] += 1
+            target = _norm(str(n.get("reftarget", "")))  # a msgid turned the source's line breaks into spaces
+            found["xref", str(n.get("refdomain", "")), str(n.get("reftype", "")), target] += 1
         elif isinstance(n, nodes.literal):
             found["code", _norm(n.astext())] += 1
         elif isinstance(n, nodes.math):
@@ -50,9 +51,10 @@ def facts(node: nodes.Node) -> Counter[Fact]:
             found["citation", str(n.get("refname", ""))] += 1
         elif isinstance(n, nodes.substitution_reference):
             found["substitution", str(n.get("refname", ""))] += 1
-        elif isinstance(n, nodes.target) and not n.get("refuri"):
-            # inline targets (_`name`); the target of `text <url>`_ is a name the anonymous
-            # translated form deliberately does not define (see pofill.rst)
+        elif isinstance(n, nodes.target) and not n.get("refuri") and not n.get("refname"):
+            # inline targets (_`name`); the target `text <url>`_ or `text <name_>`_ defines is
+            # a name the translated form renames or does not define (pofill.rst keeps the text
+            # of those another message refers to)
             names: Fact = ("target", *sorted(str(x) for x in n.get("names", [])))
             found[names] += 1
         elif isinstance(n, (nodes.problematic, nodes.system_message)):
