@@ -26,7 +26,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.pofill import fill
-from tests.sphinx_helpers import HanTranslator, broken_links, page_facts
+from tests.fakes import HanTranslator
+from tests.sphinx_helpers import broken_links, page_facts
 
 
 def _sphinx(project: Path, builder: str, out: str, options: list[str]) -> list[str]:
@@ -44,6 +45,40 @@ def _sphinx(project: Path, builder: str, out: str, options: list[str]) -> list[s
         for line in proc.stderr.splitlines()
         if "WARNING" in line or "ERROR" in line
     )
+
+
+def compare(en: Path, zh: Path) -> int:
+    """Print whether links, code texts and ids of every content page are the same; the number of differences."""
+    pages = sorted(
+        p.relative_to(en).as_posix()
+        for p in en.rglob("*.html")
+        if not p.relative_to(en).as_posix().startswith(("_", "genindex", "search", "py-modindex"))
+    )
+
+    def norm(c: collections.Counter[str]) -> collections.Counter[str]:
+        return collections.Counter({re.sub(r"\s+", " ", k): v for k, v in c.items()})
+
+    links = code = 0
+    differ: list[str] = []
+    missing_ids = 0
+    for page in pages:
+        e, z = page_facts(en / page), page_facts(zh / page)
+        links += sum(e.hrefs.values())
+        code += sum(e.code.values())
+        if e.hrefs != z.hrefs:
+            differ.append(f"{page}: links {dict(e.hrefs - z.hrefs)} -> {dict(z.hrefs - e.hrefs)}")
+        if norm(e.code) != norm(z.code):
+            differ.append(f"{page}: code {dict(norm(e.code) - norm(z.code))} -> {dict(norm(z.code) - norm(e.code))}")
+        missing_ids += len(e.ids - z.ids)
+    broken_en, broken_zh = broken_links(en, pages), broken_links(zh, pages)
+    print(
+        f"{len(pages)} pages, {links} links, {code} code texts: {len(differ)} differences, "
+        f"{missing_ids} English ids missing, broken internal links English {len(broken_en)} / Chinese {len(broken_zh)} "
+        f"({len(set(broken_zh) - set(broken_en))} new)"
+    )
+    for line in differ[:30]:
+        print("  ", line[:300])
+    return len(differ) + missing_ids
 
 
 def main() -> int:
@@ -81,36 +116,7 @@ def main() -> int:
     print(f"warnings: English {len(en_warn)}, Chinese {len(zh_warn)}, only in Chinese {len(only_zh)}")
     for line in only_zh[:30]:
         print("  ", line)
-    en, zh = project / "_build/en", project / "_build/zh"
-    pages = sorted(
-        p.relative_to(en).as_posix()
-        for p in en.rglob("*.html")
-        if not p.relative_to(en).as_posix().startswith(("_", "genindex", "search", "py-modindex"))
-    )
-
-    def norm(c: collections.Counter[str]) -> collections.Counter[str]:
-        return collections.Counter({re.sub(r"\s+", " ", k): v for k, v in c.items()})
-
-    links = code = 0
-    differ: list[str] = []
-    missing_ids = 0
-    for page in pages:
-        e, z = page_facts(en / page), page_facts(zh / page)
-        links += sum(e.hrefs.values())
-        code += sum(e.code.values())
-        if e.hrefs != z.hrefs:
-            differ.append(f"{page}: links {dict(e.hrefs - z.hrefs)} -> {dict(z.hrefs - e.hrefs)}")
-        if norm(e.code) != norm(z.code):
-            differ.append(f"{page}: code {dict(norm(e.code) - norm(z.code))} -> {dict(norm(z.code) - norm(e.code))}")
-        missing_ids += len(e.ids - z.ids)
-    broken_en, broken_zh = broken_links(en, pages), broken_links(zh, pages)
-    print(
-        f"{len(pages)} pages, {links} links, {code} code texts: {len(differ)} differences, "
-        f"{missing_ids} English ids missing, broken internal links English {len(broken_en)} / Chinese {len(broken_zh)} "
-        f"({len(set(broken_zh) - set(broken_en))} new)"
-    )
-    for line in differ[:30]:
-        print("  ", line[:300])
+    compare(project / "_build/en", project / "_build/zh")
     print(f"(work directory: {work})")
     return 0
 

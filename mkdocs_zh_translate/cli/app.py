@@ -152,6 +152,10 @@ def _build_parser() -> argparse.ArgumentParser:
     from .prefill import add_parser as add_prefill_parser
 
     add_prefill_parser(sub)
+
+    from .sphinx import add_parser as add_sphinx_parser
+
+    add_sphinx_parser(sub)
     return parser
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -268,23 +268,18 @@ def fill(
     edits: dict[str, list[Edit]] = {}
     for job in jobs:
         where = f"{job.catalog.path}:{job.entry.msgid_line + 1}"
-        results = [hits[t] for t in job.message.texts]
+        outcome = resolve(job.message, hits)
+        restored = outcome.msgstr
         counts = summary.page(job.catalog.path)
-        if any(h.fallback == "english" and h.text == t for h, t in zip(results, job.message.texts) if has_words(t)):
-            reason = "the translation lost or broke a protected part"
-            summary.failed.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
-            _left_untranslated(counts)
-            continue
-        restored, problems = job.message.restore([h.text for h in results])
         if restored is None:
-            reason = "; ".join(problems)
-            summary.failed.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
+            problem = Problem(where, job.entry.msgid, outcome.reason, job.catalog.path, job.entry.msgid_line)
+            summary.failed.append(problem)
             _left_untranslated(counts)
             continue
-        _count_filled(counts, results)
-        if any(h.fallback for h in results):
+        _count_filled(counts, [hits[t] for t in job.message.texts])
+        if outcome.fallback:
             summary.fallbacks += 1
-        if any(h.fallback == "english" for h in results):
+        if outcome.partly_english:
             reason = "partly kept in English (the model's translations broke its markup)"
             summary.english.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
         if job.refresh and restored == job.entry.msgstr_text() and job.entry.stored_as(not translated):
@@ -318,11 +313,38 @@ def fill(
     return summary
 
 
+@dataclass
+class Resolved:
+    """One message's translation as it will be written, or why there is none."""
+
+    msgstr: str | None
+    reason: str = ""  # why msgstr is None
+    fallback: bool = False  # the fallback ladder was needed
+    partly_english: bool = False  # some of its texts were kept in English by the ladder
+    english: bool = False  # nothing translated: every text is English (no model, or the ladder gave up)
+
+
+def resolve(message: Message, hits: Mapping[str, Hit]) -> Resolved:
+    """The msgstr of ``message`` from the pipeline's ``hits`` (one per placeholder text): what
+    ``po fill`` writes and the Sphinx extension hands to Sphinx, checked the same way."""
+    results = [hits[t] for t in message.texts]
+    if any(h.origin is Origin.ENGLISH for h in results):
+        return Resolved(None, "no translation (the model is unavailable)", english=True)
+    if any(h.fallback == "english" and h.text == t for h, t in zip(results, message.texts) if has_words(t)):
+        return Resolved(None, "the translation lost or broke a protected part", english=True)
+    restored, problems = message.restore([h.text for h in results])
+    if restored is None:
+        return Resolved(None, "; ".join(problems), english=True)
+    return Resolved(
+        restored,
+        fallback=any(h.fallback for h in results),
+        partly_english=any(h.fallback == "english" for h in results),
+    )
+
+
 def _charset_name(name: str) -> str:
     """A charset name as it is when it looks like one (``ISO-8859-1``), else a short escaped excerpt."""
     return name if re.fullmatch(r"[A-Za-z0-9_.:-]{1,40}", name) else excerpt(name)
-
-
 
 
 def _changed_source(catalog: Catalog, entry: Entry) -> bool:

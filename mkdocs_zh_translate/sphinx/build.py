@@ -1,0 +1,314 @@
+"""Machine translation inside ``sphinx-build -D language=zh_CN``: Sphinx's own i18n does the splicing.
+
+Sphinx's ``Locale`` transform (priority 20) reads each document's catalogs through
+``sphinx.locale.init``, which starts from ``sphinx.locale.translators[("general", domain)]`` and
+adds the ``.mo`` files of ``locale_dirs`` as fallbacks. :class:`MachineTranslations` runs just
+before it (priority 19): it extracts the document's messages the way Sphinx does, leaves every
+message a reviewed catalog translates alone, translates the rest through the one pipeline
+(``pofill``'s reST protection, cache, glossary, fallback ladder, validation), drops those the
+:mod:`.guard` refuses, and puts the rest there as the first catalog of the chain. It holds only
+messages the reviewed catalogs lack, so a reviewed translation always wins; the build works with
+no catalog at all. :class:`RestoreTranslators` (priority 21) puts the table back.
+
+What each document got is kept on the environment (pickled, merged from ``-j`` workers), so the
+notice, the summary and ``zh_translate_strict`` see unchanged documents too.
+"""
+
+from __future__ import annotations
+
+import gettext
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.errors import SphinxError
+from sphinx.locale import translators
+from sphinx.transforms import SphinxTransform
+from sphinx.util import logging
+from sphinx.util.i18n import docname_to_domain
+from sphinx.util.nodes import IMAGE_TYPE_NODES, LITERAL_TYPE_NODES, extract_messages
+
+from ..notice import banner_html, model_label
+from ..pipeline.origin import Origin
+from ..pipeline.pages import strict_failure
+from ..pipeline.service import Requests
+from ..pofill.fill import resolve
+from ..pofill.formats import Message, protect
+from ..pofill.rst import referenced_names
+from ..segment import has_words
+from . import guard
+from .config import Settings, is_chinese, settings_of
+from .runtime import runtime_for
+
+logger = logging.getLogger(__name__)
+
+ATTR = "zh_translate_docs"  # the environment attribute: docname -> DocRecord
+_NAMESPACE = "general"  # the namespace sphinx.transforms.i18n.Locale reads catalogs under
+
+
+class ZhTranslateBuildError(SphinxError):
+    """A build the extension refuses to finish (Sphinx prints it as one line, no traceback)."""
+
+    category = "zh-translate error"
+
+
+@dataclass
+class DocRecord:
+    """What one document's messages got (kept on the pickled environment)."""
+
+    messages: int = 0  # translatable messages with words (node occurrences)
+    reviewed: int = 0  # from a reviewed catalog
+    machine: int = 0  # machine-translated
+    english: int = 0  # kept English: validation, the ladder or the guard refused the translation
+    untranslated: int = 0  # kept English because the model could not be loaded
+    translated_now: int = 0  # distinct texts the model translated while reading this document
+    places: list[str] = field(default_factory=list)  # "doc:line: why" of each English message
+    unavailable: str = ""  # why the model could not be loaded
+
+
+def records(env: Any) -> dict[str, DocRecord]:
+    found = getattr(env, ATTR, None)
+    if found is None:
+        found = {}
+        setattr(env, ATTR, found)
+    return found
+
+
+def _docname(env: Any) -> str:
+    current = getattr(env, "current_document", None)
+    return str(current.docname if current is not None else env.docname)
+
+
+def active(transform: SphinxTransform) -> bool:
+    """Only Chinese builds translate, and never the gettext builder (it extracts the English)."""
+    from sphinx.builders.gettext import MessageCatalogBuilder
+
+    if not is_chinese(transform.config.language):
+        return False
+    builder = getattr(transform.env, "_builder_cls", None)
+    if builder is None:
+        builder = type(transform.app.builder)
+    return not issubclass(builder, MessageCatalogBuilder)
+
+
+_SETTINGS: dict[tuple[object, ...], Settings] = {}
+
+
+def settings(config: Any, srcdir: Path) -> Settings:
+    """The checked settings (checked at ``config-inited``; memoised for every document)."""
+    key = (srcdir, *(config[name] for name in sorted(config.values) if name.startswith("zh_translate_")))
+    if key not in _SETTINGS:
+        _SETTINGS[key] = settings_of(config, srcdir)
+    return _SETTINGS[key]
+
+
+def reviewed_catalog(srcdir: Path, locale_dirs: list[str], language: str, domain: str) -> dict[str, str]:
+    """The reviewed translations Sphinx will use for ``domain``: its compiled ``.mo`` files
+    (non-fuzzy entries unless ``gettext_allow_fuzzy_translations``), the first directory winning."""
+    merged: dict[str, str] = {}
+    for directory in reversed(locale_dirs):
+        try:
+            found = gettext.translation(domain, localedir=str(srcdir / directory), languages=[language])
+        except OSError:
+            continue
+        catalog = getattr(found, "_catalog", {})
+        merged.update({k: v for k, v in catalog.items() if isinstance(k, str) and k and v})
+    return merged
+
+
+class _MachineCatalog(gettext.NullTranslations):
+    """The machine translations of one document, in the shape ``Locale`` reads (``_catalog``)."""
+
+    def __init__(self, catalog: dict[str, str]) -> None:
+        super().__init__()
+        self._catalog = catalog
+
+    def gettext(self, message: str) -> str:  # Sphinx before 7.1 looked messages up this way
+        if message in self._catalog:
+            return self._catalog[message]
+        return super().gettext(message)
+
+
+def _machine_ok(node: nodes.Element) -> bool:
+    """Messages whose text is prose: never code blocks, images (alt text) or meta values."""
+    return not isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw))
+
+
+_saved: dict[tuple[str, str], object] = {}
+
+
+class MachineTranslations(SphinxTransform):
+    """Machine translations for the messages no reviewed catalog translates (see the module)."""
+
+    default_priority = 19  # just before sphinx.transforms.i18n.Locale (20)
+
+    def apply(self, **kwargs: Any) -> None:
+        if not active(self):
+            return
+        srcdir = Path(self.env.srcdir)
+        config = settings(self.config, srcdir)
+        docname = _docname(self.env)
+        domain = docname_to_domain(docname, self.config.gettext_compact)
+        if config.glossary is not None:
+            self.env.note_dependency(str(config.glossary))  # an edited glossary re-reads the document
+        reviewed = reviewed_catalog(srcdir, list(self.config.locale_dirs), self.config.language, domain)
+        pairs = [(node, msg) for node, msg in extract_messages(self.document) if _machine_ok(node)]
+        keep = referenced_names(msg for _node, msg in pairs)
+        todo: dict[str, Message] = {}
+        for _node, msg in pairs:
+            if msg not in reviewed and msg not in todo:
+                todo[msg] = protect(msg, "rst", keep)
+        # messages without words (":ref:`genindex`") are translated too, as ``po fill`` does, so
+        # that ``sphinx sync`` finds every entry in the cache; they are not counted
+        wordless = {msg for msg, message in todo.items() if not any(has_words(t) for t in message.texts)}
+        record = DocRecord()
+        requests = Requests()
+        for message in todo.values():
+            for text, droppable in zip(message.texts, message.droppable):
+                requests.add(text, droppable)
+        runtime = runtime_for(config)
+        before = runtime.service.translated
+        hits = runtime.translate(requests) if len(requests) else {}
+        record.translated_now = runtime.service.translated - before
+        machine: dict[str, str] = {}
+        why: dict[str, str] = {}  # msg -> why it stays English
+        for msg, message in todo.items():
+            outcome = resolve(message, hits)
+            if outcome.msgstr is not None:
+                machine[msg] = outcome.msgstr
+            elif any(hits[t].origin is Origin.ENGLISH for t in message.texts):
+                why[msg] = ""  # the model is unavailable: counted, reported once per build
+                record.unavailable = runtime.service.unavailable or "the model could not be loaded"
+            else:
+                why[msg] = outcome.reason
+        checked: set[str] = set()
+        for node, msg in pairs:
+            if msg in reviewed:
+                record.messages += 1
+                record.reviewed += 1
+                continue
+            if msg not in todo or msg in wordless:
+                continue
+            record.messages += 1
+            if msg in machine and msg not in checked and not isinstance(node, addnodes.translatable):
+                checked.add(msg)
+                reason = guard.lost(node, guard.published(self, machine[msg], node))
+                if reason:
+                    del machine[msg]
+                    why[msg] = f"kept in English by the message guard: the translation {reason}"
+                    logger.warning(
+                        "zh-translate: %s", why[msg], location=node, type="zh-translate", subtype="guard"
+                    )
+            if msg in machine:
+                record.machine += 1
+            elif why.get(msg) == "":
+                record.untranslated += 1
+            else:
+                record.english += 1
+                record.places.append(f"{docname}:{node.line or 0}: {why[msg]}")
+                logger.info("%s:%s: zh-translate: %s", docname, node.line or 0, why[msg])
+        records(self.env)[docname] = record
+        if machine:
+            key = (_NAMESPACE, domain)
+            if key in translators:
+                _saved[key] = translators[key]
+            translators[key] = _MachineCatalog(machine)
+
+
+class RestoreTranslators(SphinxTransform):
+    """Puts back the catalog table entry :class:`MachineTranslations` replaced for ``Locale``."""
+
+    default_priority = 21
+
+    def apply(self, **kwargs: Any) -> None:
+        for key in [k for k, v in translators.items() if isinstance(v, _MachineCatalog)]:
+            if key in _saved:
+                translators[key] = _saved.pop(key)  # type: ignore[assignment]
+            else:
+                del translators[key]
+
+
+# -- events ------------------------------------------------------------------------------------
+
+
+def purge_doc(app: Any, env: Any, docname: str) -> None:
+    records(env).pop(docname, None)
+
+
+def merge_info(app: Any, env: Any, docnames: set[str], other: Any) -> None:
+    """``-j``: the records of the documents a worker process read."""
+    theirs = records(other)
+    records(env).update({d: theirs[d] for d in docnames if d in theirs})
+
+
+def outdated(app: Any, env: Any, added: set[str], changed: set[str], removed: set[str]) -> list[str]:
+    """Documents read while the model was unavailable are read again (the model may be back)."""
+    return [d for d, r in records(env).items() if r.untranslated and d not in removed]
+
+
+_read_now: set[str] = set()
+
+
+def before_read(app: Any, env: Any, docnames: list[str]) -> None:
+    _read_now.clear()
+    _read_now.update(docnames)
+
+
+def env_updated(app: Any, env: Any) -> None:
+    """One summary line; then refuse the build when English is left behind and that is not allowed."""
+    if not is_chinese(app.config.language) or app.builder.name == "gettext":
+        return
+    config = settings(app.config, Path(app.srcdir))
+    docs = records(env)
+    total = sum(r.messages for r in docs.values())
+    reviewed = sum(r.reviewed for r in docs.values())
+    machine = sum(r.machine for r in docs.values())
+    english = sum(r.english for r in docs.values())
+    untranslated = sum(r.untranslated for r in docs.values())
+    now = sum(docs[d].translated_now for d in _read_now if d in docs)
+    logger.info(
+        "zh-translate: %d messages in %d documents: %d reviewed, %d machine-translated "
+        "(%d texts translated by the model in this build), %d kept in English%s",
+        total,
+        len(docs),
+        reviewed,
+        machine,
+        now,
+        english,
+        f", {untranslated} untranslated (no model)" if untranslated else "",
+    )
+    if untranslated:
+        reason = next(r.unavailable for r in docs.values() if r.unavailable)
+        line = (
+            f"{untranslated} message(s) in {sum(1 for r in docs.values() if r.untranslated)} document(s) have no "
+            f"reviewed or cached translation and the model cannot be loaded: {reason}"
+        )
+        if not config.allow_untranslated:
+            raise ZhTranslateBuildError(line + ". Set zh_translate_allow_untranslated = True to build them in English")
+        logger.warning("zh-translate: %s; they are built in English", line, type="zh-translate", subtype="model")
+    if config.strict and (english or untranslated):
+        for record in docs.values():
+            for place in record.places:
+                logger.info("zh-translate: english: %s", place)
+        raise ZhTranslateBuildError(strict_failure(english + untranslated))
+
+
+def page_context(app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
+    """The machine-translation notice at the top of each translated page's body (added after the
+    search index read the doctree, so the notice's words do not match every page)."""
+    if doctree is None or "body" not in context or not is_chinese(app.config.language):
+        return
+    record = records(app.env).get(pagename)
+    config = settings(app.config, Path(app.srcdir))
+    if record is None or not record.messages or config.banner is False:
+        return
+    notice = banner_html(
+        config.banner,
+        segments=record.messages,
+        reviewed=record.reviewed,
+        model=model_label(config.backend, config.model),
+        translated=bool(record.machine or record.reviewed),
+    )
+    context["body"] = notice + context["body"]

@@ -1,0 +1,135 @@
+"""The extension's ``conf.py`` values, checked once at ``config-inited``.
+
+Each bad value stops the build with one line naming the option (Sphinx prints a
+:class:`~sphinx.errors.ConfigError` without a traceback). :func:`settings_of` turns a checked
+config into a hashable :class:`Settings`, which is what each process keys its translation
+runtime by (the transform re-derives it from the config in worker processes too).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sphinx.config import Config
+from sphinx.errors import ConfigError
+
+from ..errors import ZhTranslateError
+from ..owned import check_output
+from ..pipeline.backends import BACKENDS
+
+PREFIX = "zh_translate_"
+
+# name -> (default, what Sphinx must redo when it changes): every value that changes a
+# translation re-reads all documents ("env"); the notice only changes the written pages.
+OPTIONS: dict[str, tuple[object, str]] = {
+    "zh_translate_backend": ("onnx", "env"),
+    "zh_translate_model": (None, "env"),
+    "zh_translate_cache_dir": (None, "env"),
+    "zh_translate_glossary": (None, "env"),
+    "zh_translate_allow_untranslated": (False, "env"),
+    "zh_translate_strict": (False, ""),
+    "zh_translate_banner": (True, "html"),
+    "zh_translate_beams": (None, "env"),
+    "zh_translate_threads": (None, ""),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The checked options, with paths made absolute (relative ones are read from conf.py's folder)."""
+
+    backend: str
+    model: str | None
+    cache_dir: Path
+    glossary: Path | None
+    allow_untranslated: bool
+    strict: bool
+    banner: bool | str
+    beams: int | None
+    threads: int | None
+
+
+def is_chinese(language: object) -> bool:
+    """Whether a Sphinx ``language`` asks for Simplified Chinese (``zh_CN``, ``zh-Hans``, ``zh``)."""
+    if not isinstance(language, str):
+        return False
+    tag = language.replace("-", "_").lower()
+    return tag == "zh" or tag.startswith(("zh_cn", "zh_hans", "zh_sg"))
+
+
+def _path(value: object, name: str, base: Path) -> Path | None:
+    if value is None:
+        return None
+    if not isinstance(value, (str, Path)) or not str(value).strip():
+        raise ConfigError(f"{name} must be a path (a string), not {value!r}")
+    path = Path(value).expanduser()
+    return path if path.is_absolute() else base / path
+
+
+def _flag(config: Config, name: str) -> bool:
+    value = config[name]
+    if not isinstance(value, bool):
+        raise ConfigError(f"{name} must be True or False, not {value!r}")
+    return value
+
+
+def _count(config: Config, name: str) -> int | None:
+    value = config[name]
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise ConfigError(f"{name} must be a positive whole number or None, not {value!r}")
+    return value
+
+
+def settings_of(config: Config, srcdir: Path) -> Settings:
+    """The checked settings; ConfigError (one line naming the option) on a bad value."""
+    base = Path(config.confdir) if getattr(config, "confdir", None) else srcdir
+    backend = config.zh_translate_backend
+    if backend not in BACKENDS:
+        raise ConfigError(f"zh_translate_backend must be one of {', '.join(map(repr, BACKENDS))}, not {backend!r}")
+    model = _path(config.zh_translate_model, "zh_translate_model", base)
+    if backend == "onnx" and model is None:
+        raise ConfigError(
+            "zh_translate_model is not set: the onnx backend needs an exported model directory "
+            "(`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR`), "
+            "or set zh_translate_backend = 'pseudo'"
+        )
+    cache = _path(config.zh_translate_cache_dir, "zh_translate_cache_dir", base)
+    try:
+        if cache is None:
+            from ..pofill.fill import default_cache_dir
+
+            cache = default_cache_dir([srcdir])
+        cache = check_output(cache, "zh_translate_cache_dir", config=base / "conf.py")
+    except ZhTranslateError as exc:
+        raise ConfigError(str(exc)) from None
+    glossary = _path(config.zh_translate_glossary, "zh_translate_glossary", base)
+    if glossary is not None:
+        if not glossary.is_file():
+            raise ConfigError(f"zh_translate_glossary {config.zh_translate_glossary}: no such file")
+        from ..pipeline.glossary import load_glossary
+
+        try:
+            load_glossary(glossary)
+        except ZhTranslateError as exc:
+            raise ConfigError(f"zh_translate_glossary: {exc}") from None
+    banner = config.zh_translate_banner
+    if not isinstance(banner, (bool, str)):
+        raise ConfigError(f"zh_translate_banner must be True, False or a string, not {banner!r}")
+    return Settings(
+        backend=backend,
+        model=str(model) if model is not None else None,
+        cache_dir=cache,
+        glossary=glossary,
+        allow_untranslated=_flag(config, "zh_translate_allow_untranslated"),
+        strict=_flag(config, "zh_translate_strict"),
+        banner=banner,
+        beams=_count(config, "zh_translate_beams"),
+        threads=_count(config, "zh_translate_threads"),
+    )
+
+
+def check_config(app: Any, config: Config) -> None:
+    """``config-inited``: refuse a bad value before anything is read."""
+    settings_of(config, Path(app.srcdir))

@@ -1,0 +1,225 @@
+"""The Sphinx extension: ``sphinx-build -D language=zh_CN`` translates during the build."""
+
+from __future__ import annotations
+
+import collections
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mkdocs_zh_translate.pipeline import lazy
+from mkdocs_zh_translate.pipeline.translator import PseudoTranslator
+from tests.sphinx.helpers import build, project
+from tests.sphinx_helpers import CONTENT_PAGES, broken_links, page_facts
+
+NOTICE = "本页由机器翻译"
+
+
+def _body(html: str) -> str:
+    start = html.index('<div class="body"')
+    return re.sub(r"<[^>]+>", "", html[start : html.index('<div class="sphinxsidebar"')])
+
+
+def _no_model(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the model was loaded")
+
+    monkeypatch.setattr(lazy, "load_translator", refuse)
+
+
+def test_build_translates_every_message_and_keeps_links_code_ids(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    en = build(root, "en", language="en")
+    zh = build(root)
+    assert "「" not in _body(en.page("usage.html")) and NOTICE not in en.page("usage.html")
+    for page in CONTENT_PAGES:
+        html = zh.page(page)
+        assert '<html lang="zh-CN"' in html
+        assert NOTICE in html and "译文未经人工审校" in html
+        e, z = page_facts(en.out / page), page_facts(zh.out / page)
+        assert e.hrefs == z.hrefs, page
+        assert e.ids <= z.ids, page
+        norm = lambda c: collections.Counter({" ".join(k.split()): v for k, v in c.items()})  # noqa: E731
+        assert norm(e.code) == norm(z.code), page
+    body = _body(zh.page("usage.html"))
+    assert "「Basic usage」" in body and "「Advanced topics」" in body
+    # every paragraph of prose went through the translator
+    for para in re.findall(r"<p>(.*?)</p>", zh.page("install.html"), re.S):
+        text = re.sub(r"<[^>]+>", "", para).strip()
+        if text and re.search(r"[A-Za-z]{3}", text):
+            assert "「" in text, text
+    assert broken_links(zh.out) == broken_links(en.out)
+    assert zh.warnings == en.warnings == ""
+    assert "0 kept in English" in zh.status
+    assert "search index in Chinese (code: zh)" in zh.status  # Sphinx's zh search (jieba)
+
+
+def test_reviewed_catalog_wins(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    po = root / "locale" / "zh_CN" / "LC_MESSAGES" / "usage.po"
+    po.parent.mkdir(parents=True)
+    po.write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Basic usage"\nmsgstr "基本用法"\n\n'
+        '#, fuzzy\nmsgid "Advanced topics"\nmsgstr "高级主题（草稿）"\n',
+        encoding="utf-8",
+    )
+    zh = build(root)
+    body = _body(zh.page("usage.html"))
+    assert "基本用法" in body and "「Basic usage」" not in body
+    assert "「Advanced topics」" in body and "草稿" not in body  # a fuzzy draft is not a review
+    assert re.search(r"\d+ 个片段中有 1 个经人工审校", zh.page("usage.html"))
+
+
+def test_cached_rebuild_never_loads_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = project(tmp_path)
+    first = build(root, "zh1")
+    _no_model(monkeypatch)
+    again = build(root, "zh2")  # a fresh environment: every document is read and translated again
+    for page in CONTENT_PAGES:
+        assert _body(first.page(page)) == _body(again.page(page))
+    assert "(0 texts translated by the model in this build)" in again.status
+
+
+def test_incremental_rebuild_translates_only_the_changed_message(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    build(root)
+    usage = root / "usage.rst"
+    usage.write_text(usage.read_text(encoding="utf-8") + "\nA brand new closing paragraph.\n", encoding="utf-8")
+    again = build(root, fresh=False)
+    assert "(1 texts translated by the model in this build)" in again.status
+    assert "「A brand new closing paragraph.」" in _body(again.page("usage.html"))
+
+
+def test_parallel_build_matches_serial(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    serial = build(root, "serial")
+    proc = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-j", "2", "-b", "html", "-D", "language=zh_CN", ".", "_build/par"],
+        cwd=root, capture_output=True, text=True, timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "WARNING" not in proc.stderr
+    for page in CONTENT_PAGES:
+        par = (root / "_build/par" / page).read_text(encoding="utf-8")
+        assert _body(par) == _body(serial.page(page)), page
+        assert NOTICE in par
+
+
+class _FootnoteAdding(PseudoTranslator):
+    """Writes a footnote reference into one message: text, so validation passes; markup, so the
+    message renders a node the English does not have."""
+
+    def translate(self, texts: list[str]) -> list[str]:  # type: ignore[override]
+        return [t + " 见 [2]_" if "Release notes" in t else t for t in super().translate(texts)]
+
+
+def test_guard_keeps_a_broken_message_english(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: _FootnoteAdding())
+    root = project(tmp_path)
+    zh = build(root)
+    line = next(i for i, t in enumerate((root / "usage.rst").read_text().splitlines(), 1) if "Release notes" in t)
+    assert re.search(rf"usage\.rst:{line}: WARNING: zh-translate: kept in English by the message guard", zh.warnings)
+    assert "footnote" in zh.warnings
+    body = _body(zh.page("usage.html"))
+    assert "Release notes are on" in body and "「Release notes" not in body and "见" not in body
+    assert "「Basic usage」" in body
+    assert "1 kept in English" in zh.status
+
+
+def test_strict_fails_on_english_left_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sphinx.errors import SphinxError
+
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: _FootnoteAdding())
+    root = project(tmp_path, "zh_translate_strict = True\n")
+    with pytest.raises(SphinxError, match=r"strict: 1 place\(s\) where English is left behind"):
+        build(root)
+
+
+def test_missing_model_fails_unless_allowed(tmp_path: Path) -> None:
+    from sphinx.errors import SphinxError
+
+    extra = f"zh_translate_backend = 'onnx'\nzh_translate_model = {str(tmp_path / 'no-model')!r}\n"
+    root = project(tmp_path, extra)
+    with pytest.raises(SphinxError, match=r"the model cannot be loaded.*zh_translate_allow_untranslated"):
+        build(root)
+    zh = build(root, zh_translate_allow_untranslated=True)
+    assert "本页未翻译" in zh.page("usage.html") and "「" not in _body(zh.page("usage.html"))
+    assert "built in English" in zh.warnings
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("zh_translate_backend = 'gpu'", "zh_translate_backend must be one of 'onnx', 'pseudo', not 'gpu'"),
+        ("zh_translate_backend = 'onnx'", "zh_translate_model is not set"),
+        ("zh_translate_strict = 'yes'", "zh_translate_strict must be True or False, not 'yes'"),
+        ("zh_translate_glossary = 'nope.yml'", "zh_translate_glossary nope.yml: no such file"),
+        ("zh_translate_cache_dir = '/etc'", "zh_translate_cache_dir /etc: is /etc, a system directory"),
+    ],
+)
+def test_bad_option_is_one_line(tmp_path: Path, line: str, message: str) -> None:
+    root = project(tmp_path, line + "\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-D", "language=zh_CN", ".", "_build/zh"],
+        cwd=root, capture_output=True, text=True, timeout=120,
+    )
+    # Sphinx 9 reports every error with its own context block (versions, the raising frame);
+    # the error itself is one line, under Sphinx's "Configuration error!" heading
+    assert proc.returncode != 0
+    assert "Configuration error!" in proc.stderr
+    errors = [x.strip() for x in proc.stderr.splitlines() if x.strip().startswith("sphinx.errors.")]
+    assert len(errors) == 1 and errors[0].startswith(f"sphinx.errors.ConfigError: {message}")
+    assert "mkdocs_zh_translate/pipeline" not in proc.stderr  # no deep frames: the check is the extension's
+
+
+def test_sync_writes_reviewable_catalogs_and_keeps_reviews(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs_zh_translate.cli.app import main
+
+    root = project(tmp_path)
+    build(root)  # the build fills the cache: the sync needs no model
+    _no_model(monkeypatch)
+    assert main(["sphinx", "sync", str(root)]) == 0
+    po = root / "locale" / "zh_CN" / "LC_MESSAGES" / "usage.po"
+    text = po.read_text(encoding="utf-8")
+    assert '#, fuzzy\nmsgid "Basic usage"\nmsgstr "「Basic usage」"' in text
+    assert "# zh-translate: machine " in text and "#: ../../../usage.rst:" in text
+    # a reviewer accepts one entry with their own words
+    po.write_text(text.replace('#, fuzzy\nmsgid "Basic usage"\nmsgstr "「Basic usage」"', 'msgid "Basic usage"\nmsgstr "基本用法"'), encoding="utf-8")
+    usage = root / "usage.rst"
+    usage.write_text(usage.read_text(encoding="utf-8") + "\nA brand new closing paragraph.\n", encoding="utf-8")
+    monkeypatch.undo()
+    assert main(["sphinx", "sync", str(root)]) == 0
+    text = po.read_text(encoding="utf-8")
+    assert 'msgid "Basic usage"\nmsgstr "基本用法"' in text
+    assert 'msgid "A brand new closing paragraph."\nmsgstr "「A brand new closing paragraph.」"' in text
+    zh = build(root, "after")
+    assert "基本用法" in _body(zh.page("usage.html"))
+
+
+def test_sync_without_conf_py_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from mkdocs_zh_translate.cli.app import main
+
+    assert main(["sphinx", "sync", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no conf.py" in err
+
+
+@pytest.mark.slow
+def test_onnx_model_build_then_cached_rebuild_without_the_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.models import tiny_onnx_model
+
+    model = tiny_onnx_model()
+    root = project(tmp_path, f"zh_translate_backend = 'onnx'\nzh_translate_model = {str(model)!r}\n")
+    first = build(root, "zh1")
+    assert f"本页由机器翻译（{model.name}）" in first.page("usage.html")
+    loaded = re.search(r"\((\d+) texts translated by the model", first.status)
+    assert loaded is not None and int(loaded.group(1)) > 0
+    _no_model(monkeypatch)
+    again = build(root, "zh2")
+    assert "(0 texts translated by the model in this build)" in again.status
+    for page in CONTENT_PAGES:
+        assert _body(first.page(page)) == _body(again.page(page))
