@@ -129,6 +129,7 @@ class _Builder:
     def __init__(self, text: str, slugify: Slugify, syntax: SiteSyntax) -> None:
         self.slugify = slugify
         self.tab_ids_from_titles = syntax.tab_ids_from_titles
+        self.emoji = syntax.emoji
         self.page = _Page(text, fancy_lists=syntax.fancy_lists)
         self.locator = Locator(self.page.lines)
         self.used_ids: set[str] = set()
@@ -475,7 +476,7 @@ class _Builder:
             pieces = self._python_markdown_syntax(tok, pieces)
         slug = None
         if heading:
-            visible = heading_text(tok.children or [])
+            visible = heading_text(tok.children or [], self.emoji)
             cut = heading_attr_start(visible)
             if cut is not None and visible[cut : cut + 2] in ("{{", "{%"):
                 cut = None  # mkdocs-macros output, rendered before Markdown sees the heading
