@@ -666,14 +666,17 @@ def _split_text(pieces: list[Piece], found: Callable[[Piece], Iterable[tuple[int
     return out
 
 
-def build_segments(text: str, slugify: Slugify | None = None, *, syntax: SiteSyntax | None = None) -> list[Segment]:
+def build_segments(
+    text: str, slugify: Slugify | None = None, *, syntax: SiteSyntax | None = None, front_matter: bool = True
+) -> list[Segment]:
     """All segments of ``text`` in page order; ``slugify(text, separator)`` makes heading ids;
-    ``syntax`` is what the site's extensions change (see :class:`SiteSyntax`)."""
+    ``syntax`` is what the site's extensions change (see :class:`SiteSyntax`); ``front_matter``
+    says whether a leading ``---`` block is front matter (False: page body, see ``segment_markdown``)."""
     from ._parse import parse
 
     builder = _Builder(text, slugify or default_slugify, syntax or SiteSyntax())
     try:
-        tokens, env = parse(builder.page.parsed)
+        tokens, env = parse(builder.page.parsed, front_matter=front_matter)
         builder.collect_ids(tokens)
         builder.walk(tokens, env.get("zh_fence_text", ()))
     except RecursionError:
