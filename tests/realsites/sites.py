@@ -293,8 +293,9 @@ SITES: tuple[Site, ...] = (
         keep_plugins=("i18n",),
         # Issue 19 item 9: the human zh/ pages win and only the missing ones are translated.
         # The CLI reference is one `::: mkdocs-click` block that imports the package (src/
-        # layout; pyzotero, openai... not installed): left out in both languages.
-        exclude_docs=("en/reference/cli.md", "zh/reference/cli.md"),
+        # layout; pyzotero, openai... not installed): left out in both languages. Its zh/ has
+        # every page: the human guide/pdf page is left out, so the plugin translates that one.
+        exclude_docs=("en/reference/cli.md", "zh/reference/cli.md", "zh/guide/pdf.md"),
     ),
     Site(
         "instructor",
@@ -346,7 +347,9 @@ SITES: tuple[Site, ...] = (
         # Issue 19 item 9: the human zh/ pages win and only the missing ones are translated.
         # ref/ is 248 mkdocstrings pages (the corpus has API pages enough): left out. Its
         # handler options use the legacy `selection:` key a current mkdocstrings-python rejects.
-        exclude_docs=("ref/",),
+        # Its zh/ has every page: the human handoffs and guardrails pages are left out, so the
+        # plugin translates those two.
+        exclude_docs=("ref/", "zh/handoffs.md", "zh/guardrails.md"),
         plugin_options={"mkdocstrings": {"handlers": {"python": {"paths": ["src"]}}}},
     ),
 )
