@@ -340,6 +340,8 @@ def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float =
         shutil.rmtree(work)
     work.mkdir(parents=True)
     project = unpack(site, work / "src")
+    for name in site.remove:
+        (project / name).unlink()
     config, dropped = write_config(site, project, work / "zh-cache", guard=guard)
     fences = strip_exec_options(project)
     if fences:
