@@ -82,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
         for line in report.log.splitlines():
             if "page guard" in line and "INFO" in line:
                 print(f"    {line.split('zh-translate: ', 1)[-1].strip()}")
+        if report.human:
+            print(f"    {len(report.human)} zh pages are the site's own (human), not compared")
         if report.placeholders:
             count, first = len(report.placeholders), report.placeholders[0]
             print(f"    {count} HTML files hold an internal placeholder, e.g. {first}")

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import cast
 
+import yaml
+
 from ..segment import SiteSyntax, segment_markdown
 from .glossary import Glossary
 from .progress import Progress
@@ -41,7 +43,7 @@ def translate_markdown(
     line naming ``label``, what the page ``guard`` sent back to English. Raises
     :class:`~.lazy.TranslationFailed` when the translator raises.
     """
-    page = segment_markdown(text, slugify=slugify, syntax=syntax)
+    page = segment_markdown(text, slugify=slugify, syntax=syntax, front_matter=has_front_matter(text))
     model = translator if not isinstance(translator, Translator) and callable(translator) else None
     service = TranslationService(
         model or (lambda: cast(Translator, translator)), cache=cache, glossary=glossary, progress=progress, guard=guard
@@ -56,3 +58,23 @@ def translate_markdown(
         lines = ", ".join(str(page.segments[i].line) for i in outcome.reverted)
         warn(outcome.reason or f"{label}: the page guard kept segments in English (lines {lines})")
     return markdown
+
+
+def has_front_matter(text: str) -> bool:
+    """Does ``text`` start with front matter MkDocs reads as such (``mkdocs.utils.meta``)?
+
+    A ``---`` line, YAML lines, a ``---`` or ``...`` line, and the YAML a mapping. Anything
+    else (``title: A: B`` is no YAML) MkDocs leaves in the page, where it renders as a rule and
+    a paragraph or heading, so the segmenter must read it as page body.
+    """
+    lines = text.split("\n")
+    if not lines or lines[0].rstrip(" \t") != "---":
+        return False
+    for i, line in enumerate(lines[1:-1], start=1):  # the closing line needs a newline after it
+        if i > 1 and line.rstrip(" \t") in ("---", "..."):
+            try:
+                data = yaml.safe_load("\n".join(lines[1:i]) + "\n")
+            except yaml.YAMLError:
+                return False
+            return isinstance(data, dict)
+    return False

@@ -114,7 +114,7 @@ class PageJob:
 
     key: str
     label: str
-    markdown: str
+    markdown: str  # the body MkDocs renders: its front matter split off (or none it could parse)
     line_offset: int = 0  # lines of front matter MkDocs removed before the Markdown we get
 
 
@@ -235,7 +235,9 @@ class SiteTranslator:
         segmented: dict[str, SegmentedPage] = {}
         for job in jobs:
             try:
-                segmented[job.key] = segment_markdown(job.markdown, slugify=self.slugify, syntax=self.syntax)
+                segmented[job.key] = segment_markdown(
+                    job.markdown, slugify=self.slugify, syntax=self.syntax, front_matter=False
+                )
             except Exception as exc:  # the segmenter's error types are its own business
                 line = getattr(exc, "line", None) or 1
                 results[job.key] = PageResult(

@@ -114,11 +114,13 @@ class StaticI18nBridge:
         if self.translation is None or self.is_default_build():
             self._translate(config, plugin)
         assert self.translation is not None
-        present = {f.src_uri for f in files}
         self.generated = set()
         for uri in self.translation.contents:
-            if uri in present:
-                continue
+            present = files.get_file_from_path(uri)
+            if present is not None and not present.inclusion.is_excluded():
+                continue  # the site's own (human) zh page wins
+            if present is not None:  # excluded by exclude_docs: the machine page stands in
+                files.remove(present)
             # static-i18n re-creates every File from docs_dir + src_path (it cannot take generated
             # ones), so the zh file is virtual: it names docs_dir/page.zh.md, never written, and
             # gets its text once static-i18n is done with the files (`fill_files`).
@@ -143,11 +145,9 @@ class StaticI18nBridge:
         folder = self.i18n.config.docs_structure == "folder"
         default = self.i18n.default_language or "en"
         others = {lang.locale for lang in self.i18n.config.languages if lang.locale != default}
-        _copy, pages = read_pages(config, plugin, self.language, others)
+        copy, pages = read_pages(config, plugin, self.language, others)
         if folder:
-            pages = [p for p in pages if p.src_uri.startswith(f"{default}/")]
-            for page in pages:
-                page.src_uri = page.src_uri[len(default) + 1 :]
+            pages = _default_language_pages(pages, default, others | {default}, set(copy), self.language)
         nav_titles, strings = read_strings(config, plugin)
         if translatable_copyright(config.copyright):
             strings.append(config.copyright)
@@ -185,3 +185,22 @@ class StaticI18nBridge:
         nav = {t: for_template(done.strings[t]) for t in nav_titles if done.strings.get(t, t) != t}
         entry.nav_translations = {**nav, **(entry.nav_translations or {})}
         entry.admonition_translations = {**done.admonitions, **(entry.admonition_translations or {})}
+
+
+def _default_language_pages(
+    pages: list[Any], default: str, locales: set[str], included: set[str], language: str
+) -> list[Any]:
+    """In static-i18n's folder structure, the default language's pages to translate, named as
+    in its folder: ``en/x.md`` and, where the site keeps English at the top of docs_dir, ``x.md``
+    outside every language folder. A page the site ships in ``<language>/`` is its own
+    (human) zh page, which wins: not translated."""
+    chosen = []
+    for page in pages:
+        top, _, rest = page.src_uri.partition("/")
+        if top == default and rest:
+            page.src_uri = rest
+        elif rest and top in locales:
+            continue  # another language's page
+        if f"{language}/{page.src_uri}" not in included:
+            chosen.append(page)
+    return chosen

@@ -170,7 +170,8 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
     for key, job in sorted(build.jobs.items()):
         location = os.path.relpath(build.docs_dir / key, root).replace(os.sep, "/")
         try:
-            page = segment_markdown(job.markdown, syntax=build.translator.syntax)  # as the build segments
+            # as the build segments: the body MkDocs renders, front matter split off
+            page = segment_markdown(job.markdown, syntax=build.translator.syntax, front_matter=False)
         except Exception as exc:  # reported by the build as well; the page has no entries
             log.warning(f"{location}: cannot segment: {exc}")
             continue

@@ -261,10 +261,30 @@ def page_syntax(extensions: list[Any], mdx_configs: dict[str, Any]) -> SiteSynta
     ``slugify`` option; without it they are ``__tabbed_N_M``, whatever the title says.
     """
     tabs = [mdx_configs.get(name) for name in ("pymdownx.tabbed", "pymdownx.blocks.tab")]
+    names = [e for e in extensions if isinstance(e, str)]
     return SiteSyntax(
         tab_ids_from_titles=any(isinstance(options, dict) and bool(options.get("slugify")) for options in tabs),
-        fancy_lists="pymdownx.fancylists" in [e for e in extensions if isinstance(e, str)],
+        fancy_lists="pymdownx.fancylists" in names,
+        emoji=emoji_shortcodes(mdx_configs.get("pymdownx.emoji")) if "pymdownx.emoji" in names else frozenset(),
     )
+
+
+def emoji_shortcodes(options: dict[str, Any] | None) -> frozenset[str] | None:
+    """The shortcodes the site's pymdownx.emoji replaces (its index's names and aliases).
+
+    A heading's id comes from its text: a shortcode the index lacks (``:material-discord:``
+    where the theme has no such icon) stays text there, and its words are in the English id.
+    The index is the one the extension builds from the site's options (Material's adds the
+    theme's and custom icons). None when it cannot be built here: every shortcode counts then.
+    """
+    import markdown
+
+    try:
+        md = markdown.Markdown(extensions=["pymdownx.emoji"], extension_configs={"pymdownx.emoji": options or {}})
+        index = md.inlinePatterns["emoji"].emoji_index  # type: ignore[attr-defined]
+        return frozenset(index["emoji"]) | frozenset(index["aliases"])
+    except Exception:  # a third-party index function: any failure means "not known"
+        return None
 
 
 def markdown_setup(page: Path, config_file: Path | None = None) -> MarkdownSetup:

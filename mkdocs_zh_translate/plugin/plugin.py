@@ -124,7 +124,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             if self._i18n.is_zh_build():  # the translated headings are pinned: `{ #slug }`
                 self._i18n.add_attr_list(config)
             return config  # one of static-i18n's other language builds: same state
-        collision = language_collision(self.config.language, config.docs_dir, list(config.theme.dirs))
+        # Beside static-i18n, site/zh/ is static-i18n's zh language: a docs_dir zh/ folder is
+        # that language's own pages (folder structure), which win over machine translation.
+        collision = None if i18n else language_collision(self.config.language, config.docs_dir, list(config.theme.dirs))
         if collision:
             raise PluginError(
                 f"{PREFIX}option 'language': {self.config.language!r} would put the Chinese site in "

@@ -93,15 +93,22 @@ def _edited(text: str, edits: list[tuple[int, int, str]]) -> str:
 
 
 def segment_markdown(
-    text: str, *, slugify: Callable[[str, str], str] | None = None, syntax: SiteSyntax | None = None
+    text: str,
+    *,
+    slugify: Callable[[str, str], str] | None = None,
+    syntax: SiteSyntax | None = None,
+    front_matter: bool = True,
 ) -> SegmentedPage:
     """Split a Markdown page into translatable segments with exact source offsets.
 
     ``slugify(text, separator)`` is the site's heading-id function (the ``toc`` extension's
     ``slugify`` option); the default is Python-Markdown's. ``syntax`` says what the site's
     extensions change (tab ids from titles, fancy lists); the default assumes neither.
+    ``front_matter=False``: the text has no front matter (MkDocs split it off, or could not
+    parse it and renders the lines as page body): a leading ``---`` block is segmented as the
+    body it is, never as YAML values.
     """
-    return SegmentedPage(text, build_segments(text, slugify, syntax=syntax))
+    return SegmentedPage(text, build_segments(text, slugify, syntax=syntax, front_matter=front_matter))
 
 
 __all__ = [

@@ -17,10 +17,15 @@ class SiteSyntax:
 
     ``fancy_lists``: pymdownx.fancylists is on, so ``a.``, ``B)``, ``iv.`` and ``#.`` start
     list items (without it they are paragraph text, and the letter is prose).
+
+    ``emoji``: the shortcodes (``:smile:``, colons included) the site's pymdownx.emoji replaces
+    with an image or icon. Any other ``:name:`` stays text in the English page, so its words are
+    in the heading's id. ``None`` (not known): every shortcode is taken as replaced.
     """
 
     tab_ids_from_titles: bool = False
     fancy_lists: bool = False
+    emoji: frozenset[str] | None = None
 
 
 @dataclass(frozen=True)

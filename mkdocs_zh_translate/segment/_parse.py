@@ -75,16 +75,18 @@ def _track_all(md: MarkdownIt) -> None:
     md.inline.ruler.__compile__()
 
 
-@functools.lru_cache(maxsize=1)
-def make_parser() -> MarkdownIt:
+@functools.lru_cache(maxsize=2)
+def make_parser(front_matter: bool = True) -> MarkdownIt:
     """The one parser configuration: CommonMark plus what MkDocs pages commonly use.
 
     The plugins mirror Python-Markdown extensions (tables, footnotes, def_list, arithmatex);
     the block and inline rules in ``_blocks``/``_inline_rules`` cover the MkDocs syntax
     markdown-it does not know (admonitions, tabs, snippets, attr_list, emoji, keys, Jinja).
+    ``front_matter``: a leading ``---`` block is YAML front matter (else it is page body).
     """
     md = MarkdownIt("commonmark", {"maxNesting": 40}).enable(["table", "strikethrough"])
-    md.use(front_matter_plugin)
+    if front_matter:
+        md.use(front_matter_plugin)
     md.use(footnote_plugin, inline=False, move_to_end=False)
     md.use(deflist_plugin)
     md.use(dollarmath_plugin, allow_labels=False, allow_space=False, allow_digits=False, double_inline=True)
@@ -99,8 +101,8 @@ def make_parser() -> MarkdownIt:
     return md
 
 
-def parse(text: str) -> tuple[list[Any], dict[str, Any]]:
+def parse(text: str, *, front_matter: bool = True) -> tuple[list[Any], dict[str, Any]]:
     """Block tokens of ``text`` (already newline-normalised) and the parse environment."""
     env: dict[str, Any] = {}
-    tokens = make_parser().parse(text, env)
+    tokens = make_parser(front_matter).parse(text, env)
     return tokens, env

@@ -129,6 +129,7 @@ class _Builder:
     def __init__(self, text: str, slugify: Slugify, syntax: SiteSyntax) -> None:
         self.slugify = slugify
         self.tab_ids_from_titles = syntax.tab_ids_from_titles
+        self.emoji = syntax.emoji
         self.page = _Page(text, fancy_lists=syntax.fancy_lists)
         self.locator = Locator(self.page.lines)
         self.used_ids: set[str] = set()
@@ -479,7 +480,7 @@ class _Builder:
             pieces = self._python_markdown_syntax(tok, pieces)
         slug = None
         if heading:
-            visible = heading_text(tok.children or [])
+            visible = heading_text(tok.children or [], self.emoji)
             cut = heading_attr_start(visible)
             if cut is not None and visible[cut : cut + 2] in ("{{", "{%"):
                 cut = None  # mkdocs-macros output, rendered before Markdown sees the heading
@@ -669,14 +670,17 @@ def _split_text(pieces: list[Piece], found: Callable[[Piece], Iterable[tuple[int
     return out
 
 
-def build_segments(text: str, slugify: Slugify | None = None, *, syntax: SiteSyntax | None = None) -> list[Segment]:
+def build_segments(
+    text: str, slugify: Slugify | None = None, *, syntax: SiteSyntax | None = None, front_matter: bool = True
+) -> list[Segment]:
     """All segments of ``text`` in page order; ``slugify(text, separator)`` makes heading ids;
-    ``syntax`` is what the site's extensions change (see :class:`SiteSyntax`)."""
+    ``syntax`` is what the site's extensions change (see :class:`SiteSyntax`); ``front_matter``
+    says whether a leading ``---`` block is front matter (False: page body, see ``segment_markdown``)."""
     from ._parse import parse
 
     builder = _Builder(text, slugify or default_slugify, syntax or SiteSyntax())
     try:
-        tokens, env = parse(builder.page.parsed)
+        tokens, env = parse(builder.page.parsed, front_matter=front_matter)
         builder.collect_ids(tokens)
         builder.walk(tokens, env.get("zh_fence_text", ()))
     except RecursionError:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Iterable, MutableSet
+from collections.abc import Container, Iterable, MutableSet
 
 from markdown_it.token import Token
 
@@ -37,17 +37,27 @@ def unique(candidate: str, used: MutableSet[str]) -> str:
     return candidate
 
 
-def heading_text(children: Iterable[Token]) -> str:
-    """The heading's visible text, roughly what ``toc`` reads from the rendered element."""
+def heading_text(children: Iterable[Token], emoji: Container[str] | None = None) -> str:
+    """The heading's visible text, roughly what ``toc`` reads from the rendered element.
+
+    ``emoji``: the shortcodes the site's emoji extension replaces (an image or icon: no text for
+    the id); any other shortcode is text. ``None``: every shortcode is replaced."""
     parts: list[str] = []
     for tok in children:
         if tok.type in _TEXT_TYPES:
             parts.append(tok.content)
         elif tok.type in ("softbreak", "hardbreak"):
             parts.append(" ")
-        elif tok.type == "zh_atom" and tok.info in ("math", "jinja"):
+        elif tok.type == "zh_atom" and _atom_is_text(tok, emoji):
             parts.append(tok.content)
     return " ".join(html.unescape("".join(parts)).split())
+
+
+def _atom_is_text(tok: Token, emoji: Container[str] | None) -> bool:
+    """Math and Jinja atoms are the heading's text; a shortcode is where no emoji replaces it."""
+    if tok.info == "emoji":
+        return emoji is not None and tok.content not in emoji
+    return tok.info in ("math", "jinja")
 
 
 def heading_attr_start(text: str) -> int | None:

@@ -13,7 +13,9 @@ its pairing differs from CommonMark's in ways that move whole paragraphs in or o
 - a block nothing closes is text.
 
 ``superfence_pairs`` replays that scan (linear, one pass) and answers opening line -> closing
-line; a fence-looking line missing from it is text to Python-Markdown.
+line; a fence-looking line missing from it is text to Python-Markdown. One exception: options
+the default validator refuses but a site extension takes (``exec="on"``, ``config-example``)
+open a block here, see ``_extension_header``.
 """
 
 from __future__ import annotations
@@ -31,6 +33,11 @@ _HL_LINES_RE = re.compile(r"\d+(?:-\d+)?(?:[ \t]+\d+(?:-\d+)?)*")
 _OPTIONS = ("hl_lines", "linenums", "title", "title_mode")
 
 
+_LANG_RE = re.compile(r"[ \t]*\.?[\w#.+-]+(?=[ \t]|$)")  # as ``_codetitle`` reads a fence's language
+# One word after the language: a name (hyphens allowed) with an optional quoted value.
+_WORD_RE = re.compile(r"""[ \t]+([a-zA-Z][\w-]*)(?:="[^"]*"|='[^']*')?(?=[ \t]|$)""")
+
+
 def _option_ok(key: str, value: str | None) -> bool:
     if key not in _OPTIONS or value is None:
         return False
@@ -40,14 +47,37 @@ def _option_ok(key: str, value: str | None) -> bool:
 
 
 def header_ok(header: str) -> bool:
-    """Does SuperFences open a block with ``header`` (what follows the backtick/tilde run)?
-    A language alone, an attribute list in braces, or options highlight validates."""
+    """Does the site open a code block with ``header`` (what follows the backtick/tilde run)?
+    A language alone, an attribute list in braces, or options highlight validates; or options
+    of the site's own (see :func:`_extension_header`)."""
     if brace_form(header):
         return True
     options = fence_options(header)
     if options is None:
-        return False
-    return all(_option_ok(key, header[s:e] if quote else None) for key, (s, e, quote) in options.items())
+        return _extension_header(header)
+    return all(
+        _option_ok(key, header[s:e] if quote else None) if key in _OPTIONS else True
+        for key, (s, e, quote) in options.items()
+    )
+
+
+def _extension_header(header: str) -> bool:
+    """A language, then words or ``key="value"`` options highlight does not know: SuperFences'
+    default validator refuses them, yet a site writes them for an extension that takes them: a
+    custom fence's validator (markdown-exec's ``exec="on"``) or a preprocessor running before
+    SuperFences (hatch's ```` ```toml config-example ```` becomes tabs of code). Read as code:
+    code content is never prose, and later fences keep their pairs. A header with code
+    punctuation (```` ```from typing import A, B ````, a code line typed on the fence line) or a
+    highlight option with a bad value stays refused."""
+    m = _LANG_RE.match(header)
+    pos = m.end() if m else 0
+    words = 0
+    while (w := _WORD_RE.match(header, pos)) is not None and w.end() > pos:
+        if w.group(1) in _OPTIONS:
+            return False  # highlight's own option: SuperFences validates it, nothing else does
+        pos = w.end()
+        words += 1
+    return words > 0 and not header[pos:].strip(" \t")
 
 
 def _split_prefix(line: str) -> tuple[str, str]:

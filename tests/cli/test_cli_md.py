@@ -225,3 +225,17 @@ def test_md_uses_the_sites_glossary(tmp_path: Path, capsys: pytest.CaptureFixtur
     page.write_text("Clear the cache.\n", encoding="utf-8")
     assert main(["md", str(page), "--backend", "pseudo"]) == 0
     assert capsys.readouterr().out == "「Clear the 缓存.」\n"
+
+
+def test_md_leaves_front_matter_mkdocs_cannot_parse_as_page_body(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Not YAML (a second `: `): MkDocs renders the lines as a rule and a heading; never quoted.
+    src = tmp_path / "page.md"
+    src.write_text("---\ntitle: Contribute to X: Evals and Issues\n---\n\nText.\n", encoding="utf-8")
+    assert main(["md", str(src), "--backend", "pseudo"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("---\n「title: Contribute to X: Evals and Issues」 { #title-contribute-to-x-evals-and-issues }\n---\n"), out
+    src.write_text("---\ntitle: 'Contribute to X: Evals'\n---\n\nText.\n", encoding="utf-8")  # valid: translated
+    assert main(["md", str(src), "--backend", "pseudo"]) == 0
+    assert capsys.readouterr().out.startswith("---\ntitle: '「Contribute to X: Evals」'\n---\n")

@@ -366,6 +366,32 @@ def test_beside_static_i18n_in_the_folder_structure(tmp_path: Path) -> None:
     assert not (site / "zh/fr").exists() and not (site / "zh/en").exists()
 
 
+
+@pytest.mark.parametrize("english", ["en/", ""])
+def test_beside_static_i18n_a_sites_own_zh_folder_wins_and_only_missing_pages_are_translated(
+    tmp_path: Path, english: str
+) -> None:
+    # The site ships human zh/ pages and lists zh among static-i18n's languages (zotero-cli-cc
+    # with en/, openai-agents with English at the top of docs_dir): no refusal over docs/zh/;
+    # the human page is the zh page, no banner on it; the page zh/ lacks is translated.
+    pytest.importorskip("mkdocs_static_i18n")
+    root = tmp_path / "proj"
+    pages = {f"{english}index.md": "# Welcome\n\nRead the [guide](guide.md).\n", f"{english}guide.md": "# Guide\n\nInstall it.\n"}
+    pages["zh/index.md"] = "# 欢迎\n\n人工翻译的首页。\n"
+    languages = [{"locale": "en", "name": "English", "default": True}, {"locale": "zh", "name": "简体中文"}]
+    plugins = ["search", {"i18n": {"docs_structure": "folder", "languages": languages}}, {"zh-translate": {"backend": "pseudo"}}]
+    write_site(root, theme="material", pages=pages, extra_config={"plugins": plugins})
+    done = _build(root)
+    assert done.returncode == 0, done.stderr
+    site = root / "site"
+    human = Html(site / "zh/index.html")
+    assert "人工翻译的首页。" in human.text and "「人工" not in human.text and "「欢迎" not in human.text
+    assert "zh-translate-banner" not in human.source
+    machine = Html(site / "zh/guide/index.html")
+    assert "「Install it.」" in machine.text and "zh-translate-banner" in machine.source
+    assert sorted(p.name for p in (root / "docs/zh").iterdir()) == ["index.md"]
+    assert not (site / "zh/zh").exists() and not (site / "zh/en").exists()
+
 HOSTILE = 'Say "hi" \'there\' </title><script>alert(1)</script>\nnext: line'
 
 

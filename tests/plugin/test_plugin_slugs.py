@@ -63,3 +63,34 @@ def test_tab_titles_stay_english_where_tabbed_slugifies_them(tmp_path: Path) -> 
     assert ids == ["official-installer", "git--ssh"]
     assert [i.get("id") for i in zh.find("input") if i.get("name", "").startswith("__tabbed")] == ids
     assert f"{PSEUDO_OPEN}Run it." in zh.text and f"{PSEUDO_OPEN}Official" not in zh.text
+
+
+EMOJI = {
+    "index.md": (
+        "# Help\n\n## :material-discord: Discord\n\nChat.\n\n## :smile: Smile here\n\nText.\n\n"
+        "## Hi :fontawesome-brands-github: there\n\nMore.\n"
+    )
+}
+
+
+def test_heading_ids_keep_the_shortcodes_the_emoji_extension_leaves_as_text(tmp_path: Path) -> None:
+    # `:material-discord:` is no icon of the theme: pymdownx.emoji leaves it as text and the toc
+    # slugifies it with the words (`material-discord-discord`); a known one is an image, no text.
+    en, zh = _build(tmp_path, EMOJI, (
+        "markdown_extensions:\n"
+        "  - attr_list\n"
+        "  - toc\n"
+        "  - pymdownx.emoji:\n"
+        "      emoji_index: !!python/name:material.extensions.emoji.twemoji\n"
+        "      emoji_generator: !!python/name:material.extensions.emoji.to_svg\n"
+    ))
+    ids = [h.get("id") for h in en.find("h2")]
+    assert ids == ["material-discord-discord", "smile-here", "hi-there"]
+    assert [h.get("id") for h in zh.find("h2")] == ids
+
+
+def test_heading_ids_keep_every_shortcode_without_the_emoji_extension(tmp_path: Path) -> None:
+    en, zh = _build(tmp_path, EMOJI, "markdown_extensions:\n  - attr_list\n  - toc\n")
+    ids = [h.get("id") for h in en.find("h2")]
+    assert ids == ["material-discord-discord", "smile-smile-here", "hi-fontawesome-brands-github-there"]
+    assert [h.get("id") for h in zh.find("h2")] == ids

@@ -303,6 +303,35 @@ class Built:
     site_url: str
     dropped: list[str]
     log: str
+    # zh pages the site ships itself (human translations): not ours to compare with English
+    human: frozenset[str] = frozenset()
+    # output folders of the site's other mkdocs-static-i18n languages (ja/, ko/): not English
+    languages: frozenset[str] = frozenset()
+
+
+def i18n_languages(data: dict[str, Any]) -> frozenset[str]:
+    """The locales of a config's mkdocs-static-i18n languages other than the default one."""
+    for entry in data.get("plugins") or []:
+        if isinstance(entry, dict) and isinstance(entry.get("i18n"), dict):
+            languages = entry["i18n"].get("languages") or []
+            return frozenset(
+                str(lang["locale"]) for lang in languages if isinstance(lang, dict) and not lang.get("default")
+            )
+    return frozenset()
+
+
+def human_zh_pages(docs_dir: Path) -> frozenset[str]:
+    """HTML paths (directory URLs) of the zh pages a site ships: ``zh/x.md`` (static-i18n's
+    folder structure) and ``x.zh.md`` (its suffix structure) become ``x/index.html``."""
+    sources = [p.relative_to(docs_dir / "zh") for p in (docs_dir / "zh").rglob("*.md")] if (docs_dir / "zh").is_dir() else []
+    sources += [p.relative_to(docs_dir).with_name(p.name[: -len(".zh.md")] + ".md") for p in docs_dir.rglob("*.zh.md")]
+    pages = set()
+    for src in sources:
+        stem = src.with_suffix("")
+        if stem.name in ("index", "README"):
+            stem = stem.parent
+        pages.add((stem / "index.html").as_posix().removeprefix("./"))
+    return frozenset(pages)
 
 
 def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float = 1800) -> Built:
@@ -311,6 +340,8 @@ def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float =
         shutil.rmtree(work)
     work.mkdir(parents=True)
     project = unpack(site, work / "src")
+    for name in site.remove:
+        (project / name).unlink()
     config, dropped = write_config(site, project, work / "zh-cache", guard=guard)
     fences = strip_exec_options(project)
     if fences:
@@ -354,7 +385,10 @@ def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float =
         raise CorpusError(f"{site.name}: mkdocs build failed (exit {done.returncode}):\n{done.stderr[-3000:]}")
     data = yaml.load(config.read_text(encoding="utf-8"), Loader=_Loader) or {}
     site_url = data.get("site_url") if isinstance(data.get("site_url"), str) else ""
-    return Built(site, project, site_dir, site_url or "", dropped, done.stderr)
+    docs_dir = config.parent / str(data.get("docs_dir") or "docs")
+    return Built(
+        site, project, site_dir, site_url or "", dropped, done.stderr, human_zh_pages(docs_dir), i18n_languages(data)
+    )
 
 
 # -- comparing ----------------------------------------------------------------------------
@@ -485,6 +519,7 @@ class SiteReport:
     pages: list[PageReport] = field(default_factory=list)
     dropped: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)  # English pages without a zh page
+    human: list[str] = field(default_factory=list)  # zh pages the site ships (not compared)
     log: str = ""
     # HTML files anywhere in the build (both languages, 404s, blog indexes) that still hold one
     # of the plugin's internal placeholders (`__zh_translate…`): a reader would see it
@@ -652,7 +687,7 @@ def compare(built: Built) -> SiteReport:
     zh_root = built.site_dir / "zh"
     for path in sorted(built.site_dir.rglob("*.html")):
         rel = path.relative_to(built.site_dir)
-        if rel.parts[0] == "zh":
+        if rel.parts[0] == "zh" or rel.parts[0] in built.languages:
             continue
         english = body(path.read_text(encoding="utf-8", errors="replace"))
         if english is None:  # not a page (404.html, redirect stubs)
@@ -661,6 +696,9 @@ def compare(built: Built) -> SiteReport:
         chinese = body(target.read_text(encoding="utf-8", errors="replace")) if target.is_file() else None
         if chinese is None:
             report.missing.append(rel.as_posix())
+            continue
+        if rel.as_posix() in built.human:
+            report.human.append(rel.as_posix())
             continue
         report.pages.append(compare_page(rel.as_posix(), english, chinese, built.site_url))
     return report

@@ -2,8 +2,8 @@
 
 Slow (downloads twenty-five sdists once into the corpus cache, then about 90 s of builds for the
 first ten, 100 s with the guard on, 45 s for the seven added later and about 4 minutes for the
-eight of issue 19 (instructor alone 80 s of CPU, 3 minutes on busy shared cores; the two pending
-sites stop at our plugin's error in seconds), measured on two shared cores; CI runs it, `make test`
+eight of issue 19 (instructor alone 80 s of CPU, 4 minutes on busy shared cores; the two static-i18n
+sites 15 s and 50 s), measured on two shared cores; CI runs it, `make test`
 installs the realsites extra): run
 with ``pytest -m slow tests/realsites``. The floors in :mod:`.baseline` are what the code
 achieved when they were last raised; a drop below a floor, or a broken page that is not listed
@@ -52,7 +52,7 @@ def test_a_pending_site_still_fails_as_known(site: Site, tmp_path: Path) -> None
 
 
 def test_every_english_page_has_a_zh_page(report: SiteReport) -> None:
-    assert report.pages, f"{report.site.name}: no pages compared"
+    assert report.pages or report.human, f"{report.site.name}: no pages compared"
     assert not report.missing, f"{report.site.name}: no zh page for {report.missing}"
 
 

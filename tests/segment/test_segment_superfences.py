@@ -17,7 +17,6 @@ def texts(source: str) -> list[str]:
 
 REFUSED = [
     "from typing import Literal, Union",
-    'py foo="x"',
     "py hl_lines",
     'py hl_lines="a"',
     'title="x"y',
@@ -62,6 +61,18 @@ def test_headers_superfences_accepts_make_code(header: str) -> None:
 def test_pairing_matches_python_markdown(source: str) -> None:
     assert segment_block_problems(source) == []
     assert "Prose after." in texts(source)
+
+
+@pytest.mark.parametrize("header", ["toml config-example", 'python exec="on" source="above"', 'py foo="x"'])
+def test_headers_a_site_extension_takes_stay_code(header: str) -> None:
+    # SuperFences' default validator refuses these options, but the site has them for a reason:
+    # a custom fence's validator (markdown-exec) or a preprocessor running first (hatch's
+    # `config-example`, expanded into tabs of code) makes code of them. Code content is never
+    # prose, and the fences after it keep their pairs (no shifted pairing down the page).
+    source = f"```{header}\n[[tool.envs.matrix]]\n\npython = 3\n```\n\nThen this.\n\n```\nhatch-test.py3\n```\n\nMore.\n"
+    assert header_ok(header)
+    assert superfence_pairs(source.split("\n")) == {0: 4, 8: 10}
+    assert texts(source) == ["Then this.", "More."]
 
 
 def test_pairing_grows_linearly() -> None:
