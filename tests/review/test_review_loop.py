@@ -21,6 +21,7 @@ from mkdocs.exceptions import Abort
 
 from mkdocs_zh_translate.cli.app import main as cli_main
 from mkdocs_zh_translate.logs import LOGGER_NAME, PREFIX
+from mkdocs_zh_translate.review.store import entry_state
 from tests.plugin_sites import CountingTranslator, build_in_process, fake_model_loader
 
 REPO = Path(__file__).resolve().parents[2]
@@ -233,3 +234,69 @@ def test_approving_every_machine_entry_changes_nothing_but_the_banner(
         assert pre.findall(after) == pre.findall(before), rel  # code blocks byte for byte
         assert prose(after) == prose(before), rel
     assert "译文已全部经人工审校" in (root / "site" / "zh" / "guide" / "install" / "index.html").read_text(encoding="utf-8")
+
+
+_PROSE_LINE = re.compile(r"[A-Za-z`*\[(]")
+
+
+def _reflow(markdown: str) -> str:
+    """Every paragraph of ``markdown`` re-flowed onto one line, as mdformat or prettier do to a
+    whole site: a prose line at column 0 joins the prose line above it (fences, lists, tables,
+    headings, containers and hard breaks untouched)."""
+    out: list[str] = []
+    fenced = False
+    lines = markdown.split("\n")
+    if lines[0] == "---" and "---" in lines[1:]:  # front matter is YAML, not prose
+        end = lines.index("---", 1) + 1
+        out, lines = lines[:end], lines[end:]
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        prev = out[-1] if out else ""
+        joinable = (
+            not fenced
+            and _PROSE_LINE.match(line) is not None
+            and _PROSE_LINE.match(prev) is not None
+            and not prev.endswith(("  ", "\\", ":"))
+            and not line.startswith(("* ", "*[", "[^", "[//]"))
+            and not re.match(r"\[[^\]]*\]:", line)  # a link reference definition
+        )
+        if joinable:
+            out[-1] = f"{prev} {line}"
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def test_reflowing_every_paragraph_of_the_example_site_keeps_every_review(
+    site: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = site.parent
+    config = yaml.safe_load(site.read_text(encoding="utf-8"))
+    options = next(p["zh-translate"] for p in config["plugins"] if isinstance(p, dict) and "zh-translate" in p)
+    options.update({"backend": "pseudo", "model": None})
+    site.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    build_in_process(site)
+    assert _review(site, "sync") == 0
+    reviewed = 0
+    for path in (root / "translations" / "zh").rglob("*.po"):
+        po = polib.pofile(str(path))
+        for entry in po:
+            entry.msgstr, entry.flags = f"审{entry.msgstr}", []
+            reviewed += 1
+        po.save(str(path))
+    joined = 0
+    for page in (root / "docs").rglob("*.md"):
+        text = page.read_text(encoding="utf-8")
+        flowed = _reflow(text)
+        joined += text.count("\n") - flowed.count("\n")
+        page.write_text(flowed, encoding="utf-8")
+    assert joined > 50  # the site really was re-wrapped
+    plugin = build_in_process(site)
+    fresh = {page: c.translated for page, c in plugin.stats.pages.items() if c.translated}
+    assert plugin.stats.translated == 0, fresh  # every segment still found: reviewed (or cached strings)
+    assert _review(site, "sync") == 0
+    states = [
+        entry_state(e) for p in (root / "translations" / "zh").rglob("*.po") for e in polib.pofile(str(p))
+    ]
+    assert len(states) == reviewed and set(states) == {"reviewed"}, sorted(set(states))
