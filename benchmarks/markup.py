@@ -22,9 +22,10 @@ one table (``--json``: one object). Per model and strategy, over the N sentences
   tags are removed: translation quality, wherever the tags went;
 * ``placed|text``: of the sentences with markup and right words, the share placed exactly:
   placement with translation errors factored out;
-* ``tag_acc``: of all the references' tags, the share the output holds exactly once after the
-  same number of non-tag tokens as in the reference (the tag's position in the sequence of the
-  text's tokens);
+* ``tag_acc``: of all the references' tags, the share the output holds exactly once between the
+  same two text tokens as the reference (``markup_set.tag_contexts``: the nearest non-tag token
+  on each side, or the sentence's start or end; a word wrong elsewhere does not count against
+  the tag);
 * ``sent/s``: sentences per second of the whole path (ladder retries included, model load not).
 
 **Sites** (``--sites example,markdown,...``): the Markdown pages of the example site or of real
@@ -211,7 +212,7 @@ def _pages(docs: Path) -> list[SegmentedPage]:
         markdown, _ = get_data(path.read_text(encoding="utf-8", errors="replace"))
         try:
             pages.append(segment_markdown(markdown))
-        except Exception as exc:  # noqa: BLE001 - a page the segmenter refuses is left out, and said so
+        except Exception as exc:  # a page the segmenter refuses is left out, and said so
             print(f"  {path.relative_to(docs)}: not segmented ({str(exc).splitlines()[0][:80]})", file=sys.stderr)
     return pages
 
@@ -246,7 +247,10 @@ class SiteRow:
     seconds: float
 
 
-def site_row(site: str, model: str, strategy: str, results: dict[str, tuple[str, str | None]], seconds: float) -> SiteRow:
+def site_row(
+    site: str, model: str, strategy: str, results: dict[str, tuple[str, str | None]], seconds: float
+) -> SiteRow:
+    """One (site, model, strategy) row: distinct texts, and what the ladder did to them."""
     steps = [fallback for _, fallback in results.values()]
     return SiteRow(
         site=site,

@@ -66,7 +66,7 @@ class MarkupCase:
 # ---------------------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def training_sources(seed: int = 0) -> frozenset[str]:
     """Every training sentence (and its tag-free text) of every preset for ``seed``: rebuilt
     from the trainer's own data stream (``_build``: ``make_pair(Random(seed), rate)`` per pair)."""
@@ -232,16 +232,21 @@ def tokens(text: str) -> list[str]:
     return _TOKEN_RE.findall(text)
 
 
-def tag_offsets(text: str) -> dict[str, list[int]]:
-    """Each tag -> the number of non-tag tokens before each of its occurrences."""
-    offsets: dict[str, list[int]] = {}
-    words = 0
-    for tok in tokens(text):
+def tag_contexts(text: str) -> dict[str, list[tuple[str, str]]]:
+    """Each tag -> for each of its occurrences, the non-tag tokens right before and after it
+    (``""`` at the sentence's start or end; other tags in between are skipped)."""
+    toks = tokens(text)
+    words = [t for t in toks if not TAG_RE.fullmatch(t)]
+    contexts: dict[str, list[tuple[str, str]]] = {}
+    before = 0
+    for tok in toks:
         if TAG_RE.fullmatch(tok):
-            offsets.setdefault(tok, []).append(words)
+            left = words[before - 1] if before else ""
+            right = words[before] if before < len(words) else ""
+            contexts.setdefault(tok, []).append((left, right))
         else:
-            words += 1
-    return offsets
+            before += 1
+    return contexts
 
 
 @dataclass(frozen=True)
@@ -253,9 +258,11 @@ class Score:
     * ``text``: the token sequences with every tag removed are equal (the words are right,
       wherever the tags went);
     * ``tags``/``tags_placed``: the reference's tags, and those the output holds exactly once
-      at the reference's offset, the offset being the number of non-tag tokens before the tag.
-      Two tags at one offset (``</g1><x2/>``) both count as placed in either order; ``exact``
-      tells orders apart.
+      between the same two text tokens as the reference (:func:`tag_contexts`: the nearest
+      non-tag token on each side, or the sentence's start/end). Local on purpose: a word
+      mistranslated elsewhere in the sentence does not move a tag. Two tags between the same
+      tokens (``</g1><x2/>``) both count as placed in either order; ``exact`` tells orders
+      apart.
     """
 
     exact: bool
@@ -269,7 +276,7 @@ def score(output: str, reference: str) -> Score:
     out_tokens, ref_tokens = tokens(output), tokens(reference)
     out_text = [t for t in out_tokens if not TAG_RE.fullmatch(t)]
     ref_text = [t for t in ref_tokens if not TAG_RE.fullmatch(t)]
-    got, want = tag_offsets(output), tag_offsets(reference)
+    got, want = tag_contexts(output), tag_contexts(reference)
     placed = sum(1 for tag, at in want.items() if got.get(tag) == at)
     return Score(out_tokens == ref_tokens, out_text == ref_text, sum(map(len, want.values())), placed)
 
@@ -280,9 +287,8 @@ def well_nested(text: str) -> bool:
     for kind, pid in tokenize(text):
         if kind == "open":
             stack.append(pid)
-        elif kind == "close":
-            if not stack or stack.pop() != pid:
-                return False
+        elif kind == "close" and (not stack or stack.pop() != pid):
+            return False
     return not stack
 
 
