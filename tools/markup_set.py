@@ -130,7 +130,8 @@ def _pick_pairs(rng: random.Random, words: int, count: int) -> list[_Pair]:
 
 def _render(words: list[str], pairs: list[_Pair], atoms: list[_Atom]) -> str:
     """The tagged sentence. Items are numbered afterwards (:func:`_number`), in reading order."""
-    for number, item in enumerate([*pairs, *atoms], 1):
+    items: list[_Pair | _Atom] = [*pairs, *atoms]
+    for number, item in enumerate(items, 1):
         item.num = number  # provisional, unique
     out: list[str] = []
     for i in range(len(words) + 1):
@@ -202,7 +203,8 @@ def make_case(rng: random.Random, held_back: frozenset[str] = frozenset()) -> Ma
         reference = pseudo_translate(source)
         if not _valid(source, reference, plain):
             continue
-        kinds = {ids[item.num]: item.kind for item in [*pairs, *atoms]}
+        items: list[_Pair | _Atom] = [*pairs, *atoms]
+        kinds = {ids[item.num]: item.kind for item in items}
         droppable = frozenset(ids[p.num] for p in pairs if p.kind == "emphasis")
         return MarkupCase(source, reference, droppable, kinds)
 
