@@ -33,6 +33,7 @@ doc sets of ``tests/realsites`` (sdists from ``$ZH_TRANSLATE_REALSITES_CACHE``, 
 harness when missing; no MkDocs build: front matter removed as MkDocs does, then segmented with
 the default site syntax), every distinct segment text through the path. Columns: distinct
 texts, texts with markup, texts that needed any fallback, in pieces (``runs``), kept English.
+``--sample N`` takes a fixed N of each site's distinct texts (a slow model on a busy machine).
 
 Models: ``demo`` (the tiny test model, ``tests/models.py``, trained with placeholders in half
 its data), ``tagfree`` (the same task, never saw a placeholder), or ``NAME=DIR`` (an exported
@@ -47,6 +48,7 @@ model directory). Both tiny models are trained on first use and cached::
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import sys
@@ -234,6 +236,14 @@ def site_pages(name: str, work: Path) -> list[SegmentedPage]:
     return _pages(project / (found.group(1) if found else "docs"))
 
 
+def sample(requests: Requests, n: int | None) -> Requests:
+    """At most ``n`` of the texts, the same ones on every run (ordered by their sha256)."""
+    if n is None or len(requests) <= n:
+        return requests
+    chosen = sorted(requests.droppable, key=lambda t: hashlib.sha256(t.encode()).digest())[:n]
+    return Requests({t: requests.droppable[t] for t in chosen})
+
+
 @dataclass
 class SiteRow:
     site: str
@@ -285,6 +295,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=1000, help="sentences of the known-alignment set")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--sites", help="instead: example and/or tests/realsites names, comma-separated")
+    parser.add_argument("--sample", type=int, help="with --sites: at most this many distinct texts per site "
+                        "(a fixed choice: the smallest sha256 of the text)")
     parser.add_argument("--quantize", default="int8", choices=("none", "int8"), help="for demo and tagfree")
     parser.add_argument("--beams", type=int, help="default: the model's own (4 for the tiny models)")
     parser.add_argument("--threads", type=int, default=1)
@@ -298,7 +310,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         site_rows: list[SiteRow] = []
         with tempfile.TemporaryDirectory(prefix="markup-sites-") as tmp:
             for site in (s.strip() for s in args.sites.split(",") if s.strip()):
-                requests = site_requests(site_pages(site, Path(tmp)), [])
+                requests = sample(site_requests(site_pages(site, Path(tmp)), []), args.sample)
                 for label, path in models:
                     for strategy in strategies:
                         results, _, seconds = run_path(path, strategy, requests, **options)
