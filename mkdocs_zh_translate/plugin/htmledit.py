@@ -15,6 +15,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
+from ..spans import apply_edits
+
 _SPACE = " \t\n\r\f"
 
 
@@ -143,12 +145,5 @@ def set_value(attr: Attr, value: str) -> tuple[int, int, str]:
 
 def apply(document: str, edits: Iterable[tuple[int, int, str]]) -> str:
     """``document`` with each ``(start, end, text)`` span replaced; spans must not overlap."""
-    parts: list[str] = []
-    cursor = 0
-    for start, end, text in sorted(edits, key=lambda e: (e[0], e[1])):
-        parts.append(document[cursor:start])
-        parts.append(text)
-        cursor = end
-    parts.append(document[cursor:])
-    return "".join(parts)
+    return apply_edits(document, edits)
 

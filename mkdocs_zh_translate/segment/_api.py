@@ -11,6 +11,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from ..spans import apply_edits
 from ._model import Segment, SiteSyntax
 from ._segmenter import build_segments
 from ._splice import pin_attr, restore_segment
@@ -82,14 +83,7 @@ def _with_syntax(segment: Segment, edited: dict[str, str]) -> Segment:
 
 def _edited(text: str, edits: list[tuple[int, int, str]]) -> str:
     """``text`` with the non-overlapping ``(start, end, replacement)`` edits applied."""
-    parts: list[str] = []
-    cursor = 0
-    for start, end, replacement in sorted(edits, key=lambda e: (e[0], e[1])):
-        parts.append(text[cursor:start])
-        parts.append(replacement)
-        cursor = end
-    parts.append(text[cursor:])
-    return "".join(parts)
+    return apply_edits(text, edits)
 
 
 def segment_markdown(
