@@ -27,7 +27,6 @@ corpus cache: 52 pages, 407 KB of Markdown; the corpus has no 300-page site) and
 from __future__ import annotations
 
 import argparse
-import cProfile
 import io
 import os
 import pstats
@@ -74,7 +73,8 @@ def _dump(data: dict[str, Any], path: Path) -> Path:
 
 def _without_plugin(data: dict[str, Any]) -> dict[str, Any]:
     plain = dict(data)
-    plain["plugins"] = [p for p in data.get("plugins") or [] if not (isinstance(p, dict) and "zh-translate" in p) and p != "zh-translate"]
+    ours = ("zh-translate", {"zh-translate"})
+    plain["plugins"] = [p for p in data.get("plugins") or [] if p != ours[0] and not (isinstance(p, dict) and ours[1] & set(p))]
     return plain
 
 
@@ -239,7 +239,8 @@ def profile(project: Project, site_dir: Path, label: str, top: int = 15) -> str:
     ]
     rows.sort(reverse=True)
     out = io.StringIO()
-    out.write(f"{project.name}, {label}: whole build {total:.2f} s under cProfile; top {top} of mkdocs_zh_translate by cumulative time\n")
+    out.write(f"{project.name}, {label}: whole build {total:.2f} s under cProfile; ")
+    out.write(f"top {top} of mkdocs_zh_translate by cumulative time\n")
     out.write(f"{'cum s':>7} {'own s':>7} {'calls':>7}  function\n")
     for ct, tt, nc, where in rows[:top]:
         out.write(f"{ct:7.2f} {tt:7.2f} {nc:7d}  {where}\n")
@@ -293,7 +294,8 @@ def table(results: dict[str, dict[str, Any]]) -> str:
         plain = best["plain"]
         reload = ""
         if "reload plain" in best:
-            reload = f"| {best['reload plain']:.2f} | {best['reload zh'] / best['reload plain']:.2f}× ({best['reload zh']:.2f} s) |"
+            zh = best["reload zh"]
+            reload = f"| {best['reload plain']:.2f} | {zh / best['reload plain']:.2f}× ({zh:.2f} s) |"
         else:
             reload = "| – | – |"
         lines.append(

@@ -23,11 +23,19 @@ back to English. The result says which segments were reverted and why, in one li
 Pure of MkDocs: the front end supplies ``render`` (Markdown -> HTML). The plugin passes
 Python-Markdown with the site's ``markdown_extensions``; :func:`python_markdown_renderer` is the
 default for front ends without a site (``md``, ``docs``).
+
+Verdicts are cached (issue 21): the guard's renders cost more than everything else of a cached
+rebuild or a ``mkdocs serve`` reload, and an unchanged page with unchanged translations gets the
+same verdict. A front end passes a :class:`VerdictStore` (the machine cache) and the renderer's
+fingerprint (:func:`extensions_fingerprint`); the key is a hash of everything the verdict
+depends on (see :meth:`PageGuard.verdict_key`), so a stored verdict is never stale.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html as html_lib
+import json
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -36,6 +44,18 @@ from html.parser import HTMLParser
 from typing import Any, Protocol
 
 Render = Callable[[str], str]
+
+# Bump when what the guard compares or how it searches changes: every stored verdict then misses
+# (the package version is in the key too; this number covers a change between releases).
+GUARD_FORMAT = 1
+
+
+class VerdictStore(Protocol):
+    """Where verdicts outlive the build (``cache.MachineCache``): short strings by key."""
+
+    def get_verdict(self, key: str) -> str | None: ...
+
+    def set_verdict(self, key: str, value: str) -> None: ...
 
 # How a reason names each compared feature.
 _LABELS = {
@@ -263,6 +283,7 @@ class GuardResult:
     reason: str = ""  # one line: what differed; empty when the page passed
     renders: int = 0
     rendered: int = 0  # characters of Markdown those renders read (the search's cost)
+    reused: bool = False  # a stored verdict (no render)
 
 
 # Where a region of the page may start: a line at the margin after a blank line, outside
@@ -449,12 +470,17 @@ class _Regions:
 class PageGuard:
     """Checks spliced pages against their English page with one renderer (see module doc)."""
 
-    def __init__(self, render: Render) -> None:
+    def __init__(self, render: Render, *, verdicts: VerdictStore | None = None, fingerprint: str = "") -> None:
+        """``verdicts``: where verdicts are kept across builds (None: none are); ``fingerprint``:
+        what identifies ``render`` (:func:`extensions_fingerprint`), part of every verdict's key."""
         self.render = render
+        self.verdicts = verdicts
+        self.fingerprint = fingerprint
         self.renders = 0
         self.rendered = 0  # characters of Markdown rendered: what the renders cost, roughly
         self.pages = 0
         self.reverted = 0
+        self.reused = 0  # pages whose stored verdict was used (no render)
         self._last: Structure | None = None
 
     def _structure(self, markdown: str) -> Structure:
@@ -472,15 +498,73 @@ class PageGuard:
         label: str = "page",
         line_offset: int = 0,
     ) -> GuardResult:
-        """Compare the page spliced with ``translations`` with the English page; revert what breaks it."""
+        """Compare the page spliced with ``translations`` with the English page; revert what
+        breaks it. A stored verdict for the same inputs is used instead, when there is one."""
         self.pages += 1
-        before, before_chars = self.renders, self.rendered
         current = list(translations)
         candidates = [
             i for i, (seg, tr) in enumerate(zip(page.segments, current)) if tr is not None and tr != seg.text
         ]
         if not candidates:
             return GuardResult(current)
+        if self.verdicts is None:
+            return self._check(english_markdown, page, current, candidates, label, line_offset)
+        try:
+            key = self.verdict_key(english_markdown, page, current, label=label, line_offset=line_offset)
+        except Exception:  # a page that cannot be spliced as it is: the guard proper decides
+            return self._check(english_markdown, page, current, candidates, label, line_offset)
+        stored = _decode_verdict(self.verdicts.get_verdict(key), current, candidates)
+        if stored is not None:
+            self.reused += 1
+            self.reverted += len(stored.reverted)
+            return stored
+        result = self._check(english_markdown, page, current, candidates, label, line_offset)
+        self.verdicts.set_verdict(key, _encode_verdict(result))
+        return result
+
+    def verdict_key(
+        self,
+        english_markdown: str,
+        page: _Page,
+        translations: Sequence[str | None],
+        *,
+        label: str = "page",
+        line_offset: int = 0,
+    ) -> str:
+        """A hash of everything the verdict depends on: the guard's format and the package's
+        version, the renderer (extensions and their options), the English Markdown, the page
+        and its segments (as the source and the fully spliced page show them), the
+        translations, and what the reason names (label, line offset)."""
+        from .. import __version__
+
+        digest = hashlib.sha256()
+        parts = [
+            f"guard={GUARD_FORMAT}",
+            f"package={__version__}",
+            self.fingerprint,
+            label,
+            str(line_offset),
+            english_markdown,
+            page.source,
+            page.splice(list(translations)),
+            json.dumps(list(translations), ensure_ascii=False),
+        ]
+        for part in parts:
+            digest.update(part.encode("utf-8", "surrogatepass"))
+            digest.update(b"\x00")
+        return digest.hexdigest()
+
+    def _check(
+        self,
+        english_markdown: str,
+        page: _Page,
+        current: list[str | None],
+        candidates: list[int],
+        label: str,
+        line_offset: int,
+    ) -> GuardResult:
+        """The guard proper: render, compare, and search for the breaking segments."""
+        before, before_chars = self.renders, self.rendered
         try:
             english = self._structure(english_markdown)
         except Exception:  # the site's renderer fails on its own page: nothing to compare with
@@ -574,6 +658,81 @@ class PageGuard:
         return self.check(english_markdown, page, translations).translations
 
 
+def _encode_verdict(result: GuardResult) -> str:
+    return json.dumps(
+        {"r": result.reverted, "w": result.whole_page, "s": result.reason}, ensure_ascii=False, separators=(",", ":")
+    )
+
+
+def _decode_verdict(raw: str | None, translations: list[str | None], candidates: list[int]) -> GuardResult | None:
+    """A stored verdict applied to ``translations``; None for a miss or anything malformed."""
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    reverted, whole, reason = data.get("r"), data.get("w"), data.get("s")
+    allowed = set(candidates)
+    if (
+        not isinstance(reverted, list)
+        or not all(isinstance(i, int) and i in allowed for i in reverted)
+        or not isinstance(whole, bool)
+        or not isinstance(reason, str)
+    ):
+        return None
+    current = list(translations)
+    for i in reverted:
+        current[i] = None
+    return GuardResult(current, reverted=sorted(reverted), whole_page=whole, reason=reason, reused=True)
+
+
+def _stable(value: Any, depth: int = 0) -> str:
+    """A text for ``value`` that is the same in every process (no ``at 0x…`` addresses):
+    what a verdict's key knows of an extension's options."""
+    if depth > 8:
+        return "…"
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        return repr(value)
+    if isinstance(value, dict):
+        items = sorted((_stable(k, depth + 1), _stable(v, depth + 1)) for k, v in value.items())
+        return "{" + ",".join(f"{k}:{v}" for k, v in items) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_stable(v, depth + 1) for v in value) + "]"
+    if isinstance(value, (set, frozenset)):
+        return "{" + ",".join(sorted(_stable(v, depth + 1) for v in value)) + "}"
+    if callable(value) and hasattr(value, "__qualname__"):
+        return f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+    kind = type(value)
+    name = f"{kind.__module__}.{kind.__qualname__}"
+    configs = getattr(value, "getConfigs", None)  # a Python-Markdown Extension instance
+    if callable(configs):
+        try:
+            return f"{name}({_stable(configs(), depth + 1)})"
+        except Exception:
+            return name
+    text = repr(value)
+    return name if " at 0x" in text else f"{name}({text})"
+
+
+def extensions_fingerprint(extensions: Sequence[Any], configs: dict[str, Any] | None = None) -> str:
+    """What identifies a Python-Markdown renderer: its extensions (names, or instances with
+    their options), their options, and the versions of Markdown and of each extension's package."""
+    import sys
+
+    versions = []
+    for extension in extensions:
+        module = extension if isinstance(extension, str) else type(extension).__module__
+        top = module.split(".")[0]
+        versions.append(f"{top}={getattr(sys.modules.get(top), '__version__', '')}")
+    import markdown
+
+    parts = [f"markdown={markdown.__version__}", _stable(list(extensions)), _stable(dict(configs or {}))]
+    return hashlib.sha256("\x00".join([*parts, *sorted(set(versions))]).encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def make_guard(render: Render) -> PageGuard:
     return PageGuard(render)
 
@@ -590,9 +749,13 @@ def python_markdown_renderer(
     (measured on the corpus: 6 of 70 <pre> blocks broken again, 119 instead of 18 reverts)."""
     import markdown
 
-    md = markdown.Markdown(extensions=list(extensions), extension_configs=dict(configs or {}))
+    instance: list[markdown.Markdown] = []  # built on the first render: a build whose verdicts
+    # are all stored (a cached rebuild) never pays for it
 
     def render(text: str) -> str:
+        if not instance:
+            instance.append(markdown.Markdown(extensions=list(extensions), extension_configs=dict(configs or {})))
+        md = instance[0]
         md.reset()
         return md.convert(text)
 

@@ -65,6 +65,7 @@ class Stats:
     guarded: int = 0  # segments the page guard put back to English
     guard_renders: int = 0  # Markdown renders the guard needed (2 per translated page if all pass)
     guard_seconds: float = 0.0
+    guard_reused: int = 0  # pages whose stored guard verdict was used (no render)
     untranslated: int = 0  # segments and strings kept in English because the model could not load
     untranslated_pages: int = 0
 
@@ -341,6 +342,7 @@ class SiteTranslator:
             )
         stats.guard_renders += outcome.renders
         stats.guard_seconds += outcome.seconds
+        stats.guard_reused += outcome.reused
         if outcome.reverted:
             stats.guarded += len(outcome.reverted)
             result.translated = result.translated and not outcome.whole_page  # nor after the guard

@@ -399,9 +399,10 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         log.info(stats.summary())
         if stats.fallback_steps and not self.config.strict:
             log.info(f"{plain_fallbacks(stats.fallback_steps)} (`-v` lists where)")
-        if stats.guard_renders:
+        if stats.guard_renders or stats.guard_reused:
             log.info(
                 f"page guard: {len(results)} pages, {stats.guard_renders} renders, "
+                f"{stats.guard_reused} verdicts reused, "
                 f"{1000 * stats.guard_seconds / max(len(results), 1):.1f} ms per page"
             )
         errors: list[str] = []
@@ -497,7 +498,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         """A page guard rendering with the site's own Markdown extensions (or None when off)."""
         if not self.config.guard:
             return None
-        from ..pipeline.guard import autodoc_stub, python_markdown_renderer
+        from ..pipeline.guard import autodoc_stub, extensions_fingerprint, python_markdown_renderer
 
         extensions, configs = self._markdown
         # mkdocstrings' own extension is slow and has side effects: a stub matching the same
@@ -505,7 +506,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         used = [autodoc_stub() if type(e).__name__ == "MkdocstringsExtension" else e for e in extensions]
         # The zh build reads the heading pins (site.prepare_zh_config): so does the guard.
         extra = [] if "attr_list" in extensions or PINS in extensions else [PINS]
-        return PageGuard(python_markdown_renderer([*used, *extra], configs))
+        render = python_markdown_renderer([*used, *extra], configs)
+        # Verdicts live in the machine cache: a cached rebuild or a serve reload renders only
+        # the pages (or translations) that changed.
+        verdicts = self._memory.machine if self._memory is not None else None
+        return PageGuard(render, verdicts=verdicts, fingerprint=extensions_fingerprint([*used, *extra], configs))
 
     def _expand(self, markdown: str, page: Page) -> str:
         """The page with its ``--8<--`` snippets included, so they are translated with it."""
