@@ -73,8 +73,11 @@ def _dump(data: dict[str, Any], path: Path) -> Path:
 
 def _without_plugin(data: dict[str, Any]) -> dict[str, Any]:
     plain = dict(data)
-    ours = ("zh-translate", {"zh-translate"})
-    plain["plugins"] = [p for p in data.get("plugins") or [] if p != ours[0] and not (isinstance(p, dict) and ours[1] & set(p))]
+
+    def ours(entry: Any) -> bool:
+        return entry == "zh-translate" or (isinstance(entry, dict) and "zh-translate" in entry)
+
+    plain["plugins"] = [p for p in data.get("plugins") or [] if not ours(p)]
     return plain
 
 
