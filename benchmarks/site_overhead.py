@@ -263,8 +263,8 @@ def run(name: str, work: Path, rounds: int, edits: int, serve: bool, want_profil
         times["first"].append(build(project, project.zh, sites / "zh"))
         times["cached"].append(build(project, project.zh, sites / "zh"))
         print(f"  {name} round {r + 1}: " + ", ".join(f"{k} {v[-1]:.2f} s" for k, v in times.items()), flush=True)
-    best = {k: min(v) for k, v in times.items()}
-    if serve:
+    best: dict[str, Any] = {k: min(v) for k, v in times.items() if v}  # --rounds 0: profile only
+    if serve and rounds:
         plain_server = Server(project, project.plain, work / name / "serve-plain", zh=False)
         zh_server = Server(project, project.zh, work / name / "serve-zh", zh=True)
         try:
@@ -283,8 +283,8 @@ def run(name: str, work: Path, rounds: int, edits: int, serve: bool, want_profil
         best.update({k: min(v) for k, v in reloads.items()})
     if want_profile:
         shutil.rmtree(project.cache, ignore_errors=True)
-        best["profile first"] = profile(project, sites / "prof-first", "first build (empty cache)")  # type: ignore[assignment]
-        best["profile cached"] = profile(project, sites / "prof-cached", "cached rebuild")  # type: ignore[assignment]
+        best["profile first"] = profile(project, sites / "prof-first", "first build (empty cache)")
+        best["profile cached"] = profile(project, sites / "prof-cached", "cached rebuild")
     return best
 
 
@@ -294,6 +294,8 @@ def table(results: dict[str, dict[str, Any]]) -> str:
         "|---|---|---|---|---|---|",
     ]
     for name, best in results.items():
+        if "plain" not in best:
+            continue
         plain = best["plain"]
         reload = ""
         if "reload plain" in best:

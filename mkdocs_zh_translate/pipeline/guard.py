@@ -33,6 +33,7 @@ depends on (see :meth:`PageGuard.verdict_key`), so a stored verdict is never sta
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html as html_lib
 import json
@@ -703,8 +704,14 @@ def _stable(value: Any, depth: int = 0) -> str:
         return "[" + ",".join(_stable(v, depth + 1) for v in value) + "]"
     if isinstance(value, (set, frozenset)):
         return "{" + ",".join(sorted(_stable(v, depth + 1) for v in value)) + "}"
+    if isinstance(value, functools.partial):  # pymdownx.slugs.slugify(case=...) is one
+        parts = (value.func, value.args, value.keywords)
+        return "partial(" + ",".join(_stable(part, depth + 1) for part in parts) + ")"
     if callable(value) and hasattr(value, "__qualname__"):
-        return f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+        cells = getattr(value, "__closure__", None) or ()  # a closure's captured options
+        captured = [_stable(cell.cell_contents, depth + 1) for cell in cells if _filled(cell)]
+        name = f"{getattr(value, '__module__', '')}.{value.__qualname__}"
+        return f"{name}[{','.join(captured)}]" if captured else name
     kind = type(value)
     name = f"{kind.__module__}.{kind.__qualname__}"
     configs = getattr(value, "getConfigs", None)  # a Python-Markdown Extension instance
@@ -715,6 +722,14 @@ def _stable(value: Any, depth: int = 0) -> str:
             return name
     text = repr(value)
     return name if " at 0x" in text else f"{name}({text})"
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        cell.cell_contents  # noqa: B018  # an empty cell raises
+    except ValueError:
+        return False
+    return True
 
 
 def extensions_fingerprint(extensions: Sequence[Any], configs: dict[str, Any] | None = None) -> str:

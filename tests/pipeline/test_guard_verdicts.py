@@ -95,6 +95,12 @@ def test_the_fingerprint_names_functions_and_extension_instances_stably() -> Non
         return value
 
     assert one != extensions_fingerprint([TocExtension(permalink=True)], {"toc": {"slugify": other}})
+    # pymdownx.slugs.slugify(case=...) is a functools.partial: its options are part of the key
+    from pymdownx.slugs import slugify
+
+    lower = extensions_fingerprint(["toc"], {"toc": {"slugify": slugify(case="lower")}})
+    assert lower == extensions_fingerprint(["toc"], {"toc": {"slugify": slugify(case="lower")}})
+    assert lower != extensions_fingerprint(["toc"], {"toc": {"slugify": slugify(case="none")}})
 
 
 def test_a_malformed_stored_verdict_is_a_miss() -> None:
