@@ -33,7 +33,6 @@ depends on (see :meth:`PageGuard.verdict_key`), so a stored verdict is never sta
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import html as html_lib
 import json
@@ -43,6 +42,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any, Protocol
+
+from .stable import stable_text
 
 Render = Callable[[str], str]
 
@@ -690,48 +691,6 @@ def _decode_verdict(raw: str | None, translations: list[str | None], candidates:
     return GuardResult(current, reverted=sorted(reverted), whole_page=whole, reason=reason, reused=True)
 
 
-def _stable(value: Any, depth: int = 0) -> str:
-    """A text for ``value`` that is the same in every process (no ``at 0x…`` addresses):
-    what a verdict's key knows of an extension's options."""
-    if depth > 8:
-        return "…"
-    if value is None or isinstance(value, (bool, int, float, str, bytes)):
-        return repr(value)
-    if isinstance(value, dict):
-        items = sorted((_stable(k, depth + 1), _stable(v, depth + 1)) for k, v in value.items())
-        return "{" + ",".join(f"{k}:{v}" for k, v in items) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(_stable(v, depth + 1) for v in value) + "]"
-    if isinstance(value, (set, frozenset)):
-        return "{" + ",".join(sorted(_stable(v, depth + 1) for v in value)) + "}"
-    if isinstance(value, functools.partial):  # pymdownx.slugs.slugify(case=...) is one
-        parts = (value.func, value.args, value.keywords)
-        return "partial(" + ",".join(_stable(part, depth + 1) for part in parts) + ")"
-    if callable(value) and hasattr(value, "__qualname__"):
-        cells = getattr(value, "__closure__", None) or ()  # a closure's captured options
-        captured = [_stable(cell.cell_contents, depth + 1) for cell in cells if _filled(cell)]
-        name = f"{getattr(value, '__module__', '')}.{value.__qualname__}"
-        return f"{name}[{','.join(captured)}]" if captured else name
-    kind = type(value)
-    name = f"{kind.__module__}.{kind.__qualname__}"
-    configs = getattr(value, "getConfigs", None)  # a Python-Markdown Extension instance
-    if callable(configs):
-        try:
-            return f"{name}({_stable(configs(), depth + 1)})"
-        except Exception:
-            return name
-    text = repr(value)
-    return name if " at 0x" in text else f"{name}({text})"
-
-
-def _filled(cell: Any) -> bool:
-    try:
-        cell.cell_contents  # noqa: B018  # an empty cell raises
-    except ValueError:
-        return False
-    return True
-
-
 def extensions_fingerprint(extensions: Sequence[Any], configs: dict[str, Any] | None = None) -> str:
     """What identifies a Python-Markdown renderer: its extensions (names, or instances with
     their options), their options, and the versions of Markdown and of each extension's package."""
@@ -744,7 +703,7 @@ def extensions_fingerprint(extensions: Sequence[Any], configs: dict[str, Any] | 
         versions.append(f"{top}={getattr(sys.modules.get(top), '__version__', '')}")
     import markdown
 
-    parts = [f"markdown={markdown.__version__}", _stable(list(extensions)), _stable(dict(configs or {}))]
+    parts = [f"markdown={markdown.__version__}", stable_text(list(extensions)), stable_text(dict(configs or {}))]
     return hashlib.sha256("\x00".join([*parts, *sorted(set(versions))]).encode("utf-8", "surrogatepass")).hexdigest()
 
 

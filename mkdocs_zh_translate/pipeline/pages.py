@@ -8,6 +8,7 @@ ladder are the :class:`~.service.TranslationService`'s. It knows nothing of MkDo
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -22,6 +23,10 @@ from .origin import Origin
 from .progress import progress_for
 from .service import Guard, Requests, TranslationService
 from .spec import TranslatorSpec, bind_cache
+from .stable import stable_text
+
+# Segmented pages a memo keeps beyond those of the last call (see SiteTranslator's ``segmented``).
+_MEMO_SPARE = 256
 
 # What each fallback step means for a reader, in plain words (the ladder's names are jargon).
 PLAIN_FALLBACKS = {
@@ -152,7 +157,10 @@ class SiteTranslator:
     (one warning per page) instead of failing. Off by default: a build that would ship English
     as Chinese fails with one line that says how much is missing, so CI never deploys it by
     accident; a team that wants a partial deploy (reviews only, no model in CI) opts in.
-    ``guard``: the page guard (see :data:`~.service.Guard`).
+    ``guard``: the page guard (see :data:`~.service.Guard`). ``segmented``: a memo of
+    segmented pages that outlives this translator (the plugin keeps one across ``mkdocs serve``
+    reloads, so a reload segments only the pages that changed), keyed by a hash of the page's
+    Markdown and of what else segmenting reads (the site's syntax and heading slugify).
     """
 
     def __init__(
@@ -168,8 +176,10 @@ class SiteTranslator:
         guard: Guard | None = None,
         slugify: Callable[[str, str], str] | None = None,
         syntax: SiteSyntax | None = None,
+        segmented: dict[str, SegmentedPage] | None = None,
     ) -> None:
         self.lazy = lazy
+        self.segmented = segmented
         self.slugify = slugify  # the site's heading ids (toc's slugify), for the pins
         self.syntax = syntax  # what the site's extensions change (tab ids from titles, fancy lists)
         self.spec = spec
@@ -204,7 +214,7 @@ class SiteTranslator:
         segmented: dict[str, SegmentedPage] = {}
         for job in jobs:
             try:
-                segmented[job.key] = segment_markdown(job.markdown, slugify=self.slugify, syntax=self.syntax)
+                segmented[job.key] = self._segment(job.markdown)
             except Exception as exc:  # the segmenter's error types are its own business
                 line = getattr(exc, "line", None) or 1
                 results[job.key] = PageResult(
@@ -214,6 +224,7 @@ class SiteTranslator:
                     ],
                     translated=False,
                 )
+        self._trim_memo(len(jobs))
         reviewed: dict[str, ReviewedPage] = {}
         reviewed_strings: dict[str, str] = {}
         string_warnings: list[str] = []
@@ -264,6 +275,30 @@ class SiteTranslator:
             label = "site strings"
             results.setdefault(label, PageResult("", translated=False, warnings=list(string_warnings)))
         return results, translated_strings, stats
+
+    def _segment(self, markdown: str) -> SegmentedPage:
+        """The page segmented, from the memo when the same Markdown was segmented the same way."""
+        memo = self.segmented
+        if memo is None:
+            return segment_markdown(markdown, slugify=self.slugify, syntax=self.syntax)
+        digest = hashlib.sha256()
+        for part in (markdown, repr(self.syntax), stable_text(self.slugify)):
+            digest.update(part.encode("utf-8", "surrogatepass"))
+            digest.update(b"\x00")
+        key = digest.hexdigest()
+        page = memo.pop(key, None)  # popped and put back: the most recently used come last
+        if page is None:
+            page = segment_markdown(markdown, slugify=self.slugify, syntax=self.syntax)
+        memo[key] = page
+        return page
+
+    def _trim_memo(self, used: int) -> None:
+        """Keep the memo to the pages of this call and a few more (pages edited away)."""
+        memo = self.segmented
+        if memo is None:
+            return
+        for key in list(memo)[: max(0, len(memo) - used - _MEMO_SPARE)]:
+            del memo[key]
 
     def _refuse_untranslated(
         self,

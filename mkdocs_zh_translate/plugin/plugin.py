@@ -36,7 +36,7 @@ from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
 from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError
-from ..segment import SiteSyntax
+from ..segment import SegmentedPage, SiteSyntax
 from . import coexist, site, templates, uistrings
 from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
@@ -93,6 +93,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._snippets = SnippetExpander([], {})
         self._slugify: Any = None
         self._syntax: SiteSyntax | None = None
+        self._segmented: dict[str, SegmentedPage] = {}  # SiteTranslator's memo, kept across serve reloads
         self._warned_templates: set[Path] = set()
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
@@ -432,6 +433,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             guard=self._page_guard(),
             slugify=self._slugify,
             syntax=self._syntax,
+            segmented=self._segmented,
         )
 
     def _build_zh(self, config: MkDocsConfig, build: _Build) -> None:

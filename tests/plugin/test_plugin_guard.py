@@ -12,7 +12,7 @@ import pytest
 from mkdocs.exceptions import Abort
 
 from mkdocs_zh_translate.logs import LOGGER_NAME
-from mkdocs_zh_translate.pipeline import lazy
+from mkdocs_zh_translate.pipeline import lazy, pages
 from tests.fakes import Scripted
 from tests.plugin_sites import build_in_process, write_site
 
@@ -84,7 +84,7 @@ def test_other_markdown_extensions_guard_the_pages_again(tmp_path: Path, monkeyp
     assert again.stats.guarded == 1
 
 
-def test_a_serve_reload_guards_only_the_edited_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_serve_reload_guards_and_segments_only_the_edited_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.config.defaults import MkDocsConfig
@@ -98,6 +98,9 @@ def test_a_serve_reload_guards_only_the_edited_page(tmp_path: Path, monkeypatch:
     try:
         build(config)
         other.write_text("# Other\n\nA second page, edited.\n", encoding="utf-8")
+        segmented: list[str] = []
+        real = pages.segment_markdown
+        monkeypatch.setattr(pages, "segment_markdown", lambda text, **kw: segmented.append(text) or real(text, **kw))
         config = load_config(config_file=str(config_file))  # what `mkdocs serve` does per rebuild
         build(config)
         plugin = config.plugins["zh-translate"]
@@ -106,4 +109,5 @@ def test_a_serve_reload_guards_only_the_edited_page(tmp_path: Path, monkeypatch:
     assert plugin.stats.guard_reused == 1  # index.md: unchanged, its verdict stored
     assert plugin.stats.guard_renders == 2  # other.md alone: English and spliced, both pass
     assert plugin.stats.guarded == 1  # index.md's breaking sentence is still English
+    assert segmented == ["# Other\n\nA second page, edited.\n"]  # nor segments the others again
     assert "EDITED." in (tmp_path / "site" / "zh" / "other" / "index.html").read_text(encoding="utf-8")
