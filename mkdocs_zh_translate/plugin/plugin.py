@@ -44,6 +44,7 @@ from .buildlog import prefixed_warnings
 from .collect import Collector, EnglishBuild
 from .config import DirOptionError, PluginConfig, language_collision, own_dirs, resolve_model
 from .docs_source import human_pages
+from .jinjacache import SharedBytecode
 from .mdconfig import heading_slugify, page_syntax
 from .overrides import apply_overrides, translatable_copyright, translatable_site_name
 from .pins import PINS
@@ -94,6 +95,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._slugify: Any = None
         self._syntax: SiteSyntax | None = None
         self._segmented: dict[str, SegmentedPage] = {}  # SiteTranslator's memo, kept across serve reloads
+        self._templates = SharedBytecode()  # compiled theme templates, kept across builds
         self._warned_templates: set[Path] = set()
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
@@ -283,6 +285,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
         # mkdocstrings lays out backlinks in an order that changes from process to process: the
         # zh build follows the English build's layout (see backlinks.py).
+        if self._build is not None:  # both builds, and every serve reload, share compiled templates
+            self._templates.install(env)
         mkdocstrings = config.plugins.get("mkdocstrings")
         if self._build is not None and self._i18n is None and mkdocstrings is not None:
             self._build.backlinks.install(mkdocstrings, zh=self._zh)
