@@ -29,6 +29,7 @@ from .origin import Origin
 # Bump when the stored value format changes; old entries then simply miss.
 _FORMAT = "v1"
 _META_PREFIX = "meta:"
+_VERDICT_PREFIX = "guard:"  # the page guard's verdicts (guard.VerdictStore), keyed by their own hash
 _DB_FILE = "cache.db"  # diskcache's database file
 _DB_FILES = (_DB_FILE, _DB_FILE + "-wal", _DB_FILE + "-shm")  # with SQLite's companions
 _BROKEN = ".broken"  # cache.db.broken (and -wal, -shm): the one corrupt copy kept
@@ -257,12 +258,7 @@ class MachineCache:
     # -- small metadata -------------------------------------------------------------------
 
     def get_meta(self, name: str) -> str | None:
-        try:
-            value = self._get(_META_PREFIX + name)
-        except _CACHE_ERRORS as exc:
-            self._fault("reading", exc)
-            return None
-        return value if isinstance(value, str) else None
+        return self._read_str(_META_PREFIX + name)
 
     def set_meta(self, name: str, value: str) -> None:
         try:
@@ -271,6 +267,23 @@ class MachineCache:
         except _CACHE_ERRORS:
             pass
         self._set({_META_PREFIX + name: value})
+
+    # -- page guard verdicts (guard.VerdictStore) ------------------------------------------
+
+    def get_verdict(self, key: str) -> str | None:
+        return self._read_str(_VERDICT_PREFIX + key)
+
+    def set_verdict(self, key: str, value: str) -> None:
+        self._set({_VERDICT_PREFIX + key: value})  # a fault is reported once, as for translations
+
+    def _read_str(self, key: str) -> str | None:
+        """The string stored under ``key`` (prefix included), None when absent or unreadable."""
+        try:
+            value = self._get(key)
+        except _CACHE_ERRORS as exc:
+            self._fault("reading", exc)
+            return None
+        return value if isinstance(value, str) else None
 
     def close(self) -> None:
         if self._cache is not None:

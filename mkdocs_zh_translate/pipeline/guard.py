@@ -32,11 +32,19 @@ budget plus one render.
 Pure of MkDocs: the front end supplies ``render`` (Markdown -> HTML). The plugin passes
 Python-Markdown with the site's ``markdown_extensions``; :func:`python_markdown_renderer` is the
 default for front ends without a site (``md``, ``docs``).
+
+Verdicts are cached (issue 21): the guard's renders cost more than everything else of a cached
+rebuild or a ``mkdocs serve`` reload, and an unchanged page with unchanged translations gets the
+same verdict. A front end passes a :class:`VerdictStore` (the machine cache) and the renderer's
+fingerprint (:func:`extensions_fingerprint`); the key is a hash of everything the verdict
+depends on (see :meth:`PageGuard.verdict_key`), so a stored verdict is never stale.
 """
 
 from __future__ import annotations
 
+import hashlib
 import html as html_lib
+import json
 import re
 import time
 from collections import Counter
@@ -45,6 +53,8 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any, Protocol
 
+from .stable import stable_text
+
 Render = Callable[[str], str]
 
 # The guard's time on one page (renders and comparison, CPU time of its thread) is at most
@@ -52,6 +62,18 @@ Render = Callable[[str], str]
 # the render under way when it runs out (see the module doc).
 BUDGET = 8.0
 BUDGET_FLOOR_S = 1.0
+
+# Bump when what the guard compares or how it searches changes: every stored verdict then misses
+# (the package version is in the key too; this number covers a change between releases).
+GUARD_FORMAT = 1
+
+
+class VerdictStore(Protocol):
+    """Where verdicts outlive the build (``cache.MachineCache``): short strings by key."""
+
+    def get_verdict(self, key: str) -> str | None: ...
+
+    def set_verdict(self, key: str, value: str) -> None: ...
 
 # How a reason names each compared feature.
 _LABELS = {
@@ -279,6 +301,7 @@ class GuardResult:
     reason: str = ""  # one line: what differed; empty when the page passed
     renders: int = 0
     rendered: int = 0  # characters of Markdown those renders read (the search's cost)
+    reused: bool = False  # a stored verdict (no render)
 
 
 # Where a region of the page may start: a line at the margin after a blank line, outside
@@ -477,16 +500,24 @@ class PageGuard:
         self,
         render: Render,
         *,
+        verdicts: VerdictStore | None = None,
+        fingerprint: str = "",
         budget: float = BUDGET,
         floor_s: float = BUDGET_FLOOR_S,
         clock: Callable[[], float] = time.thread_time,
     ) -> None:
+        """``verdicts``: where verdicts are kept across builds (None: none are); ``fingerprint``:
+        what identifies ``render`` (:func:`extensions_fingerprint`), part of every verdict's key;
+        ``budget``, ``floor_s``, ``clock``: the search's budget (see the module doc)."""
         self.render = render
+        self.verdicts = verdicts
+        self.fingerprint = fingerprint
         self.budget, self.floor_s, self.clock = budget, floor_s, clock
         self.renders = 0
         self.rendered = 0  # characters of Markdown rendered: what the renders cost, roughly
         self.pages = 0
         self.reverted = 0
+        self.reused = 0  # pages whose stored verdict was used (no render)
         self.over_budget = 0  # pages sent back to English whole because the search ran out
         self._last: Structure | None = None
         self._deadline: float | None = None  # the clock's reading where this page's budget ends
@@ -508,15 +539,75 @@ class PageGuard:
         label: str = "page",
         line_offset: int = 0,
     ) -> GuardResult:
-        """Compare the page spliced with ``translations`` with the English page; revert what breaks it."""
+        """Compare the page spliced with ``translations`` with the English page; revert what
+        breaks it. A stored verdict for the same inputs is used instead, when there is one."""
         self.pages += 1
-        before, before_chars = self.renders, self.rendered
         current = list(translations)
         candidates = [
             i for i, (seg, tr) in enumerate(zip(page.segments, current)) if tr is not None and tr != seg.text
         ]
         if not candidates:
             return GuardResult(current)
+        if self.verdicts is None:
+            return self._check(english_markdown, page, current, candidates, label, line_offset)
+        try:
+            key = self.verdict_key(english_markdown, page, current, label=label, line_offset=line_offset)
+        except Exception:  # a page that cannot be spliced as it is: the guard proper decides
+            return self._check(english_markdown, page, current, candidates, label, line_offset)
+        stored = _decode_verdict(self.verdicts.get_verdict(key), current, candidates)
+        if stored is not None:
+            self.reused += 1
+            self.reverted += len(stored.reverted)
+            return stored
+        over = self.over_budget
+        result = self._check(english_markdown, page, current, candidates, label, line_offset)
+        if self.over_budget == over:  # a search that ran out of time is no verdict to keep
+            self.verdicts.set_verdict(key, _encode_verdict(result))
+        return result
+
+    def verdict_key(
+        self,
+        english_markdown: str,
+        page: _Page,
+        translations: Sequence[str | None],
+        *,
+        label: str = "page",
+        line_offset: int = 0,
+    ) -> str:
+        """A hash of everything the verdict depends on: the guard's format and the package's
+        version, the renderer (extensions and their options), the English Markdown, the page
+        and its segments (as the source and the fully spliced page show them), the
+        translations, and what the reason names (label, line offset)."""
+        from .. import __version__
+
+        digest = hashlib.sha256()
+        parts = [
+            f"guard={GUARD_FORMAT}",
+            f"package={__version__}",
+            self.fingerprint,
+            label,
+            str(line_offset),
+            english_markdown,
+            page.source,
+            page.splice(list(translations)),
+            json.dumps(list(translations), ensure_ascii=False),
+        ]
+        for part in parts:
+            digest.update(part.encode("utf-8", "surrogatepass"))
+            digest.update(b"\x00")
+        return digest.hexdigest()
+
+    def _check(
+        self,
+        english_markdown: str,
+        page: _Page,
+        current: list[str | None],
+        candidates: list[int],
+        label: str,
+        line_offset: int,
+    ) -> GuardResult:
+        """The guard proper: render, compare, and search for the breaking segments."""
+        before, before_chars = self.renders, self.rendered
         self._deadline = None
         started = self.clock()
         try:
@@ -653,6 +744,53 @@ class PageGuard:
         return self.check(english_markdown, page, translations).translations
 
 
+def _encode_verdict(result: GuardResult) -> str:
+    return json.dumps(
+        {"r": result.reverted, "w": result.whole_page, "s": result.reason}, ensure_ascii=False, separators=(",", ":")
+    )
+
+
+def _decode_verdict(raw: str | None, translations: list[str | None], candidates: list[int]) -> GuardResult | None:
+    """A stored verdict applied to ``translations``; None for a miss or anything malformed."""
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    reverted, whole, reason = data.get("r"), data.get("w"), data.get("s")
+    allowed = set(candidates)
+    if (
+        not isinstance(reverted, list)
+        or not all(isinstance(i, int) and i in allowed for i in reverted)
+        or not isinstance(whole, bool)
+        or not isinstance(reason, str)
+    ):
+        return None
+    current = list(translations)
+    for i in reverted:
+        current[i] = None
+    return GuardResult(current, reverted=sorted(reverted), whole_page=whole, reason=reason, reused=True)
+
+
+def extensions_fingerprint(extensions: Sequence[Any], configs: dict[str, Any] | None = None) -> str:
+    """What identifies a Python-Markdown renderer: its extensions (names, or instances with
+    their options), their options, and the versions of Markdown and of each extension's package."""
+    import sys
+
+    versions = []
+    for extension in extensions:
+        module = extension if isinstance(extension, str) else type(extension).__module__
+        top = module.split(".")[0]
+        versions.append(f"{top}={getattr(sys.modules.get(top), '__version__', '')}")
+    import markdown
+
+    parts = [f"markdown={markdown.__version__}", stable_text(list(extensions)), stable_text(dict(configs or {}))]
+    return hashlib.sha256("\x00".join([*parts, *sorted(set(versions))]).encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def make_guard(render: Render) -> PageGuard:
     return PageGuard(render)
 
@@ -669,9 +807,13 @@ def python_markdown_renderer(
     (measured on the corpus: 6 of 70 <pre> blocks broken again, 119 instead of 18 reverts)."""
     import markdown
 
-    md = markdown.Markdown(extensions=list(extensions), extension_configs=dict(configs or {}))
+    instance: list[markdown.Markdown] = []  # built on the first render: a build whose verdicts
+    # are all stored (a cached rebuild) never pays for it
 
     def render(text: str) -> str:
+        if not instance:
+            instance.append(markdown.Markdown(extensions=list(extensions), extension_configs=dict(configs or {})))
+        md = instance[0]
         md.reset()
         return md.convert(text)
 

@@ -8,6 +8,7 @@ ladder are the :class:`~.service.TranslationService`'s. It knows nothing of MkDo
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,10 @@ from .progress import progress_for
 from .report import PageCounts
 from .service import Guard, Requests, TranslationService
 from .spec import TranslatorSpec, bind_cache
+from .stable import stable_text
+
+# Segmented pages a memo keeps beyond those of the last call (see SiteTranslator's ``segmented``).
+_MEMO_SPARE = 256
 
 # What each fallback step means for a reader, in plain words (the ladder's names are jargon).
 PLAIN_FALLBACKS = {
@@ -66,6 +71,7 @@ class Stats:
     guarded: int = 0  # segments the page guard put back to English
     guard_renders: int = 0  # Markdown renders the guard needed (2 per translated page if all pass)
     guard_seconds: float = 0.0
+    guard_reused: int = 0  # pages whose stored guard verdict was used (no render)
     untranslated: int = 0  # segments and strings kept in English because the model could not load
     untranslated_pages: int = 0
     pages: dict[str, PageCounts] = field(default_factory=dict)  # per page, for the JSON report
@@ -183,7 +189,10 @@ class SiteTranslator:
     (one warning per page) instead of failing. Off by default: a build that would ship English
     as Chinese fails with one line that says how much is missing, so CI never deploys it by
     accident; a team that wants a partial deploy (reviews only, no model in CI) opts in.
-    ``guard``: the page guard (see :data:`~.service.Guard`).
+    ``guard``: the page guard (see :data:`~.service.Guard`). ``segmented``: a memo of
+    segmented pages that outlives this translator (the plugin keeps one across ``mkdocs serve``
+    reloads, so a reload segments only the pages that changed), keyed by a hash of the page's
+    Markdown and of what else segmenting reads (the site's syntax and heading slugify).
     """
 
     def __init__(
@@ -199,8 +208,10 @@ class SiteTranslator:
         guard: Guard | None = None,
         slugify: Callable[[str, str], str] | None = None,
         syntax: SiteSyntax | None = None,
+        segmented: dict[str, SegmentedPage] | None = None,
     ) -> None:
         self.lazy = lazy
+        self.segmented = segmented
         self.slugify = slugify  # the site's heading ids (toc's slugify), for the pins
         self.syntax = syntax  # what the site's extensions change (tab ids from titles, fancy lists)
         self.spec = spec
@@ -235,9 +246,7 @@ class SiteTranslator:
         segmented: dict[str, SegmentedPage] = {}
         for job in jobs:
             try:
-                segmented[job.key] = segment_markdown(
-                    job.markdown, slugify=self.slugify, syntax=self.syntax, front_matter=False
-                )
+                segmented[job.key] = self._segment(job.markdown)
             except Exception as exc:  # the segmenter's error types are its own business
                 line = getattr(exc, "line", None) or 1
                 results[job.key] = PageResult(
@@ -248,6 +257,7 @@ class SiteTranslator:
                     translated=False,
                 )
                 stats.pages[job.key] = PageCounts(left_behind=1)
+        self._trim_memo(len(jobs))
         reviewed: dict[str, ReviewedPage] = {}
         reviewed_strings: dict[str, str] = {}
         string_warnings: list[str] = []
@@ -302,6 +312,30 @@ class SiteTranslator:
             n = len(string_warnings)
             stats.pages.setdefault(label, PageCounts(rejected_reviews=n, left_behind=n))
         return results, translated_strings, stats
+
+    def _segment(self, markdown: str) -> SegmentedPage:
+        """The page segmented, from the memo when the same Markdown was segmented the same way."""
+        memo = self.segmented
+        if memo is None:
+            return segment_markdown(markdown, slugify=self.slugify, syntax=self.syntax, front_matter=False)
+        digest = hashlib.sha256()
+        for part in (markdown, repr(self.syntax), stable_text(self.slugify)):
+            digest.update(part.encode("utf-8", "surrogatepass"))
+            digest.update(b"\x00")
+        key = digest.hexdigest()
+        page = memo.pop(key, None)  # popped and put back: the most recently used come last
+        if page is None:
+            page = segment_markdown(markdown, slugify=self.slugify, syntax=self.syntax, front_matter=False)
+        memo[key] = page
+        return page
+
+    def _trim_memo(self, used: int) -> None:
+        """Keep the memo to the pages of this call and a few more (pages edited away)."""
+        memo = self.segmented
+        if memo is None:
+            return
+        for key in list(memo)[: max(0, len(memo) - used - _MEMO_SPARE)]:
+            del memo[key]
 
     def _refuse_untranslated(
         self,
@@ -382,6 +416,7 @@ class SiteTranslator:
             )
         stats.guard_renders += outcome.renders
         stats.guard_seconds += outcome.seconds
+        stats.guard_reused += outcome.reused
         if outcome.reverted:
             stats.guarded += len(outcome.reverted)
             counts.guard_reverts += len(outcome.reverted)

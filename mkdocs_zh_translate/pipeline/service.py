@@ -198,7 +198,7 @@ class TranslationService:
             if isinstance(self.guard, PageGuard):
                 result = self.guard.check(english, page, list(translations), label=label, line_offset=line_offset)
                 checked, outcome.reason, outcome.renders = result.translations, result.reason, result.renders
-                outcome.whole_page = result.whole_page
+                outcome.whole_page, outcome.reused = result.whole_page, result.reused
             else:
                 checked = self.guard(english, page, list(translations))
                 outcome.whole_page = any(t is not None for t in translations) and all(t is None for t in checked)
@@ -220,6 +220,7 @@ class GuardOutcome:
     whole_page: bool = False
     renders: int = 0
     seconds: float = 0.0
+    reused: bool = False  # the verdict was stored (PageGuard's verdicts): nothing rendered
 
 
 def translate_chunk(

@@ -91,12 +91,18 @@ class _Tags(HTMLParser):
     def __init__(self, document: str) -> None:
         super().__init__(convert_charrefs=False)
         self.document = document
-        self.line_starts = [0]
-        index = document.find("\n")
+        self.line_starts = [0]  # of the lines fed so far (see feed_to)
+        self.fed = 0
+        self.found: list[Tag] = []
+
+    def feed_to(self, end: int) -> None:
+        """Feed the document up to ``end``, counting its lines as far as that only."""
+        index = self.document.find("\n", self.fed, end)
         while index >= 0:
             self.line_starts.append(index + 1)
-            index = document.find("\n", index + 1)
-        self.found: list[Tag] = []
+            index = self.document.find("\n", index + 1, end)
+        self.feed(self.document[self.fed : end])
+        self.fed = end
 
     def _offset(self) -> int:
         line, column = self.getpos()
@@ -118,10 +124,13 @@ class _Tags(HTMLParser):
 
 def tags(document: str, *, chunk: int = 1 << 16) -> Iterator[Tag]:
     """The tags of ``document`` in order, parsed a chunk at a time so that a caller looking for
-    something in ``<head>`` stops long before the end of a large page."""
+    something in ``<head>`` stops long before the end of a large page: the first chunk is small
+    (``<html>`` is the first tag) and each next one twice as big, up to ``chunk``."""
     parser = _Tags(document)
-    for offset in range(0, len(document), chunk):
-        parser.feed(document[offset : offset + chunk])
+    size = min(chunk, 1 << 12)
+    while parser.fed < len(document):
+        parser.feed_to(min(len(document), parser.fed + size))
+        size = min(chunk, size * 2)
         yield from parser.found
         parser.found = []
     parser.close()

@@ -39,7 +39,7 @@ from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
 from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError
-from ..segment import SiteSyntax
+from ..segment import SegmentedPage, SiteSyntax
 from . import coexist, site, templates, uistrings
 from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
@@ -47,6 +47,7 @@ from .buildlog import WarningCount, prefixed_warnings
 from .collect import Collector, EnglishBuild
 from .config import DirOptionError, PluginConfig, language_collision, own_dirs, report_path, resolve_model
 from .docs_source import human_pages
+from .jinjacache import SharedBytecode
 from .mdconfig import heading_slugify, page_syntax
 from .overrides import apply_overrides, translatable_copyright, translatable_site_name
 from .pins import PINS
@@ -97,6 +98,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._snippets = SnippetExpander([], {})
         self._slugify: Any = None
         self._syntax: SiteSyntax | None = None
+        self._segmented: dict[str, SegmentedPage] = {}  # SiteTranslator's memo, kept across serve reloads
+        self._templates = SharedBytecode()  # compiled theme templates, kept across builds
         self._warned_templates: set[Path] = set()
         self._report: Path | None = None  # where each build writes its JSON report (option `report`)
         self._english_warnings: WarningCount | None = None  # a strict English build's own warnings
@@ -302,6 +305,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
         # mkdocstrings lays out backlinks in an order that changes from process to process: the
         # zh build follows the English build's layout (see backlinks.py).
+        if self._build is not None:  # both builds, and every serve reload, share compiled templates
+            self._templates.install(env)
         mkdocstrings = config.plugins.get("mkdocstrings")
         if self._build is not None and self._i18n is None and mkdocstrings is not None:
             self._build.backlinks.install(mkdocstrings, zh=self._zh)
@@ -426,9 +431,10 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         log.info(stats.summary())
         if stats.fallback_steps and not self.config.strict:
             log.info(f"{plain_fallbacks(stats.fallback_steps)} (`-v` lists where)")
-        if stats.guard_renders:
+        if stats.guard_renders or stats.guard_reused:
             log.info(
                 f"page guard: {len(results)} pages, {stats.guard_renders} renders, "
+                f"{stats.guard_reused} verdicts reused, "
                 f"{1000 * stats.guard_seconds / max(len(results), 1):.1f} ms per page"
             )
         self._write_report(build.counts, stats)  # before a strict failure: CI reads why
@@ -477,6 +483,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             guard=self._page_guard(),
             slugify=self._slugify,
             syntax=self._syntax,
+            segmented=self._segmented,
         )
 
     def _build_zh(self, config: MkDocsConfig, build: _Build) -> None:
@@ -543,7 +550,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         """A page guard rendering with the site's own Markdown extensions (or None when off)."""
         if not self.config.guard:
             return None
-        from ..pipeline.guard import autodoc_stub, python_markdown_renderer
+        from ..pipeline.guard import autodoc_stub, extensions_fingerprint, python_markdown_renderer
 
         extensions, configs = self._markdown
         # mkdocstrings' own extension is slow and has side effects: a stub matching the same
@@ -551,7 +558,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         used = [autodoc_stub() if type(e).__name__ == "MkdocstringsExtension" else e for e in extensions]
         # The zh build reads the heading pins (site.prepare_zh_config): so does the guard.
         extra = [] if "attr_list" in extensions or PINS in extensions else [PINS]
-        return PageGuard(python_markdown_renderer([*used, *extra], configs))
+        render = python_markdown_renderer([*used, *extra], configs)
+        # Verdicts live in the machine cache: a cached rebuild or a serve reload renders only
+        # the pages (or translations) that changed.
+        verdicts = self._memory.machine if self._memory is not None else None
+        return PageGuard(render, verdicts=verdicts, fingerprint=extensions_fingerprint([*used, *extra], configs))
 
     def _expand(self, markdown: str, page: Page) -> str:
         """The page with its ``--8<--`` snippets included, so they are translated with it."""

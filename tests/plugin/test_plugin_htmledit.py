@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mkdocs_zh_translate.plugin import htmledit
 
 MINIFIED = (
@@ -26,3 +28,21 @@ def test_an_edit_replaces_only_the_value_span() -> None:
     assert edited == MINIFIED.replace("href=/en/", 'href="../&quot;q&quot;/"', 1)
     disabled = [t for t in htmledit.tags(MINIFIED) if t.name == "link"][1].attrs["disabled"]
     assert htmledit.apply(MINIFIED, [htmledit.set_value(disabled, "x")]).count('disabled="x">') == 1
+
+
+def test_a_tag_in_the_head_is_found_without_parsing_the_body(monkeypatch: pytest.MonkeyPatch) -> None:
+    fed: list[int] = []
+    real = htmledit._Tags.feed
+    monkeypatch.setattr(htmledit._Tags, "feed", lambda self, data: fed.append(len(data)) or real(self, data))
+    body = "".join(f'<p id="p{i}">Paragraph <a href="#p{i}">{i}</a></p>\n' for i in range(20000))
+    document = f'<!doctype html>\n<html lang="zh_Hans">\n<head><title>T</title></head>\n<body>\n{body}</body></html>\n'
+    tag = htmledit.first(document, "html")
+    assert tag is not None and tag.attrs["lang"].value == "zh_Hans"
+    assert sum(fed) <= 8192  # not the first 64 KiB of a 1 MB page (issue 21: 160 ms a page)
+    fed.clear()
+    every = list(htmledit.tags(document))  # the whole document, in growing chunks: same tags, same offsets
+    assert sum(fed) == len(document)
+    closing = [t for t in every if t.name == "p" and t.end_tag]
+    assert len(closing) == 20000
+    last = [t for t in every if t.name == "a" and not t.end_tag][-1]
+    assert document[last.start : last.end] == '<a href="#p19999">'
