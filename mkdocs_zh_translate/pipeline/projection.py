@@ -9,8 +9,9 @@ translation). Rules, so that the output is valid placeholder text by constructio
 - a pair's target span is the contiguous range covering the target tokens aligned to the source
   tokens of its text (each target token aligned to its strongest source token; when none is,
   each source token's strongest target token);
-- an atom (or a pair with no text of its own) goes after the translation of the source token
-  before it, or before that of the token after it when it starts the sentence;
+- an atom (or a pair with no text of its own) goes after the translation of the nearest source
+  word before it that the translation kept (some aligned target token), else before that of
+  the nearest one after it (it starts the sentence);
 - a child stays inside its parent, siblings never overlap and keep their target order (source
   order on ties), leading/trailing spaces stay outside a pair.
 
@@ -76,12 +77,6 @@ def strip_markup(text: str) -> tuple[str, list[Node]] | None:
     return "".join(plain), top
 
 
-def _targets(source: int, aligned_to: np.ndarray, best_target: np.ndarray) -> list[int]:
-    """Target tokens aligned to content source token ``source`` (its best one when none is)."""
-    hits = np.flatnonzero(aligned_to == source)
-    return [int(t) for t in hits] if hits.size else [int(best_target[source])]
-
-
 def project(nodes: Sequence[Node], text: str, source_spans: Sequence[tuple[int, int] | None],
             target_bounds: Sequence[int], weights: np.ndarray) -> str:
     """``text`` (the translation) with every node of ``nodes`` put back as a placeholder.
@@ -99,6 +94,10 @@ def project(nodes: Sequence[Node], text: str, source_spans: Sequence[tuple[int, 
         aligned_to = sub.argmax(axis=1)  # per target token: index into ``content``
         best_target = sub.argmax(axis=0)
     spans = [source_spans[s] for s in content]
+    # Target tokens hard-aligned to each content source token (none for a word the model dropped).
+    hits: list[list[int]] = [[] for _ in content]
+    for t, s in enumerate(aligned_to):
+        hits[int(s)].append(t)
 
     def boundary(token: int) -> int:
         return int(target_bounds[max(0, min(token, n))])
@@ -107,12 +106,13 @@ def project(nodes: Sequence[Node], text: str, source_spans: Sequence[tuple[int, 
         """Character offset in ``text`` for something that stood at ``pos`` of the plain text."""
         if not aligned_to.size:
             return 0
-        left = [i for i, span in enumerate(spans) if span is not None and span[1] <= pos]
+        # The nearest word before it that the translation kept, else the nearest one after it.
+        left = [i for i, span in enumerate(spans) if span is not None and span[1] <= pos and hits[i]]
         if left:
-            return boundary(max(_targets(left[-1], aligned_to, best_target)) + 1)
-        right = [i for i, span in enumerate(spans) if span is not None and span[0] >= pos]
+            return boundary(max(hits[left[-1]]) + 1)
+        right = [i for i, span in enumerate(spans) if span is not None and span[0] >= pos and hits[i]]
         if right:
-            return boundary(min(_targets(right[0], aligned_to, best_target)))
+            return boundary(min(hits[right[0]]))
         return 0
 
     def place(node: Node) -> tuple[int, int]:
@@ -120,7 +120,9 @@ def project(nodes: Sequence[Node], text: str, source_spans: Sequence[tuple[int, 
         if node.kind == "atom" or not inside or not aligned_to.size:
             at = point(node.start)
             return at, at
-        tokens = [t for i in inside for t in _targets(i, aligned_to, best_target)]
+        # Its words' target tokens; if the model kept none as a strongest link, each word's
+        # strongest target token.
+        tokens = [t for i in inside for t in hits[i]] or [int(best_target[i]) for i in inside]
         start, end = boundary(min(tokens)), boundary(max(tokens) + 1)
         while start < end and text[start].isspace():
             start += 1
