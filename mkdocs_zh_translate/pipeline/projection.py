@@ -11,7 +11,8 @@ translation). Rules, so that the output is valid placeholder text by constructio
   each source token's strongest target token);
 - an atom (or a pair with no text of its own) goes after the translation of the nearest source
   word before it that the translation kept (some aligned target token), else before that of
-  the nearest one after it (it starts the sentence);
+  the nearest one after it; one before every word starts the translation, one after every word
+  (punctuation included) ends it;
 - a child stays inside its parent, siblings never overlap and keep their target order (source
   order on ties), leading/trailing spaces stay outside a pair.
 
@@ -104,8 +105,10 @@ def project(nodes: Sequence[Node], text: str, source_spans: Sequence[tuple[int, 
 
     def point(pos: int) -> int:
         """Character offset in ``text`` for something that stood at ``pos`` of the plain text."""
-        if not aligned_to.size:
-            return 0
+        if not aligned_to.size or not any(span is not None and span[1] <= pos for span in spans):
+            return 0  # nothing before it in the source: it starts the translation too
+        if not any(span is not None and span[0] >= pos for span in spans):
+            return len(text)  # nothing after it: it ends the translation
         # The nearest word before it that the translation kept, else the nearest one after it.
         left = [i for i, span in enumerate(spans) if span is not None and span[1] <= pos and hits[i]]
         if left:
