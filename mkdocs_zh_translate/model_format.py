@@ -18,6 +18,9 @@ DECODER_FILE = "decoder.onnx"
 ENCODER_DATA_FILE = ENCODER_FILE + ".data"
 DECODER_DATA_FILE = DECODER_FILE + ".data"
 GENERATION_FILE = "generation.json"
+# Optional: a teacher-forced pass returning cross-attention (heads averaged, per layer), which
+# the ``project`` markup strategy aligns with. An export without it still translates.
+ALIGNER_FILE = "aligner.onnx"
 MANIFEST_FILE = "manifest.json"
 EXPORT_HINT = "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR"
 

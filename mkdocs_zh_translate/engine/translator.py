@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..model_format import (
+    ALIGNER_FILE,
     DECODER_DATA_FILE,
     DECODER_FILE,
     ENCODER_DATA_FILE,
@@ -27,10 +28,11 @@ from ..model_format import (
     recreate_hint,
 )
 from ..model_integrity import ModelIntegrityError, verify_model
+from .align import Aligned, source_spans, target_bounds
 from .batching import dedupe, plan_batches
 from .beam import MAX_FILTERED_BANS, Hypothesis, SearchOptions, beam_search, greedy_search
 from .errors import EngineError
-from .session import MarianSessions, concurrently, default_threads
+from .session import MarianSessions, concurrently, default_threads, make_session
 from .settings import check_settings
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
 
@@ -116,6 +118,10 @@ class OnnxTranslator:
         self.model_dir = Path(model_dir)
         manifest, settings = check_model_dir(self.model_dir)
         self.settings = settings
+        self._manifest = manifest
+        self._threads = threads
+        self._providers = providers
+        self._aligner: Any = None  # aligner.onnx's session, loaded on first use
         for label, value in (("num_beams", num_beams), ("threads", threads), ("max_batch_tokens", max_batch_tokens),
                              ("max_new_tokens", max_new_tokens), ("max_batch_sentences", max_batch_sentences)):
             if value is not None and value < 1:
@@ -193,6 +199,80 @@ class OnnxTranslator:
     def generate_ids(self, encoded: Sequence[Sequence[int]], n: int = 1) -> list[list[Hypothesis]]:
         """Decode already-tokenised sources (ids ending in EOS); benchmarks feed ids directly."""
         return self._generate([list(ids) for ids in encoded], n)
+
+    def translate_aligned(self, texts: Sequence[str], layers: Sequence[int] | None = None) -> list[Aligned | None]:
+        """The best translation of each text with its alignment to the text (see ``align``);
+        ``None`` for a blank text or one longer than the model's positions (it would be split).
+
+        The translation is exactly the one :meth:`translate` returns; the alignment costs one
+        teacher-forced pass of ``aligner.onnx`` per batch. ``layers``: the decoder layers whose
+        head-averaged cross-attention is averaged (default: the one before the last, the usual
+        best for alignment of a 6-layer transformer such as opus-mt; the last one for models of
+        one or two layers: on the 2-layer tagfree model it placed 85% of 384 tags exactly
+        against 34% for the first layer and 82% for both averaged)."""
+        count = int(self.settings["decoder_layers"])
+        chosen = list(layers) if layers is not None else [count - 2 if count > 2 else count - 1]
+        if not chosen or any(not 0 <= layer < count for layer in chosen):
+            raise EngineError(f"alignment layers must be in 0..{count - 1}, got {chosen}")
+        out: list[Aligned | None] = [None] * len(texts)
+        jobs: list[list[int]] = []
+        owners: list[int] = []
+        for i, text in enumerate(texts):
+            if text.strip():
+                ids = self.tokenizer.encode(self._with_prefix(text))
+                if len(ids) <= self.max_positions:
+                    jobs.append(ids)
+                    owners.append(i)
+        eos = self._base_options.eos_id
+        targets = [[t for t in h[0].ids if t != eos] if h else [] for h in self._generate(jobs, 1)]
+        for j, attention in enumerate(self.attention(jobs, targets)):
+            text = texts[owners[j]]
+            pieces = self.tokenizer.tokenize(self._with_prefix(text))
+            skip = 1 if self.target_prefix and pieces and pieces[0] == self.target_prefix else 0
+            decoded, bounds = target_bounds(targets[j], self.tokenizer.decode)
+            out[owners[j]] = Aligned(decoded, source_spans(text, pieces, skip, len(jobs[j])), bounds,
+                                     attention[chosen].mean(axis=0))
+        return out
+
+    def attention(self, sources: Sequence[Sequence[int]], targets: Sequence[Sequence[int]]) -> list[np.ndarray]:
+        """Cross-attention of a teacher-forced pass: per pair of source ids (EOS included) and
+        target ids (EOS excluded), ``[decoder layers, len(target), len(source)]`` float32, heads
+        averaged, row ``t`` from the step that produced target token ``t``."""
+        aligner = self.load_aligner()
+        pad, start = self._base_options.pad_id, self._base_options.decoder_start_id
+        out: list[np.ndarray] = [np.zeros(0, dtype=np.float32)] * len(sources)
+        lengths = [len(ids) + len(target) for ids, target in zip(sources, targets)]
+        for batch in plan_batches(lengths, self.max_batch_tokens, self.max_batch_sentences):
+            width = max(len(sources[j]) for j in batch)
+            steps = max(1, max(len(targets[j]) for j in batch))
+            input_ids = np.full((len(batch), width), pad, dtype=np.int64)
+            mask = np.zeros((len(batch), width), dtype=np.int64)
+            decoder_ids = np.full((len(batch), steps), pad, dtype=np.int64)
+            for row, j in enumerate(batch):
+                input_ids[row, : len(sources[j])] = sources[j]
+                mask[row, : len(sources[j])] = 1
+                forced = [start, *targets[j][:-1]]
+                decoder_ids[row, : len(forced)] = forced
+            weights = aligner.run(None, {"input_ids": input_ids, "attention_mask": mask,
+                                         "decoder_input_ids": decoder_ids})[0]
+            for row, j in enumerate(batch):
+                out[j] = np.asarray(weights[row, :, : len(targets[j]), : len(sources[j])], dtype=np.float32)
+        return out
+
+    def load_aligner(self) -> Any:
+        """``aligner.onnx``'s session, loaded (and verified against the manifest) on first use;
+        an ``EngineError`` naming the directory when the export has none."""
+        if self._aligner is None:
+            if ALIGNER_FILE not in self._manifest.get("files", {}):
+                raise EngineError(f"{self.model_dir}: exported without {ALIGNER_FILE} (needed to align "
+                                  f"translations); {recreate_hint(self.model_dir)}")
+            try:
+                verify_model(self.model_dir, self._manifest, (ALIGNER_FILE,))
+            except ModelIntegrityError as exc:
+                raise EngineError(str(exc)) from None
+            self._aligner = make_session(self.model_dir / ALIGNER_FILE, self._threads or default_threads(),
+                                         self._providers, EXPORT_HINT)
+        return self._aligner
 
     # --- internals ----------------------------------------------------------------------
     def _with_prefix(self, text: str) -> str:

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ZhTranslateError
-from ..model_format import DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
+from ..model_format import ALIGNER_FILE, DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
 from ..model_integrity import sha256_file
 from ..owned import Owned, atomic_write, named, scratch_dir
 
@@ -970,6 +970,7 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
             encoder_src = _optimize_offline(encoder_src, tmp / "optimized" / ENCODER_FILE)
             decoder_src = _optimize_offline(decoder_src, tmp / "optimized" / DECODER_FILE)
         settings["shared_initializers"] = _save_pair_external(encoder_src, decoder_src, final, settings["vocab_size"])
+        _export_aligner(src, tmp, final / ALIGNER_FILE, quantize)
 
         for name in ("source.spm", "target.spm", "vocab.json", "target_vocab.json", "tokenizer_config.json"):
             if (src / name).is_file():
@@ -982,6 +983,44 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
             os.replace(item, out / item.name)
     write_manifest(out, source=model, quantize=quantize)
     return out
+
+
+def _export_aligner(src: Path, tmp: Path, dst: Path, quantize: str) -> None:
+    """``aligner.onnx``: one teacher-forced pass of the whole model (no cache, no vocabulary
+    projection) returning each decoder layer's cross-attention averaged over its heads,
+    ``[batch, layers, target, source]``: what the ``project`` markup strategy aligns a
+    translation with its source by. A plain torch export (eager attention, which exposes the
+    weights); int8 exports quantise it too, fp16 ones keep it in fp32 (it runs on the CPU)."""
+    import torch
+    from transformers import MarianMTModel
+
+    model = MarianMTModel.from_pretrained(src, attn_implementation="eager").model.eval()
+
+    class Aligner(torch.nn.Module):  # type: ignore[misc]  # torch is untyped here
+        def __init__(self) -> None:
+            super().__init__()
+            self.inner = model
+
+        def forward(self, input_ids: Any, attention_mask: Any, decoder_input_ids: Any) -> Any:
+            out = self.inner(input_ids=input_ids, attention_mask=attention_mask,
+                             decoder_input_ids=decoder_input_ids, output_attentions=True, use_cache=False,
+                             return_dict=True)
+            return torch.stack([a.mean(dim=1) for a in out.cross_attentions], dim=1)
+
+    ids = torch.ones((2, 5), dtype=torch.int64)
+    raw = tmp / "aligner_fp32.onnx"
+    with torch.no_grad():
+        torch.onnx.export(Aligner(), (ids, torch.ones_like(ids), ids[:, :3]), str(raw), dynamo=False,
+                          input_names=["input_ids", "attention_mask", "decoder_input_ids"],
+                          output_names=["cross_attention"], opset_version=17,
+                          dynamic_axes={"input_ids": {0: "batch", 1: "source"},
+                                        "attention_mask": {0: "batch", 1: "source"},
+                                        "decoder_input_ids": {0: "batch", 1: "target"},
+                                        "cross_attention": {0: "batch", 2: "target", 3: "source"}})
+    if quantize == "int8":
+        _quantize_int8(raw, dst)
+    else:
+        shutil.copyfile(raw, dst)
 
 
 def _run_optimum(src: Path, raw: Path) -> None:

@@ -16,8 +16,12 @@ given (the pseudo backend, a model without what it needs) raises ``BackendError`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from ..segment import TAG_RE
+from .projection import project as project_markup
+from .projection import strip_markup
 from .translator import Translator
 
 MarkupStrategy = Callable[[Translator], Translator]
@@ -30,9 +34,68 @@ def tags(translator: Translator) -> Translator:
     return translator
 
 
+class ProjectingTranslator:
+    """``project``: texts with placeholders are translated *without* them and the placeholders
+    are put back through the translation's alignment (``projection.project``); texts without
+    any go to the wrapped translator untouched (its fp32 parity with transformers holds).
+
+    Pairs' tags are removed and their text kept; atoms (code, URLs, footnote marks: their text
+    is not in the placeholder text, only ``<xN/>``) are removed, not replaced by a stand-in the
+    model would have to copy, and re-inserted after the word they followed. A text that cannot
+    be aligned (too long for one pass, only placeholders) goes to the wrapped translator with
+    its tags, as under ``tags``; the ladder validates every output either way."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.name = getattr(inner, "name", "onnx")
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        return [alts[0] for alts in self.translate_nbest(texts, 1)]
+
+    def translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
+        out: list[list[str] | None] = [None] * len(texts)
+        plain: dict[int, tuple[str, list[Any]]] = {}
+        for i, text in enumerate(texts):
+            stripped = strip_markup(text) if TAG_RE.search(text) else None
+            if stripped is not None and stripped[0].strip():
+                plain[i] = stripped
+        if plain:
+            order = list(plain)
+            aligned = self.inner.translate_aligned([plain[i][0] for i in order])
+            for i, result in zip(order, aligned):
+                if result is not None:
+                    out[i] = [project_markup(plain[i][1], result.text, result.source_spans,
+                                             result.target_bounds, result.weights)]
+        rest = [i for i, alts in enumerate(out) if alts is None]
+        if rest:
+            texts_left = [texts[i] for i in rest]
+            if n == 1 or not hasattr(self.inner, "translate_nbest"):
+                found = [[t] for t in self.inner.translate(texts_left)]
+            else:
+                found = self.inner.translate_nbest(texts_left, n)
+            for i, alts in zip(rest, found):
+                out[i] = list(alts)
+        return [alts or [""] for alts in out]
+
+
+def project(translator: Translator) -> Translator:
+    """Markup-free translation + projection through cross-attention alignment (issue 24,
+    approach B): the model never sees a placeholder. Needs the ONNX engine and an export with
+    ``aligner.onnx``."""
+    load = getattr(translator, "load_aligner", None)
+    if not callable(load):
+        from .backends import BackendError
+
+        raise BackendError(f"markup strategy 'project' needs the onnx backend "
+                           f"(the {getattr(translator, 'name', 'given')} translator cannot align)")
+    load()  # an export without aligner.onnx: one EngineError line naming the model directory
+    return ProjectingTranslator(translator)
+
+
 #: Every strategy by name, the default first. The name is what users and the cache see.
 MARKUP_STRATEGIES: dict[str, MarkupStrategy] = {
     "tags": tags,
+    "project": project,
 }
 
 DEFAULT_MARKUP = "tags"
