@@ -109,3 +109,14 @@ def tiny_onnx_model(quantize: str = "none", preset: str = "test", seed: int = DE
     key = exporter_key(hf_dir.name, quantize)
     name = f"onnx-{quantize}-{preset}-s{seed}-{key}"
     return _cached_dir(name, lambda tmp: export_model(str(hf_dir), tmp, quantize=quantize))
+
+
+#: The preset of the model that never saw a placeholder (no tags in its data, none as pieces).
+TAGFREE = "tagfree"
+
+
+def tagfree_onnx_model(quantize: str = "none", seed: int = DEFAULT_SEED) -> Path:
+    """The tag-free tiny model (``tools/export_tiny.py`` preset ``tagfree``), exported like the
+    test model: what the markup strategies are measured on, as the real opus-mt-en-zh never saw
+    ``<x1/>`` either (issue 24)."""
+    return tiny_onnx_model(quantize, preset=TAGFREE, seed=seed)

@@ -407,6 +407,10 @@ class Preset:
     steps: int
     batch: int
     lr: float
+    #: Share of training sentences that carry ``<xN/>``/``<gN>…</gN>`` placeholders.
+    placeholder_rate: float = 0.5
+    #: Whether SentencePiece learns every placeholder as one user-defined piece.
+    placeholder_pieces: bool = True
 
 
 PRESETS: dict[str, Preset] = {
@@ -421,6 +425,11 @@ PRESETS: dict[str, Preset] = {
     # d_model 128 with 3+3 layers at lr 2e-3 stalled: loss 3.3 after 1000 steps.)
     "demo": Preset(d_model=64, layers=2, heads=4, ffn=256, src_vocab=1500, tgt_vocab=1000,
                    pairs=20000, steps=1000, batch=64, lr=3e-3),
+    # The test recipe on the same task with no placeholder anywhere: none in the data, none as a
+    # SentencePiece symbol, so `<x1/>` is spelt with ordinary pieces (`<`, `x`, `1`, ...) and
+    # the model never saw one, which is the real opus-mt-en-zh's situation (issue 24).
+    "tagfree": Preset(d_model=64, layers=2, heads=4, ffn=256, src_vocab=1500, tgt_vocab=1000,
+                      pairs=30000, steps=1800, batch=64, lr=3e-3, placeholder_rate=0.0, placeholder_pieces=False),
     # Seconds, untrained: only for testing the builder itself (layout, determinism).
     "smoke": Preset(d_model=32, layers=1, heads=2, ffn=64, src_vocab=1200, tgt_vocab=800,
                     pairs=3000, steps=20, batch=32, lr=3e-3),
@@ -453,8 +462,9 @@ _ASCII_LINE = "".join(chr(c) for c in range(33, 127))
 _FULLWIDTH_LINE = "".join(PUNCT.values())
 
 
-def _train_spm(lines: Sequence[str], path: Path, vocab_size: int, *, target: bool) -> None:
-    """Train one unigram SentencePiece model in which every placeholder is one piece.
+def _train_spm(lines: Sequence[str], path: Path, vocab_size: int, *, target: bool, placeholders: bool) -> None:
+    """Train one unigram SentencePiece model in which every placeholder is one piece
+    (``placeholders``; else they are spelt with ordinary pieces, as in opus-mt-en-zh).
 
     Placeholders are ``user_defined_symbols``. Found by looking at the pieces: with a vocabulary
     barely larger than the word list, that option made the unigram trainer drop frequent short
@@ -486,7 +496,7 @@ def _train_spm(lines: Sequence[str], path: Path, vocab_size: int, *, target: boo
         hard_vocab_limit=False,
         num_threads=1,
         minloglevel=2,
-        user_defined_symbols=_placeholder_symbols(),
+        user_defined_symbols=_placeholder_symbols() if placeholders else [],
         **side,
     )
     path.write_bytes(model.getvalue())
@@ -502,8 +512,9 @@ def _pieces(model_file: Path) -> list[str]:
 def _write_tokenizer(out_dir: Path, pairs: Sequence[tuple[str, str]], preset: Preset) -> None:
     """source.spm, target.spm and a joint vocab.json laid out like opus-mt: </s>=0, <unk>=1, <pad> last."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    _train_spm([s for s, _ in pairs], out_dir / "source.spm", preset.src_vocab, target=False)
-    _train_spm([t for _, t in pairs], out_dir / "target.spm", preset.tgt_vocab, target=True)
+    pieces = preset.placeholder_pieces
+    _train_spm([s for s, _ in pairs], out_dir / "source.spm", preset.src_vocab, target=False, placeholders=pieces)
+    _train_spm([t for _, t in pairs], out_dir / "target.spm", preset.tgt_vocab, target=True, placeholders=pieces)
     vocab: dict[str, int] = {"</s>": 0, "<unk>": 1}
     for piece in _pieces(out_dir / "source.spm") + _pieces(out_dir / "target.spm"):
         vocab.setdefault(piece, len(vocab))
@@ -671,7 +682,9 @@ class TrainingReport:
 
     Held-out sentences come from a random stream disjoint from the training data:
     ``heldout_*`` use 200 (token accuracy) or the first 100 (greedy decoding) sentences, about
-    half of them with placeholders; ``placeholder_*`` use 100 sentences that all have some.
+    half of them with placeholders (none for a preset trained without any);
+    ``placeholder_*`` use 100 sentences that all have some; ``tagfree_*`` 100 that have none,
+    the same for every preset (so a tag-free model and a tagged one compare on equal text).
     A placeholder is "kept" when the output holds exactly the input's placeholders, in order.
     """
 
@@ -692,6 +705,7 @@ class TrainingReport:
     heldout_placeholders_kept_greedy: float
     placeholder_exact_match_beam4: float
     placeholder_kept_beam4: float
+    tagfree_exact_match_greedy: float
 
 
 def _heldout(seed: int, n: int, train_sources: set[str], placeholder_rate: float) -> list[tuple[str, str]]:
@@ -792,14 +806,14 @@ def _build(out_dir: Path, preset: str, seed: int, say: Callable[[str], None]) ->
     torch.manual_seed(seed)
     rng = random.Random(seed)
 
-    pairs = [make_pair(rng) for _ in range(cfg.pairs)]
+    pairs = [make_pair(rng, cfg.placeholder_rate) for _ in range(cfg.pairs)]
     _write_tokenizer(out_dir, pairs, cfg)
     tok = _load_tokenizer(out_dir)
     pad = tok.pad_token_id
     data = _encode_all(tok, pairs)
     data = [d for d in data if len(d[0]) <= 96 and len(d[1]) <= 96]
     train_sources = {s for s, _ in pairs}
-    held = _heldout(seed, 200, train_sources, 0.5)
+    held = _heldout(seed, 200, train_sources, 0.5 if cfg.placeholder_rate else 0.0)
     held_data = _encode_all(tok, held)
     say(f"[tiny:{preset}] data+spm ready: {len(data)} pairs, vocab {len(tok)} ({time.monotonic() - started:.1f}s)")
 
@@ -845,6 +859,7 @@ def _build(out_dir: Path, preset: str, seed: int, say: Callable[[str], None]) ->
     token_acc = _token_accuracy(model, held_data, pad)
     greedy = evaluate(model, tok, held[:100], num_beams=1)
     beam = evaluate(model, tok, heldout_pairs(100, seed=seed, placeholders=True), num_beams=4)
+    plain = evaluate(model, tok, heldout_pairs(100, seed=seed, placeholders=False), num_beams=1)
     report = TrainingReport(
         preset=preset,
         seed=seed,
@@ -863,11 +878,12 @@ def _build(out_dir: Path, preset: str, seed: int, say: Callable[[str], None]) ->
         heldout_placeholders_kept_greedy=round(greedy["placeholders_kept"], 4),
         placeholder_exact_match_beam4=round(beam["exact_match"], 4),
         placeholder_kept_beam4=round(beam["placeholders_kept"], 4),
+        tagfree_exact_match_greedy=round(plain["exact_match"], 4),
     )
     (out_dir / "training.json").write_text(json.dumps(asdict(report), indent=1), encoding="utf-8")
     say(f"[tiny:{preset}] done in {report.seconds}+{report.eval_seconds}s (cpu {report.cpu_seconds}s): "
         f"loss {report.loss_last}, token acc {token_acc:.3f}, "
-        f"exact greedy {greedy['exact_match']:.2f} beam {beam['exact_match']:.2f}, "
+        f"exact greedy {greedy['exact_match']:.2f} beam {beam['exact_match']:.2f} tag-free {plain['exact_match']:.2f}, "
         f"placeholders kept {greedy['placeholders_kept']:.2f}/{beam['placeholders_kept']:.2f}")
     return out_dir
 

@@ -7,6 +7,7 @@ Front ends (the plugin, ``md``, ``po fill``, ``review sync``, and the coming ``d
         ─> ladder (segment.translate_segments) ─> store ─> page guard ─> splice
 
 - ``translator`` the ``Translator`` protocol and the pseudo backend; ``backends`` picks one
+- ``markup``    markup strategies: how placeholders get through the model (registered by name)
 - ``cache``     the machine cache (diskcache) and ``TranslationMemory``
 - ``glossary``  fixed terms (glossary.yml, untrusted)
 - ``spec``      translator spec, fingerprints, ``PIPELINE_FORMAT`` (what a cached text is worth)

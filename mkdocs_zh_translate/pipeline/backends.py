@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ZhTranslateError
+from .markup import DEFAULT_MARKUP, MARKUP_STRATEGIES
 from .translator import PseudoTranslator, Translator
 
 BACKENDS = ("onnx", "pseudo")
@@ -27,8 +28,26 @@ def load_translator(
     threads: int | None = None,
     max_batch_tokens: int | None = None,
     providers: list[str] | None = None,
+    markup: str = DEFAULT_MARKUP,
 ) -> Translator:
-    """Return a ready translator for ``backend`` (``onnx`` needs ``model``, an exported directory)."""
+    """Return a ready translator for ``backend`` (``onnx`` needs ``model``, an exported directory),
+    wrapped in the markup strategy ``markup`` (see ``markup.MARKUP_STRATEGIES``)."""
+    strategy = MARKUP_STRATEGIES.get(markup)
+    if strategy is None:
+        raise BackendError(f"unknown markup strategy {markup!r}; choose one of {', '.join(MARKUP_STRATEGIES)}")
+    return strategy(_load(backend, model, beams=beams, threads=threads, max_batch_tokens=max_batch_tokens,
+                          providers=providers))
+
+
+def _load(
+    backend: str,
+    model: str | Path | None,
+    *,
+    beams: int | None,
+    threads: int | None,
+    max_batch_tokens: int | None,
+    providers: list[str] | None,
+) -> Translator:
     if backend == "pseudo":
         return PseudoTranslator()
     if backend == "onnx":

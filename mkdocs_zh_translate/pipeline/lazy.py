@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from ..errors import ZhTranslateError
 from .backends import BackendError, load_translator
+from .markup import DEFAULT_MARKUP
 from .spec import TranslatorSpec
 from .translator import Translator
 
@@ -38,7 +40,9 @@ class LazyTranslator:
                 f"`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out {spec.model}`"
             )
         factory = self._factory or load_translator
-        extra = {"providers": list(spec.providers)} if spec.providers else {}
+        extra: dict[str, Any] = {"providers": list(spec.providers)} if spec.providers else {}
+        if spec.markup != DEFAULT_MARKUP:  # a custom factory that knows no strategies still works
+            extra["markup"] = spec.markup
         try:
             translator = factory(
                 spec.backend,

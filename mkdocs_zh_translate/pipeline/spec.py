@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .cache import TranslationMemory
+from .markup import DEFAULT_MARKUP
 
 # Bump only when placeholder validation or the fallback ladder (segment/_translate.py) change
 # what a translation of the same text can be, and say so in CHANGELOG.md: every cached
@@ -37,11 +38,17 @@ class TranslatorSpec:
     max_batch_tokens: int | None = None
     # ONNX Runtime execution providers (None: the CPU). Not in the cache key, like threads.
     providers: tuple[str, ...] | None = None
+    # The markup strategy (``markup.MARKUP_STRATEGIES``). In the cache key only when it is not
+    # the default, so the caches filled before strategies existed stay valid.
+    markup: str = DEFAULT_MARKUP
 
     def decode_options(self, *, legacy: bool = False) -> str:
         """What besides the model can change a stored result: decoding options (threads
-        cannot) and the pipeline format (0.1.0 wrote its package version instead)."""
+        cannot), the markup strategy and the pipeline format (0.1.0 wrote its package version
+        instead)."""
         tail = f"v={LEGACY_VERSION}" if legacy else f"pipeline={PIPELINE_FORMAT}"
+        if self.markup != DEFAULT_MARKUP:
+            tail = f"markup={self.markup};{tail}"
         return f"beams={self.beams};max_batch_tokens={self.max_batch_tokens};{tail}"
 
 

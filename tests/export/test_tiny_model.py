@@ -361,3 +361,25 @@ def test_segmenter_shaped_sentences_keep_their_placeholders(model: Any, tok: Any
     pairs = [(s, pseudo_translate(s)) for s in SEGMENTER_STYLE]
     result = export_tiny.evaluate(model, tok, pairs, num_beams=4)
     assert result["placeholders_kept"] >= 0.8, result
+
+
+# --- the tag-free model (issue 24: measured like the real opus-mt-en-zh, which never saw tags) ---
+
+
+@pytest.mark.slow
+def test_tagfree_model_spells_placeholders_with_ordinary_pieces_and_translates_plain_text() -> None:
+    from mkdocs_zh_translate.engine import OnnxTranslator
+
+    onnx_dir = models.tagfree_onnx_model("none")
+    assert onnx_dir.name.startswith("onnx-none-tagfree-")
+    translator = OnnxTranslator(onnx_dir, num_beams=4)
+    pieces = translator.tokenizer.tokenize("Run <x1/> and <g2>see</g2> it.")
+    assert "<x1/>" not in pieces and "<g2>" not in pieces
+    assert len([p for p in pieces if p.strip("\u2581") in ("<", "x", "1", "/", "/>", ">", "x1")]) >= 3, pieces
+    # ... whereas the model trained with placeholders has each as one piece
+    assert "<x1/>" in OnnxTranslator(models.tiny_onnx_model("none")).tokenizer.tokenize("Run <x1/> now.")
+    report = json.loads((models.tiny_hf_model(models.TAGFREE) / "training.json").read_text())
+    assert report["heldout_token_accuracy"] > 0.85, report
+    pairs = heldout_pairs(60, placeholders=False)
+    out = translator.translate([s for s, _ in pairs])
+    assert sum(o == t for o, (_, t) in zip(out, pairs)) >= 0.5 * len(pairs)

@@ -1,0 +1,73 @@
+"""Markup strategies are chosen by name in one registry and reach the translator the ladder calls.
+
+issue 24 measures several ways of getting placeholders through the model side by side
+(``benchmarks/markup.py``); these tests hold the seam they plug into: the name in the spec, the
+wrapping in ``load_translator``, the cache key, and a clear error for an unknown name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from mkdocs_zh_translate.pipeline import markup
+from mkdocs_zh_translate.pipeline.backends import BackendError, load_translator
+from mkdocs_zh_translate.pipeline.lazy import LazyTranslator, TranslationFailed
+from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
+from mkdocs_zh_translate.pipeline.translator import PseudoTranslator, Translator
+from mkdocs_zh_translate.segment import translate_segments
+
+
+class Shouting:
+    """A stand-in strategy: upper-cases what the translator it wraps returns."""
+
+    def __init__(self, inner: Translator) -> None:
+        self.inner = inner
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        return [t.upper() for t in self.inner.translate(texts)]
+
+
+@pytest.fixture
+def shouting(monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setitem(markup.MARKUP_STRATEGIES, "shout", Shouting)
+    return "shout"
+
+
+def test_today_s_strategy_is_the_default_and_leaves_the_translator_alone() -> None:
+    assert markup.markup_names()[0] == markup.DEFAULT_MARKUP == "tags"
+    assert isinstance(load_translator("pseudo"), PseudoTranslator)
+    assert TranslatorSpec("onnx", "m").markup == "tags"
+
+
+def test_a_registered_strategy_wraps_the_translator_the_ladder_calls(shouting: str) -> None:
+    translator = load_translator("pseudo", markup=shouting)
+    assert isinstance(translator, Shouting)
+    [plain, tagged] = translate_segments(["see here", "see <x1/> here"], translator)
+    assert (plain.text, plain.fallback) == ("「SEE HERE」", None)
+    # "<X1/>" is not the source's placeholder: the ladder validates a strategy's output too and
+    # stays the last resort (the runs between the placeholders go through the strategy as well)
+    assert (tagged.text, tagged.fallback) == ("「SEE」 <x1/> 「HERE」", "runs")
+
+
+def test_the_spec_s_strategy_reaches_the_factory_and_the_cache_key(shouting: str) -> None:
+    calls: list[dict[str, object]] = []
+
+    def factory(*args: object, **kwargs: object) -> Translator:
+        calls.append(kwargs)
+        return load_translator(*args, **kwargs)  # type: ignore[arg-type]
+
+    spec = TranslatorSpec("pseudo", None, markup=shouting)
+    assert isinstance(LazyTranslator(factory).get(spec), Shouting)
+    assert calls[0]["markup"] == shouting
+    plain = TranslatorSpec("pseudo", None)
+    assert "markup" not in plain.decode_options()  # caches filled before strategies stay valid
+    assert spec.decode_options() != plain.decode_options()
+
+
+def test_an_unknown_strategy_is_one_clear_error() -> None:
+    with pytest.raises(BackendError, match="unknown markup strategy 'nope'; choose one of tags"):
+        load_translator("pseudo", markup="nope")
+    with pytest.raises(TranslationFailed, match="unknown markup strategy"):
+        LazyTranslator().get(TranslatorSpec("pseudo", None, markup="nope"))
