@@ -144,11 +144,8 @@ class TagAutomaton:
         """The state after the characters ``text``; None when they break the tags."""
         emitted, stack, partial = state
         for ch in text:
-            if not partial:
-                if ch != "<":
-                    continue  # ordinary text (a stray ">" is text too)
-                partial = "<"
-                continue
+            if not partial and ch != "<":
+                continue  # ordinary text (a stray ">" is text too)
             partial += ch
             allowed = self.allowed((emitted, stack, ""))
             if ch == ">":
