@@ -207,3 +207,25 @@ def test_ban_only_steps_keep_the_plain_path() -> None:
     got = beam_search(dec, _State(1), _opts(pieces, 3), [TagAutomaton.for_source(vocab(pieces), "<g1>Hi</g1> <x2/>")])
     assert dec.biased == 0
     assert validate("<g1>Hi</g1> <x2/>", _text(pieces, got[0][0].ids)) == []
+
+
+# --- the tiny models ---------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_demo_and_tagfree_models_keep_every_tag_whole() -> None:
+    """Sentences whose plain decoding breaks their tags (a tag the source lacks, tags
+    dropped) come out whole with valid tags; one without tags translates as before."""
+    from mkdocs_zh_translate.engine import OnnxTranslator
+    from tests.models import tagfree_onnx_model, tiny_onnx_model
+
+    cases = [(tiny_onnx_model("none"), ["the <g1>red</g1> cat <x2/> eats"]),
+             (tagfree_onnx_model("none"), ["Run <x1/> to build the site.", "the <g1>red</g1> cat <x2/> eats"])]
+    for model, texts in cases:
+        tr = OnnxTranslator(model, num_beams=4)
+        plain = tr.translate_nbest(texts, 2)
+        assert all(validate(src, alts[0]) for src, alts in zip(texts, plain))  # broken without constraints
+        got = tr.translate_nbest(texts, 2, tags=True)
+        for src, alts in zip(texts, got):
+            assert alts and all(validate(src, out) == [] for out in alts), (src, alts)
+        assert tr.translate(["Open the file."], tags=True) == tr.translate(["Open the file."])
