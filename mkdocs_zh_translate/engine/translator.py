@@ -205,9 +205,13 @@ class OnnxTranslator:
     def _automaton(self, text: str) -> TagAutomaton | None:
         return TagAutomaton.for_source(self.tag_vocab(), text)
 
-    def generate_ids(self, encoded: Sequence[Sequence[int]], n: int = 1) -> list[list[Hypothesis]]:
-        """Decode already-tokenised sources (ids ending in EOS); benchmarks feed ids directly."""
-        return self._generate([list(ids) for ids in encoded], n)
+    def generate_ids(self, encoded: Sequence[Sequence[int]], n: int = 1,
+                     tag_sources: Sequence[str] | None = None) -> list[list[Hypothesis]]:
+        """Decode already-tokenised sources (ids ending in EOS); benchmarks feed ids directly.
+
+        ``tag_sources``: per source, the text whose tags constrain its decoding (``tags.py``)."""
+        automata = None if tag_sources is None else [self._automaton(t) for t in tag_sources]
+        return self._generate([list(ids) for ids in encoded], n, automata)
 
     # --- internals ----------------------------------------------------------------------
     def _with_prefix(self, text: str) -> str:
