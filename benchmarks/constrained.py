@@ -25,10 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engine as bench  # noqa: E402  (benchmarks/engine.py)
+import engine as bench
 
-from mkdocs_zh_translate.engine import OnnxTranslator, beam  # noqa: E402
-from mkdocs_zh_translate.engine.tags import TagVocab  # noqa: E402
+from mkdocs_zh_translate.engine import OnnxTranslator, beam
+from mkdocs_zh_translate.engine.tags import TagVocab
 
 TAG_PIECES = ("<", "x", "g", "1", "2", "/", ">", "/>")
 SOURCE_TAGS = "a <x1/> b <g1>c</g1> d <x2/>"
