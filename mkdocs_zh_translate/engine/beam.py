@@ -85,6 +85,10 @@ class _Biases:
     multi: tuple[tuple[int, ...], ...]
     banned: np.ndarray
     renormalize: bool
+    # A [rows, vocab] bias kept equal to ``scratch_row`` in every row between steps: tag masks
+    # change a few rows and put them back, instead of building 65,001 × rows floats a step.
+    scratch: np.ndarray | None = None
+    scratch_row: np.ndarray | None = None
 
     @classmethod
     def build(cls, opts: SearchOptions) -> _Biases:
@@ -198,17 +202,38 @@ def _masked_call(biases: _Biases, call: Call, cur_len: int, opts: SearchOptions,
         order = np.argsort(hit, axis=1, kind="stable")[:, :k]  # allowed first, order kept
         return np.take_along_axis(scores, order, axis=1), np.take_along_axis(ids, order, axis=1), state
     rows = len(masks)
-    bias = np.array(np.broadcast_to(biases.for_step(cur_len, opts, seqs()), (rows, opts.vocab_size)))
+    base = biases.for_step(cur_len, opts, seqs())
+    if base.shape[0] != 1:  # per-row bad words: a fresh bias
+        bias = np.array(base)
+        _apply_masks(bias, masks)
+        return call(bias, k)
+    if biases.scratch is None or biases.scratch.shape[0] < rows:
+        biases.scratch, biases.scratch_row = np.repeat(base, rows, axis=0), base
+    elif biases.scratch_row is not base:  # EOS ban lifted at the minimum length: once a search
+        biases.scratch[:] = base
+        biases.scratch_row = base
+    bias = biases.scratch[:rows]
+    touched = _apply_masks(bias, masks)
+    try:
+        return call(bias, k)
+    finally:
+        bias[touched] = base
+
+
+def _apply_masks(bias: np.ndarray, masks: list[Mask | None]) -> list[int]:
+    """Write each row's mask into ``bias`` (``only``: -inf but the listed ids); returns the rows."""
+    touched = []
     for row, m in enumerate(masks):
-        if m is None:
+        if m is None or (not m.only and not m.ids.size):
             continue
+        touched.append(row)
         if m.only:
             keep = bias[row, m.ids]
             bias[row] = NEG_INF
             bias[row, m.ids] = keep
         else:
             bias[row, m.ids] = NEG_INF
-    return call(bias, k)
+    return touched
 
 
 def _advance(automata: list[TagAutomaton | None], states: list[State], tokens: np.ndarray,

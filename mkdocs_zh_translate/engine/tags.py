@@ -92,6 +92,7 @@ class TagVocab:
     by_surface: dict[str, int]  # the first id of each surface string
     tag_only: np.ndarray  # ids whose surface is all TAG_CHARS: the only ones inside a tag
     neutral: np.ndarray  # bool per id: no "<" in it (outside a tag, the state stays)
+    automata: dict[tuple[tuple[str, ...], tuple[tuple[str, str], ...]], TagAutomaton] = field(default_factory=dict)
 
     @classmethod
     def build(cls, pieces: Sequence[str], eos_id: int, special: Sequence[int]) -> TagVocab:
@@ -120,12 +121,19 @@ class TagAutomaton:
 
     @classmethod
     def for_source(cls, vocab: TagVocab, text: str) -> TagAutomaton | None:
-        """The automaton for ``text``, or None when it has no (well-formed) tags."""
+        """The automaton for ``text``, or None when it has no (well-formed) tags.
+
+        Shared by every text with the same tags in the same order (most sentences hold one
+        ``<x1/>`` or one ``<g1>…</g1>``), so each state's mask is computed once per vocabulary."""
         found = source_tags(text)
         if found is None:
             return None
         order = tuple(m.group(0) for m in TAG_RE.finditer(text) if m.group(0) in found[0])
-        return cls(vocab, found[0], found[1], order)
+        key = (order, tuple(sorted(found[1].items())))
+        auto = vocab.automata.get(key)
+        if auto is None:
+            auto = vocab.automata[key] = cls(vocab, found[0], found[1], order)
+        return auto
 
     def allowed(self, state: State) -> list[str]:
         """Complete tags the state may emit next."""
