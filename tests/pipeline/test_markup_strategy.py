@@ -13,6 +13,7 @@ import pytest
 
 from mkdocs_zh_translate.pipeline import markup
 from mkdocs_zh_translate.pipeline.backends import BackendError, load_translator
+from mkdocs_zh_translate.pipeline.glossary import Glossary, GlossaryTranslator, Term, _pattern
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator, TranslationFailed
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.pipeline.translator import PseudoTranslator, Translator
@@ -103,3 +104,13 @@ def test_constrained_needs_a_backend_that_can_constrain() -> None:
     with pytest.raises(BackendError, match="^markup strategy 'constrained' needs the onnx backend "
                                            r"\(the pseudo backend cannot constrain tags\)$"):
         load_translator("pseudo", markup="constrained")
+
+
+def test_glossary_terms_go_through_the_same_constraint() -> None:
+    """A glossary term is protected as an atom: under ``constrained`` the engine must emit it,
+    so the term's target is in the output (the bare engine drops it and the term is lost)."""
+    glossary = Glossary([Term("widget", "部件", _pattern("widget", ignore_case=False))])
+    bare = GlossaryTranslator(TagAware(), glossary).translate(["the widget works"])
+    constrained = GlossaryTranslator(markup.MARKUP_STRATEGIES["constrained"](TagAware()), glossary)
+    assert "部件" not in bare[0]
+    assert constrained.translate(["the widget works"]) == ["zh the 部件 works"]
