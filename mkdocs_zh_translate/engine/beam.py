@@ -11,13 +11,14 @@ time (transformers keeps computing them until the whole batch is done).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
 from .session import DecoderState
+from .tags import START, Mask, State, TagAutomaton
 
 NEG = np.float32(-1.0e9)  # transformers' "impossible" score offset
 NEG_INF = np.float32(-np.inf)
@@ -40,6 +41,7 @@ class SearchOptions:
     bad_words_ids: tuple[tuple[int, ...], ...] = ()
     num_return: int = 1
     renormalize: bool = False
+    max_topk: int | None = None  # the most entries the graph's top-k returns (None: vocab_size)
 
 
 @dataclass
@@ -83,6 +85,10 @@ class _Biases:
     multi: tuple[tuple[int, ...], ...]
     banned: np.ndarray
     renormalize: bool
+    # A [rows, vocab] bias kept equal to ``scratch_row`` in every row between steps: tag masks
+    # change a few rows and put them back, instead of building 65,001 × rows floats a step.
+    scratch: np.ndarray | None = None
+    scratch_row: np.ndarray | None = None
 
     @classmethod
     def build(cls, opts: SearchOptions) -> _Biases:
@@ -141,6 +147,120 @@ class _Biases:
         return rows
 
 
+Call = Callable[[np.ndarray | None, int], tuple[np.ndarray, np.ndarray, DecoderState]]
+
+
+def _masked_query(biases: _Biases, call: Call, cur_len: int, opts: SearchOptions,
+                  seqs: Callable[[], np.ndarray], k: int,
+                  masks: list[Mask | None]) -> tuple[np.ndarray, np.ndarray, DecoderState]:
+    """``biases.query`` plus one tag-constraint mask per row (``tags.Mask``; None: none).
+
+    Rows that only ban a few ids (a tag the state does not allow, EOS before every tag is
+    out) keep the graph's plain path: ask for ``k`` plus the most bans of any row and drop
+    each row's banned ids here, exactly as ``_Biases.query`` does for its global bans. Only
+    when a row is in the middle of spelling a tag (``only``: every id but a few is banned)
+    or the search needs the bias anyway is the ``[rows, vocab]`` bias built and fed.
+    """
+    if all(m is None or (not m.only and not m.ids.size) for m in masks):
+        return biases.query(call, cur_len, opts, seqs, k)
+    scores, ids, state = _masked_call(biases, call, cur_len, opts, seqs, k, masks)
+    scores, ids = np.array(scores), np.array(ids)  # own, writable copies ([rows, k]: small)
+    for row, m in enumerate(masks):
+        if m is not None and m.eos_to >= 0:
+            _redirect_eos(scores[row], ids[row], opts.eos_id, m.eos_to)
+    return scores, ids, state
+
+
+def _redirect_eos(scores: np.ndarray, ids: np.ndarray, eos_id: int, to: int) -> None:
+    """In one row's top-k (best first), EOS becomes ``to`` (``tags.Mask.eos_to``); where
+    ``to`` then appears twice, the lower-scored copy is dropped to -inf (never chosen)."""
+    eos = np.flatnonzero(ids == eos_id)
+    if not eos.size:
+        return
+    ids[eos] = to
+    same = np.flatnonzero(ids == to)
+    if same.size > 1:
+        scores[same[1:]] = NEG_INF
+
+
+def _masked_call(biases: _Biases, call: Call, cur_len: int, opts: SearchOptions,
+                 seqs: Callable[[], np.ndarray], k: int,
+                 masks: list[Mask | None]) -> tuple[np.ndarray, np.ndarray, DecoderState]:
+    """The masked top-k, EOS kept (``_masked_query`` redirects it where a mask says)."""
+    masks = [None if m is None else (Mask(m.ids[m.ids != opts.eos_id], m.only) if m.eos_to >= 0 else m)
+             for m in masks]
+    banned = biases.banned_at(cur_len, opts)
+    extra = int(banned.size) + max(m.ids.size for m in masks if m is not None)
+    limit = min(opts.max_topk or opts.vocab_size, opts.vocab_size)
+    if (not any(m is not None and m.only for m in masks) and not biases.renormalize and not biases.multi
+            and k + extra <= limit):
+        scores, ids, state = call(None, k + extra)
+        hit = np.isin(ids, banned) if banned.size else np.zeros(ids.shape, dtype=bool)
+        for row, m in enumerate(masks):
+            if m is not None and m.ids.size:
+                hit[row] |= np.isin(ids[row], m.ids)
+        order = np.argsort(hit, axis=1, kind="stable")[:, :k]  # allowed first, order kept
+        return np.take_along_axis(scores, order, axis=1), np.take_along_axis(ids, order, axis=1), state
+    rows = len(masks)
+    base = biases.for_step(cur_len, opts, seqs())
+    if base.shape[0] != 1:  # per-row bad words: a fresh bias
+        bias = np.array(base)
+        _apply_masks(bias, masks)
+        return call(bias, k)
+    if biases.scratch is None or biases.scratch.shape[0] < rows:
+        biases.scratch, biases.scratch_row = np.repeat(base, rows, axis=0), base
+    elif biases.scratch_row is not base:  # EOS ban lifted at the minimum length: once a search
+        biases.scratch[:] = base
+        biases.scratch_row = base
+    bias = biases.scratch[:rows]
+    touched = _apply_masks(bias, masks)
+    try:
+        return call(bias, k)
+    finally:
+        bias[touched] = base
+
+
+def _apply_masks(bias: np.ndarray, masks: list[Mask | None]) -> list[int]:
+    """Write each row's mask into ``bias`` (``only``: -inf but the listed ids); returns the rows."""
+    touched = []
+    for row, m in enumerate(masks):
+        if m is None or (not m.only and not m.ids.size):
+            continue
+        touched.append(row)
+        if m.only:
+            keep = bias[row, m.ids]
+            bias[row] = NEG_INF
+            bias[row, m.ids] = keep
+        else:
+            bias[row, m.ids] = NEG_INF
+    return touched
+
+
+def _advance(automata: list[TagAutomaton | None], states: list[State], tokens: np.ndarray,
+             sentence: np.ndarray) -> list[State]:
+    """Each row's state after its new token (row ``r`` belongs to sentence ``sentence[r]``).
+
+    A token that breaks the tags can only come from a row whose score is already -inf (the
+    masks let no other through); such a row keeps its state, its score rules it out anyway.
+    """
+    out = list(states)
+    for r in range(len(states)):
+        auto = automata[int(sentence[r])]
+        if auto is not None:
+            nxt = auto.feed(states[r], int(tokens[r]))
+            if nxt is not None:
+                out[r] = nxt
+    return out
+
+
+def _row_masks(automata: list[TagAutomaton | None], states: list[State], sentence: np.ndarray) -> list[Mask | None]:
+    masks: list[Mask | None] = []
+    for r, st in enumerate(states):
+        auto = automata[int(sentence[r])]
+        masks.append(None if auto is None else auto.mask(st))
+    return masks
+
+
 def _desc_order(x: np.ndarray) -> np.ndarray:
     """Indices sorting each row by descending value; ties keep the lower index first."""
     return np.argsort(-x, axis=-1, kind="stable")
@@ -151,10 +271,24 @@ def _forced_token(cur_len: int, opts: SearchOptions) -> int | None:
     return opts.forced_eos_id if cur_len == opts.max_length - 1 else None
 
 
-def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> list[list[Hypothesis]]:
-    """transformers' greedy decoding (num_beams=1): argmax of the processed scores."""
+def _constraints(tags: Sequence[TagAutomaton | None] | None, n: int) -> list[TagAutomaton | None] | None:
+    """The per-sentence automata, or None when no sentence has any (the unconstrained search)."""
+    if tags is None or all(a is None for a in tags):
+        return None
+    if len(tags) != n:
+        raise ValueError(f"{len(tags)} tag constraints for {n} sentences")
+    return list(tags)
+
+
+def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions,
+                  tags: Sequence[TagAutomaton | None] | None = None) -> list[list[Hypothesis]]:
+    """transformers' greedy decoding (num_beams=1): argmax of the processed scores.
+
+    ``tags``: per sentence, a placeholder automaton (``tags.TagAutomaton``) or None."""
     n = state.sentences
     biases = _Biases.build(opts)
+    automata = _constraints(tags, n)
+    states: list[State] = [START] * n
     seqs = np.full((n, opts.max_length), opts.pad_id, dtype=np.int64)
     seqs[:, 0] = opts.decoder_start_id
     results: list[list[Hypothesis]] = [[] for _ in range(n)]
@@ -168,10 +302,17 @@ def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) ->
             # The lambdas here and in beam_search run inside biases.query, in this iteration:
             # binding the loop variables late (B023) is what we want.
             call = lambda bias, k, st=state: decoder.step(seqs[active, cur_len - 1], st, bias, k)  # noqa: E731, B023
-            _, ids, state = biases.query(call, cur_len, opts, lambda: seqs[active, :cur_len], 1)  # noqa: B023
+            if automata is None:
+                _, ids, state = biases.query(call, cur_len, opts, lambda: seqs[active, :cur_len], 1)  # noqa: B023
+            else:
+                masks = _row_masks(automata, states, active)
+                _, ids, state = _masked_query(biases, call, cur_len, opts,
+                                              lambda: seqs[active, :cur_len], 1, masks)  # noqa: B023
             del call  # holds the previous step's cache; free it before the next gather
             tokens = ids[:, 0]
         seqs[active, cur_len] = tokens
+        if automata is not None:
+            states = _advance(automata, states, tokens, active)
         cur_len += 1
         finished = (tokens == opts.eos_id) | (cur_len >= opts.max_length)
         for row in np.flatnonzero(finished):
@@ -180,13 +321,19 @@ def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) ->
         if finished.any():
             keep = np.flatnonzero(~finished)
             active = active[keep]
+            states = [states[int(i)] for i in keep]
             if active.size:
                 state.take(keep, keep)
     return results
 
 
-def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> list[list[Hypothesis]]:
-    """Batched beam search; returns the ``num_return`` best finished hypotheses per sentence."""
+def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions,
+                tags: Sequence[TagAutomaton | None] | None = None) -> list[list[Hypothesis]]:
+    """Batched beam search; returns the ``num_return`` best finished hypotheses per sentence.
+
+    ``tags``: per sentence, a placeholder automaton (``tags.TagAutomaton``) or None; its
+    masks apply to every hypothesis of the sentence, so each finished one holds the source's
+    tags exactly once, properly nested (unless it hit the maximum length first)."""
     n_sent = state.sentences
     beams = opts.num_beams
     keep_k = 2 * beams  # transformers: max(2, 1 + n_eos) * num_beams with one EOS id
@@ -207,6 +354,8 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> l
     active = np.arange(n_sent)
     results: list[list[Hypothesis]] = [[] for _ in range(n_sent)]
     top_mask = np.arange(keep_k) < beams
+    automata = _constraints(tags, n_sent)
+    states: list[State] = [START] * (n_sent * beams)  # row a·beams + b: sentence a's beam b
 
     cur_len = 1
     while active.size:
@@ -223,8 +372,14 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> l
             k = min(keep_k, opts.vocab_size)
             if state.rows == n:  # first step: one row per sentence, all beams alike
                 first, st = run_seqs[:, 0, 0], state
-                s, i, state = biases.query(lambda bias, kk: decoder.step(first, st, bias, kk),  # noqa: B023
-                                           cur_len, opts, lambda: run_seqs[:, 0, :cur_len], k)  # noqa: B023
+                call: Call = lambda bias, kk: decoder.step(first, st, bias, kk)  # noqa: E731, B023
+                if automata is None:
+                    s, i, state = biases.query(call, cur_len, opts, lambda: run_seqs[:, 0, :cur_len], k)  # noqa: B023
+                else:
+                    masks = _row_masks(automata, states[::beams], active)
+                    s, i, state = _masked_query(biases, call, cur_len, opts,
+                                                lambda: run_seqs[:, 0, :cur_len], k, masks)  # noqa: B023
+                del call
                 del st
                 # Every beam starts identical; beams 1.. carry the -1e9 start score.
                 step_scores = np.broadcast_to(s[:, None, :], (n, beams, k))
@@ -232,8 +387,14 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> l
             else:
                 flat = run_seqs.reshape(n * beams, length)
                 tokens, st = flat[:, cur_len - 1], state
-                s, i, state = biases.query(lambda bias, kk: decoder.step(tokens, st, bias, kk),  # noqa: B023
-                                           cur_len, opts, lambda: flat[:, :cur_len], k)  # noqa: B023
+                call = lambda bias, kk: decoder.step(tokens, st, bias, kk)  # noqa: E731, B023
+                if automata is None:
+                    s, i, state = biases.query(call, cur_len, opts, lambda: flat[:, :cur_len], k)  # noqa: B023
+                else:
+                    masks = _row_masks(automata, states, np.repeat(active, beams))
+                    s, i, state = _masked_query(biases, call, cur_len, opts,
+                                                lambda: flat[:, :cur_len], k, masks)  # noqa: B023
+                del call
                 del st  # the previous cache: freed now, before the gather below copies the new one
                 step_scores = s.reshape(n, beams, k)
                 step_ids = i.reshape(n, beams, k)
@@ -274,6 +435,10 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> l
         run_scores = np.take_along_axis(running, pick, axis=1)
         run_seqs = run_seqs[sent_idx, src_beam]
         run_seqs[:, :, cur_len] = new_tok
+        if automata is not None:
+            src_rows = (np.arange(n)[:, None] * beams + src_beam).reshape(-1)
+            states = _advance(automata, [states[int(r)] for r in src_rows], new_tok.reshape(-1),
+                              np.repeat(active, beams))
         cur_len += 1
 
         # 5. which sentences can no longer change (transformers' stopping rules, per sentence).
@@ -300,6 +465,7 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions) -> l
             break
         if keep.size != n:
             active = active[keep]
+            states = [states[int(a) * beams + b] for a in keep for b in range(beams)]
             run_scores, run_seqs = run_scores[keep], run_seqs[keep]
             fin_scores, fin_seqs, fin_lens, fin_done = fin_scores[keep], fin_seqs[keep], fin_lens[keep], fin_done[keep]
             unsatisfied = unsatisfied[keep]

@@ -34,6 +34,7 @@ from .beam import MAX_FILTERED_BANS, Hypothesis, SearchOptions, beam_search, gre
 from .errors import EngineError
 from .session import MarianSessions, concurrently, default_threads, make_session
 from .settings import check_settings
+from .tags import TagAutomaton, TagVocab
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
 
 # Every file the engine opens (beside target_vocab.json, which generation.json may ask for and
@@ -168,6 +169,7 @@ class OnnxTranslator:
             forced_eos_id=None if forced_eos is None else int(forced_eos),
             bad_words_ids=tuple(tuple(int(t) for t in seq) for seq in settings.get("bad_words_ids") or ()),
         )
+        self._tag_vocab: TagVocab | None = None
         self.fingerprint = (
             f"onnx:{manifest['fingerprint']}:beams={self.num_beams}:max={self.max_length}:min={self.min_length}"
             f":lp={self._base_options.length_penalty}:es={self._base_options.early_stopping}"
@@ -175,30 +177,47 @@ class OnnxTranslator:
         )
 
     # --- public API ---------------------------------------------------------------------
-    def translate(self, texts: Sequence[str]) -> list[str]:
+    def translate(self, texts: Sequence[str], *, tags: bool = False) -> list[str]:
         """One translation per text, same order."""
-        return [alts[0] for alts in self.translate_nbest(texts, 1)]
+        return [alts[0] for alts in self.translate_nbest(texts, 1, tags=tags)]
 
-    def translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
+    def translate_nbest(self, texts: Sequence[str], n: int, *, tags: bool = False) -> list[list[str]]:
         """Up to ``n`` distinct translations per text, best first (beams widen to at least ``n``).
 
         Blank texts come back unchanged. A text longer than the model's positions is split and
-        gets only its best translation.
+        gets only its best translation. ``tags``: placeholder-constrained decoding (``tags.py``)
+        for every text with well-formed ``<xN/>``/``<gN>…</gN>`` tags that fits in one chunk.
         """
         if n < 1:
             raise ValueError("n must be at least 1")
         unique, where = dedupe(list(texts))
-        out = self._translate_unique(unique, n)
+        out = self._translate_unique(unique, n, tags)
         return [list(out[i]) for i in where]
 
-    def token_ids(self, texts: Sequence[str], n: int = 1) -> list[list[Hypothesis]]:
+    def token_ids(self, texts: Sequence[str], n: int = 1, *, tags: bool = False) -> list[list[Hypothesis]]:
         """Raw generated ids per text (no splitting): what parity tests compare with transformers."""
         encoded = [self.tokenizer.encode(self._with_prefix(t)) for t in texts]
-        return self._generate(encoded, n)
+        return self._generate(encoded, n, [self._automaton(t) for t in texts] if tags else None)
 
-    def generate_ids(self, encoded: Sequence[Sequence[int]], n: int = 1) -> list[list[Hypothesis]]:
-        """Decode already-tokenised sources (ids ending in EOS); benchmarks feed ids directly."""
-        return self._generate([list(ids) for ids in encoded], n)
+    def tag_vocab(self) -> TagVocab:
+        """The target vocabulary as the tag automaton sees it (built once, on first use)."""
+        if self._tag_vocab is None:
+            tok = self.tokenizer
+            pieces = [tok.decoder.get(i, tok.unk_token) for i in range(self._base_options.vocab_size)]
+            special = [i for i, p in enumerate(pieces) if i in tok.special_ids or p in tok.all_special_tokens]
+            self._tag_vocab = TagVocab.build(pieces, self._base_options.eos_id, special)
+        return self._tag_vocab
+
+    def _automaton(self, text: str) -> TagAutomaton | None:
+        return TagAutomaton.for_source(self.tag_vocab(), text)
+
+    def generate_ids(self, encoded: Sequence[Sequence[int]], n: int = 1,
+                     tag_sources: Sequence[str] | None = None) -> list[list[Hypothesis]]:
+        """Decode already-tokenised sources (ids ending in EOS); benchmarks feed ids directly.
+
+        ``tag_sources``: per source, the text whose tags constrain its decoding (``tags.py``)."""
+        automata = None if tag_sources is None else [self._automaton(t) for t in tag_sources]
+        return self._generate([list(ids) for ids in encoded], n, automata)
 
     def translate_aligned(self, texts: Sequence[str], layers: Sequence[int] | None = None) -> list[Aligned | None]:
         """The best translation of each text with its alignment to the text (see ``align``);
@@ -287,7 +306,8 @@ class OnnxTranslator:
             raise EngineError(f"{beams} beams is more than this model export supports "
                               f"(at most {(max_topk - MAX_FILTERED_BANS - 1) // 2})")
         return dataclasses.replace(
-            self._base_options, num_beams=beams, num_return=n, renormalize=self.sessions.renormalize
+            self._base_options, num_beams=beams, num_return=n, renormalize=self.sessions.renormalize,
+            max_topk=max_topk,
         )
 
     def _chunks(self, text: str) -> list[list[int]]:
@@ -310,18 +330,23 @@ class OnnxTranslator:
             start = end
         return chunks
 
-    def _translate_unique(self, texts: list[str], n: int) -> list[list[str]]:
+    def _translate_unique(self, texts: list[str], n: int, tags: bool = False) -> list[list[str]]:
         results: list[list[str]] = [[] for _ in texts]
         jobs: list[list[int]] = []
         owners: list[tuple[int, int]] = []  # (text index, chunk number)
+        automata: list[TagAutomaton | None] = []
         for i, text in enumerate(texts):
             if not text.strip():
                 results[i] = [text]
                 continue
-            for c, chunk in enumerate(self._chunks(text)):
+            chunks = self._chunks(text)
+            # A text split into chunks has its tags spread over them: no constraint.
+            auto = self._automaton(text) if tags and len(chunks) == 1 else None
+            for c, chunk in enumerate(chunks):
                 jobs.append(chunk)
                 owners.append((i, c))
-        hyps = self._generate(jobs, n)
+                automata.append(auto)
+        hyps = self._generate(jobs, n, automata if tags else None)
         pieces: dict[int, list[list[Hypothesis]]] = {}
         for (i, _c), h in zip(owners, hyps):
             pieces.setdefault(i, []).append(h)
@@ -338,7 +363,8 @@ class OnnxTranslator:
                 results[i] = [self.tokenizer.decode(joined)]
         return results
 
-    def _generate(self, encoded: list[list[int]], n: int) -> list[list[Hypothesis]]:
+    def _generate(self, encoded: list[list[int]], n: int,
+                  automata: list[TagAutomaton | None] | None = None) -> list[list[Hypothesis]]:
         opts = self._options(n)
         out: list[list[Hypothesis]] = [[] for _ in encoded]
         lengths = [len(ids) for ids in encoded]
@@ -351,7 +377,8 @@ class OnnxTranslator:
                 mask[row, : lengths[i]] = 1
             # No local name for the encoder state: the search drops caches as sentences finish.
             search = greedy_search if opts.num_beams == 1 else beam_search
-            hyps = search(self.sessions, self.sessions.encode(input_ids, mask), opts)
+            constraints = None if automata is None else [automata[i] for i in batch]
+            hyps = search(self.sessions, self.sessions.encode(input_ids, mask), opts, constraints)
             for row, i in enumerate(batch):
                 out[i] = hyps[row]
         return out

@@ -16,8 +16,9 @@ given (the pseudo backend, a model without what it needs) raises ``BackendError`
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from ..segment import TAG_RE
 from .projection import project as project_markup
@@ -92,10 +93,53 @@ def project(translator: Translator) -> Translator:
     return ProjectingTranslator(translator)
 
 
+@runtime_checkable
+class TagConstrainable(Protocol):
+    """A translator that can decode under placeholder constraints (the ONNX engine)."""
+
+    def translate_nbest(self, texts: Sequence[str], n: int, *, tags: bool = False) -> list[list[str]]: ...
+
+
+class TagConstrained:
+    """Placeholder-constrained beam search (``engine/tags.py``): every hypothesis of a
+    sentence with placeholders holds each of them exactly once, pairs opened before they
+    close and properly nested; EOS only comes when all are out. The sentence reaches the model
+    whole and its output is valid by construction; the ladder stays for what the constraint
+    cannot cover (a text longer than the model's positions, the maximum length reached)."""
+
+    def __init__(self, inner: TagConstrainable) -> None:
+        self.inner = inner
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        return [alts[0] for alts in self.translate_nbest(texts, 1)]
+
+    def translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
+        return self.inner.translate_nbest(texts, n, tags=True)
+
+
+def constrained(translator: Translator) -> Translator:
+    """The ``constrained`` strategy; needs a translator that decodes under tag constraints."""
+    if not isinstance(translator, TagConstrainable) or not _takes_tags(translator):
+        from .backends import BackendError  # backends imports this module
+
+        name = getattr(translator, "name", type(translator).__name__)
+        raise BackendError(f"markup strategy 'constrained' needs the onnx backend "
+                           f"(the {name} backend cannot constrain tags)")
+    return TagConstrained(translator)
+
+
+def _takes_tags(translator: object) -> bool:
+    try:
+        return "tags" in inspect.signature(translator.translate_nbest).parameters  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        return False
+
+
 #: Every strategy by name, the default first. The name is what users and the cache see.
 MARKUP_STRATEGIES: dict[str, MarkupStrategy] = {
     "tags": tags,
     "project": project,
+    "constrained": constrained,
 }
 
 DEFAULT_MARKUP = "tags"

@@ -13,6 +13,7 @@ import pytest
 
 from mkdocs_zh_translate.pipeline import markup
 from mkdocs_zh_translate.pipeline.backends import BackendError, load_translator
+from mkdocs_zh_translate.pipeline.glossary import Glossary, GlossaryTranslator, Term, _pattern
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator, TranslationFailed
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.pipeline.translator import PseudoTranslator, Translator
@@ -71,3 +72,45 @@ def test_an_unknown_strategy_is_one_clear_error() -> None:
         load_translator("pseudo", markup="nope")
     with pytest.raises(TranslationFailed, match="unknown markup strategy"):
         LazyTranslator().get(TranslatorSpec("pseudo", None, markup="nope"))
+
+
+class TagAware:
+    """A stand-in for the ONNX engine: with ``tags=True`` it keeps the source's placeholders,
+    without it it drops them (as a model that never saw them does)."""
+
+    def __init__(self) -> None:
+        self.calls: list[bool] = []
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        return [alts[0] for alts in self.translate_nbest(texts, 1)]
+
+    def translate_nbest(self, texts: Sequence[str], n: int, *, tags: bool = False) -> list[list[str]]:
+        self.calls.append(tags)
+        return [[f"zh {t}" if tags else f"zh {t.replace('<x1/>', '')}"] for t in texts]
+
+
+def test_constrained_asks_the_engine_for_tag_constraints() -> None:
+    assert "constrained" in markup.markup_names() and markup.DEFAULT_MARKUP == "tags"
+    engine = TagAware()
+    [plain] = translate_segments(["see <x1/> here"], engine)
+    assert plain.fallback is not None  # the bare engine drops the placeholder: the ladder steps in
+    wrapped = markup.MARKUP_STRATEGIES["constrained"](engine)
+    [tagged] = translate_segments(["see <x1/> here"], wrapped)
+    assert (tagged.text, tagged.fallback) == ("zh see <x1/> here", None)
+    assert engine.calls[-1] is True
+
+
+def test_constrained_needs_a_backend_that_can_constrain() -> None:
+    with pytest.raises(BackendError, match="^markup strategy 'constrained' needs the onnx backend "
+                                           r"\(the pseudo backend cannot constrain tags\)$"):
+        load_translator("pseudo", markup="constrained")
+
+
+def test_glossary_terms_go_through_the_same_constraint() -> None:
+    """A glossary term is protected as an atom: under ``constrained`` the engine must emit it,
+    so the term's target is in the output (the bare engine drops it and the term is lost)."""
+    glossary = Glossary([Term("widget", "部件", _pattern("widget", ignore_case=False))])
+    bare = GlossaryTranslator(TagAware(), glossary).translate(["the widget works"])
+    constrained = GlossaryTranslator(markup.MARKUP_STRATEGIES["constrained"](TagAware()), glossary)
+    assert "部件" not in bare[0]
+    assert constrained.translate(["the widget works"]) == ["zh the 部件 works"]
