@@ -30,6 +30,7 @@ from sphinx.util import logging
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import IMAGE_TYPE_NODES, LITERAL_TYPE_NODES, extract_messages
 
+from ..errors import ZhTranslateError
 from ..notice import banner_html, model_label
 from ..pipeline.origin import Origin
 from ..pipeline.pages import strict_failure
@@ -48,8 +49,9 @@ ATTR = "zh_translate_docs"  # the environment attribute: docname -> DocRecord
 _NAMESPACE = "general"  # the namespace sphinx.transforms.i18n.Locale reads catalogs under
 
 
-class ZhTranslateBuildError(SphinxError):
-    """A build the extension refuses to finish (Sphinx prints it as one line, no traceback)."""
+class ZhTranslateBuildError(SphinxError, ZhTranslateError):
+    """A build the extension refuses to finish (Sphinx prints it as one line, no traceback);
+    a SphinxError for Sphinx, and one of the package's errors for everyone else."""
 
     category = "zh-translate error"
 

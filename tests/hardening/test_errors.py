@@ -28,6 +28,8 @@ from mkdocs_zh_translate.pofill.fill import FillError
 from mkdocs_zh_translate.review.pocheck import PoSyntaxError
 from mkdocs_zh_translate.review.store import ReviewError
 from mkdocs_zh_translate.segment import SegmentError
+from mkdocs_zh_translate.sphinx.build import ZhTranslateBuildError
+from mkdocs_zh_translate.sphinx.sync import SyncError
 from mkdocs_zh_translate.textfile import NotUtf8Error, decode_utf8, split_bom
 from mkdocs_zh_translate.untrusted import UntrustedFileError
 
@@ -35,7 +37,7 @@ PACKAGE = Path(mkdocs_zh_translate.__file__).parent
 ERRORS = [
     CliError, DocsError, EngineError, ExportError, ModelIntegrityError, BackendError, TranslationFailed,
     CatalogError, FillError, PoSyntaxError, ReviewError, SegmentError, NotUtf8Error, PathError, DirOptionError,
-    UntrustedFileError, MdConfigError,
+    UntrustedFileError, MdConfigError, SyncError, ZhTranslateBuildError,
 ]
 
 
