@@ -21,8 +21,6 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from ..segment import TAG_RE
-from .projection import project as project_markup
-from .projection import strip_markup
 from .translator import Translator
 
 MarkupStrategy = Callable[[Translator], Translator]
@@ -54,6 +52,9 @@ class ProjectingTranslator:
         return [alts[0] for alts in self.translate_nbest(texts, 1)]
 
     def translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
+        from .projection import project as project_markup  # numpy: only when a model runs
+        from .projection import strip_markup
+
         out: list[list[str] | None] = [None] * len(texts)
         plain: dict[int, tuple[str, list[Any]]] = {}
         for i, text in enumerate(texts):
