@@ -124,6 +124,15 @@ def render_po(po: polib.POFile, width: int = DEFAULT_WIDTH) -> str:
     return format_po(po, width)
 
 
+def existing_text(path: Path, root: Path) -> str | None:
+    """A file's text as it is on disk, read like every contributor file (no links, no devices),
+    or None when it is absent or cannot be read: for keeping bytes that did not change."""
+    try:
+        return read_untrusted_text(path, root)
+    except (UntrustedFileError, NotUtf8Error):
+        return None
+
+
 def write_if_changed(path: Path, text: str) -> bool:
     """Write ``text`` atomically unless the file already holds exactly that; True if written.
     A failure (full disk) is one line naming the file (:func:`~..owned.write_if_changed`)."""

@@ -23,10 +23,8 @@ import polib
 
 from ..owned import Owned
 from ..plugin.collect import Site
-from ..textfile import NotUtf8Error
-from ..untrusted import UntrustedFileError, read_untrusted_text
 from .powrap import DEFAULT_WIDTH
-from .store import PAGE_SUFFIX, check_no_links, entry_state, new_po, read_po, render_po, write_if_changed
+from .store import PAGE_SUFFIX, check_no_links, entry_state, existing_text, new_po, read_po, render_po, write_if_changed
 from .units import Key, Unit, entry_key
 
 SIMILARITY = 0.6  # difflib ratio above which a changed source keeps the old translation
@@ -174,14 +172,6 @@ def finish_header(po: polib.POFile, old: polib.POFile | None, site_name: str, no
         meta["PO-Revision-Date"] = now
 
 
-def _existing_text(path: Path, review_dir: Path) -> str | None:
-    """The file's text as it is on disk (read like every contributor file: no links, no devices)."""
-    try:
-        return read_untrusted_text(path, review_dir)
-    except (UntrustedFileError, NotUtf8Error):
-        return None
-
-
 def plan_sync(site: Site, width: int | None = None, now: str | None = None) -> list[Planned]:
     """New content for every PO file of the site, and for orphaned page files (all obsolete).
     Reads every file first: a malformed one raises ReviewError before anything is written.
@@ -216,7 +206,7 @@ def plan_sync(site: Site, width: int | None = None, now: str | None = None) -> l
         finish_header(po, old, site.site_name, now)
         text = render_po(po, width)
         if old is not None and render_po(old, width) == text:
-            text = _existing_text(path, site.review_dir) or text  # same content: the file stays as it is
+            text = existing_text(path, site.review_dir) or text  # same content: the file stays as it is
         planned.append(Planned(path, po, text))
     return planned
 

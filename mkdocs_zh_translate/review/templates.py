@@ -20,9 +20,7 @@ from pathlib import Path
 import polib
 
 from ..owned import Owned
-from ..textfile import NotUtf8Error
-from ..untrusted import UntrustedFileError, read_untrusted_text
-from .store import PAGE_SUFFIX, ReviewError, render_po
+from .store import PAGE_SUFFIX, ReviewError, existing_text, render_po
 from .units import Unit
 
 TEMPLATES_DIR = "templates"
@@ -76,13 +74,6 @@ def template_of(units: Sequence[Unit], project: str, now: str) -> polib.POFile:
     return pot
 
 
-def _existing(path: Path, root: Path) -> str | None:
-    try:
-        return read_untrusted_text(path, root)
-    except (UntrustedFileError, NotUtf8Error):
-        return None
-
-
 def _ours(text: str | None) -> bool:
     return text is not None and f"X-Generator: {GENERATOR}\\n" in text
 
@@ -100,7 +91,7 @@ def plan_templates(
             continue
         path = template_path(review_dir, po_path)
         wanted.add(path)
-        old = _existing(path, root)
+        old = existing_text(path, root)
         text = render_po(template_of(units, project, now), width)
         if old is not None:
             kept = render_po(template_of(units, project, _creation_date(old) or now), width)
@@ -108,7 +99,7 @@ def plan_templates(
         planned.append((path, text))
     if root.is_dir():
         for path in sorted(root.rglob("*" + POT_SUFFIX)):
-            if path not in wanted and _ours(_existing(path, root)):
+            if path not in wanted and _ours(existing_text(path, root)):
                 planned.append((path, None))
     return planned
 
