@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from mkdocs_zh_translate.pipeline.guard import BUDGET, PageGuard, python_markdown_renderer
+from mkdocs_zh_translate.pipeline.guard import BUDGET, PageGuard, python_markdown_renderer, structure
 from mkdocs_zh_translate.pipeline.markdown import translate_markdown
 from mkdocs_zh_translate.pipeline.translator import PseudoTranslator
 from tests.growth import assert_bounded_multiple, assert_linear, fastest, growth_ratios
@@ -112,9 +112,15 @@ def test_guard_search_is_bounded_by_the_english_render(name: str) -> None:
             result = PageGuard(render, floor_s=0.0).check(source, page, translations, label="wide.md")
             warned.append(result.reason)
 
-        return fastest(guard, 2) / fastest(lambda: render(source), 2)
+        # The budget is counted against the English render *and* the parse of its HTML (what
+        # the guard's first step costs), so that is the unit here too.
+        return fastest(guard, 2) / fastest(lambda: structure(render(source)), 2)
 
-    assert_bounded_multiple(f"{name}: the guard's search", ratio, BUDGET + 4)
+    # The guard spends BUDGET times one sample of the English render (a single reading, not a
+    # fastest-of: 8-10x here idle, up to 13.6x on a loaded CI machine), plus that render and
+    # the one under way. The bound is 2 x BUDGET: the search that bisected on cost 16 renders
+    # of the table at 8 rows, 57 at 32 (and grows with the rows); a bounded one does not grow.
+    assert_bounded_multiple(f"{name}: the guard's search", ratio, 2 * BUDGET)
     assert any("wide.md" in w and "over budget" in w for w in warned), warned[-1:]
 
 
