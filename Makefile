@@ -20,7 +20,7 @@ $(SITE_STAMP): pyproject.toml | $(PY)
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e ".[export,demo,test,bench,ray,realsites]"
+	$(PY) -m pip install -q -e ".[export,demo,test,bench,ray,realsites,eval]"
 	touch $@ $(SITE_STAMP)
 
 install: $(TEST_STAMP)

@@ -156,6 +156,10 @@ def _build_parser() -> argparse.ArgumentParser:
     from .sphinx import add_parser as add_sphinx_parser
 
     add_sphinx_parser(sub)
+
+    from .eval import add_parser as add_eval_parser
+
+    add_eval_parser(sub)
     return parser
 
 

@@ -20,7 +20,9 @@ from mkdocs.plugins import get_plugin_logger
 
 from ..logs import PLUGIN_NAME
 from ..owned import path_kind
+from ..pipeline.glossary import Glossary
 from ..pipeline.pages import PageJob, SiteTranslator
+from ..pipeline.spec import TranslatorSpec
 from ..review.powrap import DEFAULT_WIDTH
 from ..review.store import ReviewError, display, page_po_path, site_po_path
 from ..review.units import Unit, merge_site_units, page_units, string_units
@@ -67,6 +69,8 @@ class Site:
     machine: dict[tuple[Path, tuple[str | None, str]], str] = field(default_factory=dict)
     site_name: str = ""
     po_width: int = DEFAULT_WIDTH
+    spec: TranslatorSpec | None = None  # the site's translator (``eval`` runs it)
+    glossary: Glossary | None = None  # the site's glossary, as the build applies it
 
 
 def _segment_of(unit: Unit) -> Segment:
@@ -163,7 +167,8 @@ def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T],
 
 def _units(build: EnglishBuild, config_file: Path) -> Site:
     root = config_file.resolve().parent
-    site = Site(config_file, build.review_dir, build.docs_dir, site_name=build.site_name, po_width=build.po_width)
+    site = Site(config_file, build.review_dir, build.docs_dir, site_name=build.site_name, po_width=build.po_width,
+                spec=build.translator.spec, glossary=build.translator.service.glossary)
     site_groups: list[list[Unit]] = []
     strings: list[tuple[str, str]] = [(t, "mkdocs.yml") for t in build.site_strings]
     pages: list[SegmentedPage] = []

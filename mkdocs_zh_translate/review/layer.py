@@ -44,8 +44,9 @@ class ReviewedLayer:
         self.review_dir = review_dir
         self.reader = reader or PoReader(review_dir)
 
-    def _check(self, unit: Unit, entry: polib.POEntry, path: Path) -> tuple[str | None, str | None]:
-        """(placeholder translation, None) or (None, warning)."""
+    def check(self, unit: Unit, entry: polib.POEntry, path: Path) -> tuple[str | None, str | None]:
+        """(placeholder translation, None) or (None, warning); (None, None) when ``entry`` is not
+        reviewed. The one reading of a reviewed entry: the build and ``eval`` share it."""
         text = reviewed_text(entry)
         if text is None:
             return None, None
@@ -74,7 +75,7 @@ class ReviewedLayer:
                 entry = entries.get(unit.key)
                 if entry is None:
                     continue
-                text, warning = self._check(unit, entry, path)
+                text, warning = self.check(unit, entry, path)
                 if warning:
                     review.warnings.append(warning)
                 if text is None:
@@ -97,7 +98,7 @@ class ReviewedLayer:
             entry = entries.get(unit.key)
             if entry is None:
                 continue
-            text, warning = self._check(unit, entry, path)
+            text, warning = self.check(unit, entry, path)
             if warning:
                 warnings.append(warning)
             if text is not None:

@@ -1,0 +1,159 @@
+"""``mkdocs-zh-translate eval``: score the translator on a site's reviewed entries or a TSV file.
+
+The base translator is the site's (``-f``) or the command line's (``--references``), with
+``--backend``/``--model``/``--beams`` on top; ``--compare A B`` runs two variants of it, each a
+comma-separated list of ``field=value`` settings of :class:`~..pipeline.spec.TranslatorSpec`
+(``beams=4``, ``model=DIR``, ``markup=project``), side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .app import PROVIDERS_HELP
+from .errors import CliError
+
+if TYPE_CHECKING:
+    from ..pipeline.spec import TranslatorSpec
+    from ..quality.references import ReferenceSet
+
+EXIT_BELOW = 1
+_INT_SETTINGS = ("beams", "threads", "max_batch_tokens")
+SETTINGS = ("backend", "model", "markup", *_INT_SETTINGS)
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    ev = sub.add_parser(
+        "eval",
+        help="score the translator against your reviewed translations (chrF, BLEU, whole/pieces/English)",
+    )
+    source = ev.add_mutually_exclusive_group()
+    source.add_argument(
+        "-f", "--config-file", metavar="FILE",
+        help="mkdocs.yml: its reviewed PO entries are the references (default: ./mkdocs.yml)",
+    )
+    source.add_argument(
+        "--references", metavar="FILE.tsv", help="english<TAB>reference per line (Markdown as in a PO entry)"
+    )
+    ev.add_argument("--backend", choices=("pseudo", "onnx"), help="override the site's backend (default: onnx)")
+    ev.add_argument("--model", metavar="DIR", help="exported model directory (overrides the site's)")
+    ev.add_argument("--beams", type=int, default=None)
+    ev.add_argument("--threads", type=int, default=None)
+    ev.add_argument("--providers", metavar="LIST", help=PROVIDERS_HELP)
+    ev.add_argument(
+        "--compare", nargs=2, metavar=("A", "B"),
+        help="two settings side by side, each field=value[,field=value]: "
+        f"{', '.join(SETTINGS)} (e.g. beams=1 beams=4, markup=tags markup=project)",
+    )
+    ev.add_argument("--limit", type=int, metavar="N", help="score the first N references only")
+    ev.add_argument("--min-chrf", type=float, metavar="X", help="exit 1 when a run's chrF is below X (CI)")
+    ev.add_argument("--worst", type=int, default=5, metavar="N", help="list the N worst sentences (default: 5)")
+    ev.add_argument("--json", action="store_true", help="print the results as JSON (schema in the README)")
+    ev.set_defaults(func=run_eval)
+
+
+def parse_settings(text: str, base: TranslatorSpec) -> TranslatorSpec:
+    """``base`` with the ``field=value`` settings of ``text`` (comma-separated) applied."""
+    from ..pipeline.backends import BACKENDS
+    from ..pipeline.markup import markup_names
+
+    changes: dict[str, Any] = {}
+    for item in (part.strip() for part in text.split(",")):
+        name, sep, value = item.partition("=")
+        name, value = name.strip().replace("-", "_"), value.strip()
+        if not sep or not name or not value:
+            raise CliError(f"--compare {text}: expected field=value (fields: {', '.join(SETTINGS)})")
+        if name not in SETTINGS:
+            raise CliError(f"--compare {text}: unknown field {name!r}; choose one of {', '.join(SETTINGS)}")
+        if name in _INT_SETTINGS:
+            if not value.isdigit() or int(value) < 1:
+                raise CliError(f"--compare {text}: {name} takes a whole number, 1 or more")
+            changes[name] = int(value)
+        elif name == "backend" and value not in BACKENDS:
+            raise CliError(f"--compare {text}: unknown backend {value!r}; choose one of {', '.join(BACKENDS)}")
+        elif name == "markup" and value not in markup_names():
+            names = ", ".join(markup_names())
+            raise CliError(f"--compare {text}: unknown markup strategy {value!r}; choose one of {names}")
+        else:
+            changes[name] = value
+    return dataclasses.replace(base, **changes)
+
+
+def _check_numbers(args: argparse.Namespace) -> None:
+    if args.limit is not None and args.limit < 1:
+        raise CliError(f"--limit {args.limit}: a count, 1 or more")
+    if args.worst < 0:
+        raise CliError(f"--worst {args.worst}: a count, 0 or more")
+    if args.min_chrf is not None and not 0 <= args.min_chrf <= 100:  # NaN too
+        raise CliError(f"--min-chrf {args.min_chrf:g}: a chrF score, from 0 to 100")
+
+
+def _references(args: argparse.Namespace) -> ReferenceSet:
+    from ..quality.references import read_tsv, site_references
+
+    if args.references:
+        return read_tsv(Path(args.references))
+    from ..plugin.collect import collect_site
+
+    return site_references(collect_site(Path(args.config_file or "mkdocs.yml")))
+
+
+def _base_spec(args: argparse.Namespace, refs: ReferenceSet) -> TranslatorSpec:
+    from ..pipeline.spec import TranslatorSpec
+
+    base = refs.spec or TranslatorSpec("onnx", None)
+    changes: dict[str, Any] = {}
+    if args.backend:
+        changes["backend"] = args.backend
+    if args.model:
+        changes["model"] = args.model
+    for name in ("beams", "threads"):
+        if getattr(args, name) is not None:
+            changes[name] = getattr(args, name)
+    if args.providers:
+        changes["providers"] = tuple(p for p in args.providers.split(",") if p)
+    return dataclasses.replace(base, **changes)
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """Read the references, run one translator (or two with ``--compare``), print the results;
+    exit 1 below ``--min-chrf``."""
+    from ..pipeline.progress import progress_for
+    from ..quality.references import limited
+    from ..quality.report import dumps, eval_report, passed, table, worst_lines
+    from ..quality.run import evaluate
+
+    _check_numbers(args)
+    refs = _references(args)
+    for line in refs.skipped:
+        print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr)
+    refs.references = limited(refs.references, args.limit)
+    if not refs.references:
+        where = "reviewed PO entries" if refs.spec is not None else "lines"
+        raise CliError(f"{refs.origin}: no references to score (no {where} with a reference)")
+    base = _base_spec(args, refs)
+    variants = [(text, parse_settings(text, base)) for text in args.compare] if args.compare else [("", base)]
+    runs = [
+        evaluate(refs.references, spec, label=label, glossary=refs.glossary, progress=progress_for(None))
+        for label, spec in variants
+    ]
+    if args.json:
+        sys.stdout.write(dumps(eval_report(refs, runs, min_chrf=args.min_chrf, worst=args.worst)))
+    else:
+        skipped = f" ({len(refs.skipped)} skipped)" if refs.skipped else ""
+        print(f"eval: {len(refs.references)} references from {refs.origin}{skipped}")
+        print(table(runs))
+        for run in runs:
+            lines = worst_lines(run, args.worst)
+            if lines:
+                print(f"worst ({run.label}):")
+                print("\n".join(lines))
+    if args.min_chrf is not None and not passed(runs, args.min_chrf):
+        below = ", ".join(f"{r.label} {r.scores.chrf:.1f}" for r in runs if r.scores.chrf < args.min_chrf)
+        print(f"mkdocs-zh-translate: eval: chrF below --min-chrf {args.min_chrf:g}: {below}", file=sys.stderr)
+        return EXIT_BELOW
+    return 0

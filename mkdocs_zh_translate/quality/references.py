@@ -1,0 +1,130 @@
+"""What ``eval`` scores against: pairs of English source and a person's Chinese.
+
+Two sources, one shape (:class:`Reference`: the placeholder text the pipeline translates and
+the reference in the same placeholder form):
+
+* a site's reviewed PO entries, read as the build reads them (``ReviewedLayer.check``: not
+  fuzzy, not obsolete, markup kept; an entry the build would reject is skipped and counted);
+* a TSV file, ``english<TAB>reference`` per line, both readable Markdown as in a PO entry
+  (blank lines and ``#`` comments skipped). A bad line is one error naming ``file:line``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..errors import ZhTranslateError
+from ..segment import Segment, SegmentError, from_readable, segment_markdown
+from ..textfile import NotUtf8Error, decode_utf8, split_bom
+from ..untrusted import display
+
+if TYPE_CHECKING:
+    from ..pipeline.glossary import Glossary
+    from ..pipeline.spec import TranslatorSpec
+    from ..plugin.collect import Site
+
+
+class ReferenceError(ZhTranslateError):
+    """A reference file that cannot be used (``file:line: why``)."""
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One sentence to score: where the reference is written, the source as the pipeline
+    translates it (placeholders), the reference in the same form, the pairs the ladder may drop."""
+
+    where: str
+    source: str
+    reference: str
+    droppable: frozenset[int] = frozenset()
+
+
+@dataclass
+class ReferenceSet:
+    """The references of one run, where they came from, and the site's translator and glossary
+    when they came from a site (a TSV has neither)."""
+
+    origin: str
+    references: list[Reference] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # "file:line: why" of entries not used
+    spec: TranslatorSpec | None = None
+    glossary: Glossary | None = None
+
+
+def read_tsv(path: Path) -> ReferenceSet:
+    """The references of a TSV file; :class:`ReferenceError` naming ``file:line`` for the first
+    bad line (no tab, an empty side, English that is not exactly one segment, a reference that
+    loses or adds markup)."""
+    name = display(path)
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise ReferenceError(f"{name}: is a directory, not a TSV file") from None
+    except FileNotFoundError:
+        raise ReferenceError(f"{name}: no such file") from None
+    except OSError as exc:
+        raise ReferenceError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    try:
+        text, _bom = split_bom(decode_utf8(data, name))
+    except NotUtf8Error as exc:
+        raise ReferenceError(str(exc)) from None
+    found = ReferenceSet(name)
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        where = f"{name}:{number}"
+        parts = line.split("\t")
+        if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
+            raise ReferenceError(f"{where}: expected `english<TAB>reference` (one tab, text on both sides)")
+        found.references.append(_reference(where, parts[0].strip(), parts[1].strip()))
+    return found
+
+
+def _reference(where: str, english: str, chinese: str) -> Reference:
+    try:
+        segments = segment_markdown(english).segments
+    except SegmentError as exc:
+        raise ReferenceError(f"{where}: cannot segment the English: {exc}") from None
+    if len(segments) != 1:
+        raise ReferenceError(
+            f"{where}: the English is {len(segments)} segments to translate; give one sentence or paragraph per line"
+        )
+    segment = segments[0]
+    parsed = from_readable(segment, chinese)
+    if parsed.problems:
+        problems = "; ".join(parsed.problems)
+        raise ReferenceError(f"{where}: the reference does not keep the English's markup ({problems})")
+    return Reference(where, segment.text, parsed.text, segment.droppable_pairs)
+
+
+def site_references(site: Site) -> ReferenceSet:
+    """The reviewed entries of ``site``'s PO files, read as the build reads them
+    (``ReviewedLayer.check``); entries the build would reject are listed in ``skipped``."""
+    from ..review.layer import ReviewedLayer
+
+    layer = ReviewedLayer(site.review_dir)
+    found = ReferenceSet(display(site.config_file), spec=site.spec, glossary=site.glossary)
+    for path, units in site.pages.items():
+        entries = layer.reader.index(path)
+        for unit in units:
+            entry = entries.get(unit.key)
+            if entry is None:
+                continue
+            text, warning = layer.check(unit, entry, path)
+            if warning:
+                found.skipped.append(warning)
+            if text is None:
+                continue
+            segment = unit.segment or Segment(unit.text, 0, 0, 1, "string")
+            found.references.append(
+                Reference(f"{display(path)}:{entry.linenum}", unit.text, text, segment.droppable_pairs)
+            )
+    return found
+
+
+def limited(references: Sequence[Reference], limit: int | None) -> list[Reference]:
+    """The first ``limit`` references (all of them for None)."""
+    return list(references if limit is None else references[:limit])

@@ -1,0 +1,143 @@
+"""One evaluation run: the references' English through the build's pipeline with one translator.
+
+The pipeline is the build's (:class:`~..pipeline.service.TranslationService`: glossary,
+markup strategy, fallback ladder), with two differences on purpose: no reviewed layer (the
+references must not be scored against themselves) and no machine cache (a cached translation
+may come from another model or settings; ``eval`` measures the translator it is given).
+Nothing is written: no cache, no PO file.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..pipeline.glossary import Glossary
+from ..pipeline.lazy import LazyTranslator
+from ..pipeline.progress import Progress
+from ..pipeline.report import PageCounts
+from ..pipeline.service import Requests, TranslationService
+from ..pipeline.spec import TranslatorSpec
+from ..pipeline.translator import Translator
+from . import metrics
+from .references import Reference
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One reference with its candidate, as plain text (:func:`~.metrics.plain`)."""
+
+    where: str
+    source: str
+    candidate: str
+    reference: str
+    fallback: str | None
+
+
+@dataclass
+class RunResult:
+    """What one translator scored on the references."""
+
+    label: str
+    spec: TranslatorSpec
+    counts: PageCounts = field(default_factory=PageCounts)
+    scores: metrics.Scores = field(default_factory=lambda: metrics.Scores(0.0, 0.0))
+    english_left: list[tuple[Sentence, list[str]]] = field(default_factory=list)
+    outliers: list[tuple[Sentence, float]] = field(default_factory=list)  # worst first
+    seconds: float = 0.0
+
+    @property
+    def sentences(self) -> int:
+        return self.counts.segments
+
+    @property
+    def placeholder_errors(self) -> int:
+        """Sentences whose first model output broke its placeholders (the ladder stepped in)."""
+        return sum(self.counts.fallbacks.values())
+
+    def as_json(self, worst: int) -> dict[str, Any]:
+        spec = self.spec
+        return {
+            "label": self.label,
+            "settings": {
+                "backend": spec.backend, "model": spec.model, "beams": spec.beams, "threads": spec.threads,
+                "max_batch_tokens": spec.max_batch_tokens, "markup": spec.markup,
+            },
+            "sentences": self.sentences,
+            "chrf": self.scores.chrf,
+            "bleu": self.scores.bleu,
+            "whole": self.counts.whole,
+            "pieces": self.counts.pieces,
+            "english": self.counts.english,
+            "placeholder_errors": self.placeholder_errors,
+            "fallbacks": dict(sorted(self.counts.fallbacks.items())),
+            "untranslated": len(self.english_left),
+            "length_outliers": len(self.outliers),
+            "seconds": round(self.seconds, 3),
+            "worst_untranslated": [
+                {**_sentence_json(s), "english": runs} for s, runs in self.english_left[:worst]
+            ],
+            "worst_length": [{**_sentence_json(s), "ratio": _ratio_json(r)} for s, r in self.outliers[:worst]],
+        }
+
+
+def _sentence_json(s: Sentence) -> dict[str, Any]:
+    return {"where": s.where, "source": s.source, "candidate": s.candidate, "reference": s.reference}
+
+
+def _ratio_json(ratio: float) -> float | None:
+    return None if ratio == float("inf") else round(ratio, 3)
+
+
+def evaluate(
+    references: Sequence[Reference],
+    spec: TranslatorSpec,
+    *,
+    label: str = "",
+    glossary: Glossary | None = None,
+    load: Callable[[TranslatorSpec], Translator] | None = None,
+    progress: Progress | None = None,
+) -> RunResult:
+    """Translate the references' English with ``spec``'s translator through the pipeline and
+    score it. ``load(spec)`` builds the translator (default: the build's lazy loader, markup
+    strategy included). Raises :class:`~..pipeline.lazy.TranslationFailed` when it cannot."""
+    started = time.perf_counter()
+    loader = load or LazyTranslator().get
+    service = TranslationService(lambda: loader(spec), glossary=glossary, progress=progress)
+    requests = Requests()
+    for ref in references:
+        requests.add(ref.source, ref.droppable)
+    hits = service.translate(requests)
+    result = RunResult(label or describe(spec), spec)
+    sentences: list[Sentence] = []
+    for ref in references:
+        hit = hits[ref.source]
+        result.counts.count_hit(hit.origin, hit.fallback)
+        sentence = Sentence(
+            ref.where, metrics.plain(ref.source), metrics.plain(hit.text), metrics.plain(ref.reference), hit.fallback
+        )
+        sentences.append(sentence)
+        left = metrics.english_left(sentence.candidate, sentence.reference)
+        if left:
+            result.english_left.append((sentence, left))
+        ratio = metrics.length_ratio(sentence.candidate, sentence.reference)
+        if metrics.is_outlier(ratio):
+            result.outliers.append((sentence, ratio))
+    result.outliers.sort(key=lambda item: metrics.outlier_order(item[1]), reverse=True)
+    result.english_left.sort(key=lambda item: -sum(len(run) for run in item[1]))
+    result.scores = metrics.corpus_scores([s.candidate for s in sentences], [s.reference for s in sentences])
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def describe(spec: TranslatorSpec) -> str:
+    """A short label of a translator: backend, model directory's name, decoding options set."""
+    from pathlib import Path
+
+    parts = [spec.backend if spec.backend != "onnx" or not spec.model else Path(spec.model).name]
+    if spec.beams is not None:
+        parts.append(f"beams={spec.beams}")
+    parts.append(f"markup={spec.markup}")
+    return " ".join(parts)
