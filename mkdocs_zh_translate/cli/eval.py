@@ -83,6 +83,15 @@ def parse_settings(text: str, base: TranslatorSpec) -> TranslatorSpec:
     return dataclasses.replace(base, **changes)
 
 
+def _label(text: str) -> str:
+    """A column title for settings: a model directory by its name (its path would fill a line)."""
+    parts = []
+    for item in text.split(","):
+        name, _, value = item.strip().partition("=")
+        parts.append(f"{name}={Path(value).name}" if name.strip() == "model" else item.strip())
+    return ",".join(parts)
+
+
 def _check_numbers(args: argparse.Namespace) -> None:
     if args.limit is not None and args.limit < 1:
         raise CliError(f"--limit {args.limit}: a count, 1 or more")
@@ -136,7 +145,7 @@ def run_eval(args: argparse.Namespace) -> int:
         where = "reviewed PO entries" if refs.spec is not None else "lines"
         raise CliError(f"{refs.origin}: no references to score (no {where} with a reference)")
     base = _base_spec(args, refs)
-    variants = [(text, parse_settings(text, base)) for text in args.compare] if args.compare else [("", base)]
+    variants = [(_label(text), parse_settings(text, base)) for text in args.compare] if args.compare else [("", base)]
     runs = [
         evaluate(refs.references, spec, label=label, glossary=refs.glossary, progress=progress_for(None))
         for label, spec in variants
