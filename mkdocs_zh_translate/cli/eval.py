@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..untrusted import display
 from .app import PROVIDERS_HELP
 from .errors import CliError
 
@@ -142,8 +143,12 @@ def run_eval(args: argparse.Namespace) -> int:
         print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr)
     refs.references = limited(refs.references, args.limit)
     if not refs.references:
-        where = "reviewed PO entries" if refs.spec is not None else "lines"
-        raise CliError(f"{refs.origin}: no references to score (no {where} with a reference)")
+        if refs.review_dir is None:
+            raise CliError(f"{refs.origin}: no references to score (no english<TAB>reference line)")
+        raise CliError(
+            f"{refs.origin}: no references to score: no reviewed PO entry in {display(refs.review_dir)} "
+            "(review some: `review sync`, then edit msgstr and delete '#, fuzzy'; or give --references FILE.tsv)"
+        )
     base = _base_spec(args, refs)
     variants = [(_label(text), parse_settings(text, base)) for text in args.compare] if args.compare else [("", base)]
     runs = [

@@ -52,6 +52,7 @@ class ReferenceSet:
     skipped: list[str] = field(default_factory=list)  # "file:line: why" of entries not used
     spec: TranslatorSpec | None = None
     glossary: Glossary | None = None
+    review_dir: Path | None = None  # where a site's reviewed entries were looked for
 
 
 def read_tsv(path: Path) -> ReferenceSet:
@@ -106,7 +107,7 @@ def site_references(site: Site) -> ReferenceSet:
     from ..review.layer import ReviewedLayer
 
     layer = ReviewedLayer(site.review_dir)
-    found = ReferenceSet(display(site.config_file), spec=site.spec, glossary=site.glossary)
+    found = ReferenceSet(display(site.config_file), spec=site.spec, glossary=site.glossary, review_dir=site.review_dir)
     for path, units in site.pages.items():
         entries = layer.reader.index(path)
         for unit in units:
