@@ -4,7 +4,8 @@ The pipeline is the build's (:class:`~..pipeline.service.TranslationService`: gl
 markup strategy, fallback ladder), with two differences on purpose: no reviewed layer (the
 references must not be scored against themselves) and no machine cache (a cached translation
 may come from another model or settings; ``eval`` measures the translator it is given).
-Nothing is written: no cache, no PO file.
+Nothing is written: no cache, no PO file. No page guard either: it judges spliced pages, and
+a reference is a sentence.
 """
 
 from __future__ import annotations

@@ -112,6 +112,13 @@ def test_a_bad_tsv_line_is_one_error_naming_file_and_line(
     assert "Traceback" not in err
 
 
+def test_a_tsv_that_is_not_utf8_names_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    refs = tmp_path / "refs.tsv"
+    refs.write_bytes("Hello.\t「Hello.」\n".encode() + b"World.\t\xff\n")
+    rc, _out, err = _eval(capsys, "--references", str(refs), "--backend", "pseudo")
+    assert rc == 2 and "refs.tsv:2" in err and len(err.strip().splitlines()) == 1
+
+
 def test_json_schema_is_stable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = _json(capsys, "--references", str(_tsv(tmp_path, IDENTICAL + CHINESE)), "--backend", "pseudo",
                  "--min-chrf", "10", "--worst", "1")
