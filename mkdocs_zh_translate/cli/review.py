@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..owned import check_output
+from ..review.memory import DEFAULT_THRESHOLD
 from ..review.store import ReviewError, display, write_if_changed
 from .errors import CliError
 
@@ -28,6 +29,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         )
         p.set_defaults(func=_run)
 
+    def memory(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--memory",
+            type=float,
+            default=DEFAULT_THRESHOLD,
+            metavar="P",
+            help="translation memory: an entry nobody translated gets the reviewed translation of an English "
+            "at least P%% similar as a fuzzy suggestion (default %(default)g; 0: none)",
+        )
+
     width_help = "page width of the PO files, wrapped as GNU gettext wraps them; 0: no wrapping (default: po_width, 79)"
     sync = rsub.add_parser("sync", help="write/update the PO files from the site and the machine cache")
     sync.add_argument("--width", type=int, metavar="N", help=width_help)
@@ -36,12 +47,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         action="store_true",
         help="also write .pot templates (templates/ beside review_dir) for Weblate or Crowdin components",
     )
+    memory(sync)
     common(sync)
     prune = rsub.add_parser("prune", help="remove obsolete (#~) entries from the PO files")
     prune.add_argument("--width", type=int, metavar="N", help=width_help)
     common(prune)
     status = rsub.add_parser("status", help="per-page counts: reviewed, machine, stale, missing")
     status.add_argument("--json", action="store_true", help="print the counts as the JSON report (see the README)")
+    memory(status)
     common(status)
     check = rsub.add_parser(
         "check",
@@ -54,9 +67,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     check.add_argument(
         "--max-rejected", type=int, metavar="N", help="fail above N rejected reviews (they lose or add markup)"
     )
+    memory(check)
     common(check)
     report = rsub.add_parser("report", help="write a side-by-side HTML review page")
     report.add_argument("-o", "--output", required=True, metavar="FILE.html")
+    memory(report)
     common(report)
 
 
@@ -98,6 +113,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     action = args.review_command
     if action == "check":
         _check_limits(args)
+    if not 0 <= getattr(args, "memory", 0) <= 100:  # NaN too
+        raise CliError(f"--memory {args.memory:g}: a percentage, from 0 to 100")
     if action == "report":
         check_output(Path(args.output), "--output", config=config_file)
     if action == "prune":
@@ -117,7 +134,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     from ..review.sync import apply, plan_sync
 
     site = collect_site(config_file)
-    planned = plan_sync(site, getattr(args, "width", None))
+    planned = plan_sync(site, getattr(args, "width", None), memory=args.memory)
     files = [
         ReviewFile(
             p.path,

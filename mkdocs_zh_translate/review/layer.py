@@ -31,6 +31,12 @@ class PageReview:
     stale: int = 0  # reviewed entries of the page's file whose English changed (see stale_entries)
 
 
+def review_problems(unit: Unit, text: str) -> list[str]:
+    """Why the build would reject ``text`` as the translation of ``unit`` (lost or added
+    markup, controls); empty when it fits."""
+    return from_readable(unit.segment or Segment(unit.text, 0, 0, 1, "string"), text).problems
+
+
 def reviewed_text(entry: polib.POEntry | None) -> str | None:
     if entry is None or entry.obsolete or not entry.msgstr or "fuzzy" in entry.flags:
         return None
@@ -126,7 +132,7 @@ def rejected_entries(units: Sequence[Unit], po: polib.POFile) -> dict[tuple[str 
         unit = by_key.get(entry_key(entry))
         if text is None or unit is None:
             continue
-        parsed = from_readable(unit.segment or Segment(unit.text, 0, 0, 1, "string"), text)
-        if parsed.problems:
-            found[unit.key] = parsed.problems
+        problems = review_problems(unit, text)
+        if problems:
+            found[unit.key] = problems
     return found
