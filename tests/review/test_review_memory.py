@@ -60,6 +60,19 @@ def test_below_the_threshold_or_disabled_nothing_is_offered() -> None:
     assert off.find(NEAR).msgstr == "机器二。"
 
 
+def test_only_reviewed_entries_are_remembered() -> None:
+    po = polib.POFile()
+    po.append(polib.POEntry(msgid=REVIEWED_EN, msgstr="机器的。", flags=["fuzzy"]))  # machine text
+    stale = polib.POEntry(msgid=FAR, msgstr="旧的。", flags=["fuzzy"], previous_msgid="Old English.")
+    po.append(stale)  # a suggestion nobody confirmed
+    gone = polib.POEntry(msgid="Obsolete but reviewed English sentence here.", msgstr="过时的。", obsolete=True)
+    po.append(gone)
+    memory = Memory.of_files([po])
+    assert memory.lookup(_unit(NEAR)) is None and memory.lookup(_unit(FAR + " ")) is None
+    found = memory.lookup(_unit("Obsolete but reviewed English sentences here."))
+    assert found is not None and found.chinese == "过时的。"  # a person's work on English that left
+
+
 def test_a_rewrapped_paragraph_scores_100() -> None:
     wrapped = REVIEWED_EN.replace(" before ", "\nbefore   ")
     found = _memory().lookup(_unit(wrapped))
