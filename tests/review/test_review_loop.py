@@ -158,8 +158,12 @@ def test_review_loop_on_the_example_site(
     row = next(line for line in out.splitlines() if line.startswith("guide/install.md "))
     total_entries = len([e for e in po if not e.obsolete])
     # columns: reviewed, rejected, machine, stale, missing, obsolete
-    # reviewed: the code paragraph and "Requirements"; rejected: the <script> edit
-    assert row.split()[1:7] == ["2", "1", str(total_entries - 4), "1", "0", "1"]
+    # reviewed: the code paragraph and "Requirements"; rejected: the <script> edit; stale: the
+    # edited sentence, and the page's heading "Installation", offered the nav title's review
+    # (translation memory) as a fuzzy suggestion
+    heading = _entry(po, "Installation")
+    assert heading.fuzzy and heading.msgstr == "安装" and heading.previous_msgid == "Installation"
+    assert row.split()[1:7] == ["2", "1", str(total_entries - 5), "2", "0", "1"]
     assert "install.md.po: msgid 'The plugin needs an exported model directory. E...': rejected (adds a script" in out
     total = next(line for line in out.splitlines() if line.startswith("total "))
     reviewed_total = int(total.split()[1])
