@@ -21,6 +21,7 @@ from mkdocs.plugins import get_plugin_logger
 from ..logs import PLUGIN_NAME
 from ..owned import path_kind
 from ..pipeline.pages import PageJob, SiteTranslator
+from ..review.memory import DEFAULT_THRESHOLD
 from ..review.powrap import DEFAULT_WIDTH
 from ..review.store import ReviewError, display, page_po_path, site_po_path
 from ..review.units import Unit, merge_site_units, page_units, string_units
@@ -47,6 +48,7 @@ class EnglishBuild:
     translator: SiteTranslator
     site_name: str = ""  # the PO files' Project-Id-Version
     po_width: int = DEFAULT_WIDTH  # the plugin option `po_width`
+    translation_memory: float = DEFAULT_THRESHOLD  # the plugin option `translation_memory`
 
 
 T = TypeVar("T")
@@ -67,6 +69,7 @@ class Site:
     machine: dict[tuple[Path, tuple[str | None, str]], str] = field(default_factory=dict)
     site_name: str = ""
     po_width: int = DEFAULT_WIDTH
+    translation_memory: float = DEFAULT_THRESHOLD
 
 
 def _segment_of(unit: Unit) -> Segment:
@@ -164,6 +167,7 @@ def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T],
 def _units(build: EnglishBuild, config_file: Path) -> Site:
     root = config_file.resolve().parent
     site = Site(config_file, build.review_dir, build.docs_dir, site_name=build.site_name, po_width=build.po_width)
+    site.translation_memory = build.translation_memory
     site_groups: list[list[Unit]] = []
     strings: list[tuple[str, str]] = [(t, "mkdocs.yml") for t in build.site_strings]
     pages: list[SegmentedPage] = []

@@ -29,6 +29,7 @@ class PageReview:
     hits: dict[int, Hit] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     stale: int = 0  # reviewed entries of the page's file whose English changed (see stale_entries)
+    suggested: int = 0  # translation-memory suggestions in the page's file, awaiting a reviewer
 
 
 def review_problems(unit: Unit, text: str) -> list[str]:
@@ -76,6 +77,7 @@ class ReviewedLayer:
             entries = self.reader.index(path)
             if path == page_path:
                 review.stale = stale_entries(entries, {u.key for u in group})
+                review.suggested = sum(1 for entry in entries.values() if entry_state(entry) == "suggested")
             for unit in group:
                 entry = entries.get(unit.key)
                 if entry is None:

@@ -12,6 +12,14 @@ reviewer sees what changed and the build keeps ignoring it until the fuzzy flag 
 suggestion whose markup does not fit the new English (a lost code span, a link the new text
 lacks) is not offered: it is checked as the build checks a reviewed entry.
 
+Fuzzy with ``#| msgid`` is also the shape of a stale review, which ``review check --max-stale``
+fails on and only a person can resolve; a suggestion is not one. So it carries a translator
+comment, ``# zh-translate: suggestion from translation memory (93% match)``
+(:data:`.store.SUGGESTION_MARK`), which msgcat and msgmerge keep and Poedit and Lokalize show,
+and its state is ``suggested``. A reviewer accepts it by deleting ``#, fuzzy`` (reviewed; the
+next sync drops the marker), or edits it and keeps the flag: a person's draft, never
+overwritten, still counted as suggested until accepted.
+
 Cost: comparing every new entry with every reviewed one would be quadratic on a big site. Each
 reviewed text is indexed under its few rarest words (a near match keeps most of its words, so
 it shares one of them); a lookup scores only the texts sharing a word with it whose length can
@@ -26,7 +34,7 @@ from dataclasses import dataclass
 
 import polib
 
-from .store import entry_state
+from .store import SUGGESTION_MARK, entry_state, has_suggestion_mark, suggestion_mark, without_suggestion_mark
 from .units import Unit, entry_key
 
 DEFAULT_THRESHOLD = 90  # % similarity of the English for a reviewed translation to be offered
@@ -149,9 +157,20 @@ def open_to_suggestion(entry: polib.POEntry, machine_text: str | None) -> bool:
     return state == "missing" or (state == "machine" and machine_text is not None and entry.msgstr == machine_text)
 
 
+def _with_mark(tcomment: str | None, score: float) -> str:
+    """``tcomment`` with the marker line for ``score``: in the old marker's place, else last;
+    the team's other comment lines as they were."""
+    lines = tcomment.split("\n") if tcomment else []
+    old = [n for n, line in enumerate(lines) if line.startswith(SUGGESTION_MARK)]
+    at = old[0] if old else len(lines)
+    kept = [line for n, line in enumerate(lines) if n not in old]
+    return "\n".join([*kept[:at], suggestion_mark(score), *kept[at:]])
+
+
 def suggest(memory: Memory | None, unit: Unit, entry: polib.POEntry, machine_text: str | None) -> polib.POEntry:
-    """``entry`` with the memory's suggestion (fuzzy, ``#| msgid`` the similar English) when it
-    holds no person's text and the memory has one; else ``entry`` as it is."""
+    """``entry`` with the memory's suggestion (fuzzy, ``#| msgid`` the similar English, the
+    marker translator comment with the similarity) when it holds no person's text and the
+    memory has one; else ``entry`` as it is."""
     if memory is None or not open_to_suggestion(entry, machine_text):
         return entry
     found = memory.lookup(unit)
@@ -161,4 +180,24 @@ def suggest(memory: Memory | None, unit: Unit, entry: polib.POEntry, machine_tex
     entry.flags = ["fuzzy", *(f for f in entry.flags if f != "fuzzy")]
     entry.previous_msgid = found.english
     entry.previous_msgctxt = None
+    entry.tcomment = _with_mark(entry.tcomment, found.score)
     return entry
+
+
+def refresh_mark(entry: polib.POEntry) -> str:
+    """``entry``'s translator comment as ``review sync`` writes it back. The suggestion marker
+    says what is true now: gone once a reviewer accepted the suggestion (deleted ``#, fuzzy``:
+    a reviewed entry) or emptied it; with the similarity of the English it translates
+    (``#| msgid``) to the entry's English now, which moves when that English changed (the
+    suggestion, or a reviewer's edit of it, carried to the new text like a stale review). A
+    marker without ``#| msgid`` (msgmerge drops it when the msgid is unchanged) stays as it was."""
+    tcomment: str = entry.tcomment or ""
+    if not has_suggestion_mark(entry):
+        return tcomment
+    if "fuzzy" not in entry.flags or not entry.msgstr:
+        return without_suggestion_mark(tcomment)
+    if entry.previous_msgid is None:
+        return tcomment
+    from rapidfuzz import fuzz
+
+    return _with_mark(tcomment, fuzz.ratio(_normal(entry.msgid), _normal(entry.previous_msgid)))

@@ -2,7 +2,7 @@
 
 Per PO file: an entry whose (msgctxt, msgid) is still on the page keeps its translation and
 flags. A new source text that closely resembles a vanished entry carrying *human* text
-(reviewed, or already a stale suggestion) inherits that text as a fuzzy suggestion with the
+(reviewed, a stale review, or a translation-memory suggestion) inherits that text as a fuzzy suggestion with the
 old source as ``#| msgid``: the reviewer sees what changed, and nothing a person wrote is lost.
 Other new entries get the cached machine text, fuzzy (or stay empty when the cache has none).
 Vanished entries become obsolete (``#~``) until ``review prune``. Every file is computed
@@ -23,7 +23,7 @@ import polib
 
 from ..owned import Owned
 from ..plugin.collect import Site
-from .memory import DEFAULT_THRESHOLD, Memory, suggest
+from .memory import DEFAULT_THRESHOLD, Memory, refresh_mark, suggest
 from .powrap import DEFAULT_WIDTH
 from .store import PAGE_SUFFIX, check_no_links, entry_state, existing_text, new_po, read_po, render_po, write_if_changed
 from .units import Key, Unit, entry_key
@@ -59,7 +59,8 @@ def _copy(entry: polib.POEntry, **changes: Any) -> polib.POEntry:
 
 
 def _carries_human_text(entry: polib.POEntry) -> bool:
-    return entry_state(entry) in ("reviewed", "stale")
+    """Reviewed, stale, or a memory suggestion (maybe a reviewer's unfinished edit of one)."""
+    return entry_state(entry) in ("reviewed", "stale", "suggested")
 
 
 def merge(
@@ -114,7 +115,7 @@ def merge(
                 best, score = cand, ratio
         if best is not None:
             used.add(entry_key(best))
-            previous = best.previous_msgid if entry_state(best) == "stale" else best.msgid
+            previous = best.previous_msgid if entry_state(best) in ("stale", "suggested") else best.msgid
             entry = polib.POEntry(
                 msgid=unit.msgid,
                 msgctxt=unit.msgctxt,
@@ -133,6 +134,7 @@ def merge(
         assert done is not None
         done.occurrences = [(path, line) for path, line in unit.occurrences]
         done.comment = unit.kind
+        done.tcomment = refresh_mark(done)
         po.append(done)
     seen: set[Key] = {entry_key(e) for e in po}
     for key, entry in list(active.items()) + list(obsolete.items()):
