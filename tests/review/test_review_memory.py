@@ -3,7 +3,10 @@ fuzzy suggestion with the similar English as ``#| msgid``, never as reviewed."""
 
 from __future__ import annotations
 
+import json
+import logging
 import random
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,7 +15,10 @@ import polib
 import pytest
 
 from mkdocs_zh_translate.cli.app import main as cli_main
+from mkdocs_zh_translate.logs import LOGGER_NAME
 from mkdocs_zh_translate.review.memory import Memory
+from mkdocs_zh_translate.review.report import render_report
+from mkdocs_zh_translate.review.status import Counts, ReviewFile, format_status, status_of, status_report
 from mkdocs_zh_translate.review.store import entry_state, render_po
 from mkdocs_zh_translate.review.sync import merge
 from mkdocs_zh_translate.review.units import Unit, page_units
@@ -175,3 +181,143 @@ def test_lookups_grow_linearly_with_the_size_of_the_memory() -> None:
         return float(memory.work)
 
     assert_work_linear("translation memory lookups", work_at)
+
+
+# A suggestion is not a stale review: its own state, marker and counts
+
+
+MARK = "zh-translate: suggestion from translation memory"
+
+
+def _match(entry: polib.POEntry) -> int:
+    """The percentage the entry's marker line states (its only marker line)."""
+    lines = [line for line in (entry.tcomment or "").split("\n") if line.startswith(MARK)]
+    assert len(lines) == 1, entry.tcomment
+    found = re.fullmatch(re.escape(MARK) + r" \((\d+)% match\)", lines[0])
+    assert found is not None, lines[0]
+    return int(found.group(1))
+
+
+def _status(po: polib.POFile) -> Counts:
+    return status_of([ReviewFile(Path("b.md.po"), "b.md", po)]).total
+
+
+def test_a_suggestion_is_marked_and_counted_as_suggested_not_stale() -> None:
+    po = merge(None, [_unit(NEAR)], {(None, NEAR): "机器翻译。"}, memory=_memory())
+    entry = po.find(NEAR)
+    assert entry_state(entry) == "suggested"
+    assert 90 <= _match(entry) < 100  # one word differs
+    assert f"# {MARK} ({_match(entry)}% match)\n" in render_po(po, 0)  # a translator comment line
+    counts = _status(po)
+    assert (counts.suggested, counts.stale, counts.machine, counts.reviewed) == (1, 0, 0, 0)
+    # a stale review (reviewed, then the English changed) stays stale
+    changed = polib.POEntry(msgid=NEAR, msgstr="旧的。", flags=["fuzzy"], previous_msgid=REVIEWED_EN)
+    assert entry_state(changed) == "stale"
+
+
+def test_an_accepted_suggestion_is_reviewed_and_the_next_sync_drops_the_marker() -> None:
+    po = merge(None, [_unit(NEAR)], {(None, NEAR): "机器翻译。"}, memory=_memory())
+    entry = po.find(NEAR)
+    assert MARK in entry.tcomment
+    entry.tcomment = f"checked by Li\n{entry.tcomment}"  # the team's own comment line stays
+    entry.flags = []  # the reviewer accepts it
+    assert entry_state(entry) == "reviewed"
+    again = merge(po, [_unit(NEAR)], {(None, NEAR): "机器翻译。"}, memory=_memory())
+    done = again.find(NEAR)
+    assert entry_state(done) == "reviewed" and done.msgstr == REVIEWED_ZH
+    assert done.tcomment == "checked by Li" and MARK not in render_po(again, 0)
+
+
+def test_an_edited_suggestion_still_fuzzy_is_a_draft_kept_and_still_suggested() -> None:
+    po = merge(None, [_unit(NEAR)], {(None, NEAR): "机器翻译。"}, memory=_memory())
+    po.find(NEAR).msgstr = "在把网站发布到服务器之前运行构建命令。"  # edited, #, fuzzy kept
+    before = _match(po.find(NEAR))
+    other = Memory.of_files([_reviewed((NEAR, "另一个译文。"))])  # an exact match: would be offered if open
+    again = merge(po, [_unit(NEAR)], {(None, NEAR): "机器翻译。"}, memory=other)
+    draft = again.find(NEAR)
+    assert draft.msgstr == "在把网站发布到服务器之前运行构建命令。"  # never overwritten
+    assert entry_state(draft) == "suggested" and _match(draft) == before and draft.previous_msgid == REVIEWED_EN
+    assert _status(again).suggested == 1 and _status(again).stale == 0
+
+
+def test_a_suggestion_whose_english_changes_moves_with_it_and_its_marker_tells_the_new_match() -> None:
+    po = merge(None, [_unit(NEAR)], {(None, NEAR): "机器翻译。"}, memory=_memory())
+    po.find(NEAR).msgstr = "草稿。"  # a reviewer's unfinished edit
+    before = _match(po.find(NEAR))
+    edited = NEAR.replace("Run the build", "Now run the build")
+    again = merge(po, [_unit(edited)], {(None, edited): "机器。"}, memory=None)
+    moved = again.find(edited)
+    assert moved.msgstr == "草稿。" and moved.previous_msgid == REVIEWED_EN and entry_state(moved) == "suggested"
+    assert _match(moved) < before  # the English it translates is further from the new text
+    assert not any(e.obsolete and e.msgstr == "草稿。" for e in again)
+
+
+def test_status_report_and_json_count_suggestions_apart() -> None:
+    po = merge(None, [_unit(NEAR), _unit(FAR)], {(None, NEAR): "机一。", (None, FAR): "机二。"}, memory=_memory())
+    file = ReviewFile(Path("b.md.po"), "b.md", po)
+    status = status_of([file])
+    lines = format_status(status).splitlines()
+    head = lines[0].split()
+    row = dict(zip(head, lines[2].split()))
+    assert (row["suggested"], row["stale"], row["machine"]) == ("1", "0", "1")
+    pages = status_report(status)["pages"]
+    assert pages["b.md"]["suggested"] == 1 and pages["b.md"]["stale_reviews"] == 0
+    html = render_report([file], status, "t")
+    assert "<th>suggested</th>" in html and "suggested (from translation memory)" in html
+    assert f"reviewed for: {REVIEWED_EN}" in html
+
+
+@pytest.mark.skipif(not shutil.which("msgmerge"), reason="needs GNU gettext")
+def test_the_marker_survives_msgcat_and_msgmerge(tmp_path: Path) -> None:
+    po = merge(None, [_unit(NEAR)], {(None, NEAR): "机器翻译。"}, memory=_memory())
+    path = tmp_path / "b.md.po"
+    path.write_text(render_po(po), encoding="utf-8")
+    template = polib.POFile()
+    template.metadata = {"Content-Type": "text/plain; charset=UTF-8"}
+    template.append(polib.POEntry(msgid=NEAR, msgstr="", comment="paragraph", occurrences=[("docs/b.md", "1")]))
+    pot = tmp_path / "b.md.pot"
+    template.save(str(pot))
+    for command in (["msgcat", str(path)], ["msgmerge", "-q", str(path), str(pot)]):
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=60, check=True)
+        again = polib.pofile(proc.stdout)
+        entry = again.find(NEAR)
+        assert entry.msgstr == REVIEWED_ZH and entry_state(entry) == "suggested", command  # still not stale
+        assert _match(entry) == _match(po.find(NEAR))
+
+
+def test_check_gates_suggestions_apart_and_the_build_summary_counts_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = write_site(tmp_path, pages=PAGES)
+    review = tmp_path / "translations" / "zh"
+    review.mkdir(parents=True)
+    _reviewed((REVIEWED_EN, REVIEWED_ZH)).save(str(review / "index.md.po"))
+    assert cli_main(["review", "sync", "-f", str(config)]) == 0
+    assert ", 0 stale, 1 suggested, " in capsys.readouterr().out
+    assert cli_main(["review", "check", "-f", str(config), "--max-stale", "0"]) == 0  # right after a sync
+    assert cli_main(["review", "check", "-f", str(config), "--max-suggested", "0"]) == 1
+    out = capsys.readouterr().out
+    assert "1 suggested, 0 stale, 0 rejected: more than 0 suggested" in out
+    assert cli_main(["review", "check", "-f", str(config), "--max-suggested", "-1"]) == 2
+    with caplog.at_level(logging.INFO, logger=LOGGER_NAME):
+        build_in_process(config)
+    summary = [r.getMessage() for r in caplog.records if "segments (" in r.getMessage()]
+    assert len(summary) == 1 and ", 1 suggested (from translation memory)" in summary[0]
+    assert "stale" not in summary[0]
+    report = json.loads((tmp_path / ".zh-translate-cache" / "report.json").read_text(encoding="utf-8"))
+    assert report["pages"]["other.md"]["suggested"] == 1 and report["totals"]["stale_reviews"] == 0
+
+
+def test_the_plugin_option_sets_the_threshold(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = write_site(tmp_path, pages=PAGES, plugin={"backend": "pseudo", "translation_memory": 0})
+    review = tmp_path / "translations" / "zh"
+    review.mkdir(parents=True)
+    _reviewed((REVIEWED_EN, REVIEWED_ZH)).save(str(review / "index.md.po"))
+    assert cli_main(["review", "sync", "-f", str(config)]) == 0
+    assert REVIEWED_ZH not in (review / "other.md.po").read_text(encoding="utf-8")  # off in mkdocs.yml
+    assert cli_main(["review", "sync", "--memory", "90", "-f", str(config)]) == 0  # the flag wins
+    assert REVIEWED_ZH in (review / "other.md.po").read_text(encoding="utf-8")
+    bad = write_site(tmp_path, pages=PAGES, plugin={"backend": "pseudo", "translation_memory": 101})
+    assert cli_main(["review", "sync", "-f", str(bad)]) == 2
