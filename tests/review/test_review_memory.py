@@ -295,6 +295,8 @@ def test_check_gates_suggestions_apart_and_the_build_summary_counts_them(
     _reviewed((REVIEWED_EN, REVIEWED_ZH)).save(str(review / "index.md.po"))
     assert cli_main(["review", "sync", "-f", str(config)]) == 0
     assert ", 0 stale, 1 suggested, " in capsys.readouterr().out
+    assert cli_main(["review", "sync", "-f", str(config)]) == 0
+    assert "review sync: 0 of 3 PO file(s) written" in capsys.readouterr().out  # the marker is stable
     assert cli_main(["review", "check", "-f", str(config), "--max-stale", "0"]) == 0  # right after a sync
     assert cli_main(["review", "check", "-f", str(config), "--max-suggested", "0"]) == 1
     out = capsys.readouterr().out
