@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..owned import check_output
+from ..review.memory import DEFAULT_THRESHOLD
 from ..review.store import ReviewError, display, write_if_changed
 from .errors import CliError
 
@@ -28,6 +29,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         )
         p.set_defaults(func=_run)
 
+    def memory(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--memory",
+            type=float,
+            metavar="P",
+            help="translation memory: an entry nobody translated gets the reviewed translation of an English "
+            f"at least P%% similar as a fuzzy suggestion (default: translation_memory, {DEFAULT_THRESHOLD}; 0: none)",
+        )
+
     width_help = "page width of the PO files, wrapped as GNU gettext wraps them; 0: no wrapping (default: po_width, 79)"
     sync = rsub.add_parser("sync", help="write/update the PO files from the site and the machine cache")
     sync.add_argument("--width", type=int, metavar="N", help=width_help)
@@ -36,12 +46,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         action="store_true",
         help="also write .pot templates (templates/ beside review_dir) for Weblate or Crowdin components",
     )
+    memory(sync)
     common(sync)
     prune = rsub.add_parser("prune", help="remove obsolete (#~) entries from the PO files")
     prune.add_argument("--width", type=int, metavar="N", help=width_help)
     common(prune)
-    status = rsub.add_parser("status", help="per-page counts: reviewed, machine, stale, missing")
+    status = rsub.add_parser("status", help="per-page counts: reviewed, machine, stale, suggested, missing")
     status.add_argument("--json", action="store_true", help="print the counts as the JSON report (see the README)")
+    memory(status)
     common(status)
     check = rsub.add_parser(
         "check",
@@ -54,9 +66,17 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     check.add_argument(
         "--max-rejected", type=int, metavar="N", help="fail above N rejected reviews (they lose or add markup)"
     )
+    check.add_argument(
+        "--max-suggested",
+        type=int,
+        metavar="N",
+        help="fail above N translation-memory suggestions awaiting a reviewer (not counted as stale)",
+    )
+    memory(check)
     common(check)
     report = rsub.add_parser("report", help="write a side-by-side HTML review page")
     report.add_argument("-o", "--output", required=True, metavar="FILE.html")
+    memory(report)
     common(report)
 
 
@@ -84,11 +104,15 @@ def _plan_templates(site: Site, args: argparse.Namespace) -> list[tuple[Path, st
 def _check_limits(args: argparse.Namespace) -> None:
     """``review check`` needs at least one limit, each in range (a CI gate that checks nothing
     would pass silently)."""
-    if args.min_reviewed is None and args.max_stale is None and args.max_rejected is None:
-        raise CliError("review check: give --min-reviewed P, --max-stale N or --max-rejected N")
+    if all(v is None for v in (args.min_reviewed, args.max_stale, args.max_rejected, args.max_suggested)):
+        raise CliError("review check: give --min-reviewed P, --max-stale N, --max-rejected N or --max-suggested N")
     if args.min_reviewed is not None and not 0 <= args.min_reviewed <= 100:  # NaN too
         raise CliError(f"--min-reviewed {args.min_reviewed:g}: a percentage, from 0 to 100")
-    for option, value in (("--max-stale", args.max_stale), ("--max-rejected", args.max_rejected)):
+    for option, value in (
+        ("--max-stale", args.max_stale),
+        ("--max-rejected", args.max_rejected),
+        ("--max-suggested", args.max_suggested),
+    ):
         if value is not None and value < 0:
             raise CliError(f"{option} {value}: a count, 0 or more")
 
@@ -98,6 +122,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     action = args.review_command
     if action == "check":
         _check_limits(args)
+    if getattr(args, "memory", None) is not None and not 0 <= args.memory <= 100:  # NaN too
+        raise CliError(f"--memory {args.memory:g}: a percentage, from 0 to 100")
     if action == "report":
         check_output(Path(args.output), "--output", config=config_file)
     if action == "prune":
@@ -117,7 +143,8 @@ def _dispatch(args: argparse.Namespace) -> int:
     from ..review.sync import apply, plan_sync
 
     site = collect_site(config_file)
-    planned = plan_sync(site, getattr(args, "width", None))
+    memory = site.translation_memory if args.memory is None else args.memory
+    planned = plan_sync(site, getattr(args, "width", None), memory=memory)
     files = [
         ReviewFile(
             p.path,
@@ -134,7 +161,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         t = status.total
         print(
             f"review sync: {len(changed)} of {len(planned)} PO file(s) written in {display(site.review_dir)}; "
-            f"{t.reviewed} reviewed, {t.machine} machine, {t.stale} stale, {t.missing} missing, {t.obsolete} obsolete"
+            f"{t.reviewed} reviewed, {t.machine} machine, {t.stale} stale, {t.suggested} suggested, "
+            f"{t.missing} missing, {t.obsolete} obsolete"
         )
         if args.templates:
             from ..review.templates import apply_templates, templates_dir
@@ -164,11 +192,14 @@ def _dispatch(args: argparse.Namespace) -> int:
             failures.append(f"more than {args.max_stale} stale")
         if args.max_rejected is not None and t.rejected > args.max_rejected:
             failures.append(f"more than {args.max_rejected} rejected")
+        if args.max_suggested is not None and t.suggested > args.max_suggested:
+            failures.append(f"more than {args.max_suggested} suggested")
         verdict = "; ".join(failures) or "ok"
         for line in rejection_lines(files):
             print(line)
         print(
-            f"review check: {t.reviewed} of {t.total} entries reviewed ({t.percent:.1f}%), {t.stale} stale, "
+            f"review check: {t.reviewed} of {t.total} entries reviewed ({t.percent:.1f}%), {t.suggested} suggested, "
+            f"{t.stale} stale, "
             f"{t.rejected} rejected: {verdict}"
         )
         return EXIT_BELOW if failures else 0

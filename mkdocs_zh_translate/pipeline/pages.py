@@ -88,7 +88,8 @@ class Stats:
         )
 
     def review_summary(self) -> str:
-        """``, 12 reviewed, 2 reviews stale (…)`` when there are PO files, else nothing."""
+        """``, 12 reviewed, 2 reviews stale (…), 3 suggested (…)`` when there are PO files, else
+        nothing. Suggestions are not stale: a sync made them and only a reviewer resolves them."""
         if not self.reviews:
             return ""
         reviewed = sum(p.reviewed for p in self.pages.values())
@@ -96,6 +97,9 @@ class Stats:
         text = f", {reviewed} reviewed"
         if stale:
             text += f", {stale} review{'s' if stale != 1 else ''} stale (source changed; run review sync)"
+        suggested = sum(p.suggested for p in self.pages.values())
+        if suggested:
+            text += f", {suggested} suggested (from translation memory)"
         return text
 
     def run_json(self) -> dict[str, object]:
@@ -151,6 +155,7 @@ class ReviewedPage(Protocol):
     hits: dict[int, Hit]  # segment index -> reviewed hit
     warnings: list[str]  # rejected entries, "file:line: reason"
     stale: int  # reviewed entries of the page whose English changed (unused until re-reviewed)
+    suggested: int  # translation-memory suggestions of the page (unused until accepted)
 
 
 class Reviewer(Protocol):
@@ -446,6 +451,7 @@ def _counts(page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hi
     if review is not None:
         counts.rejected_reviews = len(review.warnings)
         counts.stale_reviews = review.stale
+        counts.suggested = review.suggested
     # what strict would refuse, before the guard and the splice (``_page_result`` counts exactly)
     counts.left_behind = counts.rejected_reviews + counts.english + (counts.untranslated > 0)
     return counts

@@ -41,6 +41,7 @@ class PageCounts:
     guard_reverts: int = 0  # put back to English by the page guard
     rejected_reviews: int = 0  # reviewed entries the build ignores (they lose or add markup)
     stale_reviews: int = 0  # reviewed entries whose English changed (not used until re-reviewed)
+    suggested: int = 0  # translation-memory suggestions in the PO files (not used until accepted)
     left_behind: int = 0  # places a strict run fails on (English shipped, review ignored)
     fallbacks: dict[str, int] = field(default_factory=dict)  # ladder step -> segments
 

@@ -23,6 +23,7 @@ from ..owned import path_kind
 from ..pipeline.glossary import Glossary
 from ..pipeline.pages import PageJob, SiteTranslator
 from ..pipeline.spec import TranslatorSpec
+from ..review.memory import DEFAULT_THRESHOLD
 from ..review.powrap import DEFAULT_WIDTH
 from ..review.store import ReviewError, display, page_po_path, site_po_path
 from ..review.units import Unit, merge_site_units, page_units, string_units
@@ -49,6 +50,7 @@ class EnglishBuild:
     translator: SiteTranslator
     site_name: str = ""  # the PO files' Project-Id-Version
     po_width: int = DEFAULT_WIDTH  # the plugin option `po_width`
+    translation_memory: float = DEFAULT_THRESHOLD  # the plugin option `translation_memory`
 
 
 T = TypeVar("T")
@@ -71,6 +73,7 @@ class Site:
     po_width: int = DEFAULT_WIDTH
     spec: TranslatorSpec | None = None  # the site's translator (``eval`` runs it)
     glossary: Glossary | None = None  # the site's glossary, as the build applies it
+    translation_memory: float = DEFAULT_THRESHOLD
 
 
 def _segment_of(unit: Unit) -> Segment:
@@ -169,6 +172,7 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
     root = config_file.resolve().parent
     site = Site(config_file, build.review_dir, build.docs_dir, site_name=build.site_name, po_width=build.po_width,
                 spec=build.translator.spec, glossary=build.translator.service.glossary)
+    site.translation_memory = build.translation_memory
     site_groups: list[list[Unit]] = []
     strings: list[tuple[str, str]] = [(t, "mkdocs.yml") for t in build.site_strings]
     pages: list[SegmentedPage] = []

@@ -20,6 +20,7 @@ from mkdocs.config import config_options as c
 from ..errors import ZhTranslateError
 from ..owned import PathError, check_dir_option, check_output
 from ..pipeline.backends import BACKENDS
+from ..review.memory import DEFAULT_THRESHOLD
 
 DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
 REPORT_FILE = "report.json"  # the build's JSON report, in the cache directory unless `report` says
@@ -40,6 +41,18 @@ class PositiveInt(c.Type[int]):
         if number < 1:
             raise base.ValidationError(f"Expected a positive integer, got {number}")
         return number
+
+
+class Percent(c.Type[float]):
+    """A number from 0 to 100 (``True``/``False`` are not numbers here)."""
+
+    def __init__(self, default: float) -> None:
+        super().__init__((int, float), default=default)  # MkDocs takes a tuple of types
+
+    def run_validation(self, value: object) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100:
+            raise base.ValidationError(f"Expected a percentage from 0 to 100, got {value!r}")
+        return float(value)
 
 
 class UrlSegment(c.Type[str]):
@@ -160,6 +173,11 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
     """Page width of the PO files ``review sync`` writes, wrapped exactly as GNU gettext
     (``msgcat``, Poedit) wraps them; 0 or less writes each string on one line
     (``msgcat --no-wrap``). ``review sync --width`` overrides it."""
+
+    translation_memory = Percent(default=DEFAULT_THRESHOLD)
+    """Similarity (%) of the English at which ``review sync`` offers a reviewed translation to
+    an entry nobody translated, as a fuzzy suggestion; 0 offers none. ``review sync --memory``
+    overrides it."""
 
     language = UrlSegment(default="zh")
     """URL prefix and directory of the translated site (``site/zh/``)."""

@@ -402,6 +402,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                     self._site_translator(),
                     site_name=config.site_name or "",
                     po_width=self.config.po_width,
+                    translation_memory=self.config.translation_memory,
                 )
             )
             return

@@ -2,9 +2,10 @@
 
 ``store`` reads and writes PO files safely, ``units`` maps segments to PO entries, ``layer``
 serves reviewed text to the build, ``sync`` merges the site into the PO files (msgmerge
-semantics), ``status`` counts, ``report`` renders HTML, ``pocheck`` applies msgfmt's syntax
-rules. The glossary lives in ``pipeline.glossary``, the sub-commands in ``cli.review``, and the
-English build they read in ``plugin.collect`` (the only package importing MkDocs).
+semantics), ``memory`` offers reviewed text for near-identical English, ``status`` counts,
+``report`` renders HTML, ``pocheck`` applies msgfmt's syntax rules. The glossary lives in
+``pipeline.glossary``, the sub-commands in ``cli.review``, and the English build they read in
+``plugin.collect`` (the only package importing MkDocs).
 """
 
 from __future__ import annotations

@@ -29,6 +29,13 @@ class PageReview:
     hits: dict[int, Hit] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     stale: int = 0  # reviewed entries of the page's file whose English changed (see stale_entries)
+    suggested: int = 0  # translation-memory suggestions in the page's file, awaiting a reviewer
+
+
+def review_problems(unit: Unit, text: str) -> list[str]:
+    """Why the build would reject ``text`` as the translation of ``unit`` (lost or added
+    markup, controls); empty when it fits."""
+    return from_readable(unit.segment or Segment(unit.text, 0, 0, 1, "string"), text).problems
 
 
 def reviewed_text(entry: polib.POEntry | None) -> str | None:
@@ -71,6 +78,7 @@ class ReviewedLayer:
             entries = self.reader.index(path)
             if path == page_path:
                 review.stale = stale_entries(entries, {u.key for u in group})
+                review.suggested = sum(1 for entry in entries.values() if entry_state(entry) == "suggested")
             for unit in group:
                 entry = entries.get(unit.key)
                 if entry is None:
@@ -127,7 +135,7 @@ def rejected_entries(units: Sequence[Unit], po: polib.POFile) -> dict[tuple[str 
         unit = by_key.get(entry_key(entry))
         if text is None or unit is None:
             continue
-        parsed = from_readable(unit.segment or Segment(unit.text, 0, 0, 1, "string"), text)
-        if parsed.problems:
-            found[unit.key] = parsed.problems
+        problems = review_problems(unit, text)
+        if problems:
+            found[unit.key] = problems
     return found

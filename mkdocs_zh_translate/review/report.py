@@ -20,7 +20,7 @@ th,td{border:1px solid #ccc;padding:.4em .6em;vertical-align:top;text-align:left
 white-space:pre-wrap;word-wrap:break-word}
 th{background:#f3f3f3} td.state{width:7em} td.ref{width:12em;font-size:.85em;color:#555}
 tr.machine td{background:#fff8dc} tr.rejected td{background:#f5c6cb}
-tr.stale td{background:#ffe4e1} tr.missing td{background:#f8d7da}
+tr.stale td{background:#ffe4e1} tr.suggested td{background:#e7f0fd} tr.missing td{background:#f8d7da}
 tr.reviewed td.state{color:#1a7f37} .prev{color:#8a6d3b;font-size:.9em} .summary td{text-align:right}
 """
 
@@ -29,6 +29,7 @@ _STATE_LABEL = {
     "rejected": "reviewed, but rejected by the build",
     "machine": "machine (unreviewed)",
     "stale": "stale: source changed",
+    "suggested": "suggested (from translation memory)",
     "missing": "missing",
 }
 
@@ -45,13 +46,13 @@ def render_report(files: Sequence[ReviewFile], status: Status, title: str) -> st
         f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{_e(title)}</h1>",
         '<table class="summary"><tr><th>page</th><th>reviewed</th><th>rejected</th><th>machine</th>'
-        "<th>stale</th><th>missing</th><th>done</th></tr>",
+        "<th>stale</th><th>suggested</th><th>missing</th><th>done</th></tr>",
     ]
     for c in [*status.pages, status.total]:
         out.append(
             f"<tr><td style=\"text-align:left\">{_e(c.label)}</td>"
             f"<td>{c.reviewed}</td><td>{c.rejected}</td><td>{c.machine}</td>"
-            f"<td>{c.stale}</td><td>{c.missing}</td><td>{c.percent:.1f}%</td></tr>"
+            f"<td>{c.stale}</td><td>{c.suggested}</td><td>{c.missing}</td><td>{c.percent:.1f}%</td></tr>"
         )
     out.append("</table>")
     for file in files:
@@ -70,6 +71,8 @@ def render_report(files: Sequence[ReviewFile], status: Status, title: str) -> st
             prev = ""
             if state == "stale" and entry.previous_msgid is not None:
                 prev = f'<div class="prev">was: {_e(entry.previous_msgid)}</div>'
+            if state == "suggested" and entry.previous_msgid is not None:
+                prev = f'<div class="prev">reviewed for: {_e(entry.previous_msgid)}</div>'
             ctx = f'<div class="prev">context: {_e(entry.msgctxt)}</div>' if entry.msgctxt else ""
             if state == "rejected":
                 reasons = "; ".join(file.rejected[entry_key(entry)])

@@ -17,7 +17,7 @@ from ..pipeline.report import PageCounts, run_report
 from .store import display, entry_state
 from .units import entry_key
 
-STATES = ("reviewed", "rejected", "machine", "stale", "missing")
+STATES = ("reviewed", "rejected", "machine", "stale", "suggested", "missing")
 
 
 @dataclass
@@ -39,12 +39,13 @@ class Counts:
     rejected: int = 0  # reviewed, but losing or adding markup: the build ignores them
     machine: int = 0
     stale: int = 0
+    suggested: int = 0  # translation-memory suggestions awaiting a reviewer (not stale: see store)
     missing: int = 0
     obsolete: int = 0
 
     @property
     def total(self) -> int:
-        return self.reviewed + self.rejected + self.machine + self.stale + self.missing
+        return self.reviewed + self.rejected + self.machine + self.stale + self.suggested + self.missing
 
     @property
     def percent(self) -> float:
@@ -101,6 +102,7 @@ def status_report(status: Status) -> dict[str, Any]:
             untranslated=c.missing,
             rejected_reviews=c.rejected,
             stale_reviews=c.stale,
+            suggested=c.suggested,
             left_behind=c.rejected,  # what a strict build fails on
         )
         for c in status.pages
@@ -112,16 +114,16 @@ def status_report(status: Status) -> dict[str, Any]:
 def format_status(status: Status) -> str:
     width = max([len(c.label) for c in status.pages] + [len("page")])
     head = (
-        f"{'page':<{width}}  {'reviewed':>8}  {'rejected':>8}  {'machine':>7}  {'stale':>5}  {'missing':>7}"
-        f"  {'obsolete':>8}  {'done':>6}"
+        f"{'page':<{width}}  {'reviewed':>8}  {'rejected':>8}  {'machine':>7}  {'stale':>5}  {'suggested':>9}"
+        f"  {'missing':>7}  {'obsolete':>8}  {'done':>6}"
     )
     lines = [head, "-" * len(head)]
     for c in [*status.pages, status.total]:
         if c is status.total:
             lines.append("-" * len(head))
         lines.append(
-            f"{c.label:<{width}}  {c.reviewed:>8}  {c.rejected:>8}  {c.machine:>7}  {c.stale:>5}  {c.missing:>7}"
-            f"  {c.obsolete:>8}  {c.percent:>5.1f}%"
+            f"{c.label:<{width}}  {c.reviewed:>8}  {c.rejected:>8}  {c.machine:>7}  {c.stale:>5}  {c.suggested:>9}"
+            f"  {c.missing:>7}  {c.obsolete:>8}  {c.percent:>5.1f}%"
         )
     return "\n".join(lines)
 

@@ -192,10 +192,36 @@ def has_po_files(review_dir: Path) -> bool:
     return review_dir.is_dir() and any(review_dir.rglob("*" + PAGE_SUFFIX))
 
 
+# The translator-comment line ``review sync`` writes on a translation-memory suggestion (see
+# :mod:`.memory`). A translator comment, not an extracted one (``#.``): msgmerge takes extracted
+# comments from the template and would drop it; msgcat, msgmerge, Poedit and Lokalize keep and
+# show translator comments. Read by this prefix, so a team's own comment lines stay theirs.
+SUGGESTION_MARK = "zh-translate: suggestion from translation memory"
+
+
+def suggestion_mark(score: float) -> str:
+    """The marker line for a suggestion whose English is ``score`` % similar: ``… (93% match)``."""
+    return f"{SUGGESTION_MARK} ({int(score)}% match)"
+
+
+def has_suggestion_mark(entry: polib.POEntry) -> bool:
+    return any(line.startswith(SUGGESTION_MARK) for line in (entry.tcomment or "").split("\n"))
+
+
+def without_suggestion_mark(tcomment: str | None) -> str:
+    """``tcomment`` without the marker line (every other line as it was)."""
+    return "\n".join(line for line in (tcomment or "").split("\n") if not line.startswith(SUGGESTION_MARK))
+
+
 def entry_state(entry: polib.POEntry) -> str:
-    """``reviewed``, ``stale`` (source changed since review), ``machine`` or ``missing``."""
+    """``reviewed``, ``suggested`` (a fuzzy translation-memory suggestion, marked), ``stale``
+    (source changed since review), ``machine`` or ``missing``. A suggestion is not stale: no
+    review of this entry went out of date, and ``review sync`` cannot resolve it, only a person
+    accepting it (deleting ``#, fuzzy``: reviewed) or editing it (still suggested while fuzzy)."""
     if not entry.msgstr:
         return "missing"
     if "fuzzy" in entry.flags:
+        if has_suggestion_mark(entry):
+            return "suggested"
         return "stale" if entry.previous_msgid is not None else "machine"
     return "reviewed"

@@ -2,7 +2,7 @@
 
 Per PO file: an entry whose (msgctxt, msgid) is still on the page keeps its translation and
 flags. A new source text that closely resembles a vanished entry carrying *human* text
-(reviewed, or already a stale suggestion) inherits that text as a fuzzy suggestion with the
+(reviewed, a stale review, or a translation-memory suggestion) inherits that text as a fuzzy suggestion with the
 old source as ``#| msgid``: the reviewer sees what changed, and nothing a person wrote is lost.
 Other new entries get the cached machine text, fuzzy (or stay empty when the cache has none).
 Vanished entries become obsolete (``#~``) until ``review prune``. Every file is computed
@@ -23,6 +23,7 @@ import polib
 
 from ..owned import Owned
 from ..plugin.collect import Site
+from .memory import DEFAULT_THRESHOLD, Memory, refresh_mark, suggest
 from .powrap import DEFAULT_WIDTH
 from .store import PAGE_SUFFIX, check_no_links, entry_state, existing_text, new_po, read_po, render_po, write_if_changed
 from .units import Key, Unit, entry_key
@@ -58,7 +59,8 @@ def _copy(entry: polib.POEntry, **changes: Any) -> polib.POEntry:
 
 
 def _carries_human_text(entry: polib.POEntry) -> bool:
-    return entry_state(entry) in ("reviewed", "stale")
+    """Reviewed, stale, or a memory suggestion (maybe a reviewer's unfinished edit of one)."""
+    return entry_state(entry) in ("reviewed", "stale", "suggested")
 
 
 def merge(
@@ -66,9 +68,11 @@ def merge(
     units: Sequence[Unit],
     machine: dict[tuple[str | None, str], str],
     moved: dict[tuple[str | None, str], polib.POEntry] | None = None,
+    memory: Memory | None = None,
 ) -> polib.POFile:
     """The new content of one PO file for ``units`` given its ``old`` content; ``moved`` holds
-    human translations of the same source texts that vanished from other files."""
+    human translations of the same source texts that vanished from other files; ``memory``
+    offers reviewed translations of near-identical English to entries no person translated."""
     po = new_po(old)
     entries = list(old) if old is not None else []
     active: dict[Key, polib.POEntry] = {entry_key(e): e for e in entries if not e.obsolete}
@@ -86,7 +90,7 @@ def merge(
         entry = _copy(have, obsolete=False, msgid=unit.msgid)  # an older file's soft breaks go
         if not entry.msgstr and unit.key in machine:
             entry.msgstr, entry.flags = machine[unit.key], _with_fuzzy(entry.flags)
-        out.append(entry)
+        out.append(suggest(memory, unit, entry, machine.get(unit.key)))
     # changed sources: the most similar vanished entry that holds a person's translation
     candidates = [e for k, e in active.items() if k not in used and _carries_human_text(e)]
     for index in pending:
@@ -111,7 +115,7 @@ def merge(
                 best, score = cand, ratio
         if best is not None:
             used.add(entry_key(best))
-            previous = best.previous_msgid if entry_state(best) == "stale" else best.msgid
+            previous = best.previous_msgid if entry_state(best) in ("stale", "suggested") else best.msgid
             entry = polib.POEntry(
                 msgid=unit.msgid,
                 msgctxt=unit.msgctxt,
@@ -124,11 +128,13 @@ def merge(
         else:
             text = machine.get(unit.key, "")
             entry = polib.POEntry(msgid=unit.msgid, msgctxt=unit.msgctxt, msgstr=text, flags=["fuzzy"] if text else [])
+            entry = suggest(memory, unit, entry, text or None)
         out[index] = entry
     for unit, done in zip(units, out):
         assert done is not None
         done.occurrences = [(path, line) for path, line in unit.occurrences]
         done.comment = unit.kind
+        done.tcomment = refresh_mark(done)
         po.append(done)
     seen: set[Key] = {entry_key(e) for e in po}
     for key, entry in list(active.items()) + list(obsolete.items()):
@@ -172,13 +178,17 @@ def finish_header(po: polib.POFile, old: polib.POFile | None, site_name: str, no
         meta["PO-Revision-Date"] = now
 
 
-def plan_sync(site: Site, width: int | None = None, now: str | None = None) -> list[Planned]:
+def plan_sync(
+    site: Site, width: int | None = None, now: str | None = None, memory: float = DEFAULT_THRESHOLD
+) -> list[Planned]:
     """New content for every PO file of the site, and for orphaned page files (all obsolete).
     Reads every file first: a malformed one raises ReviewError before anything is written.
 
     Text that moved to another page (or a renamed page) keeps its human translation: an exact
     source match among the entries that vanished from *other* files is taken over as it was.
-    A file whose content is unchanged keeps its bytes, whoever wrapped it (Poedit, msgcat)."""
+    A file whose content is unchanged keeps its bytes, whoever wrapped it (Poedit, msgcat).
+    ``memory``: the similarity (%) at which a reviewed translation is offered to a near-identical
+    English anywhere on the site (:mod:`.memory`); 0 offers none."""
     width = site.po_width if width is None else width
     now = now or po_date()
     olds: dict[Path, polib.POFile | None] = {path: read_po(path, site.review_dir) for path in site.pages}
@@ -196,13 +206,14 @@ def plan_sync(site: Site, width: int | None = None, now: str | None = None) -> l
     machine: dict[Path, dict[tuple[str | None, str], str]] = {}
     for (path, unit_key), text in site.machine.items():  # one pass: per file it would be files x entries
         machine.setdefault(path, {})[unit_key] = text
+    tm = Memory.of_files(olds.values(), memory) if memory > 0 else None
     planned: list[Planned] = []
     for path, old in olds.items():
         units = site.pages.get(path, [])
         if old is None and not units:
             continue
         elsewhere = {u.key: moved[u.key][1] for u in units if u.key in moved and moved[u.key][0] != path}
-        po = merge(old, units, machine.get(path, {}), elsewhere)
+        po = merge(old, units, machine.get(path, {}), elsewhere, tm)
         finish_header(po, old, site.site_name, now)
         text = render_po(po, width)
         if old is not None and render_po(old, width) == text:

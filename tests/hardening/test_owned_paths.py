@@ -282,7 +282,7 @@ def test_review_check_percentage_out_of_range_is_refused(
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ([], "give --min-reviewed P, --max-stale N or --max-rejected N"),
+        ([], "give --min-reviewed P, --max-stale N, --max-rejected N or --max-suggested N"),
         (["--max-stale", "-1"], "--max-stale -1: a count, 0 or more"),
         (["--max-rejected", "-2"], "--max-rejected -2: a count, 0 or more"),
     ],

@@ -157,17 +157,27 @@ def test_review_loop_on_the_example_site(
     out = capsys.readouterr().out
     row = next(line for line in out.splitlines() if line.startswith("guide/install.md "))
     total_entries = len([e for e in po if not e.obsolete])
-    # columns: reviewed, rejected, machine, stale, missing, obsolete
-    # reviewed: the code paragraph and "Requirements"; rejected: the <script> edit
-    assert row.split()[1:7] == ["2", "1", str(total_entries - 4), "1", "0", "1"]
+    # columns: reviewed, rejected, machine, stale, suggested, missing, obsolete
+    # reviewed: the code paragraph and "Requirements"; rejected: the <script> edit; stale: the
+    # edited sentence; suggested: the page's heading "Installation", offered the nav title's
+    # review (translation memory) as a fuzzy suggestion, which no sync can resolve: not stale
+    heading = _entry(po, "Installation")
+    assert heading.fuzzy and heading.msgstr == "安装" and heading.previous_msgid == "Installation"
+    assert entry_state(heading) == "suggested"
+    assert "zh-translate: suggestion from translation memory (100% match)" in heading.tcomment
+    assert row.split()[1:8] == ["2", "1", str(total_entries - 5), "1", "1", "0", "1"]
     assert "install.md.po: msgid 'The plugin needs an exported model directory. E...': rejected (adds a script" in out
     total = next(line for line in out.splitlines() if line.startswith("total "))
     reviewed_total = int(total.split()[1])
     assert reviewed_total == 3  # + the nav title in site.po
-    all_entries = sum(int(x) for x in total.split()[1:6])
+    all_entries = sum(int(x) for x in total.split()[1:7])
     assert _review(site, "check", "--min-reviewed", f"{100 * 3 / all_entries - 0.1:.2f}") == 0
     assert _review(site, "check", "--min-reviewed", f"{100 * 3 / all_entries + 0.1:.2f}") == 1
     assert "1 rejected" in capsys.readouterr().out
+    # a team gating on stale reviews is not failed by the suggestion; --max-suggested gates it
+    assert _review(site, "check", "--max-stale", "1") == 0
+    assert _review(site, "check", "--max-suggested", "0") == 1
+    assert "1 suggested, 1 stale, " in capsys.readouterr().out
 
     # 7. the model directory removed: the build succeeds from cache and PO files
     shutil.rmtree(root / "model")
