@@ -20,6 +20,7 @@ from mkdocs.config import config_options as c
 from ..errors import ZhTranslateError
 from ..owned import PathError, check_dir_option, check_output
 from ..pipeline.backends import BACKENDS
+from ..pipeline.markup import DEFAULT_MARKUP, markup_choices, unknown_markup
 
 DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
 REPORT_FILE = "report.json"  # the build's JSON report, in the cache directory unless `report` says
@@ -40,6 +41,18 @@ class PositiveInt(c.Type[int]):
         if number < 1:
             raise base.ValidationError(f"Expected a positive integer, got {number}")
         return number
+
+
+class MarkupName(c.Type[str]):
+    """``markup``: ``auto`` or a registered strategy; an unknown name lists the valid ones."""
+
+    def __init__(self) -> None:
+        super().__init__(str, default=DEFAULT_MARKUP)
+
+    def run_validation(self, value: object) -> str:
+        if value not in markup_choices():
+            raise base.ValidationError(unknown_markup(value))
+        return str(value)
 
 
 class UrlSegment(c.Type[str]):
@@ -133,6 +146,13 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
 
     beams = c.Optional(PositiveInt())
     """Beam width; unset uses the engine's default. Part of the cache key."""
+
+    markup = MarkupName()
+    """How a sentence's links, code and emphasis get through the model: ``auto`` (default)
+    translates the sentence without them and puts them back through the model's alignment
+    (``project``) when the export has ``aligner.onnx``, else ``tags``: placeholders the model
+    must copy, repaired by the fallback ladder. ``project``, ``tags`` and ``constrained``
+    (placeholder-constrained beam search) choose one. Part of the cache key."""
 
     max_batch_tokens = c.Optional(PositiveInt())
     """Upper bound of source tokens per engine batch (memory vs speed); part of the cache key
