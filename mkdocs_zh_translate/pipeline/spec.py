@@ -130,14 +130,10 @@ def _resolved(spec: TranslatorSpec, memory: TranslationMemory, content: str) -> 
     if spec.markup != AUTO:
         return spec
     choice = resolve_markup(spec.markup, spec.backend, spec.model)
-    if spec.backend == "pseudo":
-        pass  # no model, nothing to remember
-    elif spec.model and Path(spec.model).is_dir():
+    if spec.backend != "pseudo":
+        if not (spec.model and Path(spec.model).is_dir()):  # no line: this build loads no model
+            return replace(spec, markup=memory.machine.get_meta(f"markup:{content}") or choice.name)
         memory.machine.set_meta(f"markup:{content}", choice.name)
-    else:
-        remembered = memory.machine.get_meta(f"markup:{content}")
-        if remembered:
-            return replace(spec, markup=remembered)
     announce(choice)
     return replace(spec, markup=choice.name)
 
