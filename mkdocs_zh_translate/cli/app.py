@@ -16,6 +16,7 @@ from ..errors import ZhTranslateError
 from ..owned import atomic_write, check_output
 from ..textfile import decode_utf8, split_bom
 from .errors import EXIT_USAGE, CliError
+from .options import add_markup_option
 
 PROVIDERS_HELP = "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu (default: cpu; GPU untested)"
 
@@ -41,6 +42,7 @@ def _cmd_md(args: argparse.Namespace) -> int:
     from ..pipeline.lazy import LazyTranslator
     from ..pipeline.markdown import translate_markdown
     from ..pipeline.progress import progress_for
+    from ..pipeline.report import PageCounts
     from ..pipeline.spec import TranslatorSpec
     from ..plugin.mdconfig import markdown_setup
     from ..segment import SegmentError
@@ -52,8 +54,11 @@ def _cmd_md(args: argparse.Namespace) -> int:
     for line in setup.warnings:
         print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr)
     providers = tuple(p for p in args.providers.split(",") if p) if args.providers else None
-    spec = TranslatorSpec(args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers)
+    spec = TranslatorSpec(
+        args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers, markup=args.markup
+    )
     lazy = LazyTranslator()  # loaded only if some segment needs it, with the build's messages
+    counts = PageCounts()
     try:
         # An extension the site has and this guard lacks costs a segment of English, never a
         # broken page.
@@ -68,6 +73,7 @@ def _cmd_md(args: argparse.Namespace) -> int:
             guard=guard,
             label=args.input,
             warn=lambda line: print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr),
+            counts=counts,
         )
     except SegmentError as exc:  # the segmenter knows the line, not the file
         raise CliError(f"{args.input}:{exc.line}: {exc}") from None
@@ -75,6 +81,8 @@ def _cmd_md(args: argparse.Namespace) -> int:
         atomic_write(out, result.encode("utf-8"), parents=False)  # a mistyped directory is an error
     else:
         sys.stdout.write(result)
+    if counts.pieces or counts.english:  # quiet when every sentence reached the model whole
+        print(f"mkdocs-zh-translate: {args.input}: {counts.sentences()}", file=sys.stderr)
     return 0
 
 
@@ -118,6 +126,7 @@ def _build_parser() -> argparse.ArgumentParser:
         help="skip the page guard (rendered structure check against the English page)",
     )
     md.add_argument("--providers", metavar="LIST", help=PROVIDERS_HELP)
+    add_markup_option(md)
     md.set_defaults(func=_cmd_md)
 
     ex = sub.add_parser("export", help="export a MarianMT model to ONNX for the engine")

@@ -11,6 +11,7 @@ from ..docs import LAYOUTS, default_snippet_path, summary, write_docs
 from ..logs import PREFIX
 from ..owned import check_output
 from ..pipeline.pages import Stats, plain_fallbacks
+from .options import add_markup_option
 
 
 def add_parser(sub: Any) -> None:
@@ -36,6 +37,7 @@ def add_parser(sub: Any) -> None:
     )
     docs.add_argument("--backend", choices=("pseudo", "onnx"), help="override the plugin's backend")
     docs.add_argument("--model", metavar="DIR", help="override the plugin's model directory")
+    add_markup_option(docs, overrides_config=True)
     docs.add_argument(
         "--strict",
         action="store_true",
@@ -50,7 +52,7 @@ def add_parser(sub: Any) -> None:
 def _run(args: argparse.Namespace) -> int:
     from ..plugin.docs_source import docs_source, find_config
 
-    options = {k: v for k in ("backend", "model") if (v := getattr(args, k)) is not None}
+    options = {k: v for k in ("backend", "model", "markup") if (v := getattr(args, k)) is not None}
     out = check_output(Path(args.out), "--out")  # the rest of the checks once the config is read
     snippet_path = Path(args.snippet) if args.snippet else default_snippet_path(out)
     config_out = Path(args.config_out) if args.config_out else None

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..owned import check_output
 from .errors import CliError
+from .options import add_markup_option
 
 if TYPE_CHECKING:
     from ..pofill.fill import Summary
@@ -53,6 +54,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
     fill.add_argument("--beams", type=int, default=None)
     fill.add_argument("--threads", type=int, default=None)
+    add_markup_option(fill)
     fill.set_defaults(func=_run)
 
 
@@ -88,7 +90,7 @@ def _run(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise CliError(f"{args.glossary}: no such glossary file")
         glossary = load_glossary(path)
-    spec = TranslatorSpec(args.backend, args.model, beams=args.beams, threads=args.threads)
+    spec = TranslatorSpec(args.backend, args.model, beams=args.beams, threads=args.threads, markup=args.markup)
     summary = fill(
         [Path(p) for p in args.paths],
         spec,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..logs import PREFIX
 from .errors import CliError
+from .options import add_markup_option
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -39,6 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="ONNX Runtime execution providers for the workers, comma-separated, e.g. cuda,cpu "
         "(default: the plugin's `providers` option, else cpu; GPU untested)",
     )
+    add_markup_option(parser, overrides_config=True)
     parser.add_argument("--no-progress", action="store_true", help="no progress lines")
     parser.add_argument(
         "--json", action="store_true",
@@ -57,7 +59,8 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError("--ray-ship-model needs --ray ADDRESS")
     providers = tuple(p for p in args.providers.split(",") if p) if args.providers else None
     where = Where(
-        workers=args.workers, threads=args.threads, ray=args.ray, ship_model=args.ray_ship_model, providers=providers
+        workers=args.workers, threads=args.threads, ray=args.ray, ship_model=args.ray_ship_model, providers=providers,
+        markup=args.markup,
     )
     stats = prefill(Path(args.config_file), where, None if args.no_progress else RateProgress())
     print(PREFIX + stats.summary(), file=sys.stderr if args.json else sys.stdout)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ZhTranslateError
-from .markup import DEFAULT_MARKUP, MARKUP_STRATEGIES
+from .markup import DEFAULT_MARKUP, MARKUP_STRATEGIES, announce, resolve_markup, unknown_markup
 from .translator import PseudoTranslator, Translator
 
 BACKENDS = ("onnx", "pseudo")
@@ -31,10 +31,13 @@ def load_translator(
     markup: str = DEFAULT_MARKUP,
 ) -> Translator:
     """Return a ready translator for ``backend`` (``onnx`` needs ``model``, an exported directory),
-    wrapped in the markup strategy ``markup`` (see ``markup.MARKUP_STRATEGIES``)."""
-    strategy = MARKUP_STRATEGIES.get(markup)
+    wrapped in the markup strategy ``markup`` (see ``markup.MARKUP_STRATEGIES``; ``auto``:
+    ``project`` when the model can align, else ``tags``, as the cache key resolves it)."""
+    choice = resolve_markup(markup, backend, model)
+    strategy = MARKUP_STRATEGIES.get(choice.name)
     if strategy is None:
-        raise BackendError(f"unknown markup strategy {markup!r}; choose one of {', '.join(MARKUP_STRATEGIES)}")
+        raise BackendError(unknown_markup(markup))
+    announce(choice)
     return strategy(_load(backend, model, beams=beams, threads=threads, max_batch_tokens=max_batch_tokens,
                           providers=providers))
 

@@ -14,6 +14,7 @@ import yaml
 from ..segment import SiteSyntax, segment_markdown
 from .glossary import Glossary
 from .progress import Progress
+from .report import PageCounts
 from .service import Guard, Requests, TranslationService
 from .spec import CacheBinding
 from .translator import Translator
@@ -32,6 +33,7 @@ def translate_markdown(
     progress: Progress | None = None,
     label: str = "page",
     warn: Callable[[str], None] | None = None,
+    counts: PageCounts | None = None,
 ) -> str:
     """Segment ``text``, translate each distinct segment once, and splice the results back.
 
@@ -40,7 +42,8 @@ def translate_markdown(
     lazily loaded model this way). ``heading_ids`` pins translated headings to their English ids (``{ #slug }``);
     ``slugify(text, separator)`` is the site's heading-id function, ``syntax`` what its
     extensions change about segments. ``warn`` hears, in one
-    line naming ``label``, what the page ``guard`` sent back to English. Raises
+    line naming ``label``, what the page ``guard`` sent back to English. ``counts``, when given,
+    counts every segment as the JSON report does (whole, in pieces, left English...). Raises
     :class:`~.lazy.TranslationFailed` when the translator raises.
     """
     page = segment_markdown(text, slugify=slugify, syntax=syntax, front_matter=has_front_matter(text))
@@ -51,6 +54,9 @@ def translate_markdown(
     requests = Requests()
     requests.add_page(page)
     hits = service.translate(requests)
+    if counts is not None:
+        for segment in page.segments:
+            counts.count_hit(hits[segment.text].origin, hits[segment.text].fallback)
     markdown, outcome = service.splice(
         text, page, [hits[s.text].text for s in page.segments], heading_ids=heading_ids, label=label
     )

@@ -7,20 +7,27 @@ fallback ladder (``segment.translate_segments``) calls what the strategy returns
 called the bare translator, validates every output and stays the last resort.
 
 Registered here, in one place, by name; the name is part of ``TranslatorSpec`` (``markup``),
-reaches ``backends.load_translator`` and, when not the default, the cache key (another
-strategy can produce another translation of the same text). ``benchmarks/markup.py`` measures
-every registered strategy. To add one, write ``def strategy(translator) -> Translator`` and
-register it in :data:`MARKUP_STRATEGIES`; a strategy that cannot work with the translator it is
-given (the pseudo backend, a model without what it needs) raises ``BackendError`` with one line.
+reaches ``backends.load_translator`` and, when not ``tags``, the cache key (another strategy
+can produce another translation of the same text). Users choose with the plugin's ``markup:``
+option or ``--markup``; the default, ``auto`` (:func:`resolve_markup`), is ``project`` wherever
+the model can align and ``tags`` elsewhere, and the cache key names the strategy ``auto``
+resolved to, never ``auto``. ``benchmarks/markup.py`` measures every registered strategy.
+To add one, write ``def strategy(translator) -> Translator`` and register it in
+:data:`MARKUP_STRATEGIES`; a strategy that cannot work with the translator it is given (the
+pseudo backend, a model without what it needs) raises ``BackendError`` with one line.
 """
 
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from ..segment import TAG_RE
+from ..logs import log
+from ..model_format import ALIGNER_FILE, MANIFEST_FILE
 from .translator import Translator
 
 MarkupStrategy = Callable[[Translator], Translator]
@@ -52,6 +59,7 @@ class ProjectingTranslator:
         return [alts[0] for alts in self.translate_nbest(texts, 1)]
 
     def translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
+        from ..segment import TAG_RE  # not at import: the CLI's parser reads this registry
         from .projection import project as project_markup  # numpy: only when a model runs
         from .projection import strip_markup
 
@@ -136,16 +144,83 @@ def _takes_tags(translator: object) -> bool:
         return False
 
 
-#: Every strategy by name, the default first. The name is what users and the cache see.
+#: Every strategy by name. The name is what users and the cache key see.
 MARKUP_STRATEGIES: dict[str, MarkupStrategy] = {
     "tags": tags,
     "project": project,
     "constrained": constrained,
 }
 
-DEFAULT_MARKUP = "tags"
+AUTO = "auto"
+"""Not a strategy: ``project`` where the loaded model can align, else ``tags`` (see
+:func:`resolve_markup`). ``project`` wins on the model that never saw a placeholder (the real
+opus-mt-en-zh's situation; BENCHMARKS.md), so it is what a user gets without choosing."""
+
+DEFAULT_MARKUP = AUTO
+
+UNNAMED_MARKUP = "tags"
+"""The strategy the cache key leaves unnamed: every cache filled before strategies existed was
+filled under it, and stays valid for it (``spec.TranslatorSpec.decode_options``)."""
+
+ALIGNING_BACKENDS = ("onnx",)
+"""Backends whose translator can align (``load_aligner``): ``auto`` may pick ``project`` there."""
 
 
 def markup_names() -> tuple[str, ...]:
     """The registered strategy names, in registration order."""
     return tuple(MARKUP_STRATEGIES)
+
+
+def markup_choices() -> tuple[str, ...]:
+    """What a user may write (``markup:``, ``--markup``): ``auto`` and every strategy."""
+    return (AUTO, *MARKUP_STRATEGIES)
+
+
+def unknown_markup(name: object) -> str:
+    """The one line for a name that is neither ``auto`` nor a registered strategy."""
+    return f"unknown markup strategy {name!r}; choose one of {', '.join(markup_choices())}"
+
+
+@dataclass(frozen=True)
+class MarkupChoice:
+    """The strategy a name stands for, and why ``auto`` did not pick ``project`` (or "")."""
+
+    name: str
+    reason: str = ""
+
+
+def has_aligner(model_dir: Path) -> bool:
+    """Whether the export in ``model_dir`` lists and holds ``aligner.onnx``, as the engine's
+    ``load_aligner`` requires; read from the manifest, without loading anything."""
+    try:
+        manifest = json.loads((model_dir / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    files = manifest.get("files") if isinstance(manifest, dict) else None
+    return isinstance(files, dict) and ALIGNER_FILE in files and (model_dir / ALIGNER_FILE).is_file()
+
+
+def resolve_markup(name: str, backend: str, model: str | Path | None) -> MarkupChoice:
+    """The strategy ``name`` stands for with this backend and model: itself, or for ``auto``
+    ``project`` when the backend aligns and the export has ``aligner.onnx``, else ``tags`` with
+    the reason (an export made before aligners, a backend that cannot align). Reads only the
+    manifest: the cache key (``spec.bind_cache``) and the loaded translator
+    (``backends.load_translator``) resolve the same way, before and without loading the model."""
+    if name != AUTO:
+        return MarkupChoice(name)
+    if backend not in ALIGNING_BACKENDS:
+        return MarkupChoice("tags", f"the {backend} backend cannot align translations")
+    if model is None or not has_aligner(Path(model)):
+        return MarkupChoice("tags", f"{model} has no {ALIGNER_FILE} (exported by an older version; "
+                                    "export it again to get whole sentences around links and code)")
+    return MarkupChoice("project")
+
+
+_ANNOUNCED: set[str] = set()
+
+
+def announce(choice: MarkupChoice) -> None:
+    """One info line per process and reason: why ``auto`` fell back to ``tags``."""
+    if choice.reason and choice.reason not in _ANNOUNCED:
+        _ANNOUNCED.add(choice.reason)
+        log.info(f"markup: {choice.name} ({choice.reason})")

@@ -84,8 +84,14 @@ class Stats:
         return (
             f"{self.segments} segments ({self.unique} unique), {self.cached} from "
             f"memory, {self.translated} translated, {self.fallbacks} fallbacks{guarded}"
-            f"{self.review_summary()}, {self.seconds:.1f} s, {self.model}"
+            f"{self.review_summary()}{self.sentence_summary()}, {self.seconds:.1f} s, {self.model}"
         )
+
+    def sentence_summary(self) -> str:
+        """``, sentences: 180 whole / 3 in pieces / 1 left English`` (the pages' machine text, as
+        the JSON report's totals count it), or nothing when no page has machine text."""
+        totals = PageCounts.total(self.pages.values())
+        return f", {totals.sentences()}" if totals.whole + totals.pieces + totals.english else ""
 
     def review_summary(self) -> str:
         """``, 12 reviewed, 2 reviews stale (…), 3 suggested (…)`` when there are PO files, else

@@ -16,7 +16,7 @@ count) and ``totals`` is their sum, so ``totals.left_behind`` is what a strict r
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -71,6 +71,19 @@ class PageCounts:
         if fallback:
             self.fallbacks[fallback] = self.fallbacks.get(fallback, 0) + 1
 
+    def sentences(self) -> str:
+        """``sentences: 180 whole / 3 in pieces / 1 left English``: the machine text by how the
+        sentence reached the reader, for the summary lines (the build, ``docs``, ``md``)."""
+        return f"sentences: {self.whole} whole / {self.pieces} in pieces / {self.english} left English"
+
+    @classmethod
+    def total(cls, pages: Iterable[PageCounts]) -> PageCounts:
+        """The sum of ``pages`` (the JSON report's ``totals``)."""
+        totals = cls()
+        for counts in pages:
+            totals.add(counts)
+        return totals
+
     def add(self, other: PageCounts) -> None:
         for name in COUNT_KEYS:
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -90,9 +103,7 @@ def run_report(command: str, pages: Mapping[str, PageCounts], run: Mapping[str, 
     """The report of one run of ``command``: per page, the totals, the run's own numbers."""
     from .. import __version__
 
-    totals = PageCounts()
-    for counts in pages.values():
-        totals.add(counts)
+    totals = PageCounts.total(pages.values())
     return {
         "format": FORMAT,
         "tool": {"name": TOOL, "version": __version__},

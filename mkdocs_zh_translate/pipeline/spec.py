@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .cache import TranslationMemory
-from .markup import DEFAULT_MARKUP
+from .markup import AUTO, DEFAULT_MARKUP, UNNAMED_MARKUP, announce, resolve_markup
 
 # Bump only when placeholder validation or the fallback ladder (segment/_translate.py) change
 # what a translation of the same text can be, and say so in CHANGELOG.md: every cached
@@ -38,17 +38,19 @@ class TranslatorSpec:
     max_batch_tokens: int | None = None
     # ONNX Runtime execution providers (None: the CPU). Not in the cache key, like threads.
     providers: tuple[str, ...] | None = None
-    # The markup strategy (``markup.MARKUP_STRATEGIES``). In the cache key only when it is not
-    # the default, so the caches filled before strategies existed stay valid.
+    # The markup strategy (``markup.MARKUP_STRATEGIES``) or ``auto`` (the default: ``project``
+    # where the model aligns, else ``tags``). The key names the strategy ``auto`` resolved to,
+    # and names none for ``tags``, so the caches filled before strategies existed stay valid.
     markup: str = DEFAULT_MARKUP
 
     def decode_options(self, *, legacy: bool = False) -> str:
         """What besides the model can change a stored result: decoding options (threads
-        cannot), the markup strategy and the pipeline format (0.1.0 wrote its package version
-        instead)."""
+        cannot), the markup strategy that produced it and the pipeline format (0.1.0 wrote its
+        package version instead)."""
         tail = f"v={LEGACY_VERSION}" if legacy else f"pipeline={PIPELINE_FORMAT}"
-        if self.markup != DEFAULT_MARKUP:
-            tail = f"markup={self.markup};{tail}"
+        markup = resolve_markup(self.markup, self.backend, self.model).name
+        if markup != UNNAMED_MARKUP:
+            tail = f"markup={markup};{tail}"
         return f"beams={self.beams};max_batch_tokens={self.max_batch_tokens};{tail}"
 
 
@@ -118,12 +120,33 @@ def _model_content(spec: TranslatorSpec, memory: TranslationMemory) -> str:
     return f"{spec.backend}:{content}"
 
 
+def _resolved(spec: TranslatorSpec, memory: TranslationMemory, content: str) -> TranslatorSpec:
+    """``spec`` with ``auto`` replaced by the strategy it stands for with this model.
+
+    Read from the model directory's manifest when it is there (and remembered for the model's
+    content); when it is not (a CI run restoring the cache a laptop filled), the strategy last
+    resolved for the same content, so a fully cached site rebuilds under the key it was filled
+    with. Without either, ``markup.resolve_markup``'s answer (``tags``): nothing can load."""
+    if spec.markup != AUTO:
+        return spec
+    choice = resolve_markup(spec.markup, spec.backend, spec.model)
+    if spec.backend != "pseudo":
+        if not (spec.model and Path(spec.model).is_dir()):  # no line: this build loads no model
+            return replace(spec, markup=memory.machine.get_meta(f"markup:{content}") or choice.name)
+        memory.machine.set_meta(f"markup:{content}", choice.name)
+    announce(choice)
+    return replace(spec, markup=choice.name)
+
+
 def translator_fingerprint(spec: TranslatorSpec, memory: TranslationMemory) -> str:
     """The cache-key fingerprint of ``spec`` (model content, decode options, pipeline format)."""
-    return f"{_model_content(spec, memory)}|{spec.decode_options()}"
+    content = _model_content(spec, memory)
+    return f"{content}|{_resolved(spec, memory, content).decode_options()}"
 
 
 def bind_cache(spec: TranslatorSpec, memory: TranslationMemory) -> CacheBinding:
-    """``memory`` with the current and the 0.1.0 fingerprint of ``spec``."""
+    """``memory`` with the current and the 0.1.0 fingerprint of ``spec`` (``auto`` resolved:
+    the key names the strategy that produces the text)."""
     content = _model_content(spec, memory)
+    spec = _resolved(spec, memory, content)
     return CacheBinding(memory, f"{content}|{spec.decode_options()}", f"{content}|{spec.decode_options(legacy=True)}")

@@ -20,6 +20,7 @@ from mkdocs.config import config_options as c
 from ..errors import ZhTranslateError
 from ..owned import PathError, check_dir_option, check_output
 from ..pipeline.backends import BACKENDS
+from ..pipeline.markup import DEFAULT_MARKUP, markup_choices, unknown_markup
 from ..review.memory import DEFAULT_THRESHOLD
 
 DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
@@ -53,6 +54,18 @@ class Percent(c.Type[float]):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100:
             raise base.ValidationError(f"Expected a percentage from 0 to 100, got {value!r}")
         return float(value)
+
+
+class MarkupName(c.Type[str]):
+    """``markup``: ``auto`` or a registered strategy; an unknown name lists the valid ones."""
+
+    def __init__(self) -> None:
+        super().__init__(str, default=DEFAULT_MARKUP)
+
+    def run_validation(self, value: object) -> str:
+        if value not in markup_choices():
+            raise base.ValidationError(unknown_markup(value))
+        return str(value)
 
 
 class UrlSegment(c.Type[str]):
@@ -146,6 +159,13 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
 
     beams = c.Optional(PositiveInt())
     """Beam width; unset uses the engine's default. Part of the cache key."""
+
+    markup = MarkupName()
+    """How a sentence's links, code and emphasis get through the model: ``auto`` (default)
+    translates the sentence without them and puts them back through the model's alignment
+    (``project``) when the export has ``aligner.onnx``, else ``tags``: placeholders the model
+    must copy, repaired by the fallback ladder. ``project``, ``tags`` and ``constrained``
+    (placeholder-constrained beam search) choose one. Part of the cache key."""
 
     max_batch_tokens = c.Optional(PositiveInt())
     """Upper bound of source tokens per engine batch (memory vs speed); part of the cache key

@@ -160,6 +160,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             threads=self.config.threads,
             max_batch_tokens=self.config.max_batch_tokens,
             providers=tuple(self.config.providers) if self.config.providers else None,
+            markup=self.config.markup,
         )
         self._build = _Build(
             spec,

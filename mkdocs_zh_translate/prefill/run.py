@@ -17,7 +17,7 @@ from ..pipeline.glossary import Glossary
 from ..pipeline.pages import Stats
 from ..pipeline.progress import NoProgress, Progress
 from ..pipeline.service import ChunkRunner
-from ..pipeline.spec import TranslatorSpec
+from ..pipeline.spec import TranslatorSpec, bind_cache
 from ..plugin.collect import EnglishBuild, with_english_build
 
 
@@ -31,6 +31,7 @@ class Where:
     ray: str | None = None
     ship_model: bool = False
     providers: tuple[str, ...] | None = None  # overrides the plugin's ``providers`` option
+    markup: str | None = None  # overrides the plugin's ``markup`` option (and so the cache key)
 
     def runner(self, spec: TranslatorSpec, glossary: Glossary | None) -> tuple[ChunkRunner | None, str]:
         """The runner (None: the service's own loop) and how to name it in the summary."""
@@ -60,6 +61,9 @@ def prefill(config_file: Path, where: Where = Where(), progress: Progress | None
         if where.providers:
             translator.spec = replace(translator.spec, providers=where.providers)
         service = translator.service
+        if where.markup and service.cache is not None:  # another strategy, another key
+            translator.spec = replace(translator.spec, markup=where.markup)
+            service.cache = bind_cache(translator.spec, service.cache.memory)
         runner, label = where.runner(translator.spec, service.glossary)
         service.runner = runner
         service.progress = progress or NoProgress()

@@ -36,10 +36,10 @@ def shouting(monkeypatch: pytest.MonkeyPatch) -> str:
     return "shout"
 
 
-def test_today_s_strategy_is_the_default_and_leaves_the_translator_alone() -> None:
-    assert markup.markup_names()[0] == markup.DEFAULT_MARKUP == "tags"
+def test_the_default_is_auto_and_leaves_a_translator_that_cannot_align_alone() -> None:
+    assert markup.markup_names()[0] == "tags" and markup.DEFAULT_MARKUP == "auto"
     assert isinstance(load_translator("pseudo"), PseudoTranslator)
-    assert TranslatorSpec("onnx", "m").markup == "tags"
+    assert TranslatorSpec("onnx", "m").markup == "auto"
 
 
 def test_a_registered_strategy_wraps_the_translator_the_ladder_calls(shouting: str) -> None:
@@ -68,7 +68,7 @@ def test_the_spec_s_strategy_reaches_the_factory_and_the_cache_key(shouting: str
 
 
 def test_an_unknown_strategy_is_one_clear_error() -> None:
-    with pytest.raises(BackendError, match="unknown markup strategy 'nope'; choose one of tags"):
+    with pytest.raises(BackendError, match="unknown markup strategy 'nope'; choose one of auto, tags, project"):
         load_translator("pseudo", markup="nope")
     with pytest.raises(TranslationFailed, match="unknown markup strategy"):
         LazyTranslator().get(TranslatorSpec("pseudo", None, markup="nope"))
@@ -90,7 +90,7 @@ class TagAware:
 
 
 def test_constrained_asks_the_engine_for_tag_constraints() -> None:
-    assert "constrained" in markup.markup_names() and markup.DEFAULT_MARKUP == "tags"
+    assert "constrained" in markup.markup_names()
     engine = TagAware()
     [plain] = translate_segments(["see <x1/> here"], engine)
     assert plain.fallback is not None  # the bare engine drops the placeholder: the ladder steps in
