@@ -32,12 +32,16 @@ class ScoredText(str):
         return ScoredText, (str(self), self.score)  # worker processes (prefill) pickle outputs
 
 
+def finite_score(value: object) -> float | None:
+    """``value`` as a score: a finite number, else None (unknown)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return None
+
+
 def score_of(text: object) -> float | None:
     """The finite score ``text`` carries, or None (a plain string, a non-finite value)."""
-    score = getattr(text, "score", None)
-    if isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score):
-        return float(score)
-    return None
+    return finite_score(getattr(text, "score", None))
 
 
 def with_score_of(text: str, source: object) -> str:
