@@ -20,6 +20,7 @@ import inspect
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, runtime_checkable
 
+from ..scored import with_score_of
 from ..segment import TAG_RE
 from .translator import Translator
 
@@ -66,8 +67,9 @@ class ProjectingTranslator:
             aligned = self.inner.translate_aligned([plain[i][0] for i in order])
             for i, result in zip(order, aligned):
                 if result is not None:
-                    out[i] = [project_markup(plain[i][1], result.text, result.source_spans,
-                                             result.target_bounds, result.weights)]
+                    placed = project_markup(plain[i][1], result.text, result.source_spans,
+                                            result.target_bounds, result.weights)
+                    out[i] = [with_score_of(placed, result.text)]  # the model's confidence stays
         rest = [i for i, alts in enumerate(out) if alts is None]
         if rest:
             texts_left = [texts[i] for i in rest]

@@ -63,3 +63,22 @@ def test_nbest_alternatives_are_scored_best_first() -> None:
         scores = [score_of(a) for a in alts]
         assert None not in scores
         assert scores == sorted(scores, reverse=True)  # type: ignore[type-var]
+
+
+@pytest.mark.parametrize("markup", ["tags", "constrained", "project"])
+def test_every_markup_strategy_keeps_the_score(markup: str) -> None:
+    """The ladder's segment score is the model's, whichever way the markup got through: under
+    ``project`` it is the score of the sentence translated without its placeholders."""
+    from mkdocs_zh_translate.pipeline.backends import load_translator
+    from mkdocs_zh_translate.segment import strip_tags, translate_segments
+    from tests.models import tagfree_onnx_model
+
+    model = tagfree_onnx_model("none")
+    plain = OnnxTranslator(model, threads=1)
+    sentences = ["Run <x1/> to build the <g2>site</g2>.", "Open the file."]
+    results = translate_segments(sentences, load_translator("onnx", model, markup=markup, threads=1))
+    for sentence, result in zip(sentences, results):
+        assert result.score is not None and result.score <= 0.0, (markup, sentence, result)
+        if markup == "project" or "<" not in sentence:
+            source = " ".join(strip_tags(sentence).split()) if markup == "project" else sentence
+            assert result.score == score_of(plain.translate([source])[0])
