@@ -74,8 +74,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
     memory(check)
     common(check)
-    report = rsub.add_parser("report", help="write a side-by-side HTML review page")
-    report.add_argument("-o", "--output", required=True, metavar="FILE.html")
+    report = rsub.add_parser(
+        "report", help="write a side-by-side HTML review page, or list the least confident machine translations"
+    )
+    report.add_argument("-o", "--output", metavar="FILE.html", help="write the HTML review page here")
+    report.add_argument(
+        "--worst", type=int, metavar="N",
+        help="print the N unreviewed machine translations the model was least sure of (see #. confidence:)",
+    )
     memory(report)
     common(report)
 
@@ -125,7 +131,12 @@ def _dispatch(args: argparse.Namespace) -> int:
     if getattr(args, "memory", None) is not None and not 0 <= args.memory <= 100:  # NaN too
         raise CliError(f"--memory {args.memory:g}: a percentage, from 0 to 100")
     if action == "report":
-        check_output(Path(args.output), "--output", config=config_file)
+        if args.output is None and args.worst is None:
+            raise CliError("review report: give -o FILE.html, --worst N or both")
+        if args.worst is not None and args.worst < 1:
+            raise CliError(f"--worst {args.worst}: a count, 1 or more")
+        if args.output is not None:
+            check_output(Path(args.output), "--output", config=config_file)
     if action == "prune":
         from ..plugin.collect import review_dir_of
         from ..review.sync import apply, plan_prune
@@ -203,12 +214,18 @@ def _dispatch(args: argparse.Namespace) -> int:
             f"{t.rejected} rejected: {verdict}"
         )
         return EXIT_BELOW if failures else 0
-    if action == "report":
+    if action == "report" and args.worst is not None:
+        from ..review.confidence import format_worst
+
+        for line in format_worst(files, args.worst):
+            print(line)
+    if action == "report" and args.output is not None:
         from ..review.report import render_report
 
         text = render_report(files, status, f"Translation review: {site.config_file.resolve().parent.name}")
         out = check_output(Path(args.output), "--output", config=config_file, docs_dir=site.docs_dir)
         write_if_changed(out, text)
         print(f"review report: wrote {display(out)} ({status.total.reviewed} of {status.total.total} reviewed)")
+    if action == "report":
         return 0
     raise ReviewError(f"unknown review action {action!r}")

@@ -46,7 +46,10 @@ class SearchOptions:
 
 @dataclass
 class Hypothesis:
-    """One finished output: generated ids (EOS included when produced) and its final score."""
+    """One finished output: generated ids (EOS included when produced) and its final score:
+    the summed log-probabilities of the generated ids (EOS included; a forced EOS counts 0)
+    over their number ** length_penalty, the length-normalised log-probability that ranks the
+    beams (transformers' ``sequences_scores``)."""
 
     ids: list[int]
     score: float
@@ -282,7 +285,9 @@ def _constraints(tags: Sequence[TagAutomaton | None] | None, n: int) -> list[Tag
 
 def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions,
                   tags: Sequence[TagAutomaton | None] | None = None) -> list[list[Hypothesis]]:
-    """transformers' greedy decoding (num_beams=1): argmax of the processed scores.
+    """transformers' greedy decoding (num_beams=1): argmax of the processed scores. Each
+    hypothesis is scored as ``beam_search`` scores a finished one (transformers' greedy
+    search scores nothing), so a confidence means the same whatever the beam width.
 
     ``tags``: per sentence, a placeholder automaton (``tags.TagAutomaton``) or None."""
     n = state.sentences
@@ -293,23 +298,25 @@ def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions,
     seqs[:, 0] = opts.decoder_start_id
     results: list[list[Hypothesis]] = [[] for _ in range(n)]
     active = np.arange(n)
+    sums = np.zeros(n, dtype=np.float32)  # each sentence's summed log-probabilities
     cur_len = 1
     while active.size:
         forced = _forced_token(cur_len, opts)
         if forced is not None:
-            tokens = np.full(active.size, forced, dtype=np.int64)
+            tokens = np.full(active.size, forced, dtype=np.int64)  # log-probability 0, as in beam_search
         else:
             # The lambdas here and in beam_search run inside biases.query, in this iteration:
             # binding the loop variables late (B023) is what we want.
             call = lambda bias, k, st=state: decoder.step(seqs[active, cur_len - 1], st, bias, k)  # noqa: E731, B023
             if automata is None:
-                _, ids, state = biases.query(call, cur_len, opts, lambda: seqs[active, :cur_len], 1)  # noqa: B023
+                scores, ids, state = biases.query(call, cur_len, opts, lambda: seqs[active, :cur_len], 1)  # noqa: B023
             else:
                 masks = _row_masks(automata, states, active)
-                _, ids, state = _masked_query(biases, call, cur_len, opts,
-                                              lambda: seqs[active, :cur_len], 1, masks)  # noqa: B023
+                scores, ids, state = _masked_query(biases, call, cur_len, opts,
+                                                   lambda: seqs[active, :cur_len], 1, masks)  # noqa: B023
             del call  # holds the previous step's cache; free it before the next gather
             tokens = ids[:, 0]
+            sums[active] += scores[:, 0]
         seqs[active, cur_len] = tokens
         if automata is not None:
             states = _advance(automata, states, tokens, active)
@@ -317,7 +324,9 @@ def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions,
         finished = (tokens == opts.eos_id) | (cur_len >= opts.max_length)
         for row in np.flatnonzero(finished):
             sent = int(active[row])
-            results[sent] = [Hypothesis(seqs[sent, 1:cur_len].tolist(), 0.0)]
+            # beam_search's score: summed log-probabilities over length ** length_penalty
+            score = sums[sent] / np.float32(float(cur_len - 1) ** opts.length_penalty)
+            results[sent] = [Hypothesis(seqs[sent, 1:cur_len].tolist(), float(score))]
         if finished.any():
             keep = np.flatnonzero(~finished)
             active = active[keep]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -28,9 +29,10 @@ from ..model_format import (
     recreate_hint,
 )
 from ..model_integrity import ModelIntegrityError, verify_model
+from ..scored import ScoredText, lowest
 from .align import Aligned, source_spans, target_bounds
 from .batching import dedupe, plan_batches
-from .beam import MAX_FILTERED_BANS, Hypothesis, SearchOptions, beam_search, greedy_search
+from .beam import MAX_FILTERED_BANS, NEG, Hypothesis, SearchOptions, beam_search, greedy_search
 from .errors import EngineError
 from .session import MarianSessions, concurrently, default_threads, make_session
 from .settings import check_settings
@@ -183,6 +185,8 @@ class OnnxTranslator:
 
     def translate_nbest(self, texts: Sequence[str], n: int, *, tags: bool = False) -> list[list[str]]:
         """Up to ``n`` distinct translations per text, best first (beams widen to at least ``n``).
+        Each is a :class:`~..scored.ScoredText` carrying its hypothesis' score
+        (``beam.Hypothesis``; a text translated in chunks: its lowest chunk's).
 
         Blank texts come back unchanged. A text longer than the model's positions is split and
         gets only its best translation. ``tags``: placeholder-constrained decoding (``tags.py``)
@@ -223,9 +227,9 @@ class OnnxTranslator:
         """The best translation of each text with its alignment to the text (see ``align``);
         ``None`` for a blank text or one longer than the model's positions (it would be split).
 
-        The translation is exactly the one :meth:`translate` returns; the alignment costs one
-        teacher-forced pass of ``aligner.onnx`` per batch. ``layers``: the decoder layers whose
-        head-averaged cross-attention is averaged (default: the one before the last, the usual
+        The translation is exactly the one :meth:`translate` returns, score included; the
+        alignment costs one teacher-forced pass of ``aligner.onnx`` per batch. ``layers``: the
+        decoder layers whose head-averaged cross-attention is averaged (default: the one before the last, the usual
         best for alignment of a 6-layer transformer such as opus-mt; the last one for models of
         one or two layers: on the 2-layer tagfree model it placed 85% of 384 tags exactly
         against 34% for the first layer and 82% for both averaged)."""
@@ -243,13 +247,16 @@ class OnnxTranslator:
                     jobs.append(ids)
                     owners.append(i)
         eos = self._base_options.eos_id
-        targets = [[t for t in h[0].ids if t != eos] if h else [] for h in self._generate(jobs, 1)]
+        best = [h[0] if h else None for h in self._generate(jobs, 1)]
+        targets = [[t for t in h.ids if t != eos] if h else [] for h in best]
         for j, attention in enumerate(self.attention(jobs, targets)):
             text = texts[owners[j]]
             pieces = self.tokenizer.tokenize(self._with_prefix(text))
             skip = 1 if self.target_prefix and pieces and pieces[0] == self.target_prefix else 0
             decoded, bounds = target_bounds(targets[j], self.tokenizer.decode)
-            out[owners[j]] = Aligned(decoded, source_spans(text, pieces, skip, len(jobs[j])), bounds,
+            hyp = best[j]
+            scored = ScoredText(decoded, _finite(hyp.score) if hyp is not None else None)  # as translate's
+            out[owners[j]] = Aligned(scored, source_spans(text, pieces, skip, len(jobs[j])), bounds,
                                      attention[chosen].mean(axis=0))
         return out
 
@@ -356,11 +363,13 @@ class OnnxTranslator:
                 for hyp in parts[0]:
                     text = self.tokenizer.decode(hyp.ids)
                     if text not in seen:
-                        seen.append(text)
+                        seen.append(ScoredText(text, _finite(hyp.score)))
                 results[i] = seen or [""]
             else:
                 joined = [tok for part in parts if part for tok in part[0].ids if tok != self._base_options.eos_id]
-                results[i] = [self.tokenizer.decode(joined)]
+                # a text split into chunks is as sure as its least sure chunk
+                score = lowest([_finite(part[0].score) if part else None for part in parts])
+                results[i] = [ScoredText(self.tokenizer.decode(joined), score)]
         return results
 
     def _generate(self, encoded: list[list[int]], n: int,
@@ -382,6 +391,11 @@ class OnnxTranslator:
             for row, i in enumerate(batch):
                 out[i] = hyps[row]
         return out
+
+
+def _finite(score: float) -> float | None:
+    """A hypothesis' score, or None where the search's "impossible" offsets reached it."""
+    return score if math.isfinite(score) and score > NEG / 2 else None
 
 
 def _split_point(pieces: list[str], start: int, end: int) -> int:

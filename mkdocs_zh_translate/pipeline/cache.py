@@ -24,9 +24,11 @@ import diskcache
 
 from ..logs import log
 from ..owned import Owned, PathError, named
+from ..scored import finite_score
 from .origin import Origin
 
-# Bump when the stored value format changes; old entries then simply miss.
+# Bump when the stored value format changes incompatibly; old entries then simply miss. (Adding
+# an optional field, as "s" the score was, needs no bump: _decode reads entries without it.)
 _FORMAT = "v1"
 _META_PREFIX = "meta:"
 _VERDICT_PREFIX = "guard:"  # the page guard's verdicts (guard.VerdictStore), keyed by their own hash
@@ -52,12 +54,15 @@ _CACHE_ERRORS = (sqlite3.Error, OSError, diskcache.Timeout)
 class Hit:
     """A stored translation and what it is worth: ``fallback`` names the fallback step the
     segmenter had to take (None when the model output was used as is), ``origin`` where the
-    text came from (only the text and the fallback are stored: a stored hit reads back as
-    ``Origin.CACHE``)."""
+    text came from (only the text, the fallback and the score are stored: a stored hit reads
+    back as ``Origin.CACHE``). ``score``: the model's confidence in ``text``
+    (``segment.SegmentTranslation.score``), None when unknown: a backend without scores, or
+    an entry stored before scores were kept."""
 
     text: str
     fallback: str | None = None
     origin: Origin = Origin.CACHE
+    score: float | None = None
 
 
 def cache_key(source: str, fingerprint: str) -> str:
@@ -297,7 +302,12 @@ def _reason(exc: BaseException) -> str:
 
 
 def _encode(hit: Hit) -> str:
-    return json.dumps({"t": hit.text, "f": hit.fallback}, ensure_ascii=False)
+    """``{"t": text, "f": fallback}``, plus ``"s": score`` when the score is known (entries
+    written before scores existed lack it and read back with ``score`` None)."""
+    data: dict[str, object] = {"t": hit.text, "f": hit.fallback}
+    if finite_score(hit.score) is not None:
+        data["s"] = hit.score
+    return json.dumps(data, ensure_ascii=False)
 
 
 def _decode(raw: object) -> Hit | None:
@@ -311,7 +321,7 @@ def _decode(raw: object) -> Hit | None:
     if not isinstance(data, dict) or not isinstance(data.get("t"), str):
         return None
     fallback = data.get("f")
-    return Hit(data["t"], fallback if isinstance(fallback, str) else None, Origin.CACHE)
+    return Hit(data["t"], fallback if isinstance(fallback, str) else None, Origin.CACHE, finite_score(data.get("s")))
 
 
 class TranslationMemory:

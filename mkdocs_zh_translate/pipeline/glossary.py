@@ -25,6 +25,7 @@ from pathlib import Path
 import yaml
 
 from ..review.store import ReviewError
+from ..scored import with_score_of
 from ..segment import TAG_RE, tokenize
 from ..textfile import NotUtf8Error
 from ..untrusted import UntrustedFileError, display, excerpt, read_untrusted_text
@@ -132,7 +133,7 @@ class GlossaryTranslator:
             if restored is None:
                 retry.append(i)
             else:
-                outputs[i] = restored
+                outputs[i] = with_score_of(restored, out)  # the model's confidence stays with it
         if retry:  # the model dropped a term's placeholder: translate those without protection
             again = self.inner.translate([texts[i] for i in retry])  # type: ignore[attr-defined]
             for i, out in zip(retry, again):
@@ -144,7 +145,8 @@ class GlossaryTranslator:
         outputs = self.inner.translate_nbest([p for p, _r in protected], n)  # type: ignore[attr-defined]
         result: list[list[str]] = []
         for text, hyps, (_p, reps) in zip(texts, outputs, protected):
-            kept = [h for h in (self.glossary.restore(h, reps) for h in hyps) if h is not None] if reps else list(hyps)
+            restored = [(self.glossary.restore(h, reps), h) for h in hyps] if reps else [(h, h) for h in hyps]
+            kept = [with_score_of(r, h) for r, h in restored if r is not None]
             if not kept:
                 kept = list(self.inner.translate_nbest([text], n)[0])  # type: ignore[attr-defined]
             result.append(kept)

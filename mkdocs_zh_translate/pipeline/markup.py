@@ -28,6 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ..logs import log
 from ..model_format import ALIGNER_FILE, MANIFEST_FILE
+from ..scored import with_score_of
 from .translator import Translator
 
 MarkupStrategy = Callable[[Translator], Translator]
@@ -74,8 +75,9 @@ class ProjectingTranslator:
             aligned = self.inner.translate_aligned([plain[i][0] for i in order])
             for i, result in zip(order, aligned):
                 if result is not None:
-                    out[i] = [project_markup(plain[i][1], result.text, result.source_spans,
-                                             result.target_bounds, result.weights)]
+                    placed = project_markup(plain[i][1], result.text, result.source_spans,
+                                            result.target_bounds, result.weights)
+                    out[i] = [with_score_of(placed, result.text)]  # the model's confidence stays
         rest = [i for i, alts in enumerate(out) if alts is None]
         if rest:
             texts_left = [texts[i] for i in rest]

@@ -162,7 +162,7 @@ class TranslationService:
         try:
             self.progress.update(0, len(misses))  # starts the clock of a log reporter
             for chunk, outputs in results:
-                batch = {t: Hit(o.text, o.fallback, Origin.MODEL) for t, o in zip(chunk, outputs)}
+                batch = {t: Hit(o.text, o.fallback, Origin.MODEL, o.score) for t, o in zip(chunk, outputs)}
                 if self.cache is not None:
                     self.cache.memory.store(
                         {self.key(t, requests.droppable[t]): h for t, h in batch.items()}, self.cache.fingerprint

@@ -69,6 +69,8 @@ class Site:
     pages: dict[Path, list[Unit]] = field(default_factory=dict)  # PO path -> units (page order)
     page_labels: dict[Path, str] = field(default_factory=dict)  # PO path -> docs page
     machine: dict[tuple[Path, tuple[str | None, str]], str] = field(default_factory=dict)
+    # the model's confidence in each cached machine text (None: cached without a score)
+    scores: dict[tuple[Path, tuple[str | None, str]], float | None] = field(default_factory=dict)
     site_name: str = ""
     po_width: int = DEFAULT_WIDTH
     spec: TranslatorSpec | None = None  # the site's translator (``eval`` runs it)
@@ -202,6 +204,7 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
             if hit is not None:
                 # no soft line breaks, as in the msgid (gettext tools compare their newlines)
                 site.machine[(path, unit.key)] = soft_breaks_as_spaces(to_readable(_segment_of(unit), hit.text))
+                site.scores[(path, unit.key)] = hit.score
     return site
 
 

@@ -23,6 +23,7 @@ import polib
 
 from ..owned import Owned
 from ..plugin.collect import Site
+from .confidence import annotate
 from .memory import DEFAULT_THRESHOLD, Memory, refresh_mark, suggest
 from .powrap import DEFAULT_WIDTH
 from .store import PAGE_SUFFIX, check_no_links, entry_state, existing_text, new_po, read_po, render_po, write_if_changed
@@ -69,10 +70,13 @@ def merge(
     machine: dict[tuple[str | None, str], str],
     moved: dict[tuple[str | None, str], polib.POEntry] | None = None,
     memory: Memory | None = None,
+    scores: dict[tuple[str | None, str], float | None] | None = None,
 ) -> polib.POFile:
     """The new content of one PO file for ``units`` given its ``old`` content; ``moved`` holds
     human translations of the same source texts that vanished from other files; ``memory``
-    offers reviewed translations of near-identical English to entries no person translated."""
+    offers reviewed translations of near-identical English to entries no person translated;
+    ``scores`` the machine cache's confidence for the units it holds a translation of
+    (``confidence``)."""
     po = new_po(old)
     entries = list(old) if old is not None else []
     active: dict[Key, polib.POEntry] = {entry_key(e): e for e in entries if not e.obsolete}
@@ -133,7 +137,7 @@ def merge(
     for unit, done in zip(units, out):
         assert done is not None
         done.occurrences = [(path, line) for path, line in unit.occurrences]
-        done.comment = unit.kind
+        done.comment = annotate(unit.kind, done.comment, scores or {}, unit.key)
         done.tcomment = refresh_mark(done)
         po.append(done)
     seen: set[Key] = {entry_key(e) for e in po}
@@ -207,13 +211,16 @@ def plan_sync(
     for (path, unit_key), text in site.machine.items():  # one pass: per file it would be files x entries
         machine.setdefault(path, {})[unit_key] = text
     tm = Memory.of_files(olds.values(), memory) if memory > 0 else None
+    scores: dict[Path, dict[tuple[str | None, str], float | None]] = {}
+    for (path, unit_key), score in site.scores.items():
+        scores.setdefault(path, {})[unit_key] = score
     planned: list[Planned] = []
     for path, old in olds.items():
         units = site.pages.get(path, [])
         if old is None and not units:
             continue
         elsewhere = {u.key: moved[u.key][1] for u in units if u.key in moved and moved[u.key][0] != path}
-        po = merge(old, units, machine.get(path, {}), elsewhere, tm)
+        po = merge(old, units, machine.get(path, {}), elsewhere, memory=tm, scores=scores.get(path))
         finish_header(po, old, site.site_name, now)
         text = render_po(po, width)
         if old is not None and render_po(old, width) == text:

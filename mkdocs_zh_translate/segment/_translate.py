@@ -8,6 +8,13 @@ and a bad output never crashes a build:
 2. ``runs``       translate the text between placeholders separately, placeholders kept in place
 3. ``drop_pairs`` translate without the emphasis pairs the caller allows to drop
 4. ``english``    keep the source text
+
+Each translation also carries the model's confidence when the translator gives one (an
+output string with a finite ``score`` attribute, ``scored.ScoredText``). A segment's score
+is the *lowest* of the model outputs it is made of: its sentence pieces, and under ``runs``
+the separately translated runs; ``nbest`` counts the hypothesis it took. Pieces kept in
+English or without words count nothing; a segment with no model output at all, or one
+output without a score, has none (None: unknown).
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ..pipeline.translator import NBestTranslator, Translator
+from ..scored import lowest, score_of
 from ._placeholders import TAG_RE, apply_ids, has_words, renumber, strip_tags, validate, without_pairs
 from ._sentences import split_sentences
 
@@ -29,10 +37,12 @@ _CJK_END_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff\u3002\uff01\uff1f\uff1b\u
 
 @dataclass(frozen=True)
 class SegmentTranslation:
-    """A validated translation. ``fallback`` is None, or the ladder step that produced it."""
+    """A validated translation. ``fallback`` is None, or the ladder step that produced it;
+    ``score`` the model's confidence (see the module docstring), None when unknown."""
 
     text: str
     fallback: str | None = None
+    score: float | None = None
 
 
 @dataclass(eq=False)
@@ -46,6 +56,7 @@ class _Unit:
     droppable: set[int]  # (new ids) pairs that step 3 may drop
     result: str | None = None
     step: str | None = None
+    scores: list[float | None] | None = None  # the model outputs' scores behind ``result``
 
 
 def _units(text: str, droppable: Collection[int], max_chars: int) -> list[_Unit]:
@@ -118,7 +129,7 @@ def _first_pass(units: list[_Unit], translator: Translator) -> None:
     for u in units:
         out = outputs.get(u.text, "")
         if not validate(u.text, out):
-            u.result = out
+            u.result, u.scores = out, [score_of(out)]
 
 
 def _next_hypotheses(units: list[_Unit], translator: Translator) -> None:
@@ -129,7 +140,7 @@ def _next_hypotheses(units: list[_Unit], translator: Translator) -> None:
     for u in units:
         for candidate in hyps.get(u.text, [])[1:]:
             if isinstance(candidate, str) and not validate(u.text, candidate):
-                u.result, u.step = candidate, "nbest"
+                u.result, u.step, u.scores = candidate, "nbest", [score_of(candidate)]
                 break
 
 
@@ -138,7 +149,8 @@ def _separate_runs(units: list[_Unit], translator: Translator) -> None:
     for u in units:
         out = _try_runs(u, runs)
         if out is not None and not validate(u.text, out):
-            u.result, u.step = out, "runs"
+            used = [runs[r] for r in _run_texts(u) if strip_tags(runs.get(r, "")).strip()]  # as _try_runs
+            u.result, u.step, u.scores = out, "runs", [score_of(o) for o in used]
 
 
 def _drop_pairs(units: list[_Unit], translator: Translator) -> None:
@@ -148,7 +160,7 @@ def _drop_pairs(units: list[_Unit], translator: Translator) -> None:
     for u in droppers:
         out = outputs.get(reduced[id(u)], "")
         if not validate(reduced[id(u)], out):
-            u.result, u.step = out, "drop_pairs"
+            u.result, u.step, u.scores = out, "drop_pairs", [score_of(out)]
 
 
 def translate_segments(
@@ -186,5 +198,6 @@ def translate_segments(
     for text, units in zip(texts, all_units):
         steps = [u.step for u in units if u.step]
         worst = max(steps, key=LADDER.index) if steps else None
-        results.append(SegmentTranslation(_join(units) if worst != "english" or len(units) > 1 else text, worst))
+        score = lowest([s for u in units if u.scores is not None for s in u.scores])
+        results.append(SegmentTranslation(_join(units) if worst != "english" or len(units) > 1 else text, worst, score))
     return results
