@@ -43,12 +43,17 @@ class TranslatorSpec:
     # and names none for ``tags``, so the caches filled before strategies existed stay valid.
     markup: str = DEFAULT_MARKUP
 
+    @property
+    def resolved_markup(self) -> str:
+        """The strategy that translates under this spec (``auto`` resolved; no model loaded)."""
+        return resolve_markup(self.markup, self.backend, self.model).name
+
     def decode_options(self, *, legacy: bool = False) -> str:
         """What besides the model can change a stored result: decoding options (threads
         cannot), the markup strategy that produced it and the pipeline format (0.1.0 wrote its
         package version instead)."""
         tail = f"v={LEGACY_VERSION}" if legacy else f"pipeline={PIPELINE_FORMAT}"
-        markup = resolve_markup(self.markup, self.backend, self.model).name
+        markup = self.resolved_markup
         if markup != UNNAMED_MARKUP:
             tail = f"markup={markup};{tail}"
         return f"beams={self.beams};max_batch_tokens={self.max_batch_tokens};{tail}"

@@ -64,7 +64,7 @@ class RunResult:
             "label": self.label,
             "settings": {
                 "backend": spec.backend, "model": spec.model, "beams": spec.beams, "threads": spec.threads,
-                "max_batch_tokens": spec.max_batch_tokens, "markup": spec.markup,
+                "max_batch_tokens": spec.max_batch_tokens, "markup": spec.resolved_markup,
             },
             "sentences": self.sentences,
             "chrf": self.scores.chrf,
@@ -140,5 +140,5 @@ def describe(spec: TranslatorSpec) -> str:
     parts = [spec.backend if spec.backend != "onnx" or not spec.model else Path(spec.model).name]
     if spec.beams is not None:
         parts.append(f"beams={spec.beams}")
-    parts.append(f"markup={spec.markup}")
+    parts.append(f"markup={spec.resolved_markup}")
     return " ".join(parts)
