@@ -151,7 +151,8 @@ class GlossaryTranslator:
         self.inner = inner
         self.glossary = glossary
         self.fingerprint = getattr(inner, "fingerprint", "")
-        self.decoding = glossary.enforce == "decoding" and takes_terms(inner)
+        self.constrains = takes_terms(inner)
+        self.decoding = glossary.enforce == "decoding" and self.constrains
         if glossary.enforce == "decoding" and not self.decoding:
             log.info("glossary terms: substitution (the %s translator cannot constrain decoding)",
                      getattr(inner, "name", type(inner).__name__))
@@ -191,10 +192,21 @@ class GlossaryTranslator:
             else:
                 outputs[i] = restored
         if retry:  # the model dropped a term's placeholder: translate those without protection
-            again = self.inner.translate([texts[i] for i in retry])  # type: ignore[attr-defined]
-            for i, out in zip(retry, again):
-                outputs[i] = out
+            for i, alts in zip(retry, self._unprotected([texts[i] for i in retry], 1)):
+                outputs[i] = alts[0]
         return outputs
+
+    def _unprotected(self, texts: Sequence[str], n: int) -> list[list[str]]:
+        """``texts`` without placeholders for their terms (the model lost one): with the
+        ``terms:`` entries' Chinese as decoding constraints where the translator can take
+        them, so the term is still there (kept terms: as the model translates them)."""
+        if self.constrains:
+            log.debug("glossary terms: %d texts lost a term's placeholder; constrained decoding instead", len(texts))
+            found = self.inner.translate_nbest(texts, n, terms=[self.glossary.targets(t) for t in texts])  # type: ignore[attr-defined]
+            return [list(alts) for alts in found]
+        if n == 1:
+            return [[out] for out in self.inner.translate(texts)]  # type: ignore[attr-defined]
+        return [list(alts) for alts in self.inner.translate_nbest(texts, n)]  # type: ignore[attr-defined]
 
     def _translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
         if self.decoding:
@@ -215,7 +227,7 @@ class GlossaryTranslator:
         for text, hyps, (_p, reps) in zip(texts, outputs, protected):
             kept = [h for h in (self.glossary.restore(h, reps) for h in hyps) if h is not None] if reps else list(hyps)
             if not kept:
-                kept = list(self.inner.translate_nbest([text], n)[0])  # type: ignore[attr-defined]
+                kept = self._unprotected([text], n)[0]
             result.append(kept)
         return result
 
