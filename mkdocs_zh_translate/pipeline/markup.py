@@ -122,6 +122,8 @@ class TagConstrained:
 
     def translate_nbest(self, texts: Sequence[str], n: int,
                         terms: Sequence[Sequence[str]] | None = None) -> list[list[str]]:
+        if terms is None:
+            return self.inner.translate_nbest(texts, n, tags=True)
         return self.inner.translate_nbest(texts, n, tags=True, terms=terms)
 
 
