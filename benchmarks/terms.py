@@ -9,10 +9,15 @@ the project's real path (``load_translator`` with the markup strategy, ``Transla
 with the glossary and the fallback ladder; no cache), three ways:
 
 * ``none``: no glossary (the model's own word for the noun);
-* ``substitution``: today's ``terms:`` handling (the term becomes an atom placeholder, the atom
-  becomes the Chinese afterwards; retried without the glossary when the model loses the atom);
+* ``substitution``: the default ``terms:`` handling (the term becomes an atom placeholder, the
+  atom becomes the Chinese afterwards; where the model loses the atom, the sentence is
+  translated without it and the Chinese forced in decoding, when the translator can);
 * ``decoding``: ``enforce: decoding`` (the Chinese is a constraint of the search,
   ``engine/terms.py``; substitution where it cannot apply).
+
+``--kind related`` gives terms that share their first character with the model's own word (the
+model's translation and the team's term overlap, as 高速缓存 and 缓存 do), where the search has a
+place to start the term; the default ``unrelated`` ones the model gives no probability anywhere.
 
 Columns: ``term``: share of outputs holding the term; ``whole``: share translated whole (no
 ladder step beyond another hypothesis or dropped emphasis); ``chrF``: sacrebleu chrF of the
@@ -59,18 +64,21 @@ class TermCase:
     reference: str
 
 
-def term_for(word: str) -> str:
-    """A two-character Chinese term for ``word``, unlike the task's own chunk for it."""
+def term_for(word: str, kind: str = "unrelated") -> str:
+    """A two-character Chinese term for ``word`` that the task never gives it: ``unrelated``
+    (no character of the model's own chunk) or ``related`` (the chunk's first character, then
+    another: the model's own translation and the team's term overlap, as 缓存/高速缓存 do)."""
     digest = hashlib.sha256(f"glossary:{word}".encode()).digest()
     chunk = word_chunk(word)
     for i in range(0, 30, 2):
-        term = CJK_POOL[digest[i] % len(CJK_POOL)] + CJK_POOL[digest[i + 1] % len(CJK_POOL)]
-        if term != chunk and not set(term) & set(chunk):
+        first = chunk[0] if kind == "related" else CJK_POOL[digest[i] % len(CJK_POOL)]
+        term = first + CJK_POOL[digest[i + 1] % len(CJK_POOL)]
+        if term != chunk and not set(term[1:]) & set(chunk) and (kind == "related" or first not in chunk):
             return term
     raise AssertionError(word)
 
 
-def term_cases(n: int, seed: int) -> list[TermCase]:
+def term_cases(n: int, seed: int, kind: str = "unrelated") -> list[TermCase]:
     """Up to ``n`` cases: the markup set's sentences that hold a usable noun (see the module doc)."""
     nouns = set(NOUNS.split()) if isinstance(NOUNS, str) else set(NOUNS)
     out: list[TermCase] = []
@@ -87,7 +95,7 @@ def term_cases(n: int, seed: int) -> list[TermCase]:
             own = with_sentinel.replace(SENTINEL, word_chunk(word))
             if SENTINEL not in with_sentinel or tokens(own) != tokens(plain_ref):
                 continue  # the word is inside a merged phrase: no exact reference
-            chinese = term_for(word)
+            chinese = term_for(word, kind)
             out.append(TermCase(case.source, case.droppable, word, chinese, with_sentinel.replace(SENTINEL, chinese)))
             break
         if len(out) == n:
@@ -163,12 +171,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--methods", default=",".join(METHODS))
     parser.add_argument("--n", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--kind", default="unrelated", choices=("unrelated", "related"),
+                        help="the glossary's Chinese: unlike the model's own word, or sharing its first character")
     parser.add_argument("--quantize", default="int8", choices=("none", "int8"))
     parser.add_argument("--beams", type=int)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    cases = term_cases(args.n, args.seed)
+    cases = term_cases(args.n, args.seed, args.kind)
     rows: list[Row] = []
     for label, path in (model_dir(m.strip(), args.quantize) for m in args.models.split(",") if m.strip()):
         for markup in (s.strip() for s in args.markup.split(",") if s.strip()):
@@ -178,9 +188,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if not args.json:
                     print(table(rows[-1:]).splitlines()[-1], file=sys.stderr, flush=True)
     if args.json:
-        print(json.dumps({"sentences": len(cases), "seed": args.seed, "rows": [asdict(r) for r in rows]}, indent=1))
+        print(json.dumps({"sentences": len(cases), "seed": args.seed, "kind": args.kind,
+                          "rows": [asdict(r) for r in rows]}, indent=1))
     else:
-        print(f"{len(cases)} sentences with one glossary term each, seed {args.seed}, {args.quantize}; shares in %")
+        print(f"{len(cases)} sentences with one glossary term each ({args.kind}), seed {args.seed}, "
+              f"{args.quantize}; shares in %")
         print(table(rows))
     return 0
 
