@@ -13,7 +13,11 @@ search gets one ``tags.Mask`` per row and step, as for placeholders:
 * *outside*: a **ban** list, EOS while a term is missing (its place and score go to the piece
   that begins the first missing term: where the model wants to stop, the term comes instead,
   as ``tags.Mask.eos_to`` does for tags) and, once a term has all its occurrences, the pieces
-  that would spell it whole again (exactly once per source occurrence).
+  that would spell it whole again (exactly once per source occurrence);
+* *after a tail*: a term begun right after the end of a sentence (where the model wanted to
+  stop) ends the output: once every term is out, **only** EOS or a piece of sentence-end
+  punctuation, then only EOS (a model made to say a word it never wanted there otherwise
+  rambles on).
 
 A term begins only at a piece boundary (a piece whose text, a leading space aside, is a prefix
 of the term or starts with it); a piece holding the whole term anywhere counts as an
@@ -33,8 +37,13 @@ import numpy as np
 
 from .tags import START, Mask, TagAutomaton, TagVocab
 
-TermState = tuple[tuple[int, ...], int, int]
-"""(occurrences emitted per term, term being spelled or -1, characters of it spelled so far)."""
+TermState = tuple[tuple[int, ...], int, int, int]
+"""(occurrences emitted per term, term being spelled or -1, characters of it spelled so far,
+flags: ``ENDED`` the last piece ended a sentence, ``TAIL`` a term began after a sentence end)."""
+
+ENDED, TAIL = 1, 2
+#: A piece ending with one of these ends a sentence: a term begun after it is a tail.
+SENTENCE_END = (".", "!", "?", "。", "！", "？")
 
 
 @dataclass
@@ -124,52 +133,66 @@ class TermAutomaton:
     def __post_init__(self) -> None:
         size = len(self.tv.vocab.surfaces)
         self._relevant = np.zeros(size, dtype=bool)  # pieces that may change an outside state
+        surfaces = self.tv.vocab.surfaces
+        self._ends = np.array([s.rstrip(" ").endswith(SENTENCE_END) for s in surfaces], dtype=bool)
+        self._stops = np.array([bool(s.strip()) and set(s.strip()) <= set(SENTENCE_END) for s in surfaces], dtype=bool)
+        self._openers = {self._opener(t) for t in self.terms}
         for term in self.terms:
             self._relevant[list(term.begins)] = True
             self._relevant[term.whole] = True
 
     @property
     def start(self) -> TermState:
-        return (tuple(0 for _ in self.terms), -1, 0)
+        return (tuple(0 for _ in self.terms), -1, 0, 0)
 
     def complete(self, state: TermState) -> bool:
         return state[1] < 0 and all(c >= n for c, n in zip(state[0], self.need))
 
+    def _ending(self, ended: bool) -> Mask:
+        """After a tail: EOS, or first one piece of sentence-end punctuation."""
+        stops = [] if ended else np.flatnonzero(self._stops).tolist()
+        return Mask(np.array(sorted({self.tv.vocab.eos_id, *stops}), dtype=np.int64), only=True)
+
     def feed(self, state: TermState, token: int) -> TermState:
-        counts, cur, done = state
+        counts, cur, done, flags = state
         surface = self.tv.vocab.surfaces[token]
         if cur >= 0:  # the mask let only continuations through
             text = self.terms[cur].text
             done += len(surface)
             if done < len(text):
-                return (counts, cur, done)
+                return (counts, cur, done, flags)
             bumped = list(counts)
             bumped[cur] += 1
-            return (tuple(bumped), -1, 0)
+            return (tuple(bumped), -1, 0, flags & TAIL)
+        ended = ENDED if self._ends[token] else 0
         if not self._relevant[token]:
-            return state
+            return state if flags & ENDED == ended else (counts, cur, done, (flags & TAIL) | ended)
+        # a term begun here by the piece EOS is redirected to, right after a sentence end
+        tail = TAIL if flags & TAIL or (flags & ENDED and token in self._openers) else 0
         bumped = list(counts)
         for j, term in enumerate(self.terms):
             bumped[j] += surface.count(term.text)
         for j, term in enumerate(self.terms):
             n = term.begins.get(token, 0)
             if n and n < len(term.text) and bumped[j] < self.need[j]:
-                return (tuple(bumped), j, n)  # a piece that begins a missing term: finish it
-        return (tuple(bumped), -1, 0)
+                return (tuple(bumped), j, n, tail)  # a piece that begins a missing term: finish it
+        return (tuple(bumped), -1, 0, (tail if tuple(bumped) != counts else flags & TAIL) | ended)
 
     def mask(self, state: TermState) -> Mask:
         hit = self._masks.get(state)
         if hit is not None:
             return hit
-        counts, cur, done = state
+        counts, cur, done, flags = state
         if cur >= 0:
             hit = Mask(self.tv.continuing(self.terms[cur], done), only=True)
+        elif flags & TAIL and self.complete(state):
+            hit = self._ending(bool(flags & ENDED))
         else:
             ban = [self.terms[j].whole for j in range(len(self.terms)) if counts[j] >= self.need[j]]
             eos_to = -1
             if not self.complete(state):
                 missing = next(j for j in range(len(self.terms)) if counts[j] < self.need[j])
-                eos_to = self._opener(self.terms[missing])
+                eos_to = self._opener(self.terms[missing])  # one of self._openers
                 ban.append(np.array([self.tv.vocab.eos_id], dtype=np.int64))
             ids = np.unique(np.concatenate(ban)) if ban else np.zeros(0, dtype=np.int64)
             hit = Mask(ids, only=False, eos_to=eos_to)
@@ -228,11 +251,11 @@ def merge(a: Mask, b: Mask) -> Mask:
     """Both masks at once: allowed means allowed by each. EOS goes where the tags send it
     first (their pieces must close what is open), else where the terms do."""
     eos_to = a.eos_to if a.eos_to >= 0 else b.eos_to
-    if a.only and b.only:
-        ids = np.intersect1d(a.ids, b.ids)
-        return Mask(ids if ids.size else a.ids, only=True)
-    if a.only or b.only:
-        only, ban = (a, b) if a.only else (b, a)
-        ids = only.ids[~np.isin(only.ids, ban.ids)]
-        return Mask(ids if ids.size else only.ids, only=True)
+    if a.only or b.only:  # where they leave nothing in common, the tags (``a``) win
+        if a.only and b.only:
+            ids = np.intersect1d(a.ids, b.ids)
+        else:
+            only, ban = (a, b) if a.only else (b, a)
+            ids = only.ids[~np.isin(only.ids, ban.ids)]
+        return Mask(ids, only=True) if ids.size else a
     return Mask(np.union1d(a.ids, b.ids), only=False, eos_to=eos_to)

@@ -24,7 +24,7 @@ def term_auto(targets: Sequence[str], pieces: Sequence[str] = PIECES) -> TermAut
     return auto
 
 
-def feed(auto: TermAutomaton, *names: str, pieces: Sequence[str] = PIECES) -> tuple[tuple[int, ...], int, int]:
+def feed(auto: TermAutomaton, *names: str, pieces: Sequence[str] = PIECES) -> tuple[tuple[int, ...], int, int, int]:
     state = auto.start
     for name in names:
         state = auto.feed(state, pieces.index(name))
@@ -37,7 +37,7 @@ def test_eos_is_masked_until_the_term_is_out_and_begins_it_instead() -> None:
     assert not start.only and 0 in start.ids.tolist()  # EOS banned
     assert start.eos_to == PIECES.index("缓存")  # where the model stops, the whole term comes
     done = feed(auto, "你", "缓存")
-    assert auto.complete(done) and done == ((1,), -1, 0)
+    assert auto.complete(done) and done == ((1,), -1, 0, 0)
     end = auto.mask(done)
     assert 0 not in end.ids.tolist()  # EOS free now
     assert {PIECES.index("缓存"), PIECES.index("▁缓存")} <= set(end.ids.tolist())  # not twice
@@ -47,10 +47,24 @@ def test_a_begun_term_is_finished() -> None:
     auto = term_auto(["插件"])
     assert auto.mask(auto.start).eos_to == PIECES.index("插")  # no one-piece spelling
     half = feed(auto, "你", "插")
-    assert half == ((0,), 0, 1)
+    assert half == ((0,), 0, 1, 0)
     only = auto.mask(half)
     assert only.only and only.ids.tolist() == [PIECES.index("件")]
     assert auto.complete(feed(auto, "插", "件"))
+
+
+def test_a_term_put_where_the_model_wanted_to_stop_ends_the_output() -> None:
+    """Begun by the piece EOS was redirected to, right after a sentence end, a term is a tail:
+    once every term is out only EOS may follow. Begun mid-sentence, the model goes on."""
+    auto = term_auto(["插件"])
+    tail = feed(auto, "你", "。", "插", "件")
+    assert auto.complete(tail)
+    end = auto.mask(tail)
+    assert end.only and end.ids.tolist() == [0, PIECES.index("。")]
+    stop = auto.feed(tail, PIECES.index("。"))
+    assert auto.mask(stop).ids.tolist() == [0]
+    inside = feed(auto, "你", "插", "件")
+    assert auto.complete(inside) and not auto.mask(inside).only
 
 
 def test_each_occurrence_is_one_constraint() -> None:
