@@ -64,6 +64,16 @@ class TermVocab:
     vocab: TagVocab
     terms: dict[str, _Term] = field(default_factory=dict)
     automata: dict[tuple[tuple[str, int], ...], TermAutomaton] = field(default_factory=dict)
+    _ends: tuple[np.ndarray, np.ndarray] | None = None
+
+    def sentence_ends(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per id: the piece ends a sentence; the piece is only sentence-end punctuation."""
+        if self._ends is None:
+            surfaces = self.vocab.surfaces
+            self._ends = (np.array([s.rstrip(" ").endswith(SENTENCE_END) for s in surfaces], dtype=bool),
+                          np.array([bool(s.strip()) and set(s.strip()) <= set(SENTENCE_END) for s in surfaces],
+                                   dtype=bool))
+        return self._ends
 
     def term(self, text: str) -> _Term:
         hit = self.terms.get(text)
@@ -133,9 +143,7 @@ class TermAutomaton:
     def __post_init__(self) -> None:
         size = len(self.tv.vocab.surfaces)
         self._relevant = np.zeros(size, dtype=bool)  # pieces that may change an outside state
-        surfaces = self.tv.vocab.surfaces
-        self._ends = np.array([s.rstrip(" ").endswith(SENTENCE_END) for s in surfaces], dtype=bool)
-        self._stops = np.array([bool(s.strip()) and set(s.strip()) <= set(SENTENCE_END) for s in surfaces], dtype=bool)
+        self._ends, self._stops = self.tv.sentence_ends()
         self._openers = {self._opener(t) for t in self.terms}
         for term in self.terms:
             self._relevant[list(term.begins)] = True
