@@ -132,6 +132,16 @@ class Glossary:
         return text
 
 
+_ANNOUNCED: set[str] = set()
+
+
+def _announce(message: str) -> None:
+    """Log ``message`` at info level the first time only (a wrapper is made per chunk)."""
+    if message not in _ANNOUNCED:
+        _ANNOUNCED.add(message)
+        log.info("%s", message)
+
+
 def takes_terms(translator: object) -> bool:
     """Whether ``translator.translate_nbest`` takes ``terms=`` (term-constrained decoding)."""
     method = getattr(translator, "translate_nbest", None)
@@ -153,9 +163,10 @@ class GlossaryTranslator:
         self.fingerprint = getattr(inner, "fingerprint", "")
         self.constrains = takes_terms(inner)
         self.decoding = glossary.enforce == "decoding" and self.constrains
-        if glossary.enforce == "decoding" and not self.decoding:
-            log.info("glossary terms: substitution (the %s translator cannot constrain decoding)",
-                     getattr(inner, "name", type(inner).__name__))
+        if glossary.enforce == "decoding":  # which path applies, said once per process
+            name = getattr(inner, "name", type(inner).__name__)
+            _announce("glossary terms: constrained decoding (substitution where it cannot apply)" if self.decoding
+                      else f"glossary terms: substitution (the {name} translator cannot constrain decoding)")
         if hasattr(inner, "translate_nbest"):
             self.translate_nbest = self._translate_nbest
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from mkdocs_zh_translate.pipeline import glossary as glossary_module
 from mkdocs_zh_translate.pipeline.glossary import GlossaryTranslator, load_glossary
 from mkdocs_zh_translate.pipeline.translator import PseudoTranslator
 from mkdocs_zh_translate.review.store import ReviewError
@@ -64,13 +65,17 @@ def test_a_term_the_search_cannot_force_takes_the_substitution_path(tmp_path: Pa
     assert "0 of 1 texts by constrained decoding, 1 by substitution" in caplog.text
 
 
-def test_a_translator_that_cannot_constrain_gets_substitution(tmp_path: Path,
-                                                              caplog: pytest.LogCaptureFixture) -> None:
+def test_a_translator_that_cannot_constrain_gets_substitution(tmp_path: Path, caplog: pytest.LogCaptureFixture,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(glossary_module, "_ANNOUNCED", set())  # said once per process
     caplog.set_level(logging.INFO, logger="mkdocs_zh_translate.pipeline.glossary")
     wrapped = GlossaryTranslator(PseudoTranslator(), glossary(tmp_path, "decoding"))
     assert not wrapped.decoding
     assert "缓存" in wrapped.translate(["Clear the cache now."])[0]
     assert "glossary terms: substitution (the pseudo translator cannot constrain decoding)" in caplog.text
+    caplog.clear()
+    GlossaryTranslator(PseudoTranslator(), glossary(tmp_path, "decoding"))
+    assert caplog.text == ""  # once, not per chunk
 
 
 def test_substitution_forces_a_term_whose_placeholder_the_model_lost(tmp_path: Path) -> None:
