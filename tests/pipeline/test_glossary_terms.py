@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_zh_translate.pipeline import glossary as glossary_module
-from mkdocs_zh_translate.pipeline.glossary import GlossaryTranslator, load_glossary
+from mkdocs_zh_translate.pipeline.glossary import Glossary, GlossaryTranslator, load_glossary
 from mkdocs_zh_translate.pipeline.translator import PseudoTranslator
 from mkdocs_zh_translate.review.store import ReviewError
 
@@ -40,11 +40,11 @@ class TermAware:
         return out
 
 
-def glossary(tmp_path: Path, enforce: str | None) -> GlossaryTranslator:
+def glossary(tmp_path: Path, enforce: str | None) -> Glossary:
     path = tmp_path / "glossary.yml"
     path.write_text("keep: [MkDocs]\nterms:\n  cache: 缓存\n" + (f"enforce: {enforce}\n" if enforce else ""),
                     encoding="utf-8")
-    return load_glossary(path)  # type: ignore[return-value]
+    return load_glossary(path)
 
 
 def test_decoding_sends_the_term_in_english_with_its_chinese_as_a_constraint(tmp_path: Path) -> None:
