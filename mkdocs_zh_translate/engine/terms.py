@@ -65,6 +65,26 @@ class TermVocab:
     terms: dict[str, _Term] = field(default_factory=dict)
     automata: dict[tuple[tuple[str, int], ...], TermAutomaton] = field(default_factory=dict)
     _ends: tuple[np.ndarray, np.ndarray] | None = None
+    _index: tuple[dict[str, list[int]], dict[str, list[int]], dict[str, list[int]]] | None = None
+
+    def _by_char(self) -> tuple[dict[str, list[int]], dict[str, list[int]], dict[str, list[int]]]:
+        """Ids by first character, by first character after leading spaces, by every character
+        they hold: a term's tables look only at pieces that can matter (opus-mt has 65,001)."""
+        if self._index is None:
+            first: dict[str, list[int]] = {}
+            body_first: dict[str, list[int]] = {}
+            holding: dict[str, list[int]] = {}
+            for i, s in enumerate(self.vocab.surfaces):
+                if not s:
+                    continue
+                first.setdefault(s[0], []).append(i)
+                body = s.lstrip(" ")
+                if body:
+                    body_first.setdefault(body[0], []).append(i)
+                for ch in set(s):
+                    holding.setdefault(ch, []).append(i)
+            self._index = (first, body_first, holding)
+        return self._index
 
     def sentence_ends(self) -> tuple[np.ndarray, np.ndarray]:
         """Per id: the piece ends a sentence; the piece is only sentence-end punctuation."""
@@ -79,14 +99,12 @@ class TermVocab:
         hit = self.terms.get(text)
         if hit is None:
             begins: dict[int, int] = {}
-            whole: list[int] = []
-            for i, s in enumerate(self.vocab.surfaces):
-                if not s:
-                    continue
-                if text in s:
-                    whole.append(i)
-                body = s.lstrip(" ")
-                if body and (text.startswith(body) or body.startswith(text)):
+            surfaces = self.vocab.surfaces
+            _first, body_first, holding = self._by_char()
+            whole = [i for i in holding.get(text[:1], []) if text in surfaces[i]]
+            for i in body_first.get(text[:1], []):
+                body = surfaces[i].lstrip(" ")
+                if text.startswith(body) or body.startswith(text):
                     begins[i] = min(len(body), len(text))
             hit = self.terms[text] = _Term(text, begins, np.array(whole, dtype=np.int64))
         return hit
@@ -96,8 +114,10 @@ class TermVocab:
         hit = term.rest.get(done)
         if hit is None:
             rest = term.text[done:]
-            ok = [i for i, s in enumerate(self.vocab.surfaces)
-                  if s and (s.startswith(rest) or (rest.startswith(s) and self._completable(term, done + len(s))))]
+            surfaces = self.vocab.surfaces
+            ok = [i for i in self._by_char()[0].get(rest[:1], [])
+                  if surfaces[i].startswith(rest)
+                  or (rest.startswith(surfaces[i]) and self._completable(term, done + len(surfaces[i])))]
             hit = term.rest[done] = np.array(ok, dtype=np.int64)
         return hit
 
