@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
 from .session import DecoderState
-from .tags import START, Mask, State, TagAutomaton
+from .tags import START, Constraint, Mask
 
 NEG = np.float32(-1.0e9)  # transformers' "impossible" score offset
 NEG_INF = np.float32(-np.inf)
@@ -239,8 +239,8 @@ def _apply_masks(bias: np.ndarray, masks: list[Mask | None]) -> list[int]:
     return touched
 
 
-def _advance(automata: list[TagAutomaton | None], states: list[State], tokens: np.ndarray,
-             sentence: np.ndarray) -> list[State]:
+def _advance(automata: list[Constraint | None], states: list[Any], tokens: np.ndarray,
+             sentence: np.ndarray) -> list[Any]:
     """Each row's state after its new token (row ``r`` belongs to sentence ``sentence[r]``).
 
     A token that breaks the tags can only come from a row whose score is already -inf (the
@@ -256,7 +256,7 @@ def _advance(automata: list[TagAutomaton | None], states: list[State], tokens: n
     return out
 
 
-def _row_masks(automata: list[TagAutomaton | None], states: list[State], sentence: np.ndarray) -> list[Mask | None]:
+def _row_masks(automata: list[Constraint | None], states: list[Any], sentence: np.ndarray) -> list[Mask | None]:
     masks: list[Mask | None] = []
     for r, st in enumerate(states):
         auto = automata[int(sentence[r])]
@@ -274,7 +274,7 @@ def _forced_token(cur_len: int, opts: SearchOptions) -> int | None:
     return opts.forced_eos_id if cur_len == opts.max_length - 1 else None
 
 
-def _constraints(tags: Sequence[TagAutomaton | None] | None, n: int) -> list[TagAutomaton | None] | None:
+def _constraints(tags: Sequence[Constraint | None] | None, n: int) -> list[Constraint | None] | None:
     """The per-sentence automata, or None when no sentence has any (the unconstrained search)."""
     if tags is None or all(a is None for a in tags):
         return None
@@ -283,8 +283,15 @@ def _constraints(tags: Sequence[TagAutomaton | None] | None, n: int) -> list[Tag
     return list(tags)
 
 
+def _starts(automata: list[Constraint | None] | None, n: int, beams: int) -> list[Any]:
+    """Each row's start state (``beams`` rows per sentence; unconstrained rows: tags' START)."""
+    if automata is None:
+        return [START] * (n * beams)
+    return [START if a is None else a.start for a in automata for _ in range(beams)]
+
+
 def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions,
-                  tags: Sequence[TagAutomaton | None] | None = None) -> list[list[Hypothesis]]:
+                  tags: Sequence[Constraint | None] | None = None) -> list[list[Hypothesis]]:
     """transformers' greedy decoding (num_beams=1): argmax of the processed scores. Each
     hypothesis is scored as ``beam_search`` scores a finished one (transformers' greedy
     search scores nothing), so a confidence means the same whatever the beam width.
@@ -293,7 +300,7 @@ def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions,
     n = state.sentences
     biases = _Biases.build(opts)
     automata = _constraints(tags, n)
-    states: list[State] = [START] * n
+    states: list[Any] = _starts(automata, n, 1)
     seqs = np.full((n, opts.max_length), opts.pad_id, dtype=np.int64)
     seqs[:, 0] = opts.decoder_start_id
     results: list[list[Hypothesis]] = [[] for _ in range(n)]
@@ -337,7 +344,7 @@ def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions,
 
 
 def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions,
-                tags: Sequence[TagAutomaton | None] | None = None) -> list[list[Hypothesis]]:
+                tags: Sequence[Constraint | None] | None = None) -> list[list[Hypothesis]]:
     """Batched beam search; returns the ``num_return`` best finished hypotheses per sentence.
 
     ``tags``: per sentence, a placeholder automaton (``tags.TagAutomaton``) or None; its
@@ -364,7 +371,7 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions,
     results: list[list[Hypothesis]] = [[] for _ in range(n_sent)]
     top_mask = np.arange(keep_k) < beams
     automata = _constraints(tags, n_sent)
-    states: list[State] = [START] * (n_sent * beams)  # row a·beams + b: sentence a's beam b
+    states: list[Any] = _starts(automata, n_sent, beams)  # row a·beams + b: sentence a's beam b
 
     cur_len = 1
     while active.size:

@@ -24,8 +24,9 @@ exactly the unconstrained search, which keeps the fp32 parity contract with tran
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -39,6 +40,19 @@ State = tuple[frozenset[str], tuple[str, ...], str]
 """(tags emitted, open pairs' closing tags innermost last, the partial tag since its ``<``)."""
 
 START: State = (frozenset(), (), "")
+
+
+class Constraint(Protocol):
+    """What the search asks of a per-sentence constraint (``TagAutomaton``, or tags and terms
+    together: ``terms.Constrained``): a start state, the state after a piece (None: the piece
+    breaks it) and the mask a state puts on the next piece."""
+
+    @property
+    def start(self) -> Hashable: ...
+
+    def feed(self, state: Any, token: int) -> Any | None: ...
+
+    def mask(self, state: Any) -> Mask: ...
 
 
 @dataclass(frozen=True)
@@ -134,6 +148,10 @@ class TagAutomaton:
         if auto is None:
             auto = vocab.automata[key] = cls(vocab, found[0], found[1], order)
         return auto
+
+    @property
+    def start(self) -> State:
+        return START
 
     def allowed(self, state: State) -> list[str]:
         """Complete tags the state may emit next."""

@@ -36,7 +36,8 @@ from .beam import MAX_FILTERED_BANS, NEG, Hypothesis, SearchOptions, beam_search
 from .errors import EngineError
 from .session import MarianSessions, concurrently, default_threads, make_session
 from .settings import check_settings
-from .tags import TagAutomaton, TagVocab
+from .tags import Constraint, TagAutomaton, TagVocab
+from .terms import Constrained, TermVocab
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
 
 # Every file the engine opens (beside target_vocab.json, which generation.json may ask for and
@@ -172,6 +173,7 @@ class OnnxTranslator:
             bad_words_ids=tuple(tuple(int(t) for t in seq) for seq in settings.get("bad_words_ids") or ()),
         )
         self._tag_vocab: TagVocab | None = None
+        self._term_vocab: TermVocab | None = None
         self.fingerprint = (
             f"onnx:{manifest['fingerprint']}:beams={self.num_beams}:max={self.max_length}:min={self.min_length}"
             f":lp={self._base_options.length_penalty}:es={self._base_options.early_stopping}"
@@ -179,11 +181,13 @@ class OnnxTranslator:
         )
 
     # --- public API ---------------------------------------------------------------------
-    def translate(self, texts: Sequence[str], *, tags: bool = False) -> list[str]:
+    def translate(self, texts: Sequence[str], *, tags: bool = False,
+                  terms: Sequence[Sequence[str]] | None = None) -> list[str]:
         """One translation per text, same order."""
-        return [alts[0] for alts in self.translate_nbest(texts, 1, tags=tags)]
+        return [alts[0] for alts in self.translate_nbest(texts, 1, tags=tags, terms=terms)]
 
-    def translate_nbest(self, texts: Sequence[str], n: int, *, tags: bool = False) -> list[list[str]]:
+    def translate_nbest(self, texts: Sequence[str], n: int, *, tags: bool = False,
+                        terms: Sequence[Sequence[str]] | None = None) -> list[list[str]]:
         """Up to ``n`` distinct translations per text, best first (beams widen to at least ``n``).
         Each is a :class:`~..scored.ScoredText` carrying its hypothesis' score
         (``beam.Hypothesis``; a text translated in chunks: its lowest chunk's).
@@ -191,17 +195,30 @@ class OnnxTranslator:
         Blank texts come back unchanged. A text longer than the model's positions is split and
         gets only its best translation. ``tags``: placeholder-constrained decoding (``tags.py``)
         for every text with well-formed ``<xN/>``/``<gN>…</gN>`` tags that fits in one chunk.
+        ``terms``: per text, target strings its translation must hold (one entry per occurrence;
+        ``terms.py``), for a text that fits in one chunk; a string the vocabulary cannot spell
+        is not forced (see :meth:`can_force`).
         """
         if n < 1:
             raise ValueError("n must be at least 1")
-        unique, where = dedupe(list(texts))
-        out = self._translate_unique(unique, n, tags)
+        targets = _check_terms(terms, len(texts))
+        keys = [t if targets is None or not targets[i] else f"{t}\x00{json.dumps(sorted(targets[i]))}"
+                for i, t in enumerate(texts)]
+        unique, where = dedupe(keys)
+        first = {w: i for i, w in reversed(list(enumerate(where)))}
+        out = self._translate_unique([texts[first[u]] for u in range(len(unique))], n, tags,
+                                     None if targets is None else [targets[first[u]] for u in range(len(unique))])
         return [list(out[i]) for i in where]
 
-    def token_ids(self, texts: Sequence[str], n: int = 1, *, tags: bool = False) -> list[list[Hypothesis]]:
+    def token_ids(self, texts: Sequence[str], n: int = 1, *, tags: bool = False,
+                  terms: Sequence[Sequence[str]] | None = None) -> list[list[Hypothesis]]:
         """Raw generated ids per text (no splitting): what parity tests compare with transformers."""
         encoded = [self.tokenizer.encode(self._with_prefix(t)) for t in texts]
-        return self._generate(encoded, n, [self._automaton(t) for t in texts] if tags else None)
+        targets = _check_terms(terms, len(texts))
+        if not tags and targets is None:
+            return self._generate(encoded, n)
+        return self._generate(encoded, n, [self._constraint(t, tags, None if targets is None else targets[i])
+                                           for i, t in enumerate(texts)])
 
     def tag_vocab(self) -> TagVocab:
         """The target vocabulary as the tag automaton sees it (built once, on first use)."""
@@ -212,8 +229,26 @@ class OnnxTranslator:
             self._tag_vocab = TagVocab.build(pieces, self._base_options.eos_id, special)
         return self._tag_vocab
 
+    def term_vocab(self) -> TermVocab:
+        """The target vocabulary as term constraints see it (built once, on first use)."""
+        if self._term_vocab is None:
+            self._term_vocab = TermVocab(self.tag_vocab())
+        return self._term_vocab
+
+    def can_force(self, target: str) -> bool:
+        """Whether term-constrained decoding can force ``target`` (its pieces can spell it)."""
+        return self.term_vocab().spellable(target)
+
     def _automaton(self, text: str) -> TagAutomaton | None:
         return TagAutomaton.for_source(self.tag_vocab(), text)
+
+    def _constraint(self, text: str, tags: bool, targets: Sequence[str] | None) -> Constraint | None:
+        """The constraint of one text: its tags (when ``tags``) and its terms (when any)."""
+        auto = self._automaton(text) if tags else None
+        term_auto = self.term_vocab().automaton(targets) if targets else None
+        if term_auto is None:
+            return auto
+        return Constrained(auto, term_auto)
 
     def generate_ids(self, encoded: Sequence[Sequence[int]], n: int = 1,
                      tag_sources: Sequence[str] | None = None) -> list[list[Hypothesis]]:
@@ -223,7 +258,8 @@ class OnnxTranslator:
         automata = None if tag_sources is None else [self._automaton(t) for t in tag_sources]
         return self._generate([list(ids) for ids in encoded], n, automata)
 
-    def translate_aligned(self, texts: Sequence[str], layers: Sequence[int] | None = None) -> list[Aligned | None]:
+    def translate_aligned(self, texts: Sequence[str], layers: Sequence[int] | None = None,
+                          terms: Sequence[Sequence[str]] | None = None) -> list[Aligned | None]:
         """The best translation of each text with its alignment to the text (see ``align``);
         ``None`` for a blank text or one longer than the model's positions (it would be split).
 
@@ -232,7 +268,8 @@ class OnnxTranslator:
         decoder layers whose head-averaged cross-attention is averaged (default: the one before the last, the usual
         best for alignment of a 6-layer transformer such as opus-mt; the last one for models of
         one or two layers: on the 2-layer tagfree model it placed 85% of 384 tags exactly
-        against 34% for the first layer and 82% for both averaged)."""
+        against 34% for the first layer and 82% for both averaged). ``terms``: as for
+        :meth:`translate_nbest`."""
         count = int(self.settings["decoder_layers"])
         chosen = list(layers) if layers is not None else [count - 2 if count > 2 else count - 1]
         if not chosen or any(not 0 <= layer < count for layer in chosen):
@@ -240,14 +277,17 @@ class OnnxTranslator:
         out: list[Aligned | None] = [None] * len(texts)
         jobs: list[list[int]] = []
         owners: list[int] = []
+        wanted = _check_terms(terms, len(texts))
+        constraints: list[Constraint | None] = []
         for i, text in enumerate(texts):
             if text.strip():
                 ids = self.tokenizer.encode(self._with_prefix(text))
                 if len(ids) <= self.max_positions:
                     jobs.append(ids)
                     owners.append(i)
+                    constraints.append(self._constraint(text, False, wanted[i]) if wanted else None)
         eos = self._base_options.eos_id
-        best = [h[0] if h else None for h in self._generate(jobs, 1)]
+        best = [h[0] if h else None for h in self._generate(jobs, 1, constraints if wanted else None)]
         targets = [[t for t in h.ids if t != eos] if h else [] for h in best]
         for j, attention in enumerate(self.attention(jobs, targets)):
             text = texts[owners[j]]
@@ -337,23 +377,24 @@ class OnnxTranslator:
             start = end
         return chunks
 
-    def _translate_unique(self, texts: list[str], n: int, tags: bool = False) -> list[list[str]]:
+    def _translate_unique(self, texts: list[str], n: int, tags: bool = False,
+                          terms: list[Sequence[str]] | None = None) -> list[list[str]]:
         results: list[list[str]] = [[] for _ in texts]
         jobs: list[list[int]] = []
         owners: list[tuple[int, int]] = []  # (text index, chunk number)
-        automata: list[TagAutomaton | None] = []
+        automata: list[Constraint | None] = []
         for i, text in enumerate(texts):
             if not text.strip():
                 results[i] = [text]
                 continue
             chunks = self._chunks(text)
-            # A text split into chunks has its tags spread over them: no constraint.
-            auto = self._automaton(text) if tags and len(chunks) == 1 else None
+            # A text split into chunks has its tags and terms spread over them: no constraint.
+            auto = self._constraint(text, tags, terms[i] if terms else None) if len(chunks) == 1 else None
             for c, chunk in enumerate(chunks):
                 jobs.append(chunk)
                 owners.append((i, c))
                 automata.append(auto)
-        hyps = self._generate(jobs, n, automata if tags else None)
+        hyps = self._generate(jobs, n, automata if tags or terms else None)
         pieces: dict[int, list[list[Hypothesis]]] = {}
         for (i, _c), h in zip(owners, hyps):
             pieces.setdefault(i, []).append(h)
@@ -373,7 +414,7 @@ class OnnxTranslator:
         return results
 
     def _generate(self, encoded: list[list[int]], n: int,
-                  automata: list[TagAutomaton | None] | None = None) -> list[list[Hypothesis]]:
+                  automata: Sequence[Constraint | None] | None = None) -> list[list[Hypothesis]]:
         opts = self._options(n)
         out: list[list[Hypothesis]] = [[] for _ in encoded]
         lengths = [len(ids) for ids in encoded]
@@ -396,6 +437,16 @@ class OnnxTranslator:
 def _finite(score: float) -> float | None:
     """A hypothesis' score, or None where the search's "impossible" offsets reached it."""
     return score if math.isfinite(score) and score > NEG / 2 else None
+
+
+def _check_terms(terms: Sequence[Sequence[str]] | None, n: int) -> list[list[str]] | None:
+    """``terms`` as lists, None when no text has any; ValueError when it is not one per text."""
+    if terms is None:
+        return None
+    if len(terms) != n:
+        raise ValueError(f"{len(terms)} term lists for {n} texts")
+    out = [list(t) for t in terms]
+    return out if any(out) else None
 
 
 def _split_point(pieces: list[str], start: int, end: int) -> int:

@@ -9,14 +9,21 @@
 
 Before the model sees a segment, each glossary term in its text runs becomes one more atom
 placeholder, which the model must carry through like inline code; afterwards the atom becomes
-the kept term or its fixed translation. The machine-cache key of a segment includes only the
-glossary entries that occur in it, so editing the glossary re-translates exactly the segments
-it touches.
+the kept term or its fixed translation (*substitution*). With ``enforce: decoding`` in the file,
+a ``terms:`` entry instead stays English in the source and its Chinese is a constraint of the
+model's search (``engine/terms.py``): the translation is built around the term. Where that
+cannot apply (a translator that cannot constrain, such as the pseudo backend; a term the model's
+vocabulary cannot spell; the search ending without it) the sentence takes the substitution path.
+The machine-cache key of a segment includes only the glossary entries that occur in it (and the
+method, when not the default), so editing the glossary re-translates exactly the segments it
+touches.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,6 +38,10 @@ from ..textfile import NotUtf8Error
 from ..untrusted import UntrustedFileError, display, excerpt, read_untrusted_text
 
 GLOSSARY_FILE = "glossary.yml"
+#: How ``terms:`` entries are enforced (``enforce:`` in the file), the default first.
+ENFORCE_METHODS = ("substitution", "decoding")
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -43,6 +54,7 @@ class Term:
 @dataclass
 class Glossary:
     terms: list[Term] = field(default_factory=list)
+    enforce: str = ENFORCE_METHODS[0]
 
     def __bool__(self) -> bool:
         return bool(self.terms)
@@ -80,13 +92,16 @@ class Glossary:
         entries = self.entries_in(text) if self.terms else []
         if not entries:
             return text
-        return text + "\x00glossary:" + json.dumps(entries, ensure_ascii=False)
+        method = "" if self.enforce == ENFORCE_METHODS[0] else f"\x00enforce:{self.enforce}"
+        return text + "\x00glossary:" + json.dumps(entries, ensure_ascii=False) + method
 
     # -- protecting terms around a translator ---------------------------------------------------
 
-    def protect(self, text: str) -> tuple[str, dict[int, str]]:
-        """``text`` with each term replaced by a new atom, and atom id -> replacement."""
-        matches = self._matches(text)
+    def protect(self, text: str, *, forced: bool = False) -> tuple[str, dict[int, str]]:
+        """``text`` with each term replaced by a new atom, and atom id -> replacement.
+        ``forced``: ``terms:`` entries stay in the text (their Chinese is forced in decoding,
+        see :meth:`targets`); only ``keep:`` entries become atoms."""
+        matches = [m for m in self._matches(text) if not (forced and m[2].chinese is not None)]
         if not matches:
             return text, {}
         ids = [int(a or b or c) for a, b, c in TAG_RE.findall(text)]
@@ -103,6 +118,10 @@ class Glossary:
         out.append(text[pos:])
         return "".join(out), replacements
 
+    def targets(self, text: str) -> list[str]:
+        """The Chinese of each ``terms:`` entry in ``text``, once per occurrence."""
+        return [t.chinese for _a, _b, t in self._matches(text) if t.chinese is not None]
+
     @staticmethod
     def restore(text: str, replacements: dict[int, str]) -> str | None:
         """Put the terms back; None when the translator lost one of them."""
@@ -114,17 +133,67 @@ class Glossary:
         return text
 
 
+_ANNOUNCED: set[str] = set()
+
+
+def _announce(message: str) -> None:
+    """Log ``message`` at info level the first time only (a wrapper is made per chunk)."""
+    if message not in _ANNOUNCED:
+        _ANNOUNCED.add(message)
+        log.info("%s", message)
+
+
+def takes_terms(translator: object) -> bool:
+    """Whether ``translator.translate_nbest`` takes ``terms=`` (term-constrained decoding)."""
+    method = getattr(translator, "translate_nbest", None)
+    if method is None:
+        return False
+    try:
+        return "terms" in inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 class GlossaryTranslator:
-    """Wraps a translator so glossary terms pass through it as protected atoms."""
+    """Wraps a translator so glossary terms pass through it as protected atoms, or, with
+    ``enforce: decoding`` and a translator that takes ``terms=``, as decoding constraints."""
 
     def __init__(self, inner: object, glossary: Glossary) -> None:
         self.inner = inner
         self.glossary = glossary
         self.fingerprint = getattr(inner, "fingerprint", "")
+        self.constrains = takes_terms(inner)
+        self.decoding = glossary.enforce == "decoding" and self.constrains
+        if glossary.enforce == "decoding":  # which path applies, said once per process
+            name = getattr(inner, "name", type(inner).__name__)
+            _announce("glossary terms: constrained decoding (substitution where it cannot apply)" if self.decoding
+                      else f"glossary terms: substitution (the {name} translator cannot constrain decoding)")
         if hasattr(inner, "translate_nbest"):
             self.translate_nbest = self._translate_nbest
 
     def translate(self, texts: Sequence[str]) -> list[str]:
+        if self.decoding:
+            return [alts[0] for alts in self._translate_nbest(texts, 1)]
+        return self._substitute(texts)
+
+    def _decode(self, texts: Sequence[str], n: int) -> list[list[str] | None]:
+        """Terms as decoding constraints; None for a text whose output lacks one of its terms
+        (or lost a kept term's atom): it takes the substitution path."""
+        protected = [self.glossary.protect(t, forced=True) for t in texts]
+        targets = [self.glossary.targets(t) for t in texts]
+        outputs = self.inner.translate_nbest([p for p, _r in protected], n, terms=targets)  # type: ignore[attr-defined]
+        result: list[list[str] | None] = []
+        for hyps, (_p, reps), wanted in zip(outputs, protected, targets):
+            kept = [h for h in (self.glossary.restore(h, reps) if reps else h for h in hyps)
+                    if h is not None and all(h.count(t) >= wanted.count(t) for t in set(wanted))]
+            result.append(kept or None)
+        missed = sum(r is None for r, w in zip(result, targets) if w)
+        if any(targets):
+            log.debug("glossary terms: %d of %d texts by constrained decoding, %d by substitution",
+                      sum(bool(w) for w in targets) - missed, sum(bool(w) for w in targets), missed)
+        return result
+
+    def _substitute(self, texts: Sequence[str]) -> list[str]:
         protected = [self.glossary.protect(t) for t in texts]
         outputs = list(self.inner.translate([p for p, _r in protected]))  # type: ignore[attr-defined]
         retry = []
@@ -135,12 +204,35 @@ class GlossaryTranslator:
             else:
                 outputs[i] = with_score_of(restored, out)  # the model's confidence stays with it
         if retry:  # the model dropped a term's placeholder: translate those without protection
-            again = self.inner.translate([texts[i] for i in retry])  # type: ignore[attr-defined]
-            for i, out in zip(retry, again):
-                outputs[i] = out
+            for i, alts in zip(retry, self._unprotected([texts[i] for i in retry], 1)):
+                outputs[i] = alts[0]
         return outputs
 
+    def _unprotected(self, texts: Sequence[str], n: int) -> list[list[str]]:
+        """``texts`` without placeholders for their terms (the model lost one): with the
+        ``terms:`` entries' Chinese as decoding constraints where the translator can take
+        them, so the term is still there (kept terms: as the model translates them)."""
+        if self.constrains:
+            log.debug("glossary terms: %d texts lost a term's placeholder; constrained decoding instead", len(texts))
+            found = self.inner.translate_nbest(texts, n, terms=[self.glossary.targets(t) for t in texts])  # type: ignore[attr-defined]
+            return [list(alts) for alts in found]
+        if n == 1:
+            return [[out] for out in self.inner.translate(texts)]  # type: ignore[attr-defined]
+        return [list(alts) for alts in self.inner.translate_nbest(texts, n)]  # type: ignore[attr-defined]
+
     def _translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
+        if self.decoding:
+            decoded = self._decode(texts, n)
+            rest = [i for i, alts in enumerate(decoded) if alts is None]
+            if rest:
+                again = (self._substitute_nbest([texts[i] for i in rest], n) if n > 1
+                         else [[t] for t in self._substitute([texts[i] for i in rest])])
+                for i, alts in zip(rest, again):
+                    decoded[i] = alts
+            return [alts or [""] for alts in decoded]
+        return self._substitute_nbest(texts, n)
+
+    def _substitute_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
         protected = [self.glossary.protect(t) for t in texts]
         outputs = self.inner.translate_nbest([p for p, _r in protected], n)  # type: ignore[attr-defined]
         result: list[list[str]] = []
@@ -148,7 +240,7 @@ class GlossaryTranslator:
             restored = [(self.glossary.restore(h, reps), h) for h in hyps] if reps else [(h, h) for h in hyps]
             kept = [with_score_of(r, h) for r, h in restored if r is not None]
             if not kept:
-                kept = list(self.inner.translate_nbest([text], n)[0])  # type: ignore[attr-defined]
+                kept = self._unprotected([text], n)[0]
             result.append(kept)
         return result
 
@@ -218,8 +310,13 @@ def load_glossary(path: Path, root: Path | None = None) -> Glossary:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else 1
         raise ReviewError(f"{display(path)}:{line}: malformed YAML: {_yaml_problem(exc)}") from None
-    if not isinstance(data, dict) or set(data) - {"keep", "terms"}:
-        raise ReviewError(f"{display(path)}:1: expected a mapping with only 'keep:' (a list) and 'terms:' (a mapping)")
+    if not isinstance(data, dict) or set(data) - {"keep", "terms", "enforce"}:
+        raise ReviewError(f"{display(path)}:1: expected a mapping with only 'keep:' (a list), 'terms:' (a mapping) "
+                          f"and 'enforce:' ({' or '.join(ENFORCE_METHODS)})")
+    enforce = data.get("enforce", ENFORCE_METHODS[0])
+    if enforce not in ENFORCE_METHODS:
+        line = _term_lines(text).get(str(enforce), 1)
+        raise ReviewError(f"{display(path)}:{line}: 'enforce:' must be {' or '.join(ENFORCE_METHODS)}")
     keep, terms = data.get("keep") or [], data.get("terms") or {}
     if not isinstance(keep, list) or not all(isinstance(k, str) and k.strip() for k in keep):
         raise ReviewError(f"{display(path)}: 'keep:' must be a list of terms")
@@ -228,7 +325,7 @@ def load_glossary(path: Path, root: Path | None = None) -> Glossary:
     ):
         raise ReviewError(f"{display(path)}: 'terms:' must map English terms to Chinese text")
     _check_terms(path, text, [*keep, *terms.keys(), *terms.values()])
-    glossary = Glossary()
+    glossary = Glossary(enforce=enforce)
     for term in keep:
         glossary.terms.append(Term(term.strip(), None, _pattern(term.strip(), ignore_case=False)))
     for english, chinese in terms.items():

@@ -59,7 +59,9 @@ class ProjectingTranslator:
     def translate(self, texts: Sequence[str]) -> list[str]:
         return [alts[0] for alts in self.translate_nbest(texts, 1)]
 
-    def translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
+    def translate_nbest(self, texts: Sequence[str], n: int,
+                        terms: Sequence[Sequence[str]] | None = None) -> list[list[str]]:
+        """``terms``: per text, glossary targets forced in decoding (``engine/terms.py``)."""
         from ..segment import TAG_RE  # not at import: the CLI's parser reads this registry
         from .projection import project as project_markup  # numpy: only when a model runs
         from .projection import strip_markup
@@ -72,7 +74,8 @@ class ProjectingTranslator:
                 plain[i] = stripped
         if plain:
             order = list(plain)
-            aligned = self.inner.translate_aligned([plain[i][0] for i in order])
+            extra = {} if terms is None else {"terms": [terms[i] for i in order]}
+            aligned = self.inner.translate_aligned([plain[i][0] for i in order], **extra)
             for i, result in zip(order, aligned):
                 if result is not None:
                     placed = project_markup(plain[i][1], result.text, result.source_spans,
@@ -81,7 +84,9 @@ class ProjectingTranslator:
         rest = [i for i, alts in enumerate(out) if alts is None]
         if rest:
             texts_left = [texts[i] for i in rest]
-            if n == 1 or not hasattr(self.inner, "translate_nbest"):
+            if terms is not None:
+                found = self.inner.translate_nbest(texts_left, n, terms=[terms[i] for i in rest])
+            elif n == 1 or not hasattr(self.inner, "translate_nbest"):
                 found = [[t] for t in self.inner.translate(texts_left)]
             else:
                 found = self.inner.translate_nbest(texts_left, n)
@@ -108,7 +113,8 @@ def project(translator: Translator) -> Translator:
 class TagConstrainable(Protocol):
     """A translator that can decode under placeholder constraints (the ONNX engine)."""
 
-    def translate_nbest(self, texts: Sequence[str], n: int, *, tags: bool = False) -> list[list[str]]: ...
+    def translate_nbest(self, texts: Sequence[str], n: int, *, tags: bool = False,
+                        terms: Sequence[Sequence[str]] | None = None) -> list[list[str]]: ...
 
 
 class TagConstrained:
@@ -124,8 +130,11 @@ class TagConstrained:
     def translate(self, texts: Sequence[str]) -> list[str]:
         return [alts[0] for alts in self.translate_nbest(texts, 1)]
 
-    def translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
-        return self.inner.translate_nbest(texts, n, tags=True)
+    def translate_nbest(self, texts: Sequence[str], n: int,
+                        terms: Sequence[Sequence[str]] | None = None) -> list[list[str]]:
+        if terms is None:
+            return self.inner.translate_nbest(texts, n, tags=True)
+        return self.inner.translate_nbest(texts, n, tags=True, terms=terms)
 
 
 def constrained(translator: Translator) -> Translator:
