@@ -28,7 +28,7 @@ from ..model_format import (
     recreate_hint,
 )
 from ..model_integrity import ModelIntegrityError, verify_model
-from .align import Aligned, source_spans, target_bounds
+from .align import Aligned, source_spans, target_bounds, target_words
 from .batching import dedupe, plan_batches
 from .beam import MAX_FILTERED_BANS, Hypothesis, SearchOptions, beam_search, greedy_search
 from .errors import EngineError
@@ -250,7 +250,8 @@ class OnnxTranslator:
             skip = 1 if self.target_prefix and pieces and pieces[0] == self.target_prefix else 0
             decoded, bounds = target_bounds(targets[j], self.tokenizer.decode)
             out[owners[j]] = Aligned(decoded, source_spans(text, pieces, skip, len(jobs[j])), bounds,
-                                     attention[chosen].mean(axis=0))
+                                     attention[chosen].mean(axis=0),
+                                     target_words(self.tokenizer, self.tokenizer.decoder))
         return out
 
     def attention(self, sources: Sequence[Sequence[int]], targets: Sequence[Sequence[int]]) -> list[np.ndarray]:

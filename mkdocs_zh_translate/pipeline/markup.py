@@ -67,7 +67,7 @@ class ProjectingTranslator:
             for i, result in zip(order, aligned):
                 if result is not None:
                     out[i] = [project_markup(plain[i][1], result.text, result.source_spans,
-                                             result.target_bounds, result.weights)]
+                                             result.target_bounds, result.weights, result.words)]
         rest = [i for i, alts in enumerate(out) if alts is None]
         if rest:
             texts_left = [texts[i] for i in rest]

@@ -164,7 +164,7 @@ def _split(text: str, units: Sequence[tuple[int, int]], parts: int, known: Conta
     best, best_score = even, 0
     for cut in itertools.combinations(range(1, len(units)), parts - 1):
         points = (0, *cut, len(units))
-        runs = list(zip(points, points[1:]))
+        runs = list(itertools.pairwise(points))
         score = sum((b - a) ** 2 for a, b in runs if b - a > 1 and text[units[a][0]:units[b - 1][1]] in known)
         if score > best_score:
             best, best_score = runs, score
@@ -196,12 +196,12 @@ class _Alignment:
             lo, hi = source_spans[s] or (0, 0)
             points = [lo, *sorted(c for c in cuts if lo < c < hi), hi]
             pieces.append(range(len(self.spans), len(self.spans) + len(points) - 1))
-            self.spans.extend(zip(points, points[1:]))
+            self.spans.extend(itertools.pairwise(points))
         self.units: list[tuple[int, int]] = []  # target units
         self.first_of_token: list[bool] = []
         self.token_start: list[int] = []
         self.hits: list[list[int]] = [[] for _ in self.spans]
-        self.best: list[int | None] = [None] * len(self.spans)
+        self.best: list[range] = [range(0)] * len(self.spans)  # units of the strongest token
         n = len(target_bounds) - 1
         if not content or n <= 0 or weights.shape[0] < n:
             return
@@ -214,13 +214,13 @@ class _Alignment:
             if c not in has_row:
                 claims.setdefault(int(t), []).append(c)
         per_token: list[list[int]] = [[] for _ in content]  # target units of each content token
-        token_unit: dict[int, int] = {}
+        token_units: dict[int, range] = {}
         for t in range(n):
             units = _units(text, target_bounds[t], target_bounds[t + 1])
             if not units:
                 continue
             first = len(self.units)
-            token_unit[t] = first
+            token_units[t] = range(first, first + len(units))
             self.units.extend(units)
             self.first_of_token.extend(k == 0 for k in range(len(units)))
             self.token_start.extend([target_bounds[t]] * len(units))
@@ -243,7 +243,7 @@ class _Alignment:
                 a = round(done * len(found) / total)
                 done += length
                 self.hits[u] = found[a:round(done * len(found) / total)]
-            best = token_unit.get(int(col_best[c]))
+            best = token_units.get(int(col_best[c]), range(0))
             for u in units_of:
                 self.best[u] = best
 
@@ -275,7 +275,7 @@ class _Alignment:
         inside = [i for i, span in enumerate(self.spans) if span[0] < node.end and span[1] > node.start]
         if node.kind == "pair" and inside and self.units:
             units = [u for i in inside for u in self.hits[i]]
-            units = units or [b for i in inside if (b := self.best[i]) is not None]
+            units = units or [u for i in inside for u in self.best[i]]
             if units:
                 return self.units[min(units)][0], self.units[max(units)][1]
         at = self.point(node.start)
