@@ -206,21 +206,22 @@ class _Alignment:
         if not content or n <= 0 or weights.shape[0] < n:
             return
         sub = np.asarray(weights[:n][:, content], dtype=np.float64)
+        token_units = [_units(text, target_bounds[t], target_bounds[t + 1]) for t in range(n)]
+        spoken = np.array([bool(units) for units in token_units])  # tokens that are not only space
         row_best = sub.argmax(axis=1)
-        col_best = sub.argmax(axis=0)
-        has_row = collections.Counter(int(c) for c in row_best)
+        col_best = np.where(spoken[:, None], sub, -np.inf).argmax(axis=0) if spoken.any() else sub.argmax(axis=0)
+        has_row = collections.Counter(int(c) for c, kept in zip(row_best, spoken) if kept)
         claims: dict[int, list[int]] = {}
         for c, t in enumerate(col_best):
             if c not in has_row:
                 claims.setdefault(int(t), []).append(c)
         per_token: list[list[int]] = [[] for _ in content]  # target units of each content token
-        token_units: dict[int, range] = {}
-        for t in range(n):
-            units = _units(text, target_bounds[t], target_bounds[t + 1])
+        unit_range: dict[int, range] = {}
+        for t, units in enumerate(token_units):
             if not units:
                 continue
             first = len(self.units)
-            token_units[t] = range(first, first + len(units))
+            unit_range[t] = range(first, first + len(units))
             self.units.extend(units)
             self.first_of_token.extend(k == 0 for k in range(len(units)))
             self.token_start.extend([target_bounds[t]] * len(units))
@@ -243,7 +244,7 @@ class _Alignment:
                 a = round(done * len(found) / total)
                 done += length
                 self.hits[u] = found[a:round(done * len(found) / total)]
-            best = token_units.get(int(col_best[c]), range(0))
+            best = unit_range.get(int(col_best[c]), range(0))
             for u in units_of:
                 self.best[u] = best
 
