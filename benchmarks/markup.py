@@ -26,6 +26,10 @@ one table (``--json``: one object). Per model and strategy, over the N sentences
   same two text tokens as the reference (``markup_set.tag_contexts``: the nearest non-tag token
   on each side, or the sentence's start or end; a word wrong elsewhere does not count against
   the tag);
+* ``tag|placeable``: of the references' tags whose two neighbours are neighbours in the output's
+  text too (``markup_set.Score.placeable``: the words around the tag survived translation), the
+  share placed exactly: placement tag by tag with translation errors factored out (``tag_acc``
+  cannot exceed the share of tags that are placeable);
 * ``sent/s``: sentences per second of the whole path (ladder retries included, model load not).
 
 **Sites** (``--sites example,markdown,...``): the Markdown pages of the example site or of real
@@ -141,6 +145,7 @@ class SetRow:
     text: float
     placed_given_text: float
     tag_acc: float
+    tag_placeable: float
     seconds: float
     sent_per_s: float
 
@@ -179,18 +184,21 @@ def score_set(
         text=share(sum(s.text for s in scores.values()), n),
         placed_given_text=share(sum(scores[c.source].exact for c in right_text), len(right_text)),
         tag_acc=share(sum(scores[c.source].tags_placed for c in tagged), tags),
+        tag_placeable=share(sum(scores[c.source].placed_placeable for c in tagged),
+                            sum(scores[c.source].placeable for c in tagged)),
         seconds=round(seconds, 1),
         sent_per_s=round(n / seconds, 1) if seconds else 0.0,
     )
 
 
 SET_COLUMNS = ("whole", "pieces", "english", "nbest", "drop_pairs", "ph_err", "exact", "text",
-               "placed_given_text", "tag_acc", "sent_per_s")
+               "placed_given_text", "tag_acc", "tag_placeable", "sent_per_s")
 
 
 def set_table(rows: Sequence[SetRow]) -> str:
     """The known-alignment rows as a Markdown table (shares in %)."""
-    head = ["model", "strategy", *("placed|text" if c == "placed_given_text" else c for c in SET_COLUMNS)]
+    labels = {"placed_given_text": "placed|text", "tag_placeable": "tag|placeable"}
+    head = ["model", "strategy", *(labels.get(c, c) for c in SET_COLUMNS)]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in rows:
         cells = [row.model, row.strategy]

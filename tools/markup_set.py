@@ -265,12 +265,18 @@ class Score:
       mistranslated elsewhere in the sentence does not move a tag. Two tags between the same
       tokens (``</g1><x2/>``) both count as placed in either order; ``exact`` tells orders
       apart.
+    * ``placeable``/``placed_placeable``: the reference's tags whose two neighbours are also
+      neighbours in the output's text (so some placement would be right whatever the words
+      elsewhere), and those of them placed: placement with translation errors factored out,
+      tag by tag (a tag whose neighbour the model mistranslated cannot be placed by anyone).
     """
 
     exact: bool
     text: bool
     tags: int
     tags_placed: int
+    placeable: int = 0
+    placed_placeable: int = 0
 
 
 def score(output: str, reference: str) -> Score:
@@ -280,7 +286,10 @@ def score(output: str, reference: str) -> Score:
     ref_text = [t for t in ref_tokens if not TAG_RE.fullmatch(t)]
     got, want = tag_contexts(output), tag_contexts(reference)
     placed = sum(1 for tag, at in want.items() if got.get(tag) == at)
-    return Score(out_tokens == ref_tokens, out_text == ref_text, sum(map(len, want.values())), placed)
+    adjacent = set(zip(["", *out_text], [*out_text, ""]))
+    placeable = [tag for tag, at in want.items() if all(pair in adjacent for pair in at)]
+    return Score(out_tokens == ref_tokens, out_text == ref_text, sum(map(len, want.values())), placed,
+                 len(placeable), sum(1 for tag in placeable if got.get(tag) == want[tag]))
 
 
 def well_nested(text: str) -> bool:

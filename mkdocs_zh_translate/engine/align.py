@@ -15,7 +15,8 @@ attention of the step that *produced* target token ``t``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import weakref
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,12 +32,28 @@ class Aligned:
     for tokens that are not its text: a target-language prefix, EOS). ``target_bounds``: ``n + 1``
     non-decreasing character offsets into ``text``, token ``t`` spanning
     ``text[target_bounds[t]:target_bounds[t + 1]]``. ``weights``: ``[n, len(source_spans)]``.
+    ``words``: the target vocabulary's words (:func:`target_words`), which tell where a piece that
+    translates several source words splits.
     """
 
     text: str
     source_spans: list[tuple[int, int] | None]
     target_bounds: list[int]
     weights: np.ndarray
+    words: frozenset[str] = frozenset()
+
+
+_WORDS: weakref.WeakKeyDictionary[object, frozenset[str]] = weakref.WeakKeyDictionary()
+
+
+def target_words(tokenizer: object, pieces: Mapping[int, str]) -> frozenset[str]:
+    """Every target piece without its word-start mark, built once per ``tokenizer`` (``pieces``:
+    its id -> piece map). A piece such as "也海读么" that translates "for more" splits where its
+    parts are pieces of their own ("也海读" + "么")."""
+    words = _WORDS.get(tokenizer)
+    if words is None:
+        words = _WORDS[tokenizer] = frozenset(p.replace(SPIECE_UNDERLINE, "") for p in pieces.values())
+    return words
 
 
 def source_spans(text: str, pieces: Sequence[str], skip: int, total: int) -> list[tuple[int, int] | None]:

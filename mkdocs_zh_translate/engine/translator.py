@@ -30,7 +30,7 @@ from ..model_format import (
 )
 from ..model_integrity import ModelIntegrityError, verify_model
 from ..scored import ScoredText, lowest
-from .align import Aligned, source_spans, target_bounds
+from .align import Aligned, source_spans, target_bounds, target_words
 from .batching import dedupe, plan_batches
 from .beam import MAX_FILTERED_BANS, NEG, Hypothesis, SearchOptions, beam_search, greedy_search
 from .errors import EngineError
@@ -297,7 +297,8 @@ class OnnxTranslator:
             hyp = best[j]
             scored = ScoredText(decoded, _finite(hyp.score) if hyp is not None else None)  # as translate's
             out[owners[j]] = Aligned(scored, source_spans(text, pieces, skip, len(jobs[j])), bounds,
-                                     attention[chosen].mean(axis=0))
+                                     attention[chosen].mean(axis=0),
+                                     target_words(self.tokenizer, self.tokenizer.decoder))
         return out
 
     def attention(self, sources: Sequence[Sequence[int]], targets: Sequence[Sequence[int]]) -> list[np.ndarray]:

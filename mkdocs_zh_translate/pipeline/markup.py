@@ -79,7 +79,7 @@ class ProjectingTranslator:
             for i, result in zip(order, aligned):
                 if result is not None:
                     placed = project_markup(plain[i][1], result.text, result.source_spans,
-                                            result.target_bounds, result.weights)
+                                            result.target_bounds, result.weights, result.words)
                     out[i] = [with_score_of(placed, result.text)]  # the model's confidence stays
         rest = [i for i, alts in enumerate(out) if alts is None]
         if rest:

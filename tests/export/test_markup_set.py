@@ -76,6 +76,13 @@ def test_exact_ignores_spaces_but_not_tags_or_words() -> None:
     assert (far.exact, far.text, far.tags_placed) == (False, False, 1)
 
 
+def test_a_tag_is_placeable_when_its_neighbours_are_neighbours_in_the_output() -> None:
+    moved = score("<g1>甲乙丙</g1>丁 MkDocs<x2/>。", REF)
+    assert (moved.placeable, moved.placed_placeable) == (3, 2)  # right words: all placeable, <g1> misplaced
+    wrong_word = score("甲<g1>乙戊</g1>丁 MkDocs<x2/>。", REF)  # nobody can put </g1> after 丙
+    assert (wrong_word.tags, wrong_word.placeable, wrong_word.placed_placeable) == (3, 2, 2)
+
+
 def test_a_tag_missing_or_twice_is_not_placed() -> None:
     assert score("甲<g1>乙丙</g1>丁 MkDocs。", REF).tags_placed == 2
     twice = score("甲<g1>乙丙</g1>丁<x2/> MkDocs<x2/>。", REF)
@@ -116,4 +123,5 @@ def test_benchmark_rows_count_steps_errors_and_placement() -> None:
     assert row.text == 0.75  # English is not the reference's words
     assert row.placed_given_text == 0.5  # of the two with the right words, one placed
     assert row.tag_acc == 0.5  # g1 open and close placed; both atoms misplaced
+    assert row.tag_placeable == round(2 / 3, 4)  # the English one has no neighbours to go between
     assert row.sent_per_s == 2.0

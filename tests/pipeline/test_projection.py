@@ -89,7 +89,7 @@ def test_siblings_never_overlap_and_keep_source_order_on_ties() -> None:
     # both words aligned to the one target token: the first span takes it, the second is empty
     assert run("<g1>a</g1> <g2>b</g2>", ["X"], np.array([[1.0, 0.9]])) == "<g1>X</g1><g2></g2>"
     weights = np.array([[1.0, 0.0], [1.0, 0.5]])  # "b" has no token of its own: its best is "Y"
-    assert run("<g1>a</g1> <g2>b</g2>", ["X", "Y"], weights) == "<g1>XY</g1><g2></g2>"
+    assert run("<g1>a</g1> <g2>b</g2>", ["X", "Y"], weights) == "<g1>X</g1><g2>Y</g2>"
     assert run("<g1>a</g1> <x2/> <g3>b</g3>", ["A", "B"], [0, 1]) == "<g1>A</g1><x2/><g3>B</g3>"
 
 
@@ -164,3 +164,34 @@ def test_project_is_registered_and_needs_an_aligning_engine() -> None:
     assert "project" in markup_names()
     with pytest.raises(BackendError, match="markup strategy 'project' needs the onnx backend"):
         load_translator("pseudo", markup="project")
+
+
+def test_a_piece_that_translates_two_words_splits_where_the_vocabulary_has_its_parts() -> None:
+    # "也海读么" translates "for more"; it attends to both. Every word of the piece before the
+    # emphasis is "也海读": the pair holds "么", not the whole piece (nor an even half).
+    weights = np.array([[1.0, 0.6, 0.0], [0.0, 0.0, 1.0]])
+    stripped = strip_markup("for <g1>more</g1> pages")
+    assert stripped is not None
+    plain, nodes = stripped
+    text, bounds = "也海读么页面", [0, 4, 6]
+    spans = word_spans(plain)
+    weights = np.concatenate([weights, np.zeros((2, 1))], axis=1)
+    assert project(nodes, text, spans, bounds, weights, frozenset({"也海读", "么", "页面"})) == "也海读<g1>么</g1>页面"
+    # without the vocabulary: split evenly, never the whole piece
+    assert project(nodes, text, spans, bounds, weights) == "也海<g1>读么</g1>页面"
+    # a word the piece does not attend to enough keeps out of it
+    weak = weights.copy()
+    weak[0, 1] = 0.1
+    assert project(nodes, text, spans, bounds, weak, frozenset({"也海读", "么"})) == "<g1>也海读么</g1>页面"
+
+
+def test_a_pair_that_ends_inside_a_source_piece_ends_inside_its_translation() -> None:
+    # SentencePiece glues "x::." into one piece; the pair ends after "::", so of the piece's four
+    # target tokens the last (the period's) stays outside
+    assert run("<g1>x::</g1>.", ["X", "：", "：", "。"], [0, 0, 0, 0]) == "<g1>X：：</g1>。"
+
+
+def test_characters_of_one_target_token_are_places_a_tag_can_go() -> None:
+    # "do" and "I" share the token "名放办毛" (no vocabulary): the atom after "do" goes inside it
+    weights = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.8]])
+    assert run("how do<x1/> I", ["两达", "名放办毛"], weights) == "两达名放<x1/>办毛"
