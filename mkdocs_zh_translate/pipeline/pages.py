@@ -83,7 +83,7 @@ class Stats:
             guarded += f", {self.untranslated} kept in English (no model)"
         return (
             f"{self.segments} segments ({self.unique} unique), {self.cached} from "
-            f"memory, {self.translated} translated, {self.fallbacks} fallbacks{guarded}"
+            f"cache, {self.translated} translated, {self.fallbacks} fallbacks{guarded}"
             f"{self.review_summary()}{self.sentence_summary()}, {self.seconds:.1f} s, {self.model}"
         )
 

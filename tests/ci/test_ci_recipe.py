@@ -36,7 +36,7 @@ WORKFLOW = CI_SNIPPETS / "docs.yml"
 GITIGNORE = CI_SNIPPETS / "gitignore"
 GUIDE = REPO / "example_site" / "docs" / "guide" / "ci.md"
 
-SUMMARY = re.compile(r"zh-translate: (\d+) segments \((\d+) unique\), (\d+) from memory, (\d+) translated, [^\n]*")
+SUMMARY = re.compile(r"zh-translate: (\d+) segments \((\d+) unique\), (\d+) from cache, (\d+) translated, [^\n]*")
 REVIEWED_EN = "You need Python and a cache directory."
 REVIEWED_ZH = "你需要 Python 和一个缓存目录。"
 REVIEW_PO = f'''msgid ""

@@ -146,7 +146,7 @@ def test_summary_line_and_no_progress_bar_without_a_tty(tmp_path: Path) -> None:
     proc = run_mkdocs(tmp_path)
     lines = [line for line in proc.stderr.splitlines() if "segments (" in line]
     assert len(lines) == 1
-    assert "from memory" in lines[0] and "translated" in lines[0] and " s, " in lines[0]
+    assert "from cache" in lines[0] and "translated" in lines[0] and " s, " in lines[0]
     assert "\r" not in proc.stderr
 
 

@@ -26,7 +26,7 @@ from tests.fakes import CountingTranslator
 from tests.plugin_sites import PAGES, build_in_process, page_pairs, write_site
 
 REPO = Path(__file__).resolve().parents[2]
-SUMMARY = re.compile(r"zh-translate: (\d+) segments \((\d+) unique\), (\d+) from memory, (\d+) translated, ")
+SUMMARY = re.compile(r"zh-translate: (\d+) segments \((\d+) unique\), (\d+) from cache, (\d+) translated, ")
 
 # A few more pages than the plugin tests' site, so several chunks reach several workers.
 MORE_PAGES = dict(PAGES)
