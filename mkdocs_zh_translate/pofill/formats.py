@@ -8,6 +8,7 @@ and the translations are spliced back with its byte-exact splice.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
@@ -15,6 +16,7 @@ from ..segment import SegmentedPage, segment_markdown, validate
 from .rst import RstMessage, protect_rst
 
 FORMATS = ("rst", "md")
+_FOOTNOTE_REF = re.compile(r"\[\^([^\]\s^]+)\]")  # [^label]; linear (no nesting)
 
 
 @dataclass
@@ -26,6 +28,8 @@ class Message:
     droppable: list[set[int]] = field(default_factory=list)
     rst: RstMessage | None = None
     page: SegmentedPage | None = None
+    definitions: str = ""  # footnote definitions appended for the parser (md), cut off again
+
 
     def restore(self, translations: Sequence[str]) -> tuple[str | None, list[str]]:
         if self.rst is not None:
@@ -35,6 +39,10 @@ class Message:
         if problems:
             return None, problems
         result = self.page.splice(list(translations), heading_ids=False)
+        if self.definitions:
+            if not result.endswith(self.definitions):
+                return None, ["the footnote definitions changed"]
+            result = result[: -len(self.definitions)]
         return result, []
 
 
@@ -44,8 +52,14 @@ def protect(source: str, fmt: str, keep_names: Collection[str] = ()) -> Message:
         msg = protect_rst(source, keep_names)
         return Message(source, [msg.text], [msg.droppable], rst=msg)
     if fmt == "md":
-        page = segment_markdown(source)
+        # a msgid is one paragraph: its footnote references ("fast[^perf]") have their
+        # definitions elsewhere, and without one the parser reads "[^perf]" as text the model
+        # may rewrite; a definition with no words per label makes them protected references
+        labels = dict.fromkeys(m.group(1) for m in _FOOTNOTE_REF.finditer(source))
+        definitions = "".join(f"\n\n[^{label}]: 0" for label in labels) + "\n" if labels else ""
+        page = segment_markdown(source + definitions)
+        texts = [s.text for s in page.segments]
         return Message(
-            source, [s.text for s in page.segments], [set(s.droppable_pairs) for s in page.segments], page=page
+            source, texts, [set(s.droppable_pairs) for s in page.segments], page=page, definitions=definitions
         )
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")

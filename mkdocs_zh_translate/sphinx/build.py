@@ -26,7 +26,7 @@ from sphinx import addnodes
 from sphinx.errors import SphinxError
 from sphinx.locale import translators
 from sphinx.transforms import SphinxTransform
-from sphinx.util import logging
+from sphinx.util import get_filetype, logging
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import IMAGE_TYPE_NODES, LITERAL_TYPE_NODES, extract_messages
 
@@ -138,6 +138,21 @@ def _machine_ok(node: nodes.Element) -> bool:
     return not isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw))
 
 
+def message_format(config: Any, env: Any, source: str) -> str:
+    """``md`` for a document MyST parses, else ``rst``: Sphinx's ``Locale`` parses a translated
+    message with the document's own parser (by its suffix), so a MyST page's messages are
+    Markdown (``[text](url)``, `` `code` ``) and need the Markdown protection, not the reST one."""
+    try:
+        filetype = get_filetype(config.source_suffix, source)
+    except Exception:  # not a source file Sphinx knows (a docstring's pseudo-path): reST
+        return "rst"
+    if filetype == "restructuredtext":
+        return "rst"
+    registry = getattr(env, "_registry", None) or env.app.registry  # Sphinx 7: only the app's
+    parser = registry.source_parsers.get(filetype)
+    return "md" if filetype == "markdown" or "myst" in getattr(parser, "__module__", "") else "rst"
+
+
 _saved: dict[tuple[str, str], object] = {}
 
 
@@ -157,11 +172,12 @@ class MachineTranslations(SphinxTransform):
             self.env.note_dependency(str(config.glossary))  # an edited glossary re-reads the document
         reviewed = reviewed_catalog(srcdir, list(self.config.locale_dirs), self.config.language, domain)
         pairs = [(node, msg) for node, msg in extract_messages(self.document) if _machine_ok(node)]
-        keep = referenced_names(msg for _node, msg in pairs)
+        fmt = message_format(self.config, self.env, str(self.document["source"]))
+        keep = referenced_names(msg for _node, msg in pairs) if fmt == "rst" else set()
         todo: dict[str, Message] = {}
         for _node, msg in pairs:
             if msg not in reviewed and msg not in todo:
-                todo[msg] = protect(msg, "rst", keep)
+                todo[msg] = protect(msg, fmt, keep)
         # messages without words (":ref:`genindex`") are translated too, as ``po fill`` does, so
         # that ``sphinx sync`` finds every entry in the cache; they are not counted
         wordless = {msg for msg, message in todo.items() if not any(has_words(t) for t in message.texts)}

@@ -223,3 +223,31 @@ def test_onnx_model_build_then_cached_rebuild_without_the_model(tmp_path: Path, 
     assert "(0 texts translated by the model in this build)" in again.status
     for page in CONTENT_PAGES:
         assert _body(first.page(page)) == _body(again.page(page))
+
+
+MYST_PAGE = """# Notes in Markdown
+
+See [the attrs overview](https://example.org/overview) and the `namedtuple` helper.
+It is fast[^perf] and works with the [](install) page too.
+
+[^perf]: Measured on CPython.
+"""
+
+
+def test_myst_page_messages_are_protected_as_markdown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A MyST page's messages are Markdown: Sphinx parses the translation with MyST, so links,
+    inline code and footnote references must survive a model that rewrites every word."""
+    pytest.importorskip("myst_parser")
+    from tests.fakes import HanTranslator
+
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: HanTranslator())
+    root = project(tmp_path, 'extensions.append("myst_parser")\n')
+    (root / "notes.md").write_text(MYST_PAGE, encoding="utf-8")
+    index = root / "index.rst"
+    index.write_text(index.read_text(encoding="utf-8").replace("   usage\n", "   usage\n   notes\n"), encoding="utf-8")
+    en = build(root, "en", language="en")
+    zh = build(root)
+    assert "zh-translate" not in zh.warnings and zh.warnings == en.warnings
+    e, z = page_facts(en.out / "notes.html"), page_facts(zh.out / "notes.html")
+    assert e.hrefs == z.hrefs and e.code == z.code
+    assert "Measured" not in _body(zh.page("notes.html")) and "0 kept in English" in zh.status
