@@ -213,7 +213,13 @@ class MachineTranslations(SphinxTransform):
             if msg in machine and msg not in checked and not isinstance(node, addnodes.translatable):
                 checked.add(msg)
                 reason = guard.lost(node, guard.published(self, machine[msg], node))
-                if reason:
+                if reason and guard.lost(node, guard.published(self, msg, node)):
+                    # the English message itself does not survive Sphinx's re-parse (a type field's
+                    # xref the directive made, a reST docstring in a MyST page): no translation
+                    # can, a reviewed one neither; kept English without a warning
+                    del machine[msg]
+                    why[msg] = f"kept in English: Sphinx cannot splice any translation of it ({reason})"
+                elif reason:
                     del machine[msg]
                     why[msg] = f"kept in English by the message guard: the translation {reason}"
                     logger.warning(

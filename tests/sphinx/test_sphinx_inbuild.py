@@ -251,3 +251,16 @@ def test_myst_page_messages_are_protected_as_markdown(tmp_path: Path, monkeypatc
     e, z = page_facts(en.out / "notes.html"), page_facts(zh.out / "notes.html")
     assert e.hrefs == z.hrefs and e.code == z.code
     assert "Measured" not in _body(zh.page("notes.html")) and "0 kept in English" in zh.status
+
+
+def test_message_sphinx_cannot_splice_stays_english_without_a_warning(tmp_path: Path) -> None:
+    """A type field's cross-reference is made by the directive, not by the message's markup:
+    Sphinx's splice would lose it for any translation, a reviewed one too. Not a guard warning."""
+    root = project(tmp_path)
+    with (root / "usage.rst").open("a", encoding="utf-8") as fh:
+        fh.write("\n.. py:data:: hook\n\n   :type: HookCaller\n\n   The hook relay.\n")
+    en = build(root, "en", language="en")
+    zh = build(root)
+    assert zh.warnings == en.warnings == ""
+    assert "Sphinx cannot splice any translation" in zh.status and "1 kept in English" in zh.status
+    assert "「The hook relay.」" in _body(zh.page("usage.html"))
