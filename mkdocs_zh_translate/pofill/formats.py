@@ -3,7 +3,9 @@
 ``rst`` (Sphinx catalogs) uses this package's own reST protection: one text per msgid.
 ``md`` (mdpo / mkdocs-mdpo-plugin catalogs, whose msgids are Markdown) reuses the segmenter:
 a msgid is segmented like a small page (usually one segment, sometimes none, e.g. only code)
-and the translations are spliced back with its byte-exact splice.
+and the translations are spliced back with its byte-exact splice. ``myst`` (a Sphinx page MyST
+parses) is ``md`` whose roles (``{py:class}`Foo```) and substitutions (``{{ release }}``) are
+each one protected code span for the segmenter, unwrapped again after the splice.
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from dataclasses import dataclass, field
 from ..segment import SegmentedPage, segment_markdown, validate
 from .rst import RstMessage, protect_rst
 
-FORMATS = ("rst", "md")
+FORMATS = ("rst", "md", "myst")
+_MYST_ROLE = re.compile(r"\{[A-Za-z][\w:.+-]*\}(`+)")  # {name} and its opening backticks
+_MYST_SUBSTITUTION = re.compile(r"\{\{[^{}\n]{1,200}\}\}")
 _FOOTNOTE_REF = re.compile(r"\[\^([^\]\s^]+)\]")  # [^label]; linear (no nesting)
 
 
@@ -29,6 +33,7 @@ class Message:
     rst: RstMessage | None = None
     page: SegmentedPage | None = None
     definitions: str = ""  # footnote definitions appended for the parser (md), cut off again
+    wrapped: dict[str, str] = field(default_factory=dict)  # myst: code span -> the role it stands for
 
 
     def restore(self, translations: Sequence[str]) -> tuple[str | None, list[str]]:
@@ -43,6 +48,8 @@ class Message:
             if not result.endswith(self.definitions):
                 return None, ["the footnote definitions changed"]
             result = result[: -len(self.definitions)]
+        for span, original in self.wrapped.items():
+            result = result.replace(span, original)
         return result, []
 
 
@@ -51,6 +58,11 @@ def protect(source: str, fmt: str, keep_names: Collection[str] = ()) -> Message:
     if fmt == "rst":
         msg = protect_rst(source, keep_names)
         return Message(source, [msg.text], [msg.droppable], rst=msg)
+    if fmt == "myst":
+        wrapped, spans = _wrap_myst(source)
+        message = protect(wrapped, "md")
+        message.source, message.wrapped = source, spans
+        return message
     if fmt == "md":
         # a msgid is one paragraph: its footnote references ("fast[^perf]") have their
         # definitions elsewhere, and without one the parser reads "[^perf]" as text the model
@@ -63,3 +75,41 @@ def protect(source: str, fmt: str, keep_names: Collection[str] = ()) -> Message:
             source, texts, [set(s.droppable_pairs) for s in page.segments], page=page, definitions=definitions
         )
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def _myst_parts(source: str) -> list[tuple[int, int]]:
+    """Where MyST's roles (``{name}`` + a code span) and substitutions are, in order."""
+    parts: list[tuple[int, int]] = []
+    pos = 0
+    while True:
+        role, sub = _MYST_ROLE.search(source, pos), _MYST_SUBSTITUTION.search(source, pos)
+        if sub is not None and (role is None or sub.start() < role.start()):
+            parts.append(sub.span())
+            pos = sub.end()
+            continue
+        if role is None:
+            return parts
+        fence = role.group(1)
+        close = source.find(fence, role.end())
+        while close != -1 and source.startswith("`", close + len(fence)):  # a longer run
+            close = source.find(fence, close + len(fence) + 1)
+        if close == -1:
+            pos = role.end()
+            continue
+        parts.append((role.start(), close + len(fence)))
+        pos = close + len(fence)
+
+
+def _wrap_myst(source: str) -> tuple[str, dict[str, str]]:
+    """``source`` with each role/substitution as a code span (one placeholder for the model)."""
+    out, spans, last = [], {}, 0
+    for start, end in _myst_parts(source):
+        original = source[start:end]
+        longest = max((len(run) for run in re.findall(r"`+", original)), default=0)
+        fence = "`" * (longest + 1)
+        span = f"{fence} {original} {fence}"
+        spans[span] = original
+        out.append(source[last:start] + span)
+        last = end
+    out.append(source[last:])
+    return "".join(out), spans

@@ -139,9 +139,9 @@ def _machine_ok(node: nodes.Element) -> bool:
 
 
 def message_format(config: Any, env: Any, source: str) -> str:
-    """``md`` for a document MyST parses, else ``rst``: Sphinx's ``Locale`` parses a translated
-    message with the document's own parser (by its suffix), so a MyST page's messages are
-    Markdown (``[text](url)``, `` `code` ``) and need the Markdown protection, not the reST one."""
+    """``myst`` for a document MyST parses (``md`` another Markdown parser), else ``rst``: Sphinx's
+    ``Locale`` parses a translated message with the document's own parser (by its suffix), so a
+    MyST page's messages are Markdown with roles and need that protection, not the reST one."""
     try:
         filetype = get_filetype(config.source_suffix, source)
     except Exception:  # not a source file Sphinx knows (a docstring's pseudo-path): reST
@@ -150,7 +150,9 @@ def message_format(config: Any, env: Any, source: str) -> str:
         return "rst"
     registry = getattr(env, "_registry", None) or env.app.registry  # Sphinx 7: only the app's
     parser = registry.source_parsers.get(filetype)
-    return "md" if filetype == "markdown" or "myst" in getattr(parser, "__module__", "") else "rst"
+    if "myst" in getattr(parser, "__module__", ""):
+        return "myst"
+    return "md" if filetype == "markdown" else "rst"
 
 
 _saved: dict[tuple[str, str], object] = {}

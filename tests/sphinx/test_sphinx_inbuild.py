@@ -228,7 +228,7 @@ def test_onnx_model_build_then_cached_rebuild_without_the_model(tmp_path: Path, 
 MYST_PAGE = """# Notes in Markdown
 
 See [the attrs overview](https://example.org/overview) and the `namedtuple` helper.
-It is fast[^perf] and works with the [](install) page too.
+It is fast[^perf] and works with the [](install) page too, see {pep}`557` and {doc}`usage`.
 
 [^perf]: Measured on CPython.
 """
@@ -264,3 +264,22 @@ def test_message_sphinx_cannot_splice_stays_english_without_a_warning(tmp_path: 
     assert zh.warnings == en.warnings == ""
     assert "Sphinx cannot splice any translation" in zh.status and "1 kept in English" in zh.status
     assert "「The hook relay.」" in _body(zh.page("usage.html"))
+
+
+@pytest.mark.parametrize(
+    "source, parts",
+    [
+        ("See {pep}`681` and {py:class}`attrs.Attribute` now.", ["{pep}`681`", "{py:class}`attrs.Attribute`"]),
+        ("Version {{ release }} is fast[^perf].", ["{{ release }}", "[^perf]"]),
+        ("Use {code}``a`b`` too.", ["{code}``a`b``"]),
+    ],
+)
+def test_myst_roles_and_substitutions_reach_the_model_as_placeholders(source: str, parts: list[str]) -> None:
+    from mkdocs_zh_translate.pofill.formats import protect
+    from tests.fakes import HanTranslator
+
+    message = protect(source, "myst")
+    assert not any(part in text for part in parts for text in message.texts)
+    restored, problems = message.restore(HanTranslator().translate(message.texts))
+    assert problems == [] and restored is not None
+    assert [p for p in parts if p in restored] == parts and "See" not in restored
