@@ -267,7 +267,7 @@ def test_message_sphinx_cannot_splice_stays_english_without_a_warning(tmp_path: 
 
 
 @pytest.mark.parametrize(
-    "source, parts",
+    ("source", "parts"),
     [
         ("See {pep}`681` and {py:class}`attrs.Attribute` now.", ["{pep}`681`", "{py:class}`attrs.Attribute`"]),
         ("Version {{ release }} is fast[^perf].", ["{{ release }}", "[^perf]"]),
