@@ -78,25 +78,41 @@ def protect(source: str, fmt: str, keep_names: Collection[str] = ()) -> Message:
 
 
 def _myst_parts(source: str) -> list[tuple[int, int]]:
-    """Where MyST's roles (``{name}`` + a code span) and substitutions are, in order."""
+    """Where MyST's roles (``{name}`` + a code span) and substitutions are, in order; code
+    spans are skipped whole (``{x}`` inside one is code). One pass: each search starts after
+    the previous match."""
     parts: list[tuple[int, int]] = []
     pos = 0
+    role, sub = _MYST_ROLE.search(source), _MYST_SUBSTITUTION.search(source)
     while True:
-        role, sub = _MYST_ROLE.search(source, pos), _MYST_SUBSTITUTION.search(source, pos)
-        if sub is not None and (role is None or sub.start() < role.start()):
+        tick = source.find("`", pos)
+        if role is not None and role.start() < pos:  # searched again only once passed: linear
+            role = _MYST_ROLE.search(source, pos)
+        if sub is not None and sub.start() < pos:
+            sub = _MYST_SUBSTITUTION.search(source, pos)
+        starts = [x for x in (tick, role.start() if role else -1, sub.start() if sub else -1) if x != -1]
+        if not starts:
+            return parts
+        first = min(starts)
+        if sub is not None and sub.start() == first:
             parts.append(sub.span())
             pos = sub.end()
             continue
-        if role is None:
-            return parts
-        fence = role.group(1)
-        close = source.find(fence, role.end())
+        is_role = role is not None and role.start() == first
+        opener = role.end() if role is not None and is_role else tick
+        fence_start = opener - len(role.group(1)) if role is not None and is_role else tick
+        run_end = fence_start
+        while run_end < len(source) and source[run_end] == "`":
+            run_end += 1
+        fence = source[fence_start:run_end]
+        close = source.find(fence, run_end)
         while close != -1 and source.startswith("`", close + len(fence)):  # a longer run
             close = source.find(fence, close + len(fence) + 1)
-        if close == -1:
-            pos = role.end()
+        if close == -1:  # no closing run: the backticks are text
+            pos = run_end
             continue
-        parts.append((role.start(), close + len(fence)))
+        if is_role:
+            parts.append((first, close + len(fence)))
         pos = close + len(fence)
 
 

@@ -169,6 +169,9 @@ class MachineTranslations(SphinxTransform):
         srcdir = Path(self.env.srcdir)
         config = settings(self.config, srcdir)
         docname = _docname(self.env)
+        metadata = self.env.metadata.get(docname, {})
+        if "myst_slugs" in metadata:  # see RestoreTranslators
+            _slugs[docname] = metadata["myst_slugs"]
         domain = docname_to_domain(docname, self.config.gettext_compact)
         if config.glossary is not None:
             self.env.note_dependency(str(config.glossary))  # an edited glossary re-reads the document
@@ -188,6 +191,10 @@ class MachineTranslations(SphinxTransform):
         for message in todo.values():
             for text, droppable in zip(message.texts, message.droppable):
                 requests.add(text, droppable)
+        if _collecting is not None:  # a pre-read (:func:`prefetch`): only the texts are wanted
+            for text, droppable in requests.droppable.items():
+                _collecting.add(text, droppable)
+            raise _Collected
         runtime = runtime_for(config)
         before = runtime.service.translated
         hits = runtime.translate(requests) if len(requests) else {}
@@ -243,12 +250,21 @@ class MachineTranslations(SphinxTransform):
             translators[key] = _MachineCatalog(machine)
 
 
+_slugs: dict[str, object] = {}  # docname -> MyST's heading slugs of the English parse
+
+
 class RestoreTranslators(SphinxTransform):
-    """Puts back the catalog table entry :class:`MachineTranslations` replaced for ``Locale``."""
+    """Puts back the catalog table entry :class:`MachineTranslations` replaced for ``Locale``,
+    and MyST's heading slugs: MyST stores each parse's slugs as the *document's* metadata, so
+    parsing a translated heading (the guard, then ``Locale``) replaced the English slugs that
+    links from other pages (``page.md#a-heading``) are resolved against."""
 
     default_priority = 21
 
     def apply(self, **kwargs: Any) -> None:
+        docname = _docname(self.env)
+        if docname in _slugs:
+            self.env.metadata.setdefault(docname, {})["myst_slugs"] = _slugs.pop(docname)
         for key in [k for k, v in translators.items() if isinstance(v, _MachineCatalog)]:
             if key in _saved:
                 translators[key] = _saved.pop(key)  # type: ignore[assignment]
@@ -275,11 +291,80 @@ def outdated(app: Any, env: Any, added: set[str], changed: set[str], removed: se
 
 
 _read_now: set[str] = set()
+_prefetched: list[int] = [0]  # texts the model translated in this build's pre-read
+
+
+class _Collected(Exception):
+    """Ends a document's pre-read at :class:`MachineTranslations`: its texts are collected."""
+
+
+_collecting: Requests | None = None  # set while :func:`prefetch` pre-reads a document
 
 
 def before_read(app: Any, env: Any, docnames: list[str]) -> None:
     _read_now.clear()
     _read_now.update(docnames)
+    _prefetched[0] = 0
+    if len(docnames) < 2 or not is_chinese(app.config.language) or app.builder.name == "gettext":
+        return
+    config = settings(app.config, Path(app.srcdir))
+    if config.batch:
+        prefetch(app, env, docnames, config)
+
+
+def prefetch(app: Any, env: Any, docnames: list[str], config: Settings) -> None:
+    """Cross-document batching: the model sees the cache misses of every document about to be
+    read at once (the service chunks them and the engine buckets them by length), not one
+    document's few at a time. Each document is pre-read up to :class:`MachineTranslations`
+    (parsed, logging suppressed, then purged again, so the real read starts from what Sphinx
+    would have); the real read then finds every translation in the cache. The pre-read stops at
+    the first document with messages and no miss: a warm cache needs no batch, and a cached
+    rebuild parses one document twice, not all of them."""
+    global _collecting
+    runtime = runtime_for(config)
+    pending = Requests()
+    read: list[str] = []
+    try:
+        with logging.suppress_logging():
+            for docname in docnames:
+                _collecting = found = Requests()
+                read.append(docname)
+                try:
+                    app.builder.read_doc(docname)
+                except _Collected:
+                    pass
+                except Exception:  # the real read reports what is wrong with the document
+                    continue
+                finally:
+                    _collecting = None
+                    _reset_document(env)
+                if not len(found):
+                    continue
+                hits = runtime.service.lookup(found)
+                misses = [t for t in found if t not in hits]
+                for text in misses:
+                    pending.add(text, found.droppable[text])
+                if not pending:
+                    break
+    finally:
+        _collecting = None
+        for docname in read:
+            app.events.emit("env-purge-doc", env, docname)
+            env.clear_doc(docname)
+    if len(pending):
+        before = runtime.service.translated
+        runtime.translate(pending)
+        _prefetched[0] = runtime.service.translated - before
+
+
+def _reset_document(env: Any) -> None:
+    """What Sphinx resets after reading a document (a pre-read ends before it does)."""
+    current = getattr(env, "current_document", None)
+    if current is not None:
+        env.current_document = type(current)()
+    else:  # Sphinx before 8.2
+        env.temp_data.clear()
+    env.ref_context.clear()
 
 
 def env_updated(app: Any, env: Any) -> None:
@@ -293,7 +378,7 @@ def env_updated(app: Any, env: Any) -> None:
     machine = sum(r.machine for r in docs.values())
     english = sum(r.english for r in docs.values())
     untranslated = sum(r.untranslated for r in docs.values())
-    now = sum(docs[d].translated_now for d in _read_now if d in docs)
+    now = _prefetched[0] + sum(docs[d].translated_now for d in _read_now if d in docs)
     logger.info(
         "zh-translate: %d messages in %d documents: %d reviewed, %d machine-translated "
         "(%d texts translated by the model in this build), %d kept in English%s",
