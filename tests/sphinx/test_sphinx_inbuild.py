@@ -232,6 +232,11 @@ It is fast[^perf] and works with the [](install) page too, see {pep}`557` and {d
 
 ## Fast paths
 
+```{list-table} Examples
+* - one
+  - two
+```
+
 [^perf]: Measured on CPython.
 """
 
