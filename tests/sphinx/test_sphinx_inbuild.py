@@ -198,6 +198,7 @@ def test_sync_writes_reviewable_catalogs_and_keeps_reviews(tmp_path: Path, monke
     assert 'msgid "A brand new closing paragraph."\nmsgstr "「A brand new closing paragraph.」"' in text
     zh = build(root, "after")
     assert "基本用法" in _body(zh.page("usage.html"))
+    assert zh.warnings == ""  # the sync's Sphinx left no directive registered in this process
 
 
 def test_sync_without_conf_py_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
