@@ -1,6 +1,7 @@
 """The Sphinx extension on a real project: English build vs Chinese build with the extension.
 
     python3 benchmarks/sphinx_inbuild.py PATH/TO/docs [--translator han|pseudo] [-j N] [-D name=value ...]
+        [--with-parent]   # an unpacked sdist's docs/ whose conf.py reads ../src
 
 Works on a copy. Appends ``mkdocs_zh_translate.sphinx`` to the copy's extensions, then times a
 plain English build, the first Chinese build (empty cache) and a cached Chinese rebuild (fresh
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import re
 import shutil
 import subprocess
 import sys
@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.sphinx_project import _sphinx, compare
+from benchmarks.sphinx_project import _sphinx, compare, warnings
 
 CONF = """
 extensions = list(globals().get("extensions", [])) + ["mkdocs_zh_translate.sphinx"]
@@ -37,10 +37,18 @@ def main() -> int:
     parser.add_argument("--translator", choices=("han", "pseudo"), default="han")
     parser.add_argument("-j", dest="jobs", default="1")
     parser.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE")
+    parser.add_argument(
+        "--with-parent", action="store_true", help="copy the folder above too (a conf.py reading ../src)"
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="zh-inbuild-"))
-    project = work / "project"
-    shutil.copytree(args.project, project, ignore=shutil.ignore_patterns("_build", "locale"))
+    source = args.project.resolve()
+    if args.with_parent:
+        shutil.copytree(source.parent, work / "tree", ignore=shutil.ignore_patterns("_build", "locale", ".tox"))
+        project = work / "tree" / source.name
+    else:
+        project = work / "project"
+        shutil.copytree(source, project, ignore=shutil.ignore_patterns("_build", "locale"))
     with (project / "conf.py").open("a", encoding="utf-8") as fh:
         fh.write(CONF.format(cache=str(work / "cache")))
         if args.translator == "han":  # Han text next to markup, as a real model writes (tests/fakes.py)
@@ -61,11 +69,7 @@ def main() -> int:
     )
     if proc.returncode != 0:
         raise SystemExit(f"the Chinese build failed:\n{proc.stderr[-3000:]}")
-    zh_warn = sorted(
-        re.sub(r"^\S+?:(\d+:)?(<translated>:\d+:)? ", "", line)
-        for line in proc.stderr.splitlines()
-        if "WARNING" in line or "ERROR" in line
-    )
+    zh_warn = warnings(proc.stderr)
     summary = [line for line in proc.stdout.splitlines() if line.startswith("zh-translate:")]
     times["Chinese, first"] = time.perf_counter() - started
     started = time.perf_counter()

@@ -40,11 +40,14 @@ def _sphinx(project: Path, builder: str, out: str, options: list[str]) -> list[s
     )
     if proc.returncode != 0:
         raise SystemExit(f"sphinx-build -b {builder} failed:\n{proc.stderr[-3000:]}")
-    return sorted(
-        re.sub(r"^\S+?:(\d+:)?(<translated>:\d+:)? ", "", line)
-        for line in proc.stderr.splitlines()
-        if "WARNING" in line or "ERROR" in line
-    )
+    return warnings(proc.stderr)
+
+
+def warnings(stderr: str) -> list[str]:
+    """The build's warnings without their locations: a translated message's warning is located at
+    ``page.rst:LINE:<translated>:1`` where the English one names the docstring it came from."""
+    lines = [line for line in stderr.splitlines() if "WARNING:" in line or "ERROR" in line]
+    return sorted(line[line.index(" WARNING:") + 1 :] if " WARNING:" in line else line for line in lines)
 
 
 def compare(en: Path, zh: Path) -> int:

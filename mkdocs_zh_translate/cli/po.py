@@ -26,8 +26,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     fill.add_argument("paths", nargs="+", metavar="PATH", help="a .po file or a directory searched recursively")
     fill.add_argument("--backend", choices=("pseudo", "onnx"), default="onnx")
     fill.add_argument("--model", metavar="DIR", help="exported model directory (onnx backend)")
-    fill.add_argument("--format", dest="fmt", choices=("rst", "md"), default="rst",
-                      help="markup of the msgids: rst (Sphinx, default) or md (mdpo, mkdocs-mdpo-plugin)")
+    fill.add_argument("--format", dest="fmt", choices=("rst", "md", "myst"), default="rst",
+                      help="markup of the msgids: rst (Sphinx, default), md (mdpo, mkdocs-mdpo-plugin), "
+                      "myst (Sphinx MyST pages)")
     fill.add_argument("--translated", action="store_true",
                       help="write machine text as translated, not #, fuzzy (msgfmt, Weblate and Sphinx then use "
                       "it), marked '# zh-translate: machine translated <hash>' so --refresh still knows it; "

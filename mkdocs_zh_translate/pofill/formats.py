@@ -3,18 +3,24 @@
 ``rst`` (Sphinx catalogs) uses this package's own reST protection: one text per msgid.
 ``md`` (mdpo / mkdocs-mdpo-plugin catalogs, whose msgids are Markdown) reuses the segmenter:
 a msgid is segmented like a small page (usually one segment, sometimes none, e.g. only code)
-and the translations are spliced back with its byte-exact splice.
+and the translations are spliced back with its byte-exact splice. ``myst`` (a Sphinx page MyST
+parses) is ``md`` whose roles (``{py:class}`Foo```) and substitutions (``{{ release }}``) are
+each one protected code span for the segmenter, unwrapped again after the splice.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from ..segment import SegmentedPage, segment_markdown, validate
 from .rst import RstMessage, protect_rst
 
-FORMATS = ("rst", "md")
+FORMATS = ("rst", "md", "myst")
+_MYST_ROLE = re.compile(r"\{[A-Za-z][\w:.+-]*\}(`+)")  # {name} and its opening backticks
+_MYST_SUBSTITUTION = re.compile(r"\{\{[^{}\n]{1,200}\}\}")
+_FOOTNOTE_REF = re.compile(r"\[\^([^\]\s^]+)\]")  # [^label]; linear (no nesting)
 
 
 @dataclass
@@ -26,6 +32,9 @@ class Message:
     droppable: list[set[int]] = field(default_factory=list)
     rst: RstMessage | None = None
     page: SegmentedPage | None = None
+    definitions: str = ""  # footnote definitions appended for the parser (md), cut off again
+    wrapped: dict[str, str] = field(default_factory=dict)  # myst: code span -> the role it stands for
+
 
     def restore(self, translations: Sequence[str]) -> tuple[str | None, list[str]]:
         if self.rst is not None:
@@ -35,6 +44,12 @@ class Message:
         if problems:
             return None, problems
         result = self.page.splice(list(translations), heading_ids=False)
+        if self.definitions:
+            if not result.endswith(self.definitions):
+                return None, ["the footnote definitions changed"]
+            result = result[: -len(self.definitions)]
+        for span, original in self.wrapped.items():
+            result = result.replace(span, original)
         return result, []
 
 
@@ -43,9 +58,74 @@ def protect(source: str, fmt: str, keep_names: Collection[str] = ()) -> Message:
     if fmt == "rst":
         msg = protect_rst(source, keep_names)
         return Message(source, [msg.text], [msg.droppable], rst=msg)
+    if fmt == "myst":
+        wrapped, spans = _wrap_myst(source)
+        message = protect(wrapped, "md")
+        message.source, message.wrapped = source, spans
+        return message
     if fmt == "md":
-        page = segment_markdown(source)
+        # a msgid is one paragraph: its footnote references ("fast[^perf]") have their
+        # definitions elsewhere, and without one the parser reads "[^perf]" as text the model
+        # may rewrite; a definition with no words per label makes them protected references
+        labels = dict.fromkeys(m.group(1) for m in _FOOTNOTE_REF.finditer(source))
+        definitions = "".join(f"\n\n[^{label}]: 0" for label in labels) + "\n" if labels else ""
+        page = segment_markdown(source + definitions)
+        texts = [s.text for s in page.segments]
         return Message(
-            source, [s.text for s in page.segments], [set(s.droppable_pairs) for s in page.segments], page=page
+            source, texts, [set(s.droppable_pairs) for s in page.segments], page=page, definitions=definitions
         )
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def _myst_parts(source: str) -> list[tuple[int, int]]:
+    """Where MyST's roles (``{name}`` + a code span) and substitutions are, in order; code
+    spans are skipped whole (``{x}`` inside one is code). One pass: each search starts after
+    the previous match."""
+    parts: list[tuple[int, int]] = []
+    pos = 0
+    role, sub = _MYST_ROLE.search(source), _MYST_SUBSTITUTION.search(source)
+    while True:
+        tick = source.find("`", pos)
+        if role is not None and role.start() < pos:  # searched again only once passed: linear
+            role = _MYST_ROLE.search(source, pos)
+        if sub is not None and sub.start() < pos:
+            sub = _MYST_SUBSTITUTION.search(source, pos)
+        starts = [x for x in (tick, role.start() if role else -1, sub.start() if sub else -1) if x != -1]
+        if not starts:
+            return parts
+        first = min(starts)
+        if sub is not None and sub.start() == first:
+            parts.append(sub.span())
+            pos = sub.end()
+            continue
+        is_role = role is not None and role.start() == first
+        opener = role.end() if role is not None and is_role else tick
+        fence_start = opener - len(role.group(1)) if role is not None and is_role else tick
+        run_end = fence_start
+        while run_end < len(source) and source[run_end] == "`":
+            run_end += 1
+        fence = source[fence_start:run_end]
+        close = source.find(fence, run_end)
+        while close != -1 and source.startswith("`", close + len(fence)):  # a longer run
+            close = source.find(fence, close + len(fence) + 1)
+        if close == -1:  # no closing run: the backticks are text
+            pos = run_end
+            continue
+        if is_role:
+            parts.append((first, close + len(fence)))
+        pos = close + len(fence)
+
+
+def _wrap_myst(source: str) -> tuple[str, dict[str, str]]:
+    """``source`` with each role/substitution as a code span (one placeholder for the model)."""
+    out, spans, last = [], {}, 0
+    for start, end in _myst_parts(source):
+        original = source[start:end]
+        longest = max((len(run) for run in re.findall(r"`+", original)), default=0)
+        fence = "`" * (longest + 1)
+        span = f"{fence} {original} {fence}"
+        spans[span] = original
+        out.append(source[last:start] + span)
+        last = end
+    out.append(source[last:])
+    return "".join(out), spans

@@ -26,7 +26,7 @@ from sphinx import addnodes
 from sphinx.errors import SphinxError
 from sphinx.locale import translators
 from sphinx.transforms import SphinxTransform
-from sphinx.util import logging
+from sphinx.util import get_filetype, logging
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import IMAGE_TYPE_NODES, LITERAL_TYPE_NODES, extract_messages
 
@@ -138,6 +138,23 @@ def _machine_ok(node: nodes.Element) -> bool:
     return not isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw))
 
 
+def message_format(config: Any, env: Any, source: str) -> str:
+    """``myst`` for a document MyST parses (``md`` another Markdown parser), else ``rst``: Sphinx's
+    ``Locale`` parses a translated message with the document's own parser (by its suffix), so a
+    MyST page's messages are Markdown with roles and need that protection, not the reST one."""
+    try:
+        filetype = get_filetype(config.source_suffix, source)
+    except Exception:  # not a source file Sphinx knows (a docstring's pseudo-path): reST
+        return "rst"
+    if filetype == "restructuredtext":
+        return "rst"
+    registry = getattr(env, "_registry", None) or env.app.registry  # Sphinx 7: only the app's
+    parser = registry.source_parsers.get(filetype)
+    if "myst" in getattr(parser, "__module__", ""):
+        return "myst"
+    return "md" if filetype == "markdown" else "rst"
+
+
 _saved: dict[tuple[str, str], object] = {}
 
 
@@ -152,16 +169,20 @@ class MachineTranslations(SphinxTransform):
         srcdir = Path(self.env.srcdir)
         config = settings(self.config, srcdir)
         docname = _docname(self.env)
+        metadata = self.env.metadata.get(docname, {})
+        if "myst_slugs" in metadata:  # see RestoreTranslators
+            _slugs[docname] = metadata["myst_slugs"]
         domain = docname_to_domain(docname, self.config.gettext_compact)
         if config.glossary is not None:
             self.env.note_dependency(str(config.glossary))  # an edited glossary re-reads the document
         reviewed = reviewed_catalog(srcdir, list(self.config.locale_dirs), self.config.language, domain)
         pairs = [(node, msg) for node, msg in extract_messages(self.document) if _machine_ok(node)]
-        keep = referenced_names(msg for _node, msg in pairs)
+        fmt = message_format(self.config, self.env, str(self.document["source"]))
+        keep = referenced_names(msg for _node, msg in pairs) if fmt == "rst" else set()
         todo: dict[str, Message] = {}
         for _node, msg in pairs:
             if msg not in reviewed and msg not in todo:
-                todo[msg] = protect(msg, "rst", keep)
+                todo[msg] = protect(msg, fmt, keep)
         # messages without words (":ref:`genindex`") are translated too, as ``po fill`` does, so
         # that ``sphinx sync`` finds every entry in the cache; they are not counted
         wordless = {msg for msg, message in todo.items() if not any(has_words(t) for t in message.texts)}
@@ -170,6 +191,10 @@ class MachineTranslations(SphinxTransform):
         for message in todo.values():
             for text, droppable in zip(message.texts, message.droppable):
                 requests.add(text, droppable)
+        if _collecting is not None:  # a pre-read (:func:`prefetch`): only the texts are wanted
+            for text, droppable in requests.droppable.items():
+                _collecting.add(text, droppable)
+            raise _Collected
         runtime = runtime_for(config)
         before = runtime.service.translated
         hits = runtime.translate(requests) if len(requests) else {}
@@ -197,7 +222,13 @@ class MachineTranslations(SphinxTransform):
             if msg in machine and msg not in checked and not isinstance(node, addnodes.translatable):
                 checked.add(msg)
                 reason = guard.lost(node, guard.published(self, machine[msg], node))
-                if reason:
+                if reason and guard.lost(node, guard.published(self, msg, node)):
+                    # the English message itself does not survive Sphinx's re-parse (a type field's
+                    # xref the directive made, a reST docstring in a MyST page): no translation
+                    # can, a reviewed one neither; kept English without a warning
+                    del machine[msg]
+                    why[msg] = f"kept in English: Sphinx cannot splice any translation of it ({reason})"
+                elif reason:
                     del machine[msg]
                     why[msg] = f"kept in English by the message guard: the translation {reason}"
                     logger.warning(
@@ -219,12 +250,21 @@ class MachineTranslations(SphinxTransform):
             translators[key] = _MachineCatalog(machine)
 
 
+_slugs: dict[str, object] = {}  # docname -> MyST's heading slugs of the English parse
+
+
 class RestoreTranslators(SphinxTransform):
-    """Puts back the catalog table entry :class:`MachineTranslations` replaced for ``Locale``."""
+    """Puts back the catalog table entry :class:`MachineTranslations` replaced for ``Locale``,
+    and MyST's heading slugs: MyST stores each parse's slugs as the *document's* metadata, so
+    parsing a translated heading (the guard, then ``Locale``) replaced the English slugs that
+    links from other pages (``page.md#a-heading``) are resolved against."""
 
     default_priority = 21
 
     def apply(self, **kwargs: Any) -> None:
+        docname = _docname(self.env)
+        if docname in _slugs:
+            self.env.metadata.setdefault(docname, {})["myst_slugs"] = _slugs.pop(docname)
         for key in [k for k, v in translators.items() if isinstance(v, _MachineCatalog)]:
             if key in _saved:
                 translators[key] = _saved.pop(key)  # type: ignore[assignment]
@@ -251,11 +291,80 @@ def outdated(app: Any, env: Any, added: set[str], changed: set[str], removed: se
 
 
 _read_now: set[str] = set()
+_prefetched: list[int] = [0]  # texts the model translated in this build's pre-read
+
+
+class _Collected(Exception):
+    """Ends a document's pre-read at :class:`MachineTranslations`: its texts are collected."""
+
+
+_collecting: Requests | None = None  # set while :func:`prefetch` pre-reads a document
 
 
 def before_read(app: Any, env: Any, docnames: list[str]) -> None:
     _read_now.clear()
     _read_now.update(docnames)
+    _prefetched[0] = 0
+    if len(docnames) < 2 or not is_chinese(app.config.language) or app.builder.name == "gettext":
+        return
+    config = settings(app.config, Path(app.srcdir))
+    if config.batch:
+        prefetch(app, env, docnames, config)
+
+
+def prefetch(app: Any, env: Any, docnames: list[str], config: Settings) -> None:
+    """Cross-document batching: the model sees the cache misses of every document about to be
+    read at once (the service chunks them and the engine buckets them by length), not one
+    document's few at a time. Each document is pre-read up to :class:`MachineTranslations`
+    (parsed, logging suppressed, then purged again, so the real read starts from what Sphinx
+    would have); the real read then finds every translation in the cache. The pre-read stops at
+    the first document with messages and no miss: a warm cache needs no batch, and a cached
+    rebuild parses one document twice, not all of them."""
+    global _collecting
+    runtime = runtime_for(config)
+    pending = Requests()
+    read: list[str] = []
+    try:
+        with logging.suppress_logging():
+            for docname in docnames:
+                _collecting = found = Requests()
+                read.append(docname)
+                try:
+                    app.builder.read_doc(docname)
+                except _Collected:
+                    pass
+                except Exception:  # the real read reports what is wrong with the document
+                    continue
+                finally:
+                    _collecting = None
+                    _reset_document(env)
+                if not len(found):
+                    continue
+                hits = runtime.service.lookup(found)
+                misses = [t for t in found if t not in hits]
+                for text in misses:
+                    pending.add(text, found.droppable[text])
+                if not pending:
+                    break
+    finally:
+        _collecting = None
+        for docname in read:
+            app.events.emit("env-purge-doc", env, docname)
+            env.clear_doc(docname)
+    if len(pending):
+        before = runtime.service.translated
+        runtime.translate(pending)
+        _prefetched[0] = runtime.service.translated - before
+
+
+def _reset_document(env: Any) -> None:
+    """What Sphinx resets after reading a document (a pre-read ends before it does)."""
+    current = getattr(env, "current_document", None)
+    if current is not None:
+        env.current_document = type(current)()
+    else:  # Sphinx before 8.2
+        env.temp_data.clear()
+    env.ref_context.clear()
 
 
 def env_updated(app: Any, env: Any) -> None:
@@ -269,7 +378,7 @@ def env_updated(app: Any, env: Any) -> None:
     machine = sum(r.machine for r in docs.values())
     english = sum(r.english for r in docs.values())
     untranslated = sum(r.untranslated for r in docs.values())
-    now = sum(docs[d].translated_now for d in _read_now if d in docs)
+    now = _prefetched[0] + sum(docs[d].translated_now for d in _read_now if d in docs)
     logger.info(
         "zh-translate: %d messages in %d documents: %d reviewed, %d machine-translated "
         "(%d texts translated by the model in this build), %d kept in English%s",

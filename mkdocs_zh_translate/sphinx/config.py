@@ -33,6 +33,7 @@ OPTIONS: dict[str, tuple[object, str]] = {
     "zh_translate_banner": (True, "html"),
     "zh_translate_beams": (None, "env"),
     "zh_translate_threads": (None, ""),
+    "zh_translate_batch": (None, ""),
 }
 
 
@@ -49,6 +50,7 @@ class Settings:
     banner: bool | str
     beams: int | None
     threads: int | None
+    batch: bool = True  # translate the misses of all documents to read in one batch (a pre-read)
 
 
 def is_chinese(language: object) -> bool:
@@ -114,6 +116,9 @@ def settings_of(config: Config, srcdir: Path) -> Settings:
             load_glossary(glossary)
         except ZhTranslateError as exc:
             raise ConfigError(f"zh_translate_glossary: {exc}") from None
+    batch = config.zh_translate_batch
+    if batch is not None and not isinstance(batch, bool):
+        raise ConfigError(f"zh_translate_batch must be True, False or None, not {batch!r}")
     banner = config.zh_translate_banner
     if not isinstance(banner, (bool, str)):
         raise ConfigError(f"zh_translate_banner must be True, False or a string, not {banner!r}")
@@ -127,6 +132,7 @@ def settings_of(config: Config, srcdir: Path) -> Settings:
         banner=banner,
         beams=_count(config, "zh_translate_beams"),
         threads=_count(config, "zh_translate_threads"),
+        batch=batch if batch is not None else backend != "pseudo",  # pseudo: no model to batch for
     )
 
 

@@ -23,6 +23,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 from sphinx.application import Sphinx
 from sphinx.errors import SphinxError
+from sphinx.util.docutils import docutils_namespace, patch_docutils
 
 from ..errors import ZhTranslateError
 from ..pipeline.glossary import load_glossary
@@ -75,17 +76,21 @@ def sync(srcdir: Path, language: str = "zh_CN", *, quiet: bool = True) -> tuple[
         raise SyncError(f"{display(srcdir)}: no conf.py (pass the Sphinx source directory)")
     with tempfile.TemporaryDirectory(prefix="zh-translate-sync-") as tmp:
         try:
-            app = Sphinx(
-                str(srcdir),
-                str(srcdir),
-                str(Path(tmp) / "gettext"),
-                str(Path(tmp) / "doctrees"),
-                "gettext",
-                status=None if quiet else sys.stderr,
-                warning=sys.stderr,
-                freshenv=True,
-            )
-            app.build()
+            # as sphinx-build does: the directives and roles the project registers live in a
+            # docutils namespace that ends with the build (a later build in the process, a
+            # test's, would otherwise warn that each one is registered already)
+            with patch_docutils(srcdir), docutils_namespace():
+                app = Sphinx(
+                    str(srcdir),
+                    str(srcdir),
+                    str(Path(tmp) / "gettext"),
+                    str(Path(tmp) / "doctrees"),
+                    "gettext",
+                    status=None if quiet else sys.stderr,
+                    warning=sys.stderr,
+                    freshenv=True,
+                )
+                app.build()
         except SphinxError as exc:
             raise SyncError(f"{display(srcdir)}: sphinx-build -b gettext failed: {exc}") from None
         settings = settings_of(app.config, srcdir)

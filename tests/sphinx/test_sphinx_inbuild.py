@@ -198,6 +198,7 @@ def test_sync_writes_reviewable_catalogs_and_keeps_reviews(tmp_path: Path, monke
     assert 'msgid "A brand new closing paragraph."\nmsgstr "「A brand new closing paragraph.」"' in text
     zh = build(root, "after")
     assert "基本用法" in _body(zh.page("usage.html"))
+    assert zh.warnings == ""  # the sync's Sphinx left no directive registered in this process
 
 
 def test_sync_without_conf_py_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -223,3 +224,111 @@ def test_onnx_model_build_then_cached_rebuild_without_the_model(tmp_path: Path, 
     assert "(0 texts translated by the model in this build)" in again.status
     for page in CONTENT_PAGES:
         assert _body(first.page(page)) == _body(again.page(page))
+
+
+MYST_PAGE = """# Notes in Markdown
+
+See [the attrs overview](https://example.org/overview) and the `namedtuple` helper.
+It is fast[^perf] and works with the [](install) page too, see {pep}`557` and {doc}`usage`.
+
+## Fast paths
+
+```{list-table} Examples
+* - one
+  - two
+```
+
+[^perf]: Measured on CPython.
+"""
+
+
+def test_myst_page_messages_are_protected_as_markdown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A MyST page's messages are Markdown: Sphinx parses the translation with MyST, so links,
+    inline code and footnote references must survive a model that rewrites every word."""
+    pytest.importorskip("myst_parser")
+    from tests.fakes import HanTranslator
+
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: HanTranslator())
+    root = project(tmp_path, 'extensions.append("myst_parser")\nmyst_heading_anchors = 2\n')
+    (root / "notes.md").write_text(MYST_PAGE, encoding="utf-8")
+    (root / "more.md").write_text("# More\n\nRead [the notes](notes.md#fast-paths) first.\n", encoding="utf-8")
+    index = root / "index.rst"
+    index.write_text(
+        index.read_text(encoding="utf-8").replace("   usage\n", "   usage\n   notes\n   more\n"), encoding="utf-8"
+    )
+    en = build(root, "en", language="en")
+    zh = build(root)
+    assert "zh-translate" not in zh.warnings and zh.warnings == en.warnings
+    e, z = page_facts(en.out / "notes.html"), page_facts(zh.out / "notes.html")
+    assert e.hrefs == z.hrefs and e.code == z.code
+    assert "Measured" not in _body(zh.page("notes.html")) and "0 kept in English" in zh.status
+    # the link to a MyST heading anchor still resolves (MyST's slugs of the English headings)
+    assert page_facts(zh.out / "more.html").hrefs == page_facts(en.out / "more.html").hrefs
+
+
+def test_message_sphinx_cannot_splice_stays_english_without_a_warning(tmp_path: Path) -> None:
+    """A type field's cross-reference is made by the directive, not by the message's markup:
+    Sphinx's splice would lose it for any translation, a reviewed one too. Not a guard warning."""
+    root = project(tmp_path)
+    with (root / "usage.rst").open("a", encoding="utf-8") as fh:
+        fh.write("\n.. py:data:: hook\n\n   :type: HookCaller\n\n   The hook relay.\n")
+    en = build(root, "en", language="en")
+    zh = build(root)
+    assert zh.warnings == en.warnings == ""
+    assert "Sphinx cannot splice any translation" in zh.status and "1 kept in English" in zh.status
+    assert "「The hook relay.」" in _body(zh.page("usage.html"))
+
+
+@pytest.mark.parametrize(
+    ("source", "parts"),
+    [
+        ("See {pep}`681` and {py:class}`attrs.Attribute` now.", ["{pep}`681`", "{py:class}`attrs.Attribute`"]),
+        ("Version {{ release }} is fast[^perf].", ["{{ release }}", "[^perf]"]),
+        ("Use {code}``a`b`` too.", ["{code}``a`b``"]),
+        ("Pass `--{on}/--{off}` or `x=1` as {pep}`8` says.", ["`--{on}/--{off}`", "`x=1`", "{pep}`8`"]),
+    ],
+)
+def test_myst_roles_and_substitutions_reach_the_model_as_placeholders(source: str, parts: list[str]) -> None:
+    from mkdocs_zh_translate.pofill.formats import protect
+    from tests.fakes import HanTranslator
+
+    message = protect(source, "myst")
+    assert not any(part in text for part in parts for text in message.texts)
+    restored, problems = message.restore(HanTranslator().translate(message.texts))
+    assert problems == [] and restored is not None
+    assert [p for p in parts if p in restored] == parts and "See" not in restored
+
+
+class _CountingPseudo(PseudoTranslator):
+    """The pseudo model, counting the engine calls and the texts of each."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[int] = []
+
+    def translate(self, texts: list[str]) -> list[str]:  # type: ignore[override]
+        self.calls.append(len(texts))
+        return super().translate(texts)
+
+
+def test_cross_document_batching_translates_every_document_in_one_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``zh_translate_batch``: the misses of all documents reach the model together (one chunk
+    here), not one document's at a time; pages, warnings and the summary are the unbatched ones."""
+    per_doc, batched = _CountingPseudo(), _CountingPseudo()
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: per_doc)
+    plain = build(project(tmp_path / "a", "zh_translate_batch = False\n"))
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: batched)
+    root = project(tmp_path / "b", "zh_translate_batch = True\n")
+    zh = build(root)
+    assert len(per_doc.calls) >= 3 and batched.calls == [sum(per_doc.calls)]
+    assert zh.warnings == plain.warnings == ""
+    for page in CONTENT_PAGES:
+        assert _body(zh.page(page)) == _body(plain.page(page)), page
+    count = re.search(r"\((\d+) texts translated by the model in this build\)", zh.status)
+    assert count is not None and int(count.group(1)) == sum(per_doc.calls)
+    _no_model(monkeypatch)
+    again = build(root, "zh2")  # fresh environment, full cache: the pre-read stops at once
+    assert "(0 texts translated by the model in this build)" in again.status
+    assert _body(again.page("usage.html")) == _body(zh.page("usage.html"))
