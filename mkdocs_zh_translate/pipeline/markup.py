@@ -50,7 +50,12 @@ class ProjectingTranslator:
     is not in the placeholder text, only ``<xN/>``) are removed, not replaced by a stand-in the
     model would have to copy, and re-inserted after the word they followed. A text that cannot
     be aligned (too long for one pass, only placeholders) goes to the wrapped translator with
-    its tags, as under ``tags``; the ladder validates every output either way."""
+    its tags, as under ``tags``; the ladder validates every output either way.
+
+    Whenever the model was asked for text without placeholders (a text without any, a stripped
+    one), placeholders it wrote all the same are removed from its output
+    (``projection.drop_stray``): a model trained with tags makes them up, and each would cost
+    the whole sentence. Not when the text itself holds placeholder-like strings."""
 
     def __init__(self, inner: Any) -> None:
         self.inner = inner
@@ -62,9 +67,9 @@ class ProjectingTranslator:
     def translate_nbest(self, texts: Sequence[str], n: int,
                         terms: Sequence[Sequence[str]] | None = None) -> list[list[str]]:
         """``terms``: per text, glossary targets forced in decoding (``engine/terms.py``)."""
-        from ..segment import TAG_RE  # not at import: the CLI's parser reads this registry
-        from .projection import project as project_markup  # numpy: only when a model runs
-        from .projection import strip_markup
+        from ..segment import TAG_RE, placeholder_spans  # not at import: the CLI's parser reads this registry
+        from .projection import drop_stray, strip_markup  # numpy: only when a model runs
+        from .projection import project as project_markup
 
         out: list[list[str] | None] = [None] * len(texts)
         plain: dict[int, tuple[str, list[Any]]] = {}
@@ -78,8 +83,11 @@ class ProjectingTranslator:
             aligned = self.inner.translate_aligned([plain[i][0] for i in order], **extra)
             for i, result in zip(order, aligned):
                 if result is not None:
-                    placed = project_markup(plain[i][1], result.text, result.source_spans,
-                                            result.target_bounds, result.weights, result.words)
+                    text, bounds = result.text, list(result.target_bounds)
+                    if not placeholder_spans(plain[i][0]):
+                        text, bounds = drop_stray(text, bounds)
+                    placed = project_markup(plain[i][1], text, result.source_spans,
+                                            bounds, result.weights, result.words)
                     out[i] = [with_score_of(placed, result.text)]  # the model's confidence stays
         rest = [i for i, alts in enumerate(out) if alts is None]
         if rest:
@@ -91,7 +99,10 @@ class ProjectingTranslator:
             else:
                 found = self.inner.translate_nbest(texts_left, n)
             for i, alts in zip(rest, found):
-                out[i] = list(alts)
+                if placeholder_spans(texts[i]):  # the model saw placeholders (or text like them)
+                    out[i] = list(alts)
+                else:
+                    out[i] = [with_score_of(drop_stray(alt)[0], alt) for alt in alts]
         return [alts or [""] for alts in out]
 
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..segment import tokenize
+from ..segment import placeholder_spans, tokenize
 
 
 @dataclass
@@ -78,6 +78,40 @@ def strip_markup(text: str) -> tuple[str, list[Node]] | None:
     if stack:
         return None
     return "".join(plain), top
+
+
+def drop_stray(text: str, bounds: Sequence[int] = ()) -> tuple[str, list[int]]:
+    """``text`` without the placeholders the model made up, and ``bounds`` (character offsets
+    into ``text``) moved to match.
+
+    The model was asked for a sentence without placeholders; one trained with them (the demo
+    model) still writes ``<x1/>`` or ``<g1>`` now and then. Left in, it would be a placeholder
+    the source lacks or one more copy of a projected one, and the ladder would throw the whole
+    sentence away (translate it in pieces). Removing it leaves no double space: the spaces
+    after it go too when a space (or the start) comes before it, those before it when it ends
+    the text."""
+    cut: list[tuple[int, int]] = []
+    for start, end in placeholder_spans(text):
+        if cut and start < cut[-1][1]:
+            continue  # inside spaces already removed
+        if start == 0 or text[start - 1].isspace():
+            while end < len(text) and text[end].isspace():
+                end += 1
+        if end == len(text):
+            while start > 0 and text[start - 1].isspace() and (not cut or start > cut[-1][1]):
+                start -= 1
+        cut.append((start, end))
+    if not cut:
+        return text, list(bounds)
+    kept = "".join(text[a:b] for a, b in zip([0] + [e for _, e in cut], [s for s, _ in cut] + [len(text)]))
+    moved, k, removed = [], 0, 0
+    for offset in bounds:  # non-decreasing: one walk over the cuts
+        while k < len(cut) and cut[k][1] <= offset:
+            removed += cut[k][1] - cut[k][0]
+            k += 1
+        inside = k < len(cut) and cut[k][0] < offset
+        moved.append((cut[k][0] if inside else offset) - removed)
+    return kept, moved
 
 
 def project(nodes: Sequence[Node], text: str, source_spans: Sequence[tuple[int, int] | None],

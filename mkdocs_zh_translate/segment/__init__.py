@@ -1,7 +1,7 @@
 """Markdown in, translatable segments out, translations spliced back byte-exactly.
 
 Pure: no MkDocs, no models, no IO. See ``_api`` for the entry points. The placeholder
-vocabulary (``TAG_RE``, ``tokenize``, ``strip_tags``, ``validate``) is public too: the glossary
+vocabulary (``TAG_RE``, ``tokenize``, ``strip_tags``, ``placeholder_spans``, ``validate``) is public too: the glossary
 and the reST protection of ``po fill`` speak it.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ._api import SegmentedPage, segment_markdown
 from ._model import Segment, SiteSyntax
-from ._placeholders import TAG_RE, has_words, strip_tags, tokenize, validate
+from ._placeholders import TAG_RE, has_words, placeholder_spans, strip_tags, tokenize, validate
 from ._readable import Parsed, from_readable, markup_in, soft_breaks_as_spaces, to_readable
 from ._segmenter import SegmentError
 from ._sentences import split_sentences
@@ -28,6 +28,7 @@ __all__ = [
     "from_readable",
     "has_words",
     "markup_in",
+    "placeholder_spans",
     "segment_markdown",
     "slugify",
     "soft_breaks_as_spaces",

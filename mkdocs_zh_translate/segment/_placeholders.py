@@ -40,6 +40,13 @@ def strip_tags(text: str) -> str:
     return _LOOSE_RE.sub("", TAG_RE.sub("", text))
 
 
+def placeholder_spans(text: str) -> list[tuple[int, int]]:
+    """The character ranges of every placeholder in ``text``, well-formed or damaged (what
+    :func:`strip_tags` removes): a wrapper that asked the model for plain text finds here what
+    the model made up."""
+    return [m.span() for m in _LOOSE_RE.finditer(text)]
+
+
 def has_words(text: str) -> bool:
     """Whether anything but placeholders, spaces and punctuation is left to translate."""
     return any(ch.isalpha() for ch in strip_tags(text))

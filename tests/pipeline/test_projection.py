@@ -17,7 +17,7 @@ import pytest
 from mkdocs_zh_translate.engine.align import Aligned
 from mkdocs_zh_translate.pipeline.backends import BackendError, load_translator
 from mkdocs_zh_translate.pipeline.markup import ProjectingTranslator, markup_names
-from mkdocs_zh_translate.pipeline.projection import project, strip_markup
+from mkdocs_zh_translate.pipeline.projection import drop_stray, project, strip_markup
 from mkdocs_zh_translate.segment import translate_segments, validate
 
 
@@ -158,6 +158,50 @@ def test_the_model_never_sees_a_placeholder_and_plain_text_is_left_alone() -> No
     assert (plain.text, plain.fallback) == ("SEE HERE", None)
     assert (tagged.text, tagged.fallback) == ("SEE <g1>THE<x2/> PAGE</g1> NOW", None)
     assert sorted(inner.asked) == ["see here", "see the page now"]
+
+
+class StrayTranslator(WordTranslator):
+    """A model trained with placeholders (the demo model): it writes ``<x1/>`` or ``<g1>`` after
+    the first word even when asked for plain text, as one more target token."""
+
+    def __init__(self, stray: str = "<x1/>") -> None:
+        super().__init__()
+        self.stray = stray
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        return [out.replace(" ", f" {self.stray}", 1) for out in super().translate(texts)]
+
+    def translate_aligned(self, texts: Sequence[str]) -> list[Aligned | None]:
+        out: list[Aligned | None] = []
+        for result in super().translate_aligned(texts):
+            assert result is not None
+            first = result.target_bounds[1]
+            text = result.text[:first] + f" {self.stray}" + result.text[first:]
+            bounds = [*result.target_bounds[:2], first + 1 + len(self.stray),
+                      *(b + 1 + len(self.stray) for b in result.target_bounds[2:])]
+            weights = np.insert(result.weights, 1, result.weights[0], axis=0)
+            out.append(Aligned(text, result.source_spans, bounds, weights))
+        return out
+
+
+@pytest.mark.parametrize("stray", ["<x1/>", "<g1>", "< x2 />"])
+def test_placeholders_the_model_makes_up_are_removed_and_the_sentence_stays_whole(stray: str) -> None:
+    translator = ProjectingTranslator(StrayTranslator(stray))
+    [plain, tagged] = translate_segments(["see the page", "see <g1>the <x2/> page</g1> now"], translator)
+    assert (plain.text, plain.fallback) == ("SEE THE PAGE", None)
+    assert (tagged.text, tagged.fallback) == ("SEE <g1>THE<x2/> PAGE</g1> NOW", None)
+
+
+def test_text_that_looks_like_a_placeholder_in_the_source_is_kept() -> None:
+    translator = ProjectingTranslator(StrayTranslator("<x1>"))
+    assert translator.translate(["write <x1> here"]) == ["WRITE <x1><X1> HERE"]
+
+
+def test_drop_stray_moves_token_bounds_and_leaves_no_double_space() -> None:
+    assert drop_stray("AB <x1/> CD <g2>", [0, 2, 8, 11, 16]) == ("AB CD", [0, 2, 3, 5, 5])
+    assert drop_stray("是<x1/>校", [0, 1, 6, 7]) == ("是校", [0, 1, 1, 2])
+    assert drop_stray("<g1>A", [0, 4, 5]) == ("A", [0, 0, 1])
+    assert drop_stray("no tags", [0, 2, 7]) == ("no tags", [0, 2, 7])
 
 
 def test_project_is_registered_and_needs_an_aligning_engine() -> None:
