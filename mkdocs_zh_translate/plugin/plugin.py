@@ -35,6 +35,7 @@ from ..pipeline.guard import PageGuard
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
 from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks, strict_failure
 from ..pipeline.report import PageCounts, dumps, run_report
+from ..pipeline.service import GuardOutcome
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
 from ..review.layer import ReviewedLayer
@@ -100,6 +101,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._slugify: Any = None
         self._syntax: SiteSyntax | None = None
         self._segmented: dict[str, SegmentedPage] = {}  # SiteTranslator's memo, kept across serve reloads
+        self._spliced: dict[str, tuple[str, GuardOutcome]] = {}  # the same for spliced pages
         self._templates = SharedBytecode()  # compiled theme templates, kept across builds
         self._renders = RenderMemo()  # the zh pages' Markdown renders, kept across serve reloads
         self._warned_templates: set[Path] = set()
@@ -491,6 +493,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             slugify=self._slugify,
             syntax=self._syntax,
             segmented=self._segmented,
+            spliced=self._spliced,
         )
 
     def _build_zh(self, config: MkDocsConfig, build: _Build) -> None:
