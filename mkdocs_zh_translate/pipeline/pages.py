@@ -11,18 +11,19 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from ..review.store import ReviewError
 from ..segment import SegmentedPage, SiteSyntax, segment_markdown
 from .cache import Hit, TranslationMemory
 from .glossary import Glossary
+from .guard import PageGuard
 from .lazy import LazyTranslator, TranslationFailed
 from .origin import Origin
 from .progress import progress_for
 from .report import PageCounts
-from .service import Guard, Requests, TranslationService
+from .service import Guard, GuardOutcome, Requests, TranslationService
 from .spec import TranslatorSpec, bind_cache
 from .stable import stable_text
 
@@ -204,6 +205,9 @@ class SiteTranslator:
     segmented pages that outlives this translator (the plugin keeps one across ``mkdocs serve``
     reloads, so a reload segments only the pages that changed), keyed by a hash of the page's
     Markdown and of what else segmenting reads (the site's syntax and heading slugify).
+    ``spliced``: the same for spliced pages (the translated Markdown and what the guard did),
+    keyed by the page's Markdown and segmenting inputs, the texts spliced in, its label and
+    line offset, and the guard's renderer; a splice whose guard ran out of time is not kept.
     """
 
     def __init__(
@@ -220,9 +224,11 @@ class SiteTranslator:
         slugify: Callable[[str, str], str] | None = None,
         syntax: SiteSyntax | None = None,
         segmented: dict[str, SegmentedPage] | None = None,
+        spliced: dict[str, tuple[str, GuardOutcome]] | None = None,
     ) -> None:
         self.lazy = lazy
         self.segmented = segmented
+        self.spliced = spliced
         self.slugify = slugify  # the site's heading ids (toc's slugify), for the pins
         self.syntax = syntax  # what the site's extensions change (tab ids from titles, fancy lists)
         self.spec = spec
@@ -268,7 +274,8 @@ class SiteTranslator:
                     translated=False,
                 )
                 stats.pages[job.key] = PageCounts(left_behind=1)
-        self._trim_memo(len(jobs))
+        _trim_memo(self.segmented, len(jobs))
+        _trim_memo(self.spliced, len(jobs))
         reviewed: dict[str, ReviewedPage] = {}
         reviewed_strings: dict[str, str] = {}
         string_warnings: list[str] = []
@@ -340,13 +347,36 @@ class SiteTranslator:
         memo[key] = page
         return page
 
-    def _trim_memo(self, used: int) -> None:
-        """Keep the memo to the pages of this call and a few more (pages edited away)."""
-        memo = self.segmented
-        if memo is None:
-            return
-        for key in list(memo)[: max(0, len(memo) - used - _MEMO_SPARE)]:
-            del memo[key]
+    def _splice(self, job: PageJob, page: SegmentedPage, texts: list[str | None]) -> tuple[str, GuardOutcome]:
+        """The page spliced and guarded, from the memo when the same inputs were (the guard's
+        verdict for the same inputs is the same, unless its search ran out of time)."""
+        memo, guard = self.spliced, self.service.guard
+
+        def splice() -> tuple[str, GuardOutcome]:
+            return self.service.splice(job.markdown, page, texts, label=job.label, line_offset=job.line_offset)
+
+        if memo is None or (guard is not None and not (isinstance(guard, PageGuard) and guard.fingerprint)):
+            return splice()  # a guard that does not say what it renders with: no memo
+        digest = hashlib.sha256()
+        parts = [job.markdown, repr(self.syntax), stable_text(self.slugify), stable_text(texts), job.label]
+        parts += [str(job.line_offset), guard.fingerprint if guard is not None else "no guard"]
+        for part in parts:
+            digest.update(part.encode("utf-8", "surrogatepass"))
+            digest.update(b"\x00")
+        key = digest.hexdigest()
+        stored = memo.pop(key, None)  # popped and put back: the most recently used come last
+        if stored is None:
+            over = guard.over_budget if guard is not None else 0
+            markdown, outcome = splice()
+            if guard is not None and guard.over_budget != over:
+                return markdown, outcome
+            stored = (markdown, outcome)
+        else:
+            kept = stored[1]  # now a stored verdict: nothing rendered
+            reused = kept.renders > 0 or kept.reused
+            stored = (stored[0], GuardOutcome(list(kept.reverted), kept.reason, kept.whole_page, reused=reused))
+        memo[key] = stored
+        return stored[0], replace(stored[1], reverted=list(stored[1].reverted))
 
     def _refuse_untranslated(
         self,
@@ -365,9 +395,7 @@ class SiteTranslator:
         for key, page in segmented.items():
             done = reviewed[key].hits if key in reviewed else {}
             missing = sum(
-                1
-                for i, s in enumerate(page.segments)
-                if i not in done and hits[s.text].origin is Origin.ENGLISH
+                1 for i, s in enumerate(page.segments) if i not in done and hits[s.text].origin is Origin.ENGLISH
             )
             stats.untranslated += missing
             pages += missing > 0
@@ -415,9 +443,7 @@ class SiteTranslator:
                     f"{job.label}:{segment.line + job.line_offset}: translation fell back to '{hit.fallback}'"
                 )
         try:
-            result.markdown, outcome = self.service.splice(
-                job.markdown, page, [h.text for h in page_hits], label=job.label, line_offset=job.line_offset
-            )
+            result.markdown, outcome = self._splice(job, page, [h.text for h in page_hits])
         except Exception as exc:
             counts.left_behind = 1
             return PageResult(
@@ -442,6 +468,14 @@ class SiteTranslator:
             )
         counts.left_behind = len(result.left_behind)
         return result
+
+
+def _trim_memo(memo: dict[str, Any] | None, used: int) -> None:
+    """Keep a memo to the pages of this call and a few more (pages edited away)."""
+    if memo is None:
+        return
+    for key in list(memo)[: max(0, len(memo) - used - _MEMO_SPARE)]:
+        del memo[key]
 
 
 def _shown(page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit]) -> list[Hit]:

@@ -35,6 +35,7 @@ from ..pipeline.guard import PageGuard
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
 from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks, strict_failure
 from ..pipeline.report import PageCounts, dumps, run_report
+from ..pipeline.service import GuardOutcome
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
 from ..review.layer import ReviewedLayer
@@ -51,6 +52,7 @@ from .jinjacache import SharedBytecode
 from .mdconfig import heading_slugify, page_syntax
 from .overrides import apply_overrides, translatable_copyright, translatable_site_name
 from .pins import PINS
+from .reload import RenderMemo
 from .snippets import SnippetExpander
 
 log = get_plugin_logger(PLUGIN_NAME)
@@ -99,7 +101,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._slugify: Any = None
         self._syntax: SiteSyntax | None = None
         self._segmented: dict[str, SegmentedPage] = {}  # SiteTranslator's memo, kept across serve reloads
+        self._spliced: dict[str, tuple[str, GuardOutcome]] = {}  # the same for spliced pages
         self._templates = SharedBytecode()  # compiled theme templates, kept across builds
+        self._renders = RenderMemo()  # the zh pages' Markdown renders, kept across serve reloads
         self._warned_templates: set[Path] = set()
         self._report: Path | None = None  # where each build writes its JSON report (option `report`)
         self._english_warnings: WarningCount | None = None  # a strict English build's own warnings
@@ -263,6 +267,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             if title:
                 item.title = for_template(self._build.strings.get(title, title))
         return nav
+
+    def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
+        if self._zh and self._command == "serve" and not self._dirty:  # see reload.py
+            self._renders.attach(page, config, files)
+        return page
 
     @event_priority(-100)  # after macros and any other plugin that changes the Markdown
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
@@ -486,6 +495,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             slugify=self._slugify,
             syntax=self._syntax,
             segmented=self._segmented,
+            spliced=self._spliced,
         )
 
     def _build_zh(self, config: MkDocsConfig, build: _Build) -> None:
@@ -526,11 +536,14 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             site.set_alternates(zh_config, build.langs)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
             log.info(f"building the Chinese site in {zh_dir}")
+            self._renders.new_build()
             try:
                 with prefixed_warnings():
                     mkdocs_build(zh_config, serve_url=serve_url, dirty=self._dirty)
             except Abort as exc:  # --strict: say that the Chinese build is the one that failed
                 raise Abort(f"{ZH_BUILD}{exc.message}") from None
+            if self._renders.reused:
+                log.debug(f"{self._renders.reused} unchanged pages' renders reused, {self._renders.rendered} rendered")
         finally:
             self._zh = False
 

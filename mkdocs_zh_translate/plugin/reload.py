@@ -1,0 +1,184 @@
+"""Reuse the previous ``mkdocs serve`` rebuild's Markdown renders of unchanged Chinese pages.
+
+``mkdocs serve`` rebuilds the whole site after every edit, and the plugin's nested build renders
+every Chinese page again: Python-Markdown with the site's extensions costs most of a rebuild
+(pymdown-extensions' docs: about 70 % of the Chinese build), although a one-paragraph edit
+changes one page. A Chinese page's render depends on its final Markdown (the translation
+spliced in, after every plugin's ``on_page_markdown``), on where it lives (source path, URL),
+on the site's files (links are rewritten to their targets' URLs, and checked), on the Markdown
+extensions and their options, and on the link-validation settings. All of these go into a key;
+when a page's key equals the one its previous render had, the stored render (HTML, table of
+contents, title, anchors) stands in for ``Page.render``. Every other step of the build (plugins'
+``on_page_content``, the theme's templates with the nav, the search index) still runs.
+
+Any doubt means a full render: only in a ``serve`` process, never under ``strict`` (a render
+logs the link warnings that strict counts) and only when every Markdown extension is one whose
+render depends on the page alone (Python-Markdown's, pymdown-extensions', Material's and ours;
+not mkdocstrings, whose render reads source code and registers anchors for other pages).
+pymdownx.snippets reads other files: the path, size and mtime of every file under its base
+paths go into the key (more than a few thousand files, or remote snippets: no reuse).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import Files
+from mkdocs.structure.pages import Page
+
+from ..pipeline.guard import extensions_fingerprint
+from ..pipeline.stable import stable_text
+
+# Extension modules whose output depends on the page's Markdown and their options alone.
+_PAGE_LOCAL = ("markdown.extensions.", "pymdownx.", "material.extensions.emoji", "mkdocs_zh_translate.")
+SNIPPETS = "pymdownx.snippets"  # reads other files: their sizes and times go into the key
+_SNIPPET_FILES = 5000  # more files than this under its base paths: no reuse (a key would cost too much)
+
+
+@dataclass
+class _Render:
+    key: str
+    content: str
+    toc: Any  # mkdocs.structure.toc.TableOfContents (copied: plugins may change a page's toc)
+    title: str | None
+    anchors: set[str] | None
+    links: dict[str, dict[str, str]] | None  # target src_uri -> {anchor: link as written}
+
+
+class RenderMemo:
+    """The Chinese pages' renders of the previous build, by source path, in this process."""
+
+    def __init__(self) -> None:
+        self._renders: dict[str, _Render] = {}
+        self._site: str | None = None  # this build's site key ("" when renders are not reused)
+        self.reused = 0  # renders reused in the current build (tests, log)
+        self.rendered = 0
+
+    def new_build(self) -> None:
+        """A Chinese build starts: its site key is computed on its first page."""
+        self._site = None
+        self.reused = self.rendered = 0
+
+    def attach(self, page: Page, config: MkDocsConfig, files: Files) -> None:
+        """Make ``page.render`` reuse the stored render when the page's key is unchanged."""
+        if self._site is None:
+            self._site = site_key(config, files)
+            if not self._site:
+                self._renders.clear()
+        if not self._site:
+            return
+        original: Callable[[MkDocsConfig, Files], None] = page.render
+        site = self._site
+
+        def render(config: MkDocsConfig, files: Files) -> None:
+            key = _page_key(site, page)
+            stored = self._renders.get(page.file.src_uri)
+            if stored is not None and stored.key == key and _restore(page, stored, files):
+                self.reused += 1
+                return
+            original(config, files)
+            self.rendered += 1
+            self._renders[page.file.src_uri] = _Render(
+                key,
+                page.content or "",
+                copy.deepcopy(page.toc),
+                page._title_from_render,
+                set(page.present_anchor_ids) if page.present_anchor_ids is not None else None,
+                {f.src_uri: dict(links) for f, links in page.links_to_anchors.items()}
+                if page.links_to_anchors is not None
+                else None,
+            )
+
+        page.render = render  # type: ignore[method-assign]
+
+
+def site_key(config: MkDocsConfig, files: Files) -> str:
+    """What every page's render depends on besides its own Markdown ("" when in doubt)."""
+    extensions = list(config.markdown_extensions)
+    modules = [_module(extension) for extension in extensions]
+    if config.strict or not all((m + ".").startswith(_PAGE_LOCAL) for m in modules):
+        return ""
+    snippets = snippet_files(config.mdx_configs.get(SNIPPETS, {})) if SNIPPETS in modules else []
+    if snippets is None:
+        return ""
+    digest = hashlib.sha256()
+    parts = [
+        extensions_fingerprint(extensions, config.mdx_configs),
+        stable_text(config.validation),
+        str(config.use_directory_urls),
+        str(config.docs_dir),
+    ]
+    parts.extend(f"{f.src_uri}\x01{f.dest_uri}\x01{f.url}\x01{f.inclusion}" for f in files)
+    parts.extend(snippets)
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\x00")
+    return digest.hexdigest()
+
+
+def _module(extension: Any) -> str:
+    """The module of a Markdown extension given by name (``toc``: an entry point), path or instance."""
+    if not isinstance(extension, str):
+        return type(extension).__module__
+    if "." not in extension:
+        found = entry_points(group="markdown.extensions", name=extension)
+        return next((e.value.split(":")[0] for e in found), extension)
+    return extension.split(":")[0]
+
+
+def snippet_files(options: dict[str, Any]) -> list[str] | None:
+    """Path, size and mtime of each file pymdownx.snippets may include (None: too many to
+    list, or remote snippets)."""
+    if options.get("url_download"):
+        return None
+    bases = options.get("base_path", ["."])
+    listed: list[str] = []
+    for base in [bases] if isinstance(bases, str) else list(bases):
+        for root, dirs, names in os.walk(base):
+            dirs.sort()
+            for name in sorted(names):
+                path = os.path.join(root, name)
+                try:
+                    info = os.stat(path)
+                except OSError:
+                    continue
+                listed.append(f"{path}\x01{info.st_size}\x01{info.st_mtime_ns}")
+                if len(listed) > _SNIPPET_FILES:
+                    return None
+        if os.path.isfile(base):
+            info = os.stat(base)
+            listed.append(f"{base}\x01{info.st_size}\x01{info.st_mtime_ns}")
+    return listed
+
+
+def _page_key(site: str, page: Page) -> str:
+    digest = hashlib.sha256()
+    for part in (site, page.file.src_uri, page.file.url, page.markdown or "", stable_text(page.meta)):
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\x00")
+    return digest.hexdigest()
+
+
+def _restore(page: Page, stored: _Render, files: Files) -> bool:
+    """Put the stored render on ``page``; False when a linked file is gone (render instead)."""
+    links = None
+    if stored.links is not None:
+        links = {}
+        for src_uri, anchors in stored.links.items():
+            target = files.get_file_from_path(src_uri)
+            if target is None:
+                return False
+            links[target] = dict(anchors)
+    page.content = stored.content
+    page.toc = copy.deepcopy(stored.toc)
+    page._title_from_render = stored.title
+    page.present_anchor_ids = set(stored.anchors) if stored.anchors is not None else None
+    page.links_to_anchors = links
+    return True
