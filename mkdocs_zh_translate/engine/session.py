@@ -153,6 +153,8 @@ def shared_initializers(model_dir: Path, entries: Sequence[dict[str, Any]],
 #: Self-attention cache capacity grows in steps of this many positions: each growth copies
 #: the cache once (what every step's Concat used to do).
 CACHE_GROWTH = 8
+HIDDEN_OUTPUT = "last_hidden_state"
+"""The encoder output holding its states (``[batch, source, d_model]``), when the export has it."""
 
 
 @dataclass
@@ -250,8 +252,11 @@ class MarianSessions:
         needed = {"input_ids", "encoder_attention_mask", "apply_bias", "logit_bias", "renormalize", "topk",
                   "past_length", "seqlens_k", "total_sequence_length"}
         self._cross_outputs = [f"cross.{i}.{kind}" for i in range(self.layers) for kind in ("key", "value")]
+        encoder_outputs = {o.name for o in self.encoder.get_outputs()}
+        # Exports since the alignment pass reads them also output the encoder states.
+        self.has_hidden = HIDDEN_OUTPUT in encoder_outputs
         if not needed <= names or "use_cache_branch" in names or \
-                {o.name for o in self.encoder.get_outputs()} != set(self._cross_outputs):
+                encoder_outputs - {HIDDEN_OUTPUT} != set(self._cross_outputs):
             raise EngineError(f"{model_dir}: not a model exported by this version; re-create it with `{hint}`")
         # (past input, present output) of each self-attention buffer, in ``self_kv`` order.
         self._self_names = [
@@ -266,9 +271,16 @@ class MarianSessions:
         self._false = np.array([False])
         self._no_bias = np.zeros((1, 1), dtype=np.float32)  # unread by the graph's plain path
 
-    def encode(self, input_ids: np.ndarray, mask: np.ndarray) -> DecoderState:
-        """Run the encoder; the state has one row per sentence and nothing decoded yet."""
-        cross = self.encoder.run(self._cross_outputs, {"input_ids": input_ids, "attention_mask": mask})
+    def encode(self, input_ids: np.ndarray, mask: np.ndarray, hidden: list[np.ndarray] | None = None) -> DecoderState:
+        """Run the encoder; the state has one row per sentence and nothing decoded yet.
+
+        ``hidden`` (an export with :attr:`has_hidden` only): gets the encoder states
+        ``[batch, source, d_model]`` appended, which the alignment pass reads instead of
+        running the encoder again."""
+        names = self._cross_outputs + ([HIDDEN_OUTPUT] if hidden is not None else [])
+        cross = self.encoder.run(names, {"input_ids": input_ids, "attention_mask": mask})
+        if hidden is not None:
+            hidden.append(np.asarray(cross.pop(), dtype=np.float32))
         shape = (input_ids.shape[0], self.heads, CACHE_GROWTH, self.head_dim)
         return DecoderState([np.zeros(shape, dtype=np.float32) for _ in range(2 * self.layers)], cross, mask)
 

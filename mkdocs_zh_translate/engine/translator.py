@@ -12,7 +12,7 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -287,9 +287,10 @@ class OnnxTranslator:
                     owners.append(i)
                     constraints.append(self._constraint(text, False, wanted[i]) if wanted else None)
         eos = self._base_options.eos_id
-        best = [h[0] if h else None for h in self._generate(jobs, 1, constraints if wanted else None)]
+        states: list[np.ndarray | None] = [None] * len(jobs)
+        best = [h[0] if h else None for h in self._generate(jobs, 1, constraints if wanted else None, states)]
         targets = [[t for t in h.ids if t != eos] if h else [] for h in best]
-        for j, attention in enumerate(self.attention(jobs, targets)):
+        for j, attention in enumerate(self.attention(jobs, targets, states)):
             text = texts[owners[j]]
             pieces = self.tokenizer.tokenize(self._with_prefix(text))
             skip = 1 if self.target_prefix and pieces and pieces[0] == self.target_prefix else 0
@@ -301,11 +302,17 @@ class OnnxTranslator:
                                      target_words(self.tokenizer, self.tokenizer.decoder))
         return out
 
-    def attention(self, sources: Sequence[Sequence[int]], targets: Sequence[Sequence[int]]) -> list[np.ndarray]:
+    def attention(self, sources: Sequence[Sequence[int]], targets: Sequence[Sequence[int]],
+                  states: Sequence[np.ndarray | None] | None = None) -> list[np.ndarray]:
         """Cross-attention of a teacher-forced pass: per pair of source ids (EOS included) and
         target ids (EOS excluded), ``[decoder layers, len(target), len(source)]`` float32, heads
-        averaged, row ``t`` from the step that produced target token ``t``."""
+        averaged, row ``t`` from the step that produced target token ``t``.
+
+        An aligner that reads encoder states (exports since it does) gets ``states`` (per
+        source, from the search's encoder run: see :meth:`_generate`) or, where one is missing,
+        the encoder's for the batch; an older one runs the encoder itself."""
         aligner = self.load_aligner()
+        reads_states = "encoder_hidden_states" in {i.name for i in aligner.get_inputs()}
         pad, start = self._base_options.pad_id, self._base_options.decoder_start_id
         out: list[np.ndarray] = [np.zeros(0, dtype=np.float32)] * len(sources)
         lengths = [len(ids) + len(target) for ids, target in zip(sources, targets)]
@@ -320,8 +327,23 @@ class OnnxTranslator:
                 mask[row, : len(sources[j])] = 1
                 forced = [start, *targets[j][:-1]]
                 decoder_ids[row, : len(forced)] = forced
-            weights = aligner.run(None, {"input_ids": input_ids, "attention_mask": mask,
-                                         "decoder_input_ids": decoder_ids})[0]
+            feeds: dict[str, np.ndarray] = {"attention_mask": mask, "decoder_input_ids": decoder_ids}
+            if not reads_states:
+                feeds["input_ids"] = input_ids
+            elif states is not None and all(states[j] is not None for j in batch):
+                kept = [cast(np.ndarray, states[j]) for j in batch]
+                hidden = np.zeros((len(batch), width, kept[0].shape[-1]), dtype=np.float32)
+                for row, state in enumerate(kept):
+                    hidden[row, : len(state)] = state
+                feeds["encoder_hidden_states"] = hidden
+            elif not self.sessions.has_hidden:
+                raise EngineError(f"{self.model_dir}: {ALIGNER_FILE} reads encoder states the encoder does not "
+                                  f"output; {recreate_hint(self.model_dir)}")
+            else:
+                encoded: list[np.ndarray] = []
+                self.sessions.encode(input_ids, mask, encoded)
+                feeds["encoder_hidden_states"] = encoded[0]
+            weights = aligner.run(None, feeds)[0]
             for row, j in enumerate(batch):
                 out[j] = np.asarray(weights[row, :, : len(targets[j]), : len(sources[j])], dtype=np.float32)
         return out
@@ -415,7 +437,10 @@ class OnnxTranslator:
         return results
 
     def _generate(self, encoded: list[list[int]], n: int,
-                  automata: Sequence[Constraint | None] | None = None) -> list[list[Hypothesis]]:
+                  automata: Sequence[Constraint | None] | None = None,
+                  states: list[np.ndarray | None] | None = None) -> list[list[Hypothesis]]:
+        """``states``: one slot per source, filled with its encoder states ``[len, d_model]``
+        where the export outputs them (``MarianSessions.has_hidden``), for :meth:`attention`."""
         opts = self._options(n)
         out: list[list[Hypothesis]] = [[] for _ in encoded]
         lengths = [len(ids) for ids in encoded]
@@ -429,9 +454,12 @@ class OnnxTranslator:
             # No local name for the encoder state: the search drops caches as sentences finish.
             search = greedy_search if opts.num_beams == 1 else beam_search
             constraints = None if automata is None else [automata[i] for i in batch]
-            hyps = search(self.sessions, self.sessions.encode(input_ids, mask), opts, constraints)
+            hidden: list[np.ndarray] | None = [] if states is not None and self.sessions.has_hidden else None
+            hyps = search(self.sessions, self.sessions.encode(input_ids, mask, hidden), opts, constraints)
             for row, i in enumerate(batch):
                 out[i] = hyps[row]
+                if hidden and states is not None:
+                    states[i] = hidden[0][row, : lengths[i]]
         return out
 
 

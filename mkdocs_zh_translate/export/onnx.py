@@ -526,7 +526,8 @@ def _add_cross_cache_to_encoder(encoder: Any, first_decoder: Any, layers: int, h
     (Transpose <- Reshape <- Add(bias) <- MatMul(encoder_hidden_states, W)) and rebuilt on the
     encoder's ``last_hidden_state`` with the same weights and the same ops, so the values are the
     ones the merged decoder's first step computed. New outputs ``cross.N.key`` / ``cross.N.value``
-    ``[batch, heads, source length, head_dim]`` replace ``last_hidden_state``.
+    ``[batch, heads, source length, head_dim]`` come before ``last_hidden_state``, which stays an
+    output: the alignment pass (``_export_aligner``) reads it instead of running the encoder again.
     """
     import numpy as np
     from onnx import TensorProto, helper, numpy_helper
@@ -588,6 +589,7 @@ def _add_cross_cache_to_encoder(encoder: Any, first_decoder: Any, layers: int, h
                 ]
             )
             outputs.append(out)
+    hidden = [o for o in encoder.graph.output if o.name == "last_hidden_state"]
     del encoder.graph.output[:]
     encoder.graph.output.extend(
         helper.make_tensor_value_info(
@@ -595,6 +597,7 @@ def _add_cross_cache_to_encoder(encoder: Any, first_decoder: Any, layers: int, h
         )
         for name in outputs
     )
+    encoder.graph.output.extend(hidden)
 
 
 def _language_codes(vocab: dict[str, int]) -> list[str]:
@@ -986,11 +989,13 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
 
 
 def _export_aligner(src: Path, tmp: Path, dst: Path, quantize: str) -> None:
-    """``aligner.onnx``: one teacher-forced pass of the whole model (no cache, no vocabulary
-    projection) returning each decoder layer's cross-attention averaged over its heads,
-    ``[batch, layers, target, source]``: what the ``project`` markup strategy aligns a
+    """``aligner.onnx``: one teacher-forced pass of the decoder (no cache, no vocabulary
+    projection) over the encoder states the search's encoder already computed (its
+    ``last_hidden_state`` output), returning each decoder layer's cross-attention averaged over
+    its heads, ``[batch, layers, target, source]``: what the ``project`` markup strategy aligns a
     translation with its source by. A plain torch export (eager attention, which exposes the
-    weights); int8 exports quantise it too, fp16 ones keep it in fp32 (it runs on the CPU)."""
+    weights); int8 exports quantise it too, fp16 ones keep it in fp32 (it runs on the CPU).
+    Exports made before it took ``input_ids`` and ran the encoder again (the engine reads both)."""
     import torch
     from transformers import MarianMTModel
 
@@ -999,21 +1004,22 @@ def _export_aligner(src: Path, tmp: Path, dst: Path, quantize: str) -> None:
     class Aligner(torch.nn.Module):  # type: ignore[misc]  # torch is untyped here
         def __init__(self) -> None:
             super().__init__()
-            self.inner = model
+            self.inner = model.get_decoder()
 
-        def forward(self, input_ids: Any, attention_mask: Any, decoder_input_ids: Any) -> Any:
-            out = self.inner(input_ids=input_ids, attention_mask=attention_mask,
-                             decoder_input_ids=decoder_input_ids, output_attentions=True, use_cache=False,
+        def forward(self, encoder_hidden_states: Any, attention_mask: Any, decoder_input_ids: Any) -> Any:
+            out = self.inner(input_ids=decoder_input_ids, encoder_hidden_states=encoder_hidden_states,
+                             encoder_attention_mask=attention_mask, output_attentions=True, use_cache=False,
                              return_dict=True)
             return torch.stack([a.mean(dim=1) for a in out.cross_attentions], dim=1)
 
     ids = torch.ones((2, 5), dtype=torch.int64)
+    states = torch.zeros((2, 5, int(model.config.d_model)), dtype=torch.float32)
     raw = tmp / "aligner_fp32.onnx"
     with torch.no_grad():
-        torch.onnx.export(Aligner(), (ids, torch.ones_like(ids), ids[:, :3]), str(raw), dynamo=False,
-                          input_names=["input_ids", "attention_mask", "decoder_input_ids"],
+        torch.onnx.export(Aligner(), (states, torch.ones_like(ids), ids[:, :3]), str(raw), dynamo=False,
+                          input_names=["encoder_hidden_states", "attention_mask", "decoder_input_ids"],
                           output_names=["cross_attention"], opset_version=17,
-                          dynamic_axes={"input_ids": {0: "batch", 1: "source"},
+                          dynamic_axes={"encoder_hidden_states": {0: "batch", 1: "source"},
                                         "attention_mask": {0: "batch", 1: "source"},
                                         "decoder_input_ids": {0: "batch", 1: "target"},
                                         "cross_attention": {0: "batch", 2: "target", 3: "source"}})

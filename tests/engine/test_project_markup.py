@@ -84,3 +84,80 @@ def test_tags_land_where_the_known_alignment_set_puts_them(model: Path) -> None:
     assert len(right_words) >= 100
     placed = sum(s.exact for s in right_words) / len(right_words)
     assert placed >= 0.90, f"{placed:.3f} of {len(right_words)}"
+
+
+class _Recording:
+    """An ONNX session that records the names each run was fed."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = inner
+        self.feeds: list[set[str]] = []
+
+    def get_inputs(self) -> object:
+        return self.inner.get_inputs()  # type: ignore[attr-defined]
+
+    def run(self, names: object, feeds: dict[str, object]) -> object:
+        self.feeds.append(set(feeds))
+        return self.inner.run(names, feeds)  # type: ignore[attr-defined]
+
+
+def test_the_alignment_pass_reads_the_searchs_encoder_states(model: Path) -> None:
+    """The aligner gets the encoder states the beam search computed, not the source ids to
+    encode again (the encoder was about 40% of what ``project`` added to plain decoding)."""
+    tr = OnnxTranslator(model, threads=1)
+    texts = ["Open the file.", "Click the button to build the site."]
+    recording = _Recording(tr.load_aligner())
+    tr._aligner = recording
+    encoder = _Recording(tr.sessions.encoder)
+    tr.sessions.encoder = encoder  # type: ignore[assignment]
+    aligned = tr.translate_aligned(texts)
+    assert recording.feeds and all("encoder_hidden_states" in f and "input_ids" not in f for f in recording.feeds)
+    assert len(encoder.feeds) == 1  # the search's own run, once for the batch
+    assert all(a is not None and a.weights.shape[0] > 0 for a in aligned)
+
+
+def _old_style_aligner(model: Path, out: Path) -> Path:
+    """A copy of ``model`` whose ``aligner.onnx`` is as exports made it before the aligner read
+    the encoder's states: the whole model from ``input_ids``, the encoder run again."""
+    import torch
+    from transformers import MarianMTModel
+
+    from mkdocs_zh_translate.export.onnx import write_manifest
+    from tests.models import TAGFREE, tiny_hf_model
+
+    shutil.copytree(model, out)
+    inner = MarianMTModel.from_pretrained(tiny_hf_model(TAGFREE), attn_implementation="eager").model.eval()
+
+    class Whole(torch.nn.Module):  # type: ignore[misc]
+        def __init__(self) -> None:
+            super().__init__()
+            self.inner = inner
+
+        def forward(self, input_ids: object, attention_mask: object, decoder_input_ids: object) -> object:
+            res = self.inner(input_ids=input_ids, attention_mask=attention_mask, decoder_input_ids=decoder_input_ids,
+                        output_attentions=True, use_cache=False, return_dict=True)
+            return torch.stack([a.mean(dim=1) for a in res.cross_attentions], dim=1)
+
+    ids = torch.ones((2, 5), dtype=torch.int64)
+    with torch.no_grad():
+        torch.onnx.export(Whole(), (ids, torch.ones_like(ids), ids[:, :3]), str(out / ALIGNER_FILE), dynamo=False,
+                          input_names=["input_ids", "attention_mask", "decoder_input_ids"],
+                          output_names=["cross_attention"], opset_version=17,
+                          dynamic_axes={"input_ids": {0: "b", 1: "s"}, "attention_mask": {0: "b", 1: "s"},
+                                        "decoder_input_ids": {0: "b", 1: "t"},
+                                        "cross_attention": {0: "b", 2: "t", 3: "s"}})
+    manifest = json.loads((out / MANIFEST_FILE).read_text())
+    write_manifest(out, source=manifest["source"], quantize=manifest["quantize"])
+    return out
+
+
+def test_an_export_whose_aligner_encodes_for_itself_still_aligns(model: Path, tmp_path: Path) -> None:
+    """Exports made before the aligner read encoder states keep working, with the same result."""
+    old = OnnxTranslator(_old_style_aligner(model, tmp_path / "old"), threads=1)
+    assert "input_ids" in {i.name for i in old.load_aligner().get_inputs()}
+    new = OnnxTranslator(model, threads=1)
+    texts = ["Open the file.", "Click the button to build the site."]
+    for before, after in zip(old.translate_aligned(texts), new.translate_aligned(texts)):
+        assert before is not None and after is not None
+        assert before.text == after.text and before.target_bounds == after.target_bounds
+        assert abs(before.weights - after.weights).max() < 1e-4

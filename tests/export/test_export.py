@@ -112,7 +112,11 @@ def test_export_writes_a_complete_fingerprinted_directory(quantize: str) -> None
     assert not [n for n in decoder.graph.node if n.op_type == "If" and n.input[0] == "use_cache_branch"]
     layers = settings["decoder_layers"]
     encoder = onnx.load(out / "encoder.onnx", load_external_data=False)
-    assert [o.name for o in encoder.graph.output] == [f"cross.{i}.{k}" for i in range(layers) for k in ("key", "value")]
+    assert [o.name for o in encoder.graph.output] == [
+        *(f"cross.{i}.{k}" for i in range(layers) for k in ("key", "value")), "last_hidden_state"]
+    # The alignment pass reads those encoder states instead of running the encoder again.
+    aligner = onnx.load(out / "aligner.onnx")
+    assert [i.name for i in aligner.graph.input] == ["encoder_hidden_states", "attention_mask", "decoder_input_ids"]
     # Saved already optimised (fused int8 MatMuls), and quantised only when asked.
     for model in (encoder, decoder):
         ops = {n.op_type for n in model.graph.node}
