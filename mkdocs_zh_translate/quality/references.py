@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from ..plugin.collect import Site
 
 
-class ReferenceError(ZhTranslateError):
+class ReferencesError(ZhTranslateError):
     """A reference file that cannot be used (``file:line: why``)."""
 
 
@@ -56,22 +56,22 @@ class ReferenceSet:
 
 
 def read_tsv(path: Path) -> ReferenceSet:
-    """The references of a TSV file; :class:`ReferenceError` naming ``file:line`` for the first
+    """The references of a TSV file; :class:`ReferencesError` naming ``file:line`` for the first
     bad line (no tab, an empty side, English that is not exactly one segment, a reference that
     loses or adds markup)."""
     name = display(path)
     try:
         data = path.read_bytes()
     except IsADirectoryError:
-        raise ReferenceError(f"{name}: is a directory, not a TSV file") from None
+        raise ReferencesError(f"{name}: is a directory, not a TSV file") from None
     except FileNotFoundError:
-        raise ReferenceError(f"{name}: no such file") from None
+        raise ReferencesError(f"{name}: no such file") from None
     except OSError as exc:
-        raise ReferenceError(f"{name}: cannot read: {exc.strerror or exc}") from None
+        raise ReferencesError(f"{name}: cannot read: {exc.strerror or exc}") from None
     try:
         text, _bom = split_bom(decode_utf8(data, name))
     except NotUtf8Error as exc:
-        raise ReferenceError(str(exc)) from None
+        raise ReferencesError(str(exc)) from None
     found = ReferenceSet(name)
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or line.startswith("#"):
@@ -79,7 +79,7 @@ def read_tsv(path: Path) -> ReferenceSet:
         where = f"{name}:{number}"
         parts = line.split("\t")
         if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
-            raise ReferenceError(f"{where}: expected `english<TAB>reference` (one tab, text on both sides)")
+            raise ReferencesError(f"{where}: expected `english<TAB>reference` (one tab, text on both sides)")
         found.references.append(_reference(where, parts[0].strip(), parts[1].strip()))
     return found
 
@@ -88,16 +88,16 @@ def _reference(where: str, english: str, chinese: str) -> Reference:
     try:
         segments = segment_markdown(english).segments
     except SegmentError as exc:
-        raise ReferenceError(f"{where}: cannot segment the English: {exc}") from None
+        raise ReferencesError(f"{where}: cannot segment the English: {exc}") from None
     if len(segments) != 1:
-        raise ReferenceError(
+        raise ReferencesError(
             f"{where}: the English is {len(segments)} segments to translate; give one sentence or paragraph per line"
         )
     segment = segments[0]
     parsed = from_readable(segment, chinese)
     if parsed.problems:
         problems = "; ".join(parsed.problems)
-        raise ReferenceError(f"{where}: the reference does not keep the English's markup ({problems})")
+        raise ReferencesError(f"{where}: the reference does not keep the English's markup ({problems})")
     return Reference(where, segment.text, parsed.text, segment.droppable_pairs)
 
 

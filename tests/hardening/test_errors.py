@@ -25,6 +25,7 @@ from mkdocs_zh_translate.plugin.config import DirOptionError
 from mkdocs_zh_translate.plugin.mdconfig import MdConfigError
 from mkdocs_zh_translate.pofill.catalog import CatalogError
 from mkdocs_zh_translate.pofill.fill import FillError
+from mkdocs_zh_translate.quality.references import ReferencesError
 from mkdocs_zh_translate.review.pocheck import PoSyntaxError
 from mkdocs_zh_translate.review.store import ReviewError
 from mkdocs_zh_translate.segment import SegmentError
@@ -37,7 +38,7 @@ PACKAGE = Path(mkdocs_zh_translate.__file__).parent
 ERRORS = [
     CliError, DocsError, EngineError, ExportError, ModelIntegrityError, BackendError, TranslationFailed,
     CatalogError, FillError, PoSyntaxError, ReviewError, SegmentError, NotUtf8Error, PathError, DirOptionError,
-    UntrustedFileError, MdConfigError, SyncError, ZhTranslateBuildError,
+    UntrustedFileError, MdConfigError, SyncError, ZhTranslateBuildError, ReferencesError,
 ]
 
 
