@@ -41,6 +41,24 @@ def tags(translator: Translator) -> Translator:
     return translator
 
 
+def _emptied(nodes: Sequence[Any], placed: str) -> bool:
+    """Whether a pair with words in the source came out with none (``<g2></g2>``: an empty link
+    or emphasis, invalid markup); the projection gives every pair a character where one is
+    free, so this is a translation too broken to hold its markup."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        if node.kind == "pair":
+            stack.extend(node.children)
+            if node.end > node.start:
+                opened, closed = f"<g{node.id}>", f"</g{node.id}>"
+                start = placed.find(opened)
+                end = placed.find(closed, start + len(opened)) if start >= 0 else -1
+                if start >= 0 and end >= 0 and not placed[start + len(opened):end].strip():
+                    return True
+    return False
+
+
 class ProjectingTranslator:
     """``project``: texts with placeholders are translated *without* them and the placeholders
     are put back through the translation's alignment (``projection.project``); texts without
@@ -88,7 +106,8 @@ class ProjectingTranslator:
                         text, bounds = drop_stray(text, bounds)
                     placed = project_markup(plain[i][1], text, result.source_spans,
                                             bounds, result.weights, result.words)
-                    out[i] = [with_score_of(placed, result.text)]  # the model's confidence stays
+                    if not _emptied(plain[i][1], placed):  # else: with its tags, as under `tags`
+                        out[i] = [with_score_of(placed, result.text)]  # the model's confidence stays
         rest = [i for i, alts in enumerate(out) if alts is None]
         if rest:
             texts_left = [texts[i] for i in rest]

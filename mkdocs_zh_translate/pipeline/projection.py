@@ -133,6 +133,8 @@ def project(nodes: Sequence[Node], text: str, source_spans: Sequence[tuple[int, 
         for (start, end), _order, child in placed:
             start = min(max(start, cursor), hi)
             end = min(max(end, start), hi)
+            if child.kind == "pair" and start == end and child.end > child.start:
+                start, end = alignment.widen(start, cursor, hi)
             out.append(text[cursor:start])
             if child.kind == "atom":
                 out.append(f"<x{child.id}/>")
@@ -303,6 +305,19 @@ class _Alignment:
         if right:
             return self._start(min(hits[right[0]]))
         return 0
+
+    def widen(self, at: int, lo: int, hi: int) -> tuple[int, int]:
+        """A range of one unit for a pair with text that was placed empty at ``at`` (its words
+        kept no unit of their own, or a sibling took them): the first unit inside ``lo..hi``
+        from ``at`` on, else the last one before it; an empty link or emphasis is invalid
+        markup, and a word of Chinese in the wrong place is not."""
+        inside = [u for u in self.units if lo <= u[0] and u[1] <= hi and self.text[u[0]:u[1]].strip()]
+        after = [u for u in inside if u[0] >= at]
+        if after:
+            return after[0]
+        if inside:
+            return inside[-1]
+        return at, at
 
     def place(self, node: Node) -> tuple[int, int]:
         """A node's target range: an atom's (or an empty pair's) point; a pair's units'

@@ -239,3 +239,49 @@ def test_characters_of_one_target_token_are_places_a_tag_can_go() -> None:
     # "do" and "I" share the token "名放办毛" (no vocabulary): the atom after "do" goes inside it
     weights = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.8]])
     assert run("how do<x1/> I", ["两达", "名放办毛"], weights) == "两达名放<x1/>办毛"
+
+
+class CollapsingTranslator(WordTranslator):
+    """A broken translation: the whole sentence comes out as ``n`` tokens ("A", "B", ...), every
+    one aligned to the first source word, so pairs' words keep no token of their own."""
+
+    def __init__(self, tokens: int) -> None:
+        super().__init__()
+        self.tokens = tokens
+
+    def translate_aligned(self, texts: Sequence[str]) -> list[Aligned | None]:
+        out: list[Aligned | None] = []
+        for text in texts:
+            self.asked.append(text)
+            spans = word_spans(text)
+            words = [chr(ord("A") + k) for k in range(self.tokens)]
+            bounds = [0]
+            for k, word in enumerate(words):
+                bounds.append(bounds[-1] + len(word) + (k > 0))
+            weights = np.zeros((len(words), len(spans)), dtype=np.float32)
+            weights[:, 0] = 1.0
+            out.append(Aligned(" ".join(words), spans, bounds, weights))
+        return out
+
+
+def test_a_pair_is_never_left_empty_where_a_word_is_free() -> None:
+    """Two pairs whose words kept no token: the second takes the next free token instead of
+    coming out empty (``<g2></g2>`` is an empty link, invalid markup)."""
+    inner = CollapsingTranslator(3)
+    [done] = ProjectingTranslator(inner).translate(["see <g1>the page</g1> and <g2>this one</g2>"])
+    assert "<g1>" in done and "<g2>" in done
+    for pair in ("1", "2"):
+        inside = done.split(f"<g{pair}>")[1].split(f"</g{pair}>")[0]
+        assert inside.strip(), done
+    assert inner.asked == ["see the page and this one"]
+
+
+def test_a_translation_too_broken_to_hold_a_pair_goes_with_its_tags() -> None:
+    """One token for two pairs: no word is free for the second, so the sentence goes to the
+    model with its tags, as under ``tags`` (the ladder judges that output), never as an empty
+    link."""
+    inner = CollapsingTranslator(1)
+    source = "see <g1>the page</g1> and <g2>this one</g2>"
+    [done] = ProjectingTranslator(inner).translate([source])
+    assert inner.asked == ["see the page and this one", source]
+    assert done == source.upper()
