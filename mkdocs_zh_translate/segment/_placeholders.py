@@ -83,6 +83,15 @@ def apply_ids(text: str, mapping: dict[int, int]) -> str:
     return TAG_RE.sub(sub, text)
 
 
+#: An output longer than this many times its source's characters, plus the slack, is a model
+#: repeating itself up to its length limit ("…车斯车斯车斯…": small models do it on long
+#: sentences), not a translation: Chinese takes fewer characters than the English it
+#: translates. It fails like a broken placeholder, so the ladder tries another candidate, then
+#: the sentence in pieces (shorter inputs), then English.
+RUNAWAY_RATIO = 3
+RUNAWAY_SLACK = 20
+
+
 def validate(source: str, translated: str) -> list[str]:
     """Problems that make ``translated`` unusable for ``source``; empty when it is fine.
 
@@ -119,8 +128,11 @@ def validate(source: str, translated: str) -> list[str]:
     loose_out = len(_LOOSE_RE.findall(TAG_RE.sub("", translated)))
     if loose_out > loose_src:
         problems.append("damaged placeholder")
-    if strip_tags(source).strip() and not strip_tags(translated).strip():
+    source_text, translated_text = strip_tags(source).strip(), strip_tags(translated).strip()
+    if source_text and not translated_text:
         problems.append("empty translation")
+    elif len(translated_text) > RUNAWAY_RATIO * len(source_text) + RUNAWAY_SLACK:
+        problems.append("runaway translation (far longer than its source)")
     return problems
 
 

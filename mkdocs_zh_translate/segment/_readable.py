@@ -254,6 +254,8 @@ def _problems(segment: Segment, markdown: str, text: str, text_runs: list[str]) 
             problems.append(f"lost the {_describe(segment, tag)}")
         elif problem == "empty translation":
             problems.append("is empty")
+        elif problem.startswith("runaway"):
+            continue  # a person's longer wording is theirs; only a model repeats itself
         elif "appears" in problem or "not in the source" in problem:
             problems.append(f"repeats the {_describe(segment, tag)}")
         else:

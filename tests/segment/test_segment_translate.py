@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import pytest
 
@@ -33,6 +34,7 @@ def zh_words(text: str) -> str:
         ("<g1>中<x2/>", "</g1> missing"),
         ("<g1>中</g1><x2/>< x3 />", "damaged placeholder"),
         ("<g1></g1><x2/>", "empty translation"),
+        ("<g1>文</g1><x2/>" + "车斯" * 40, "runaway translation (far longer than its source)"),
     ],
 )
 def test_validate_names_each_problem(translated: str, problem: str) -> None:
@@ -159,3 +161,22 @@ def test_runs_keep_the_english_of_a_run_the_model_returned_empty() -> None:
     result = translate_segments([SOURCE], Scripted(rule))[0]
     assert result.fallback == "runs"
     assert result.text == "Click <g1>中 中</g1> 中 中 <x2/> 中."
+
+
+class LoopingTranslator:
+    """A small model on a long sentence: the whole sentence comes back as a loop of two
+    characters up to the length limit; a shorter piece is translated."""
+
+    name = "looping"
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        return ["车斯" * 200 if len(t) > 40 else f"「{t}」" for t in texts]
+
+
+def test_a_runaway_output_is_not_a_translation_and_the_ladder_splits_the_sentence() -> None:
+    for source in ("Click the button and read the guide now. Then go back and read it again.",
+                   "Click <g1>the button</g1> and read <x2/> now, then go back and read it again."):
+        [done] = translate_segments([source], LoopingTranslator())
+        assert "车斯车斯" not in done.text, source
+        assert done.fallback is not None and not validate(source, done.text)
+    assert validate("A sentence.", "「一句话。」") == []  # an ordinary translation is not a runaway
