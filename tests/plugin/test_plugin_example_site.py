@@ -25,9 +25,8 @@ def test_example_site_has_at_least_eight_pages_and_every_twin_checks_out(tmp_pat
     assert problems == []
     showcase = Html(site / "zh" / "reference" / "markdown" / "index.html")
     assert f"{PSEUDO_OPEN}An admonition with a quoted title." in showcase.text
-    # pymdownx.snippets inserts files while rendering, after the plugin saw the Markdown: the
-    # included text arrives, untranslated (documented in the FAQ)
-    assert "The snippet line comes from a shared file." in showcase.text
+    # pymdownx.snippets' included text is translated with the page that includes it (FAQ)
+    assert f"{PSEUDO_OPEN}The snippet line comes from a shared file." in showcase.text
     changelog = Html(site / "zh" / "changelog" / "index.html")
     assert "本页未翻译" in changelog.text and f"{PSEUDO_OPEN}First release" not in changelog.text
 
