@@ -76,3 +76,18 @@ def test_demo_quality_line_says_the_numbers_are_on_the_synthetic_task(tmp_path: 
     assert "29% (greedy, half of them with placeholders), 17% (beam 4, all with placeholders)" in line
     assert "placeholders kept 57% (greedy), 53% (beam 4)" in line
     assert demo._quality(tmp_path / "missing") == "trained (no training.json with its quality numbers)"
+
+
+def test_the_configuration_page_documents_every_plugin_option() -> None:
+    """The user guide's configuration reference (example_site/docs/reference/configuration.md)
+    has a definition-list entry for every option the plugin accepts, and names no other."""
+    from itertools import pairwise
+
+    from mkdocs_zh_translate.plugin.config import PluginConfig
+
+    page = (demo.EXAMPLE_SITE / "docs" / "reference" / "configuration.md").read_text(encoding="utf-8")
+    lines = page.splitlines()
+    documented = {
+        line.strip("`") for line, after in pairwise(lines) if line.startswith("`") and after.startswith(":   ")
+    }
+    assert documented == {name for name, _ in PluginConfig._schema}
