@@ -1,6 +1,6 @@
 """Untrusted text as plain text: the one place that makes it safe for pages and templates.
 
-Trust model (README, "Threat model"): mkdocs.yml, docs_dir and the exported model directory
+Trust model (the user guide's "Threat model" page): mkdocs.yml, docs_dir and the exported model directory
 are the user's own; PO files, glossary.yml and the model's output are not. MkDocs' Jinja
 templates do not autoescape, so any string the plugin hands them (``site_name``,
 ``site_description``, nav titles, front-matter ``title``/``description``) goes out through

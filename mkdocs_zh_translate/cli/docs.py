@@ -45,7 +45,7 @@ def add_parser(sub: Any) -> None:
         "a rejected review (fallbacks that still translated everything do not count)",
     )
     docs.add_argument("-v", "--verbose", action="store_true", help="list every fallback and where it happened")
-    docs.add_argument("--json", action="store_true", help="print the run's report as JSON on stdout (see the README)")
+    docs.add_argument("--json", action="store_true", help="print the run's report as JSON on stdout (see the guide)")
     docs.set_defaults(func=_run)
 
 

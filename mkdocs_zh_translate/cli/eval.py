@@ -53,7 +53,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     ev.add_argument("--limit", type=int, metavar="N", help="score the first N references only")
     ev.add_argument("--min-chrf", type=float, metavar="X", help="exit 1 when a run's chrF is below X (CI)")
     ev.add_argument("--worst", type=int, default=5, metavar="N", help="list the N worst sentences (default: 5)")
-    ev.add_argument("--json", action="store_true", help="print the results as JSON (schema in the README)")
+    ev.add_argument("--json", action="store_true", help="print the results as JSON (schema in the user guide)")
     ev.set_defaults(func=run_eval)
 
 

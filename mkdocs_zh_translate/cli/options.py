@@ -13,7 +13,7 @@ from ..pipeline.markup import DEFAULT_MARKUP, markup_choices
 
 
 def add_markup_option(parser: argparse.ArgumentParser, *, overrides_config: bool = False) -> None:
-    """``--markup NAME``: how links, code and emphasis get through the model (see the README)."""
+    """``--markup NAME``: how links, code and emphasis get through the model (see the user guide)."""
     default = None if overrides_config else DEFAULT_MARKUP
     where = "the plugin's `markup` option, else auto" if overrides_config else DEFAULT_MARKUP
     parser.add_argument(

@@ -44,7 +44,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     parser.add_argument("--no-progress", action="store_true", help="no progress lines")
     parser.add_argument(
         "--json", action="store_true",
-        help="print the run's report as JSON on stdout (the summary line goes to stderr; see the README)",
+        help="print the run's report as JSON on stdout (the summary line goes to stderr; see the user guide)",
     )
     parser.set_defaults(func=_run)
 

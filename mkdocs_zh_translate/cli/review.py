@@ -52,7 +52,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     prune.add_argument("--width", type=int, metavar="N", help=width_help)
     common(prune)
     status = rsub.add_parser("status", help="per-page counts: reviewed, machine, stale, suggested, missing")
-    status.add_argument("--json", action="store_true", help="print the counts as the JSON report (see the README)")
+    status.add_argument("--json", action="store_true", help="print the counts as the JSON report (see the guide)")
     memory(status)
     common(status)
     check = rsub.add_parser(

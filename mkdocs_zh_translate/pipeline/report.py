@@ -2,7 +2,7 @@
 
 CI reads numbers, not log lines. The build (``report:`` option) and ``docs``, ``po fill``,
 ``prefill`` and ``review status`` with ``--json`` all print the structure built here, so a
-pipeline reads one schema whichever front end it runs (the README's "JSON report" table)::
+pipeline reads one schema whichever front end it runs (the table on the user guide's CI page)::
 
     {"format": 1, "tool": {"name": ..., "version": ...}, "command": "build",
      "pages": {"index.md": {"segments": 12, "reviewed": 3, ...}, ...},

@@ -233,7 +233,7 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
     report = c.Type((bool, str), default=True)
     """Where each build writes its JSON report (per page: segments, reviewed, from the cache,
     translated now, whole / in pieces / English, guard reverts, rejected and stale reviews;
-    schema in the README), relative to mkdocs.yml. ``true`` (default): ``report.json`` in the
+    schema on the user guide's CI page), relative to mkdocs.yml. ``true`` (default): ``report.json`` in the
     cache directory; ``false``: no report."""
 
     strict = c.Type(bool, default=False)

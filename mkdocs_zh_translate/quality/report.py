@@ -2,7 +2,7 @@
 
 The JSON keeps the run report's envelope (``format``, ``tool``, ``command``: see
 ``pipeline/report.py``) and adds ``references`` and ``runs`` (one object per translator, the
-same keys each; the README's "eval" section documents them). ``FORMAT`` is bumped when a key
+same keys each; the user guide's review page, "Measure the quality", documents them). ``FORMAT`` is bumped when a key
 changes meaning or goes away; new keys do not bump it.
 """
 

@@ -25,9 +25,8 @@ def test_example_site_has_at_least_eight_pages_and_every_twin_checks_out(tmp_pat
     assert problems == []
     showcase = Html(site / "zh" / "reference" / "markdown" / "index.html")
     assert f"{PSEUDO_OPEN}An admonition with a quoted title." in showcase.text
-    # pymdownx.snippets inserts files while rendering, after the plugin saw the Markdown: the
-    # included text arrives, untranslated (documented in the FAQ)
-    assert "The snippet line comes from a shared file." in showcase.text
+    # pymdownx.snippets' included text is translated with the page that includes it (FAQ)
+    assert f"{PSEUDO_OPEN}The snippet line comes from a shared file." in showcase.text
     changelog = Html(site / "zh" / "changelog" / "index.html")
     assert "本页未翻译" in changelog.text and f"{PSEUDO_OPEN}First release" not in changelog.text
 
@@ -77,3 +76,18 @@ def test_demo_quality_line_says_the_numbers_are_on_the_synthetic_task(tmp_path: 
     assert "29% (greedy, half of them with placeholders), 17% (beam 4, all with placeholders)" in line
     assert "placeholders kept 57% (greedy), 53% (beam 4)" in line
     assert demo._quality(tmp_path / "missing") == "trained (no training.json with its quality numbers)"
+
+
+def test_the_configuration_page_documents_every_plugin_option() -> None:
+    """The user guide's configuration reference (example_site/docs/reference/configuration.md)
+    has a definition-list entry for every option the plugin accepts, and names no other."""
+    from itertools import pairwise
+
+    from mkdocs_zh_translate.plugin.config import PluginConfig
+
+    page = (demo.EXAMPLE_SITE / "docs" / "reference" / "configuration.md").read_text(encoding="utf-8")
+    lines = page.splitlines()
+    documented = {
+        line.strip("`") for line, after in pairwise(lines) if line.startswith("`") and after.startswith(":   ")
+    }
+    assert documented == {name for name, _ in PluginConfig._schema}
