@@ -12,7 +12,7 @@ import logging
 import os
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -20,11 +20,10 @@ from mkdocs.plugins import get_plugin_logger
 
 from ..logs import PLUGIN_NAME
 from ..owned import path_kind
-from ..pipeline.glossary import Glossary
 from ..pipeline.pages import PageJob, SiteTranslator
-from ..pipeline.spec import TranslatorSpec
 from ..review.memory import DEFAULT_THRESHOLD
 from ..review.powrap import DEFAULT_WIDTH
+from ..review.site import Site as Site  # re-exported: the CLI's review commands name it from here
 from ..review.store import ReviewError, display, page_po_path, site_po_path
 from ..review.units import Unit, merge_site_units, page_units, string_units
 from ..segment import Segment, SegmentedPage, segment_markdown, soft_breaks_as_spaces, to_readable
@@ -57,25 +56,6 @@ T = TypeVar("T")
 
 Collector = Callable[[EnglishBuild], None]
 """Set as the plugin's ``collector``: called with the English build instead of translating."""
-
-
-@dataclass
-class Site:
-    """What ``review`` commands need from one mkdocs.yml."""
-
-    config_file: Path
-    review_dir: Path
-    docs_dir: Path | None = None  # no output of a command goes here
-    pages: dict[Path, list[Unit]] = field(default_factory=dict)  # PO path -> units (page order)
-    page_labels: dict[Path, str] = field(default_factory=dict)  # PO path -> docs page
-    machine: dict[tuple[Path, tuple[str | None, str]], str] = field(default_factory=dict)
-    # the model's confidence in each cached machine text (None: cached without a score)
-    scores: dict[tuple[Path, tuple[str | None, str]], float | None] = field(default_factory=dict)
-    site_name: str = ""
-    po_width: int = DEFAULT_WIDTH
-    spec: TranslatorSpec | None = None  # the site's translator (``eval`` runs it)
-    glossary: Glossary | None = None  # the site's glossary, as the build applies it
-    translation_memory: float = DEFAULT_THRESHOLD
 
 
 def _segment_of(unit: Unit) -> Segment:
