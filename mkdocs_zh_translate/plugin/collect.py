@@ -14,7 +14,7 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from mkdocs.plugins import get_plugin_logger
 
@@ -28,6 +28,7 @@ from ..review.store import ReviewError, display, page_po_path, site_po_path
 from ..review.units import Unit, merge_site_units, page_units, string_units
 from ..segment import Segment, SegmentedPage, segment_markdown, soft_breaks_as_spaces, to_readable
 from .config import DirOptionError, OwnDirs, PluginConfig, own_dirs
+from .factory import PLUGIN_KEY
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -56,6 +57,15 @@ T = TypeVar("T")
 
 Collector = Callable[[EnglishBuild], None]
 """Set as the plugin's ``collector``: called with the English build instead of translating."""
+
+
+@runtime_checkable
+class Collecting(Protocol):
+    """What collecting needs of the plugin instance MkDocs loaded (``plugin.py`` imports this
+    module, not the other way round): its options and its ``collector`` slot."""
+
+    config: PluginConfig
+    collector: Collector | None
 
 
 def _segment_of(unit: Unit) -> Segment:
@@ -128,10 +138,8 @@ def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T],
         config = load_config(config_file=str(config_file))
     except MkDocsException as exc:
         raise ReviewError(f"{display(config_file)}: {exc}") from None
-    from .plugin import ZhTranslatePlugin
-
-    plugin = config.plugins.get("zh-translate")
-    if not isinstance(plugin, ZhTranslatePlugin):
+    plugin = config.plugins.get(PLUGIN_KEY)
+    if not isinstance(plugin, Collecting) or not isinstance(plugin.config, PluginConfig):
         raise ReviewError(f"{display(config_file)}: the zh-translate plugin is not in `plugins:`")
     _own_dirs(config_file, plugin.config, config)  # against the configured site_dir, as the build
     config["site_dir"] = site_dir  # the English build goes to a scratch directory
