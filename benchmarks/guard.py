@@ -28,8 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     from mkdocs.config import load_config
     from mkdocs.utils import meta as meta_util
 
+    from mkdocs_zh_translate.pipeline.ladder import translate_segments
     from mkdocs_zh_translate.pipeline.translator import PseudoTranslator
-    from mkdocs_zh_translate.segment import segment_markdown, translate_segments
+    from mkdocs_zh_translate.segment import segment_markdown
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("config", type=Path)

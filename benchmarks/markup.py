@@ -2,7 +2,7 @@
 
 Two modes, both through the project's real translation path: ``load_translator`` (the backend
 with the markup strategy applied, as a build loads it) and ``TranslationService.translate``
-(chunks, glossary, the fallback ladder of ``segment/_translate.py``: what a page build and
+(chunks, glossary, the fallback ladder of ``pipeline/ladder.py``: what a page build and
 ``prefill`` run), with no cache.
 
 **Known-alignment set** (default): the held-back sentences of ``tools/markup_set.py``, each with

@@ -288,7 +288,7 @@ class EngineClock:
 
 def mark_retries(clock: EngineClock) -> contextlib.AbstractContextManager[None]:
     """The ladder's first step is ``_first_pass``; every later step is a retry."""
-    from mkdocs_zh_translate.segment import _translate as ladder
+    from mkdocs_zh_translate.pipeline import ladder
 
     @contextlib.contextmanager
     def patched() -> Iterator[None]:

@@ -10,4 +10,11 @@ class ZhTranslateError(Exception):
     """A failure to report as one line naming what went wrong (file:line where there is one)."""
 
 
-__all__ = ["ZhTranslateError"]
+class ReviewError(ZhTranslateError):
+    """A problem with the review files, worded for the user (``path:line: message``).
+
+    Here, not in ``review/``, because the pipeline raises it too (a malformed glossary or PO
+    file) and ``review/`` is built on the pipeline: both import it from this module."""
+
+
+__all__ = ["ReviewError", "ZhTranslateError"]

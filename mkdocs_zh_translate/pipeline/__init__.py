@@ -4,9 +4,10 @@ Front ends (the plugin, ``md``, ``po fill``, ``review sync``, and the coming ``d
 ``prefill``) only gather inputs and write outputs; everything in between is here, once::
 
     texts (+ droppable pairs) ─> cache key ─> machine cache ─> lazy model ─> glossary
-        ─> ladder (segment.translate_segments) ─> store ─> page guard ─> splice
+        ─> ladder (ladder.translate_segments) ─> store ─> page guard ─> splice
 
 - ``translator`` the ``Translator`` protocol and the pseudo backend; ``backends`` picks one
+- ``ladder``    the fallback ladder: validate each model output, retry down to English
 - ``markup``    markup strategies: how placeholders get through the model (registered by name)
 - ``cache``     the machine cache (diskcache) and ``TranslationMemory``
 - ``glossary``  fixed terms (glossary.yml, untrusted)
@@ -19,6 +20,5 @@ Front ends (the plugin, ``md``, ``po fill``, ``review sync``, and the coming ``d
 - ``markdown``  ``translate_markdown``: one Markdown text
 - ``guard``     the page guard (compares the zh page's structure with the English one)
 
-This file imports nothing, so ``cache`` can use ``origin`` and ``segment`` can use ``translator``
-(the ``Translator`` protocol) without an import cycle.
+This file imports nothing, so ``cache`` can use ``origin`` without an import cycle.
 """

@@ -56,7 +56,7 @@ class Hit:
     segmenter had to take (None when the model output was used as is), ``origin`` where the
     text came from (only the text, the fallback and the score are stored: a stored hit reads
     back as ``Origin.CACHE``). ``score``: the model's confidence in ``text``
-    (``segment.SegmentTranslation.score``), None when unknown: a backend without scores, or
+    (``ladder.SegmentTranslation.score``), None when unknown: a backend without scores, or
     an entry stored before scores were kept."""
 
     text: str

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import yaml
 
-from ..review.store import ReviewError
+from ..errors import ReviewError
 from ..scored import with_score_of
 from ..segment import TAG_RE, tokenize
 from ..textfile import NotUtf8Error

@@ -3,7 +3,7 @@
 A segment reaches the translator as text with placeholders (``<xN/>`` atoms: code, URLs,
 footnote marks; ``<gN>…</gN>`` pairs: emphasis, link and image text). A *strategy* decides what
 the model is asked and how the placeholders come back. It wraps the loaded translator: the
-fallback ladder (``segment.translate_segments``) calls what the strategy returns exactly as it
+fallback ladder (``ladder.translate_segments``) calls what the strategy returns exactly as it
 called the bare translator, validates every output and stays the last resort.
 
 Registered here, in one place, by name; the name is part of ``TranslatorSpec`` (``markup``),

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
-from ..review.store import ReviewError
+from ..errors import ReviewError
 from ..segment import SegmentedPage, SiteSyntax, segment_markdown
 from .cache import Hit, TranslationMemory
 from .glossary import Glossary

@@ -19,10 +19,11 @@ import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from ..segment import SegmentedPage, SegmentTranslation, translate_segments
+from ..segment import SegmentedPage
 from .cache import Hit
 from .glossary import Glossary, GlossaryTranslator
 from .guard import PageGuard
+from .ladder import SegmentTranslation, translate_segments
 from .lazy import TranslationFailed
 from .origin import Origin
 from .progress import NoProgress, Progress

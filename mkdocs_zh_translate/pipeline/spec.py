@@ -16,7 +16,7 @@ from pathlib import Path
 from .cache import TranslationMemory
 from .markup import AUTO, DEFAULT_MARKUP, UNNAMED_MARKUP, announce, resolve_markup
 
-# Bump only when placeholder validation or the fallback ladder (segment/_translate.py) change
+# Bump only when placeholder validation or the fallback ladder (pipeline/ladder.py) change
 # what a translation of the same text can be, and say so in CHANGELOG.md: every cached
 # translation is then redone once.
 #   1: the first explicit number (0.2.0); the emphasis pairs a segment may drop are part of the

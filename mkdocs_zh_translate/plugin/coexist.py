@@ -32,20 +32,13 @@ from ..pipeline.lazy import TranslationFailed
 from ..pipeline.pages import strict_failure
 from ..plaintext import for_template
 from .docs_source import read_pages, read_strings
+from .factory import find_static_i18n as find_static_i18n  # re-exported: plugin.py asks here
 from .overrides import translatable_copyright, translatable_site_name
 from .pins import PINS
 
 log = get_plugin_logger(PLUGIN_NAME)
 
 ZH_NAME = "中文"
-
-
-def find_static_i18n(config: Any) -> Any | None:
-    """The mkdocs-static-i18n plugin instance of ``config``, if the site uses it."""
-    for plugin in config.plugins.values():
-        if type(plugin).__module__.startswith("mkdocs_static_i18n"):
-            return plugin
-    return None
 
 
 @dataclass
@@ -145,10 +138,10 @@ class StaticI18nBridge:
         folder = self.i18n.config.docs_structure == "folder"
         default = self.i18n.default_language or "en"
         others = {lang.locale for lang in self.i18n.config.languages if lang.locale != default}
-        copy, pages = read_pages(config, plugin, self.language, others)
+        copy, pages = read_pages(config, plugin.pipeline, self.language, others)
         if folder:
             pages = _default_language_pages(pages, default, others | {default}, set(copy), self.language)
-        nav_titles, strings = read_strings(config, plugin)
+        nav_titles, strings = read_strings(config, plugin.config)
         if translatable_copyright(config.copyright):
             strings.append(config.copyright)
         try:

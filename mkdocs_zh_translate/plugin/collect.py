@@ -12,23 +12,23 @@ import logging
 import os
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from mkdocs.plugins import get_plugin_logger
 
 from ..logs import PLUGIN_NAME
 from ..owned import path_kind
-from ..pipeline.glossary import Glossary
 from ..pipeline.pages import PageJob, SiteTranslator
-from ..pipeline.spec import TranslatorSpec
 from ..review.memory import DEFAULT_THRESHOLD
 from ..review.powrap import DEFAULT_WIDTH
+from ..review.site import Site as Site  # re-exported: the CLI's review commands name it from here
 from ..review.store import ReviewError, display, page_po_path, site_po_path
 from ..review.units import Unit, merge_site_units, page_units, string_units
 from ..segment import Segment, SegmentedPage, segment_markdown, soft_breaks_as_spaces, to_readable
 from .config import DirOptionError, OwnDirs, PluginConfig, own_dirs
+from .factory import PLUGIN_KEY
 
 if TYPE_CHECKING:
     from mkdocs.config.defaults import MkDocsConfig
@@ -59,23 +59,13 @@ Collector = Callable[[EnglishBuild], None]
 """Set as the plugin's ``collector``: called with the English build instead of translating."""
 
 
-@dataclass
-class Site:
-    """What ``review`` commands need from one mkdocs.yml."""
+@runtime_checkable
+class Collecting(Protocol):
+    """What collecting needs of the plugin instance MkDocs loaded (``plugin.py`` imports this
+    module, not the other way round): its options and its ``collector`` slot."""
 
-    config_file: Path
-    review_dir: Path
-    docs_dir: Path | None = None  # no output of a command goes here
-    pages: dict[Path, list[Unit]] = field(default_factory=dict)  # PO path -> units (page order)
-    page_labels: dict[Path, str] = field(default_factory=dict)  # PO path -> docs page
-    machine: dict[tuple[Path, tuple[str | None, str]], str] = field(default_factory=dict)
-    # the model's confidence in each cached machine text (None: cached without a score)
-    scores: dict[tuple[Path, tuple[str | None, str]], float | None] = field(default_factory=dict)
-    site_name: str = ""
-    po_width: int = DEFAULT_WIDTH
-    spec: TranslatorSpec | None = None  # the site's translator (``eval`` runs it)
-    glossary: Glossary | None = None  # the site's glossary, as the build applies it
-    translation_memory: float = DEFAULT_THRESHOLD
+    config: PluginConfig
+    collector: Collector | None
 
 
 def _segment_of(unit: Unit) -> Segment:
@@ -148,10 +138,8 @@ def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T],
         config = load_config(config_file=str(config_file))
     except MkDocsException as exc:
         raise ReviewError(f"{display(config_file)}: {exc}") from None
-    from .plugin import ZhTranslatePlugin
-
-    plugin = config.plugins.get("zh-translate")
-    if not isinstance(plugin, ZhTranslatePlugin):
+    plugin = config.plugins.get(PLUGIN_KEY)
+    if not isinstance(plugin, Collecting) or not isinstance(plugin.config, PluginConfig):
         raise ReviewError(f"{display(config_file)}: the zh-translate plugin is not in `plugins:`")
     _own_dirs(config_file, plugin.config, config)  # against the configured site_dir, as the build
     config["site_dir"] = site_dir  # the English build goes to a scratch directory

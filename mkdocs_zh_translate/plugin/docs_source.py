@@ -1,12 +1,11 @@
 """The ``docs`` command's inputs, read the way the plugin reads them (this module imports MkDocs).
 
 ``mkdocs.yml`` or ``properdocs.yml`` is loaded with MkDocs' own ``load_config``, and the pipeline
-is the plugin's own: the ``zh-translate`` entry of ``plugins:`` (or, when the site does not list
-it, a plugin instance with the command line's options) runs its ``on_config`` and hands out
-:meth:`~.plugin.ZhTranslatePlugin._site_translator`, so cache directory, reviewed PO files,
-glossary, excludes and the page guard are exactly the build's. Pages are read as MkDocs reads
-them (``exclude_docs`` respected, front matter split off by MkDocs' ``get_data``), so the PO keys
-match the build's for every page no other plugin rewrites.
+is the plugin's own: :class:`~.factory.SitePipeline`, set up with the options of the
+``zh-translate`` entry of ``plugins:`` (or, when the site does not list it, the command line's),
+so cache directory, reviewed PO files, glossary, excludes and the page guard are exactly the
+build's. Pages are read as MkDocs reads them (``exclude_docs`` respected, front matter split off
+by MkDocs' ``get_data``), so the PO keys match the build's for every page no other plugin rewrites.
 """
 
 from __future__ import annotations
@@ -21,6 +20,8 @@ from typing import Any
 
 from ..docs import DocsError, DocsPage, DocsSource
 from ..owned import path_kind
+from .config import PluginConfig
+from .factory import SitePipeline, listed_options, load_options
 from .overrides import translatable_copyright, translatable_site_name
 
 # properdocs looks for its own name first, then MkDocs' (ProperDocs 1.6.7 config/base.py).
@@ -103,11 +104,11 @@ def human_pages(files: Any, language: str) -> dict[str, Any]:
 
 
 def read_pages(
-    config: Any, plugin: Any, language: str, other_locales: set[str], *, excluded: bool = False
+    config: Any, pipeline: SitePipeline, language: str, other_locales: set[str], *, excluded: bool = False
 ) -> tuple[list[str], list[DocsPage]]:
     """The files of docs_dir to copy and the English pages to translate, read as MkDocs reads
     them: ``exclude_docs`` respected, front matter split off by MkDocs' ``get_data``, snippets
-    (``--8<--``) included as the plugin's build includes them (``plugin.on_config`` has run). Pages in
+    (``--8<--``) included as the plugin's build includes them (``pipeline`` is configured). Pages in
     another locale (``page.fr.md``), excluded by the plugin, or with a human translation beside
     them (``page.zh.md``) are not translated; with ``excluded``, the pages the plugin excludes
     come back too, as written (``translate=False``), for ``docs`` to mark "not translated"."""
@@ -126,7 +127,7 @@ def read_pages(
             continue
         if _suffix_locale(file.src_uri, other_locales) or file.src_uri in human:
             continue  # another language's page, or a human translation the i18n plugins use
-        skip = plugin._excluded(file.src_uri)
+        skip = pipeline.excluded(file.src_uri)
         if skip and not excluded:
             continue
         label = os.path.relpath(file.abs_src_path or file.src_uri)
@@ -144,7 +145,7 @@ def read_pages(
             pages.append(DocsPage(file.src_uri, label, front, body, translate=False))
             continue
         # Included Markdown (`--8<--`) is translated with the page, as in the plugin's build.
-        expanded, error = plugin._snippets.expand(body)
+        expanded, error = pipeline.snippets.expand(body)
         page = DocsPage(file.src_uri, label, front, expanded, page_meta)
         if error:
             page.warnings.append(f"{label}: snippets not included, kept in English: {error}")
@@ -152,11 +153,11 @@ def read_pages(
     return sorted(copy), pages
 
 
-def read_strings(config: Any, plugin: Any) -> tuple[list[str], list[str]]:
+def read_strings(config: Any, options: PluginConfig) -> tuple[list[str], list[str]]:
     """(nav titles, all site strings) in the order the plugin's build translates them."""
-    nav_titles = list(dict.fromkeys(_nav_titles(config.nav))) if plugin.config.translate_nav else []
+    nav_titles = list(dict.fromkeys(_nav_titles(config.nav))) if options.translate_nav else []
     strings = list(nav_titles)
-    if plugin.config.translate_nav and translatable_site_name(config.site_name):
+    if options.translate_nav and translatable_site_name(config.site_name):
         strings.append(config.site_name)
     if config.site_description:
         strings.append(config.site_description)
@@ -181,13 +182,11 @@ def _raw_plugins(config_file: Path) -> Any:
 
 @contextmanager
 def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> Iterator[DocsSource]:
-    """Load ``config_file`` and yield the docs tree's inputs; the plugin is shut down after.
+    """Load ``config_file`` and yield the docs tree's inputs; the pipeline is closed after.
 
     ``options`` override the plugin's options (``backend``, ``model``) from the command line."""
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException, PluginError
-
-    from .plugin import ZhTranslatePlugin
 
     quiet = logging.getLogger("mkdocs")
     level = quiet.level
@@ -200,52 +199,51 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
         raise DocsError(f"{config_file}: cannot read: {exc.strerror or exc}") from None
     finally:
         quiet.setLevel(level)
-    plugin = config.plugins.get("zh-translate")
-    if not isinstance(plugin, ZhTranslatePlugin):
-        plugin = ZhTranslatePlugin()
-        errors, _warnings = plugin.load_config(dict(options or {}), config.config_file_path)
+    plugin_config = listed_options(config)
+    if plugin_config is None:
+        plugin_config, errors = load_options(options or {}, config.config_file_path)
         if errors:
             name, error = errors[0]
             raise DocsError(f"{config_file}: zh-translate option '{name}': {error}")
     else:
         for name, value in (options or {}).items():
-            plugin.config[name] = value
-        if plugin.config.get("backend") == "onnx" and not plugin.config.get("model"):
+            plugin_config[name] = value
+        if plugin_config.get("backend") == "onnx" and not plugin_config.get("model"):
             raise DocsError(f"{config_file}: the onnx backend needs --model DIR (or `backend: pseudo`)")
     if options and options.get("model"):
-        plugin.config["model"] = str(Path(str(options["model"])).expanduser().resolve())  # from the cwd
-    plugin.on_startup(command="build", dirty=False)
+        plugin_config["model"] = str(Path(str(options["model"])).expanduser().resolve())  # from the cwd
+    pipeline = SitePipeline()
     try:
         try:
-            plugin.on_config(config)
+            pipeline.configure(plugin_config, config)
         except PluginError as exc:
             raise DocsError(f"{config_file}: {exc}") from None
         languages, i18n_default, other_locales = _i18n_languages(config)
-        language = plugin.config.language
+        language = plugin_config.language
         other_locales.add(language)
         docs_dir = Path(config.docs_dir)
-        copy, pages = read_pages(config, plugin, language, other_locales, excluded=True)
-        nav_titles, site_strings = read_strings(config, plugin)
-        translate_name = plugin.config.translate_nav and translatable_site_name(config.site_name)
+        copy, pages = read_pages(config, pipeline, language, other_locales, excluded=True)
+        nav_titles, site_strings = read_strings(config, plugin_config)
+        translate_name = plugin_config.translate_nav and translatable_site_name(config.site_name)
         yield DocsSource(
             docs_dir=docs_dir,
             language=language,
             default_locale=i18n_default or "en",
             files=copy,
             pages=pages,
-            translator=plugin._site_translator(),
+            translator=pipeline.site_translator(),
             site_strings=site_strings,
             nav_titles=nav_titles,
             site_name=config.site_name if translate_name else "",
             site_description=config.site_description,
             languages=languages,
-            overrides=plugin.config.overrides.values(),
-            state_dir=plugin._memory.machine.directory if plugin._memory is not None else None,
+            overrides=plugin_config.overrides.values(),
+            state_dir=pipeline.memory.machine.directory if pipeline.memory is not None else None,
             config_file=config_file,
             copyright=config.copyright if translatable_copyright(config.copyright) else None,
-            banner=plugin.config.banner,
-            model_label=plugin._model_label(),
+            banner=plugin_config.banner,
+            model_label=pipeline.model_label(),
             plugins=_raw_plugins(config_file),
         )
     finally:
-        plugin.on_shutdown()
+        pipeline.close()

@@ -27,33 +27,23 @@ from mkdocs.structure.pages import Page
 from mkdocs.utils import meta as meta_util
 
 from ..logs import PLUGIN_NAME, PREFIX
-from ..notice import model_label
 from ..owned import PathError, atomic_write
-from ..pipeline.cache import MachineCache, TranslationMemory
-from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
-from ..pipeline.guard import PageGuard
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
 from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks, strict_failure
 from ..pipeline.report import PageCounts, dumps, run_report
-from ..pipeline.service import GuardOutcome
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
-from ..review.layer import ReviewedLayer
-from ..review.store import ReviewError
-from ..segment import SegmentedPage, SiteSyntax
 from . import coexist, site, templates, uistrings
 from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import WarningCount, prefixed_warnings
 from .collect import Collector, EnglishBuild
-from .config import DirOptionError, PluginConfig, language_collision, own_dirs, report_path, resolve_model
+from .config import PluginConfig
 from .docs_source import human_pages
+from .factory import SitePipeline
 from .jinjacache import SharedBytecode
-from .mdconfig import heading_slugify, page_syntax
 from .overrides import apply_overrides, translatable_copyright, translatable_site_name
-from .pins import PINS
 from .reload import RenderMemo
-from .snippets import SnippetExpander
 
 log = get_plugin_logger(PLUGIN_NAME)
 
@@ -85,27 +75,19 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
 
     def __init__(self) -> None:
         self.lazy = LazyTranslator()
+        # cache, reviewed layer, glossary, the site's Markdown: set up per build in on_config
+        self.pipeline = SitePipeline(self.lazy)
         self.stats: Stats | None = None
         self._command: str = "build"
         self._dirty = False
         self._zh = False
         self._build: _Build | None = None
-        self._memory: TranslationMemory | None = None
-        self._review: ReviewedLayer | None = None
-        self._glossary: Glossary | None = None
         self._i18n: coexist.StaticI18nBridge | None = None  # beside mkdocs-static-i18n
         self._human: set[str] = set()  # English src_uris with a human `page.zh.md` (own zh site)
         self._banners: dict[str, str] = {}  # src_uri -> banner, from on_page_content to on_page_context
-        self._markdown: tuple[list[Any], dict[str, Any]] = ([], {})  # the page guard's renderer
-        self._snippets = SnippetExpander([], {})
-        self._slugify: Any = None
-        self._syntax: SiteSyntax | None = None
-        self._segmented: dict[str, SegmentedPage] = {}  # SiteTranslator's memo, kept across serve reloads
-        self._spliced: dict[str, tuple[str, GuardOutcome]] = {}  # the same for spliced pages
         self._templates = SharedBytecode()  # compiled theme templates, kept across builds
         self._renders = RenderMemo()  # the zh pages' Markdown renders, kept across serve reloads
         self._warned_templates: set[Path] = set()
-        self._report: Path | None = None  # where each build writes its JSON report (option `report`)
         self._english_warnings: WarningCount | None = None  # a strict English build's own warnings
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
@@ -119,9 +101,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._command, self._dirty = command, dirty
 
     def on_shutdown(self) -> None:
-        if self._memory is not None:
-            self._memory.machine.close()
-            self._memory = None
+        self.pipeline.close()
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if self._zh:
@@ -131,41 +111,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             if self._i18n.is_zh_build():  # the translated headings are pinned: `{ #slug }`
                 self._i18n.add_attr_list(config)
             return config  # one of static-i18n's other language builds: same state
-        # Beside static-i18n, site/zh/ is static-i18n's zh language: a docs_dir zh/ folder is
-        # that language's own pages (folder structure), which win over machine translation.
-        collision = None if i18n else language_collision(self.config.language, config.docs_dir, list(config.theme.dirs))
-        if collision:
-            raise PluginError(
-                f"{PREFIX}option 'language': {self.config.language!r} would put the Chinese site in "
-                f"site/{self.config.language}/, where the English site has its own files ({collision}); "
-                "choose another language prefix, e.g. 'zh-hans'"
-            )
-        try:
-            dirs = own_dirs(self.config, config.config_file_path, config.docs_dir, config.site_dir)
-            self._report = report_path(self.config.report, config.config_file_path, config.docs_dir, dirs.cache_dir)
-        except (DirOptionError, PathError) as exc:
-            raise PluginError(f"{PREFIX}{exc}") from None
-        cache_dir, review_dir = dirs.cache_dir, dirs.review_dir
-        site.quiet_jieba(cache_dir)
-        if self._memory is None or self._memory.machine.directory != cache_dir:
-            if self._memory is not None:
-                self._memory.machine.close()
-            self._memory = TranslationMemory(MachineCache(cache_dir))
-        if self._review is None or self._review.review_dir != review_dir:
-            self._review = ReviewedLayer(review_dir)
-        try:
-            self._glossary = load_glossary(review_dir / GLOSSARY_FILE, review_dir)
-        except ReviewError as exc:
-            raise PluginError(f"{PREFIX}{exc}") from None
-        spec = TranslatorSpec(
-            backend=self.config.backend,
-            model=resolve_model(self.config.model, config.config_file_path),
-            beams=self.config.beams,
-            threads=self.config.threads,
-            max_batch_tokens=self.config.max_batch_tokens,
-            providers=tuple(self.config.providers) if self.config.providers else None,
-            markup=self.config.markup,
-        )
+        spec = self.pipeline.configure(self.config, config)
         self._build = _Build(
             spec,
             site.Languages(self.config.language, config.site_url),
@@ -179,11 +125,6 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         else:
             self._i18n = None
             site.set_alternates(config, self._build.langs)
-        # The same list objects: plugins that add extensions after us (mkdocstrings) count too.
-        self._markdown = (config.markdown_extensions, config.mdx_configs)
-        self._snippets = SnippetExpander(config.markdown_extensions, config.mdx_configs)
-        self._slugify = heading_slugify(config.mdx_configs)
-        self._syntax = page_syntax(config.markdown_extensions, config.mdx_configs)
         self._build.ui = uistrings.collect(config)
         self._stop_counting()
         if config.strict:
@@ -247,8 +188,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
     def on_serve(self, server: Any, config: MkDocsConfig, builder: Any) -> Any:
         # The PO files live outside docs_dir: watch them so a reviewer's edit shows up live.
         # Builds only read them (review sync writes, and only on change), so no reload loop.
-        if self._review is not None:
-            watch_review_dir(server, self._review.review_dir)
+        if self.pipeline.review is not None:
+            watch_review_dir(server, self.pipeline.review.review_dir)
         if self._i18n is None:
             serve_zh_404(server, Path(config.site_dir), self.config.language)
         return server
@@ -401,11 +342,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             site_strings.append(build.copyright)
         site_strings.extend(item.text for item in build.ui)  # reviewed in site.po like the rest
         if self.collector is not None:
-            assert self._review is not None
+            assert self.pipeline.review is not None
             self.collector(
                 EnglishBuild(
                     Path(config.docs_dir),
-                    self._review.review_dir,
+                    self.pipeline.review.review_dir,
                     build.jobs,
                     site_strings,
                     build.metas,
@@ -455,10 +396,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         """The build's JSON report (``pipeline.report``) at the `report` option's path. The
         default place, the cache directory, may be read-only (a restored CI cache): then no
         report, no failure. A path the user chose must be writable."""
-        if self._report is None:
+        report = self.pipeline.report
+        if report is None:
             return
         try:
-            atomic_write(self._report, dumps(run_report("build", pages, stats.run_json())).encode("utf-8"))
+            atomic_write(report, dumps(run_report("build", pages, stats.run_json())).encode("utf-8"))
         except PathError as exc:
             if self.config.report is True:
                 log.debug(f"no build report: {exc}")
@@ -482,21 +424,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
 
     def _site_translator(self) -> SiteTranslator:
         """The pipeline as this build configures it (cache, model, review, glossary)."""
-        build, memory, review = self._build, self._memory, self._review
-        assert build is not None and memory is not None
-        return SiteTranslator(
-            memory,
-            self.lazy,
-            build.spec,
-            reviewer=review,
-            glossary=self._glossary,
-            allow_untranslated=self.config.allow_untranslated,
-            guard=self._page_guard(),
-            slugify=self._slugify,
-            syntax=self._syntax,
-            segmented=self._segmented,
-            spliced=self._spliced,
-        )
+        return self.pipeline.site_translator()
 
     def _build_zh(self, config: MkDocsConfig, build: _Build) -> None:
         from mkdocs.commands.build import build as mkdocs_build
@@ -561,36 +489,18 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 "wrap it in {% if config.theme.language == 'zh' %}…{% else %}…{% endif %}"
             )
 
-    def _page_guard(self) -> PageGuard | None:
-        """A page guard rendering with the site's own Markdown extensions (or None when off)."""
-        if not self.config.guard:
-            return None
-        from ..pipeline.guard import autodoc_stub, extensions_fingerprint, python_markdown_renderer
-
-        extensions, configs = self._markdown
-        # mkdocstrings' own extension is slow and has side effects: a stub matching the same
-        # `::: identifier` blocks stands in for it (see autodoc_stub).
-        used = [autodoc_stub() if type(e).__name__ == "MkdocstringsExtension" else e for e in extensions]
-        # The zh build reads the heading pins (site.prepare_zh_config): so does the guard.
-        extra = [] if "attr_list" in extensions or PINS in extensions else [PINS]
-        render = python_markdown_renderer([*used, *extra], configs)
-        # Verdicts live in the machine cache: a cached rebuild or a serve reload renders only
-        # the pages (or translations) that changed.
-        verdicts = self._memory.machine if self._memory is not None else None
-        return PageGuard(render, verdicts=verdicts, fingerprint=extensions_fingerprint([*used, *extra], configs))
-
     def _expand(self, markdown: str, page: Page) -> str:
         """The page with its ``--8<--`` snippets included, so they are translated with it."""
-        expanded, error = self._snippets.expand(markdown)
+        expanded, error = self.pipeline.snippets.expand(markdown)
         if error:
             log.warning(f"{_label(page)}: snippets not included, kept in English: {error}")
         return expanded
 
     def _excluded(self, src_uri: str) -> bool:
-        return any(fnmatch.fnmatchcase(src_uri, pattern) for pattern in self.config.exclude)
+        return self.pipeline.excluded(src_uri)
 
     def _model_label(self) -> str:
-        return model_label(self.config.backend, self.config.model)
+        return self.pipeline.model_label()
 
 
 def watch_review_dir(server: Any, review_dir: Path) -> None:

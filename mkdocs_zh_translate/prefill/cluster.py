@@ -25,10 +25,10 @@ from typing import Any
 
 from ..owned import scratch_dir
 from ..pipeline.glossary import Glossary
+from ..pipeline.ladder import SegmentTranslation
 from ..pipeline.lazy import TranslationFailed
 from ..pipeline.service import ChunkRunner
 from ..pipeline.spec import TranslatorSpec
-from ..segment import SegmentTranslation
 from .worker import ChunkWorker
 
 INSTALL_HINT = "pip install 'mkdocs-zh-translate[ray]'"

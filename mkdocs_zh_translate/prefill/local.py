@@ -26,10 +26,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
 from ..pipeline.glossary import Glossary
+from ..pipeline.ladder import SegmentTranslation
 from ..pipeline.lazy import TranslationFailed
 from ..pipeline.service import ChunkRunner
 from ..pipeline.spec import TranslatorSpec
-from ..segment import SegmentTranslation
 from . import worker
 
 

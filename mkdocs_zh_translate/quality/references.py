@@ -24,7 +24,7 @@ from ..untrusted import display
 if TYPE_CHECKING:
     from ..pipeline.glossary import Glossary
     from ..pipeline.spec import TranslatorSpec
-    from ..plugin.collect import Site
+    from ..review.site import Site
 
 
 class ReferencesError(ZhTranslateError):

@@ -18,7 +18,7 @@ from pathlib import Path
 import polib
 
 from .. import owned
-from ..errors import ZhTranslateError
+from ..errors import ReviewError as ReviewError  # re-exported: review's modules and the CLI raise it from here
 from ..textfile import NotUtf8Error
 from ..untrusted import UntrustedFileError, read_untrusted_text
 from ..untrusted import display as display  # re-exported: every review module names files with it
@@ -50,10 +50,6 @@ _COMMENT = (
     "'#, fuzzy' line of an entry to mark it reviewed. `mkdocs-zh-translate review sync`\n"
     "keeps this file in step with the English pages."
 )
-
-
-class ReviewError(ZhTranslateError):
-    """A problem with the review files, worded for the user (``path:line: message``)."""
 
 
 def page_po_path(review_dir: Path, src_uri: str) -> Path:

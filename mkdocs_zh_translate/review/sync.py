@@ -22,10 +22,10 @@ from typing import Any
 import polib
 
 from ..owned import Owned
-from ..plugin.collect import Site
 from .confidence import annotate
 from .memory import DEFAULT_THRESHOLD, Memory, refresh_mark, suggest
 from .powrap import DEFAULT_WIDTH
+from .site import Site
 from .store import PAGE_SUFFIX, check_no_links, entry_state, existing_text, new_po, read_po, render_po, write_if_changed
 from .units import Key, Unit, entry_key
 

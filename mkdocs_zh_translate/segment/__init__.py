@@ -1,34 +1,44 @@
 """Markdown in, translatable segments out, translations spliced back byte-exactly.
 
 Pure: no MkDocs, no models, no IO. See ``_api`` for the entry points. The placeholder
-vocabulary (``TAG_RE``, ``tokenize``, ``strip_tags``, ``placeholder_spans``, ``validate``) is public too: the glossary
-and the reST protection of ``po fill`` speak it.
+vocabulary (``TAG_RE``, ``tokenize``, ``strip_tags``, ``placeholder_spans``, ``validate``, ``renumber``,
+``apply_ids``, ``without_pairs``) is public too: the glossary, the reST protection of ``po fill``
+and the pipeline's fallback ladder (``pipeline.ladder``) speak it.
 """
 
 from __future__ import annotations
 
 from ._api import SegmentedPage, segment_markdown
 from ._model import Segment, SiteSyntax
-from ._placeholders import TAG_RE, has_words, placeholder_spans, strip_tags, tokenize, validate
+from ._placeholders import (
+    TAG_RE,
+    apply_ids,
+    has_words,
+    placeholder_spans,
+    renumber,
+    strip_tags,
+    tokenize,
+    validate,
+    without_pairs,
+)
 from ._readable import Parsed, from_readable, markup_in, soft_breaks_as_spaces, to_readable
 from ._segmenter import SegmentError
 from ._sentences import split_sentences
 from ._slug import slugify
-from ._translate import LADDER, SegmentTranslation, translate_segments
 
 __all__ = [
-    "LADDER",
     "TAG_RE",
     "Parsed",
     "Segment",
     "SegmentError",
-    "SegmentTranslation",
     "SegmentedPage",
     "SiteSyntax",
+    "apply_ids",
     "from_readable",
     "has_words",
     "markup_in",
     "placeholder_spans",
+    "renumber",
     "segment_markdown",
     "slugify",
     "soft_breaks_as_spaces",
@@ -36,6 +46,6 @@ __all__ = [
     "strip_tags",
     "to_readable",
     "tokenize",
-    "translate_segments",
     "validate",
+    "without_pairs",
 ]

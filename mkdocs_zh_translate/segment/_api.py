@@ -15,7 +15,6 @@ from ..spans import apply_edits
 from ._model import Segment, SiteSyntax
 from ._segmenter import build_segments
 from ._splice import pin_attr, restore_segment
-from ._translate import SegmentTranslation, translate_segments
 
 
 @dataclass(frozen=True)
@@ -107,9 +106,7 @@ def segment_markdown(
 
 __all__ = [
     "Segment",
-    "SegmentTranslation",
     "SegmentedPage",
     "SiteSyntax",
     "segment_markdown",
-    "translate_segments",
 ]

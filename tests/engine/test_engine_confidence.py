@@ -70,7 +70,8 @@ def test_every_markup_strategy_keeps_the_score(markup: str) -> None:
     """The ladder's segment score is the model's, whichever way the markup got through: under
     ``project`` it is the score of the sentence translated without its placeholders."""
     from mkdocs_zh_translate.pipeline.backends import load_translator
-    from mkdocs_zh_translate.segment import strip_tags, translate_segments
+    from mkdocs_zh_translate.pipeline.ladder import translate_segments
+    from mkdocs_zh_translate.segment import strip_tags
     from tests.models import tagfree_onnx_model
 
     model = tagfree_onnx_model("none")

@@ -17,7 +17,8 @@ import pytest
 from mkdocs_zh_translate.engine import EngineError, OnnxTranslator
 from mkdocs_zh_translate.model_format import ALIGNER_FILE, MANIFEST_FILE
 from mkdocs_zh_translate.pipeline.backends import load_translator
-from mkdocs_zh_translate.segment import strip_tags, translate_segments, validate
+from mkdocs_zh_translate.pipeline.ladder import translate_segments
+from mkdocs_zh_translate.segment import strip_tags, validate
 from tests.models import tagfree_onnx_model
 
 pytestmark = pytest.mark.slow

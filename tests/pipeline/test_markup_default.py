@@ -100,7 +100,8 @@ def test_auto_projects_on_a_model_with_an_aligner_and_keeps_tags_without(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     from mkdocs_zh_translate.engine import OnnxTranslator
-    from mkdocs_zh_translate.segment import translate_segments, validate
+    from mkdocs_zh_translate.pipeline.ladder import translate_segments
+    from mkdocs_zh_translate.segment import validate
     from tests.models import tagfree_onnx_model
 
     model = tagfree_onnx_model("none")

@@ -14,10 +14,10 @@ import pytest
 from mkdocs_zh_translate.pipeline import markup
 from mkdocs_zh_translate.pipeline.backends import BackendError, load_translator
 from mkdocs_zh_translate.pipeline.glossary import Glossary, GlossaryTranslator, Term, _pattern
+from mkdocs_zh_translate.pipeline.ladder import translate_segments
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator, TranslationFailed
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.pipeline.translator import PseudoTranslator, Translator
-from mkdocs_zh_translate.segment import translate_segments
 
 
 class Shouting:

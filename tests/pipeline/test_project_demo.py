@@ -14,8 +14,9 @@ import pytest
 from mkdocs.utils.meta import get_data
 
 from mkdocs_zh_translate.pipeline.backends import load_translator
+from mkdocs_zh_translate.pipeline.ladder import translate_segments
 from mkdocs_zh_translate.pipeline.pages import site_requests
-from mkdocs_zh_translate.segment import segment_markdown, translate_segments, validate
+from mkdocs_zh_translate.segment import segment_markdown, validate
 from tests.models import tiny_onnx_model
 
 pytestmark = pytest.mark.slow

@@ -16,9 +16,10 @@ import pytest
 
 from mkdocs_zh_translate.engine.align import Aligned
 from mkdocs_zh_translate.pipeline.backends import BackendError, load_translator
+from mkdocs_zh_translate.pipeline.ladder import translate_segments
 from mkdocs_zh_translate.pipeline.markup import ProjectingTranslator, markup_names
 from mkdocs_zh_translate.pipeline.projection import drop_stray, project, strip_markup
-from mkdocs_zh_translate.segment import translate_segments, validate
+from mkdocs_zh_translate.segment import validate
 
 
 def word_spans(plain: str) -> list[tuple[int, int] | None]:

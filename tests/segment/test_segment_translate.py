@@ -8,8 +8,9 @@ from collections.abc import Sequence
 import pytest
 
 from mkdocs_zh_translate import translate_markdown
+from mkdocs_zh_translate.pipeline.ladder import translate_segments
 from mkdocs_zh_translate.pipeline.translator import PseudoTranslator
-from mkdocs_zh_translate.segment import split_sentences, translate_segments, validate
+from mkdocs_zh_translate.segment import split_sentences, validate
 from tests.fakes import Scripted, ScriptedNBest
 
 

@@ -15,6 +15,9 @@ is the *lowest* of the model outputs it is made of: its sentence pieces, and und
 the separately translated runs; ``nbest`` counts the hypothesis it took. Pieces kept in
 English or without words count nothing; a segment with no model output at all, or one
 output without a score, has none (None: unknown).
+
+It calls a model, so it is the pipeline's (``service`` is its one caller); ``segment/`` gives it
+the placeholder vocabulary and the sentence splitter and knows nothing of translators.
 """
 
 from __future__ import annotations
@@ -23,10 +26,9 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ..pipeline.translator import NBestTranslator, Translator
 from ..scored import lowest, score_of
-from ._placeholders import TAG_RE, apply_ids, has_words, renumber, strip_tags, validate, without_pairs
-from ._sentences import split_sentences
+from ..segment import TAG_RE, apply_ids, has_words, renumber, split_sentences, strip_tags, validate, without_pairs
+from .translator import NBestTranslator, Translator
 
 LADDER = ("nbest", "runs", "drop_pairs", "english")
 NBEST = 4

@@ -1,0 +1,189 @@
+"""The build's translation pipeline, made from a site's MkDocs config and the plugin's options.
+
+The plugin's ``on_config`` sets it up for every build; the ``docs`` command (``docs_source``)
+sets up the very same one from a loaded config without a plugin instance, so cache directory,
+reviewed PO files, glossary, excludes, snippets and the page guard are exactly the build's.
+This module imports neither ``plugin.py`` nor its helpers that read pages: they import it.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mkdocs.exceptions import PluginError
+
+from ..logs import PREFIX
+from ..notice import model_label
+from ..owned import PathError
+from ..pipeline.cache import MachineCache, TranslationMemory
+from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
+from ..pipeline.guard import PageGuard
+from ..pipeline.lazy import LazyTranslator
+from ..pipeline.pages import SiteTranslator
+from ..pipeline.service import GuardOutcome
+from ..pipeline.spec import TranslatorSpec
+from ..review.layer import ReviewedLayer
+from ..review.store import ReviewError
+from ..segment import SegmentedPage, SiteSyntax
+from . import site
+from .config import DirOptionError, PluginConfig, language_collision, own_dirs, report_path, resolve_model
+from .mdconfig import heading_slugify, page_syntax
+from .pins import PINS
+from .snippets import SnippetExpander
+
+if TYPE_CHECKING:
+    from mkdocs.config.base import ConfigErrors
+    from mkdocs.config.defaults import MkDocsConfig
+
+PLUGIN_KEY = "zh-translate"  # the plugin's name in `plugins:` (pyproject's entry point)
+
+
+def find_static_i18n(config: Any) -> Any | None:
+    """The mkdocs-static-i18n plugin instance of ``config``, if the site uses it."""
+    for plugin in config.plugins.values():
+        if type(plugin).__module__.startswith("mkdocs_static_i18n"):
+            return plugin
+    return None
+
+
+def listed_options(config: MkDocsConfig) -> PluginConfig | None:
+    """The options of the site's own ``zh-translate`` entry in ``plugins:`` (None when not listed)."""
+    options = getattr(config.plugins.get(PLUGIN_KEY), "config", None)
+    return options if isinstance(options, PluginConfig) else None
+
+
+def load_options(values: Mapping[str, Any], config_file_path: str | None) -> tuple[PluginConfig, ConfigErrors]:
+    """The plugin's options from ``values`` as MkDocs loads them for a listed plugin, and their errors."""
+    options = PluginConfig(config_file_path=config_file_path)
+    options.load_dict(dict(values))
+    errors, _warnings = options.validate()
+    return options, errors
+
+
+class SitePipeline:
+    """The pieces of the build's pipeline: machine cache, reviewed layer, glossary, translator
+    spec, the site's Markdown extensions (snippets, heading slugs, page guard), and the memos
+    the :class:`~..pipeline.pages.SiteTranslator` keeps. One instance lives as long as the plugin
+    instance (``mkdocs serve`` reuses it across rebuilds); :meth:`configure` runs per build."""
+
+    def __init__(self, lazy: LazyTranslator | None = None) -> None:
+        self.lazy = lazy if lazy is not None else LazyTranslator()
+        self._options: PluginConfig | None = None
+        self.spec: TranslatorSpec | None = None
+        self.memory: TranslationMemory | None = None
+        self.review: ReviewedLayer | None = None
+        self.glossary: Glossary | None = None
+        self.report: Path | None = None  # where each build writes its JSON report (option `report`)
+        self.markdown: tuple[list[Any], dict[str, Any]] = ([], {})  # the page guard's renderer
+        self.snippets = SnippetExpander([], {})
+        self.slugify: Any = None
+        self.syntax: SiteSyntax | None = None
+        self.segmented: dict[str, SegmentedPage] = {}  # SiteTranslator's memo, kept across serve reloads
+        self.spliced: dict[str, tuple[str, GuardOutcome]] = {}  # the same for spliced pages
+
+    def configure(self, options: PluginConfig, config: MkDocsConfig) -> TranslatorSpec:
+        """Set the pipeline up for ``config`` with ``options``, as the build does, and return its
+        translator spec. A bad option or directory is a ``PluginError`` (one line). The machine
+        cache and the reviewed layer are kept while their directories stay the same."""
+        self._options = options
+        i18n = find_static_i18n(config)
+        # Beside static-i18n, site/zh/ is static-i18n's zh language: a docs_dir zh/ folder is
+        # that language's own pages (folder structure), which win over machine translation.
+        collision = None if i18n else language_collision(options.language, config.docs_dir, list(config.theme.dirs))
+        if collision:
+            raise PluginError(
+                f"{PREFIX}option 'language': {options.language!r} would put the Chinese site in "
+                f"site/{options.language}/, where the English site has its own files ({collision}); "
+                "choose another language prefix, e.g. 'zh-hans'"
+            )
+        try:
+            dirs = own_dirs(options, config.config_file_path, config.docs_dir, config.site_dir)
+            self.report = report_path(options.report, config.config_file_path, config.docs_dir, dirs.cache_dir)
+        except (DirOptionError, PathError) as exc:
+            raise PluginError(f"{PREFIX}{exc}") from None
+        cache_dir, review_dir = dirs.cache_dir, dirs.review_dir
+        site.quiet_jieba(cache_dir)
+        if self.memory is None or self.memory.machine.directory != cache_dir:
+            if self.memory is not None:
+                self.memory.machine.close()
+            self.memory = TranslationMemory(MachineCache(cache_dir))
+        if self.review is None or self.review.review_dir != review_dir:
+            self.review = ReviewedLayer(review_dir)
+        try:
+            self.glossary = load_glossary(review_dir / GLOSSARY_FILE, review_dir)
+        except ReviewError as exc:
+            raise PluginError(f"{PREFIX}{exc}") from None
+        self.spec = TranslatorSpec(
+            backend=options.backend,
+            model=resolve_model(options.model, config.config_file_path),
+            beams=options.beams,
+            threads=options.threads,
+            max_batch_tokens=options.max_batch_tokens,
+            providers=tuple(options.providers) if options.providers else None,
+            markup=options.markup,
+        )
+        # The same list objects: plugins that add extensions after us (mkdocstrings) count too.
+        self.markdown = (config.markdown_extensions, config.mdx_configs)
+        self.snippets = SnippetExpander(config.markdown_extensions, config.mdx_configs)
+        self.slugify = heading_slugify(config.mdx_configs)
+        self.syntax = page_syntax(config.markdown_extensions, config.mdx_configs)
+        return self.spec
+
+    @property
+    def options(self) -> PluginConfig:
+        """The plugin's options this pipeline was configured with."""
+        assert self._options is not None, "configure() first"
+        return self._options
+
+    def site_translator(self) -> SiteTranslator:
+        """The pipeline as this build configures it (cache, model, review, glossary)."""
+        spec, memory = self.spec, self.memory
+        assert spec is not None and memory is not None, "configure() first"
+        return SiteTranslator(
+            memory,
+            self.lazy,
+            spec,
+            reviewer=self.review,
+            glossary=self.glossary,
+            allow_untranslated=self.options.allow_untranslated,
+            guard=self.page_guard(),
+            slugify=self.slugify,
+            syntax=self.syntax,
+            segmented=self.segmented,
+            spliced=self.spliced,
+        )
+
+    def page_guard(self) -> PageGuard | None:
+        """A page guard rendering with the site's own Markdown extensions (or None when off)."""
+        if not self.options.guard:
+            return None
+        from ..pipeline.guard import autodoc_stub, extensions_fingerprint, python_markdown_renderer
+
+        extensions, configs = self.markdown
+        # mkdocstrings' own extension is slow and has side effects: a stub matching the same
+        # `::: identifier` blocks stands in for it (see autodoc_stub).
+        used = [autodoc_stub() if type(e).__name__ == "MkdocstringsExtension" else e for e in extensions]
+        # The zh build reads the heading pins (site.prepare_zh_config): so does the guard.
+        extra = [] if "attr_list" in extensions or PINS in extensions else [PINS]
+        render = python_markdown_renderer([*used, *extra], configs)
+        # Verdicts live in the machine cache: a cached rebuild or a serve reload renders only
+        # the pages (or translations) that changed.
+        verdicts = self.memory.machine if self.memory is not None else None
+        return PageGuard(render, verdicts=verdicts, fingerprint=extensions_fingerprint([*used, *extra], configs))
+
+    def excluded(self, src_uri: str) -> bool:
+        """Whether the option ``exclude`` keeps this page English."""
+        return any(fnmatch.fnmatchcase(src_uri, pattern) for pattern in self.options.exclude)
+
+    def model_label(self) -> str:
+        """The translator as the pages' banner names it."""
+        return model_label(self.options.backend, self.options.model)
+
+    def close(self) -> None:
+        """Close the machine cache (the plugin's ``on_shutdown``)."""
+        if self.memory is not None:
+            self.memory.machine.close()
+            self.memory = None

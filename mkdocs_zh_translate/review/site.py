@@ -1,0 +1,36 @@
+"""What the ``review`` commands know of one site: its PO units per file and the cached machine text.
+
+``plugin.collect`` fills it from the real English build (it needs MkDocs); ``review sync``,
+``review templates`` and ``eval`` only read it. It lives here, below the plugin, so ``review/``
+and ``quality/`` never import ``plugin/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..pipeline.glossary import Glossary
+from ..pipeline.spec import TranslatorSpec
+from .memory import DEFAULT_THRESHOLD
+from .powrap import DEFAULT_WIDTH
+from .units import Unit
+
+
+@dataclass
+class Site:
+    """What ``review`` commands need from one mkdocs.yml."""
+
+    config_file: Path
+    review_dir: Path
+    docs_dir: Path | None = None  # no output of a command goes here
+    pages: dict[Path, list[Unit]] = field(default_factory=dict)  # PO path -> units (page order)
+    page_labels: dict[Path, str] = field(default_factory=dict)  # PO path -> docs page
+    machine: dict[tuple[Path, tuple[str | None, str]], str] = field(default_factory=dict)
+    # the model's confidence in each cached machine text (None: cached without a score)
+    scores: dict[tuple[Path, tuple[str | None, str]], float | None] = field(default_factory=dict)
+    site_name: str = ""
+    po_width: int = DEFAULT_WIDTH
+    spec: TranslatorSpec | None = None  # the site's translator (``eval`` runs it)
+    glossary: Glossary | None = None  # the site's glossary, as the build applies it
+    translation_memory: float = DEFAULT_THRESHOLD
