@@ -74,11 +74,11 @@ def _print_report(summary: Summary) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..pipeline.backends import get_backend
+    from ..pipeline.backends import needs_model
     from ..pipeline.spec import TranslatorSpec
     from ..pofill.fill import fill
 
-    if get_backend(args.backend).needs_model and not args.model:
+    if needs_model(args.backend) and not args.model:
         raise CliError(
             f"the {args.backend} backend needs a model directory: pass --model DIR (or use --backend pseudo)"
         )

@@ -107,6 +107,14 @@ def get_backend(name: str) -> Backend:
     return backend
 
 
+def needs_model(name: str) -> bool:
+    """Whether the backend ``name`` runs a model directory. A name nobody registered (one a
+    custom factory handles: ``LazyTranslator(factory)``, an embedding tool's) counts as a model
+    backend, keyed by its model like the ONNX one."""
+    backend = BACKENDS.get(name)
+    return backend is None or backend.needs_model
+
+
 def load_translator(
     backend: str,
     model: str | Path | None = None,

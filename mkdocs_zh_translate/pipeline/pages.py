@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ..review.store import ReviewError
 from ..segment import SegmentedPage, SiteSyntax, segment_markdown
-from .backends import get_backend
+from .backends import needs_model
 from .cache import Hit, TranslationMemory
 from .glossary import Glossary
 from .guard import PageGuard
@@ -307,7 +307,7 @@ class SiteTranslator:
         stats.translated = service.translated - translated
         if stats.translated:
             stats.model = "model loaded" if self.lazy.loads > loads else "model already loaded"
-            if not get_backend(self.spec.backend).needs_model:
+            if not needs_model(self.spec.backend):
                 stats.model = f"{self.spec.backend} backend (no model)"
         stats.unique = len(everything)
         # reviewed only: answered without the cache

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .backends import get_backend
+from .backends import get_backend, needs_model
 from .cache import TranslationMemory
 from .markup import AUTO, DEFAULT_MARKUP, UNNAMED_MARKUP, announce, resolve_markup
 
@@ -111,9 +111,8 @@ def _model_content(spec: TranslatorSpec, memory: TranslationMemory) -> str:
     cache was last filled with: a fully cached site rebuilds without the model wherever the
     checkout lives. Without the model nobody can tell whether it changed, so the cache's own
     last model is the only fingerprint that finds anything."""
-    backend = get_backend(spec.backend)
-    if not backend.needs_model:
-        return backend.fingerprint
+    if not needs_model(spec.backend):
+        return get_backend(spec.backend).fingerprint
     model_dir = Path(spec.model or "")
     by_path, last = f"model:{model_dir}", f"model-last:{spec.backend}"
     if model_dir.is_dir():
@@ -135,7 +134,7 @@ def _resolved(spec: TranslatorSpec, memory: TranslationMemory, content: str) -> 
     if spec.markup != AUTO:
         return spec
     choice = resolve_markup(spec.markup, spec.backend, spec.model)
-    if get_backend(spec.backend).needs_model:
+    if needs_model(spec.backend):
         if not (spec.model and Path(spec.model).is_dir()):  # no line: this build loads no model
             return replace(spec, markup=memory.machine.get_meta(f"markup:{content}") or choice.name)
         memory.machine.set_meta(f"markup:{content}", choice.name)

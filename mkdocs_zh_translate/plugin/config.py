@@ -19,7 +19,7 @@ from mkdocs.config import config_options as c
 
 from ..errors import ZhTranslateError
 from ..owned import PathError, check_dir_option, check_output
-from ..pipeline.backends import DEFAULT_BACKEND, backend_names, get_backend
+from ..pipeline.backends import DEFAULT_BACKEND, backend_names, needs_model
 from ..pipeline.markup import DEFAULT_MARKUP, markup_choices, unknown_markup
 from ..review.memory import DEFAULT_THRESHOLD
 
@@ -254,7 +254,7 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
 
     def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
         failed, warnings = super().validate()
-        if not failed and get_backend(self.backend).needs_model and not self.model:
+        if not failed and needs_model(self.backend) and not self.model:
             failed.append(
                 (
                     "model",

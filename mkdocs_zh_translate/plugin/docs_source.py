@@ -21,7 +21,7 @@ from typing import Any
 
 from ..docs import DocsError, DocsPage, DocsSource
 from ..owned import path_kind
-from ..pipeline.backends import get_backend
+from ..pipeline.backends import needs_model
 from .overrides import translatable_copyright, translatable_site_name
 
 # properdocs looks for its own name first, then MkDocs' (ProperDocs 1.6.7 config/base.py).
@@ -212,7 +212,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
         for name, value in (options or {}).items():
             plugin.config[name] = value
         backend = str(plugin.config.get("backend"))
-        if get_backend(backend).needs_model and not plugin.config.get("model"):
+        if needs_model(backend) and not plugin.config.get("model"):
             raise DocsError(f"{config_file}: the {backend} backend needs --model DIR (or `backend: pseudo`)")
     if options and options.get("model"):
         plugin.config["model"] = str(Path(str(options["model"])).expanduser().resolve())  # from the cwd

@@ -17,7 +17,7 @@ from sphinx.errors import ConfigError
 
 from ..errors import ZhTranslateError
 from ..owned import check_output
-from ..pipeline.backends import DEFAULT_BACKEND, backend_names, get_backend
+from ..pipeline.backends import DEFAULT_BACKEND, backend_names, needs_model
 
 PREFIX = "zh_translate_"
 
@@ -92,8 +92,8 @@ def settings_of(config: Config, srcdir: Path) -> Settings:
     if backend not in names:
         raise ConfigError(f"zh_translate_backend must be one of {', '.join(map(repr, names))}, not {backend!r}")
     model = _path(config.zh_translate_model, "zh_translate_model", base)
-    needs_model = get_backend(backend).needs_model
-    if needs_model and model is None:
+    with_model = needs_model(backend)
+    if with_model and model is None:
         raise ConfigError(
             f"zh_translate_model is not set: the {backend} backend needs an exported model directory "
             "(`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR`), "
@@ -134,7 +134,7 @@ def settings_of(config: Config, srcdir: Path) -> Settings:
         banner=banner,
         beams=_count(config, "zh_translate_beams"),
         threads=_count(config, "zh_translate_threads"),
-        batch=batch if batch is not None else needs_model,  # no model, nothing to batch for
+        batch=batch if batch is not None else with_model,  # no model, nothing to batch for
     )
 
 
