@@ -1,4 +1,5 @@
-"""Options every command that loads a translator shares, defined once.
+"""Options every command that loads a translator shares, and the shape of a command made of
+actions (``po fill``, ``review sync``), defined once.
 
 ``md`` and ``po fill`` take the translator from the command line (each option's default is the
 plugin's default); ``docs``, ``eval`` and ``prefill`` take it from mkdocs.yml, and an option
@@ -9,11 +10,20 @@ registry (``pipeline.backends.BACKENDS``), read when the parser is built.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from ..pipeline.backends import BACKENDS, DEFAULT_BACKEND, backend_names
 from ..pipeline.markup import DEFAULT_MARKUP, markup_choices
 
 PROVIDERS_HELP = "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu (default: cpu; GPU untested)"
+
+
+def add_command_group(sub: Any, name: str, help: str) -> Any:
+    """``mkdocs-zh-translate NAME ACTION``: register ``name`` on the console script's
+    sub-command parser and return the parser its actions are added to (``args.NAME_command``
+    names the action)."""
+    group = sub.add_parser(name, help=help)
+    return group.add_subparsers(dest=f"{name}_command", required=True, metavar="ACTION")
 
 
 def add_translator_options(parser: argparse.ArgumentParser, *, overrides: str = "") -> None:

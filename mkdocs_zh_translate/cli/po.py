@@ -9,16 +9,14 @@ from typing import TYPE_CHECKING
 
 from ..owned import check_output
 from .errors import CliError
-from .options import add_translator_options, providers_of
+from .options import add_command_group, add_translator_options, providers_of
 
 if TYPE_CHECKING:
     from ..pofill.fill import Summary
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    po = sub.add_parser("po", help="machine-translate gettext catalogs (Sphinx, mdpo)")
-    psub = po.add_subparsers(dest="po_command", required=True, metavar="ACTION")
-    fill = psub.add_parser(
+    fill = add_command_group(sub, "po", "machine-translate gettext catalogs (Sphinx, mdpo)").add_parser(
         "fill",
         help="translate the untranslated entries of every .po file under PATH (new text is #, fuzzy "
         "unless --translated)",
