@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 
+from .pipeline.backends import needs_model
 from .plaintext import for_template
 
 
@@ -39,6 +40,6 @@ def banner_html(text: object, *, segments: int, reviewed: int, model: str, trans
 
 def model_label(backend: str, model: str | None) -> str:
     """The model's name as the notice shows it: the model directory's name."""
-    if backend == "pseudo":
-        return "pseudo 后端"
+    if not needs_model(backend):
+        return f"{backend} 后端"
     return os.path.basename((model or "").rstrip("/")) or "model"

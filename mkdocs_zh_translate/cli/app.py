@@ -16,9 +16,7 @@ from ..errors import ZhTranslateError
 from ..owned import atomic_write, check_output
 from ..textfile import decode_utf8, split_bom
 from .errors import EXIT_USAGE, CliError
-from .options import add_markup_option
-
-PROVIDERS_HELP = "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu (default: cpu; GPU untested)"
+from .options import PROVIDERS_HELP, add_translator_options, providers_of
 
 
 def _read_text(path: Path) -> tuple[str, str]:
@@ -53,9 +51,9 @@ def _cmd_md(args: argparse.Namespace) -> int:
     setup = markdown_setup(Path(args.input), Path(args.config_file) if args.config_file else None)
     for line in setup.warnings:
         print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr)
-    providers = tuple(p for p in args.providers.split(",") if p) if args.providers else None
     spec = TranslatorSpec(
-        args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers, markup=args.markup
+        args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers_of(args),
+        markup=args.markup,
     )
     lazy = LazyTranslator()  # loaded only if some segment needs it, with the build's messages
     counts = PageCounts()
@@ -116,17 +114,12 @@ def _build_parser() -> argparse.ArgumentParser:
         help="the site's mkdocs.yml (default: the nearest mkdocs.yml or properdocs.yml above INPUT.md; "
         "without one, the common Material extensions)",
     )
-    md.add_argument("--backend", choices=("pseudo", "onnx"), default="onnx")
-    md.add_argument("--model", metavar="DIR", help="exported model directory (onnx backend)")
-    md.add_argument("--beams", type=int, default=None)
-    md.add_argument("--threads", type=int, default=None)
+    add_translator_options(md)
     md.add_argument(
         "--no-guard",
         action="store_true",
         help="skip the page guard (rendered structure check against the English page)",
     )
-    md.add_argument("--providers", metavar="LIST", help=PROVIDERS_HELP)
-    add_markup_option(md)
     md.set_defaults(func=_cmd_md)
 
     ex = sub.add_parser("export", help="export a MarianMT model to ONNX for the engine")

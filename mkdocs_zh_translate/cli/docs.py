@@ -11,7 +11,7 @@ from ..docs import LAYOUTS, default_snippet_path, summary, write_docs
 from ..logs import PREFIX
 from ..owned import check_output
 from ..pipeline.pages import Stats, plain_fallbacks
-from .options import add_markup_option
+from .options import add_translator_options, providers_of
 
 
 def add_parser(sub: Any) -> None:
@@ -35,9 +35,7 @@ def add_parser(sub: Any) -> None:
         help="also write a config that builds the tree (INHERIT: your config, docs_dir: DIR, the i18n plugin, "
         "no zh-translate): `mkdocs build -f FILE` or `zensical-i18n build -f FILE`; DIR must be inside FILE's folder",
     )
-    docs.add_argument("--backend", choices=("pseudo", "onnx"), help="override the plugin's backend")
-    docs.add_argument("--model", metavar="DIR", help="override the plugin's model directory")
-    add_markup_option(docs, overrides_config=True)
+    add_translator_options(docs, overrides="the plugin's")
     docs.add_argument(
         "--strict",
         action="store_true",
@@ -52,7 +50,11 @@ def add_parser(sub: Any) -> None:
 def _run(args: argparse.Namespace) -> int:
     from ..plugin.docs_source import docs_source, find_config
 
-    options = {k: v for k in ("backend", "model", "markup") if (v := getattr(args, k)) is not None}
+    options: dict[str, object] = {
+        k: v for k in ("backend", "model", "beams", "threads", "markup") if (v := getattr(args, k)) is not None
+    }
+    if args.providers:
+        options["providers"] = list(providers_of(args) or ())
     out = check_output(Path(args.out), "--out")  # the rest of the checks once the config is read
     snippet_path = Path(args.snippet) if args.snippet else default_snippet_path(out)
     config_out = Path(args.config_out) if args.config_out else None

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..untrusted import display
-from .app import PROVIDERS_HELP
 from .errors import CliError
+from .options import add_translator_options, providers_of
 
 if TYPE_CHECKING:
     from ..pipeline.spec import TranslatorSpec
@@ -40,11 +40,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     source.add_argument(
         "--references", metavar="FILE.tsv", help="english<TAB>reference per line (Markdown as in a PO entry)"
     )
-    ev.add_argument("--backend", choices=("pseudo", "onnx"), help="override the site's backend (default: onnx)")
-    ev.add_argument("--model", metavar="DIR", help="exported model directory (overrides the site's)")
-    ev.add_argument("--beams", type=int, default=None)
-    ev.add_argument("--threads", type=int, default=None)
-    ev.add_argument("--providers", metavar="LIST", help=PROVIDERS_HELP)
+    add_translator_options(ev, overrides="the site's")
     ev.add_argument(
         "--compare", nargs=2, metavar=("A", "B"),
         help="two settings side by side, each field=value[,field=value]: "
@@ -113,19 +109,20 @@ def _references(args: argparse.Namespace) -> ReferenceSet:
 
 
 def _base_spec(args: argparse.Namespace, refs: ReferenceSet) -> TranslatorSpec:
+    from ..pipeline.backends import DEFAULT_BACKEND
     from ..pipeline.spec import TranslatorSpec
 
-    base = refs.spec or TranslatorSpec("onnx", None)
+    base = refs.spec or TranslatorSpec(DEFAULT_BACKEND, None)
     changes: dict[str, Any] = {}
     if args.backend:
         changes["backend"] = args.backend
     if args.model:
         changes["model"] = args.model
-    for name in ("beams", "threads"):
+    for name in ("beams", "threads", "markup"):
         if getattr(args, name) is not None:
             changes[name] = getattr(args, name)
     if args.providers:
-        changes["providers"] = tuple(p for p in args.providers.split(",") if p)
+        changes["providers"] = providers_of(args)
     return dataclasses.replace(base, **changes)
 
 

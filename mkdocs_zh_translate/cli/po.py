@@ -9,23 +9,20 @@ from typing import TYPE_CHECKING
 
 from ..owned import check_output
 from .errors import CliError
-from .options import add_markup_option
+from .options import add_command_group, add_translator_options, providers_of
 
 if TYPE_CHECKING:
     from ..pofill.fill import Summary
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    po = sub.add_parser("po", help="machine-translate gettext catalogs (Sphinx, mdpo)")
-    psub = po.add_subparsers(dest="po_command", required=True, metavar="ACTION")
-    fill = psub.add_parser(
+    fill = add_command_group(sub, "po", "machine-translate gettext catalogs (Sphinx, mdpo)").add_parser(
         "fill",
         help="translate the untranslated entries of every .po file under PATH (new text is #, fuzzy "
         "unless --translated)",
     )
     fill.add_argument("paths", nargs="+", metavar="PATH", help="a .po file or a directory searched recursively")
-    fill.add_argument("--backend", choices=("pseudo", "onnx"), default="onnx")
-    fill.add_argument("--model", metavar="DIR", help="exported model directory (onnx backend)")
+    add_translator_options(fill)
     fill.add_argument("--format", dest="fmt", choices=("rst", "md", "myst"), default="rst",
                       help="markup of the msgids: rst (Sphinx, default), md (mdpo, mkdocs-mdpo-plugin), "
                       "myst (Sphinx MyST pages)")
@@ -53,9 +50,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "--json", action="store_true",
         help="print the run's report as JSON on stdout, one entry per PO file (the summary goes to stderr)",
     )
-    fill.add_argument("--beams", type=int, default=None)
-    fill.add_argument("--threads", type=int, default=None)
-    add_markup_option(fill)
     fill.set_defaults(func=_run)
 
 
@@ -78,11 +72,14 @@ def _print_report(summary: Summary) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..pipeline.backends import needs_model
     from ..pipeline.spec import TranslatorSpec
     from ..pofill.fill import fill
 
-    if args.backend == "onnx" and not args.model:
-        raise CliError("the onnx backend needs a model directory: pass --model DIR (or use --backend pseudo)")
+    if needs_model(args.backend) and not args.model:
+        raise CliError(
+            f"the {args.backend} backend needs a model directory: pass --model DIR (or use --backend pseudo)"
+        )
     glossary = None
     if args.glossary:
         from ..pipeline.glossary import load_glossary
@@ -91,7 +88,10 @@ def _run(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise CliError(f"{args.glossary}: no such glossary file")
         glossary = load_glossary(path)
-    spec = TranslatorSpec(args.backend, args.model, beams=args.beams, threads=args.threads, markup=args.markup)
+    spec = TranslatorSpec(
+        args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers_of(args),
+        markup=args.markup,
+    )
     summary = fill(
         [Path(p) for p in args.paths],
         spec,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..logs import PREFIX
 from .errors import CliError
-from .options import add_markup_option
+from .options import add_markup_option, providers_of
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -57,9 +57,9 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError("--workers must be >= 0 and --threads >= 1")
     if args.ray_ship_model and not args.ray:
         raise CliError("--ray-ship-model needs --ray ADDRESS")
-    providers = tuple(p for p in args.providers.split(",") if p) if args.providers else None
     where = Where(
-        workers=args.workers, threads=args.threads, ray=args.ray, ship_model=args.ray_ship_model, providers=providers,
+        workers=args.workers, threads=args.threads, ray=args.ray, ship_model=args.ray_ship_model,
+        providers=providers_of(args),
         markup=args.markup,
     )
     stats = prefill(Path(args.config_file), where, None if args.no_progress else RateProgress())

@@ -12,6 +12,7 @@ from ..owned import check_output
 from ..review.memory import DEFAULT_THRESHOLD
 from ..review.store import ReviewError, display, write_if_changed
 from .errors import CliError
+from .options import add_command_group
 
 if TYPE_CHECKING:
     from ..plugin.collect import Site
@@ -20,8 +21,7 @@ EXIT_BELOW = 1
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    review = sub.add_parser("review", help="keep reviewed translations (PO files) in step with the site")
-    rsub = review.add_subparsers(dest="review_command", required=True, metavar="ACTION")
+    rsub = add_command_group(sub, "review", "keep reviewed translations (PO files) in step with the site")
 
     def common(p: argparse.ArgumentParser) -> None:
         p.add_argument(

@@ -6,11 +6,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from .options import add_command_group
+
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    sp = sub.add_parser("sphinx", help="Sphinx projects built with the mkdocs_zh_translate.sphinx extension")
-    ssub = sp.add_subparsers(dest="sphinx_command", required=True, metavar="ACTION")
-    sync = ssub.add_parser(
+    actions = add_command_group(sub, "sphinx", "Sphinx projects built with the mkdocs_zh_translate.sphinx extension")
+    sync = actions.add_parser(
         "sync",
         help="write or update the reviewable catalogs (<locale_dirs[0]>/zh_CN/LC_MESSAGES/*.po) from the build's "
         "messages and cache: machine entries #, fuzzy, reviewed ones kept",

@@ -1,23 +1,118 @@
-"""Choosing and constructing a translator by name.
+"""Every translator backend, in one table, and constructing a translator by name.
 
-Imports of the model runtime happen here, lazily, so that commands and builds that never need a
-model (``--backend pseudo``, a fully cached rebuild) never pay for onnxruntime or numpy.
+A backend is one :class:`Backend` entry in :data:`BACKENDS`: its name, the factory that builds
+its translator from a :class:`~.spec.TranslatorSpec`, what the cache key calls it, whether it
+needs a model directory and whether it can align (``markup: auto`` may pick ``project``).
+Everything else (the plugin's and Sphinx's option checks, the CLI's ``--backend`` choices, the
+cache key, the page notice, the Ray model shipping) asks this table, so adding a backend is
+adding one entry, as mkdocstrings looks its handlers up by name.
+
+Imports of the model runtime happen in the factories, lazily, so that commands and builds that
+never need a model (``--backend pseudo``, a fully cached rebuild) never pay for onnxruntime or
+numpy.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ZhTranslateError
 from .markup import DEFAULT_MARKUP, MARKUP_STRATEGIES, announce, resolve_markup, unknown_markup
 from .translator import PseudoTranslator, Translator
 
-BACKENDS = ("onnx", "pseudo")
+if TYPE_CHECKING:
+    from .spec import TranslatorSpec
 
 
 class BackendError(ZhTranslateError):
     """A translator could not be created; the message is meant for the user as is."""
+
+
+@dataclass(frozen=True)
+class Backend:
+    """What the package knows about one backend, looked up by :attr:`name`."""
+
+    name: str
+    factory: Callable[[TranslatorSpec], Translator]
+    """Builds the bare translator (the markup strategy wraps it) from the spec; raises
+    :class:`BackendError` with one line when it cannot."""
+    help: str
+    """One line for ``--help``."""
+    needs_model: bool = False
+    """Whether ``model`` (an exported directory) is required. Such a backend is keyed in the
+    cache by the model's content (``spec.bind_cache``), named in the page notice by the model's
+    directory, and its model can be shipped to Ray actors."""
+    fingerprint: str = ""
+    """The cache key's translator part for a backend without a model: change it when the
+    backend's output for the same text changes (every cached translation is then redone)."""
+    aligns: bool = False
+    """Whether its translator can align a translation with its source (``load_aligner``):
+    ``markup: auto`` resolves to ``project`` there when the export has an aligner."""
+
+
+def _pseudo(spec: TranslatorSpec) -> Translator:
+    return PseudoTranslator()
+
+
+def _onnx(spec: TranslatorSpec) -> Translator:
+    if spec.model is None:
+        raise BackendError(
+            "the onnx backend needs a model directory: pass --model DIR "
+            "(create one with `mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR`)"
+        )
+    from ..engine import EngineError, OnnxTranslator
+
+    options: dict[str, Any] = {}
+    if spec.providers:
+        options["providers"] = list(spec.providers)
+    if spec.beams is not None:
+        options["num_beams"] = spec.beams
+    if spec.threads is not None:
+        options["threads"] = spec.threads
+    if spec.max_batch_tokens is not None:
+        options["max_batch_tokens"] = spec.max_batch_tokens
+    try:
+        return OnnxTranslator(Path(spec.model), **options)
+    except EngineError as exc:
+        raise BackendError(str(exc)) from exc
+
+
+#: Every backend by name, in the order error messages and choices list them.
+BACKENDS: dict[str, Backend] = {
+    "onnx": Backend(
+        "onnx", _onnx, "the exported MarianMT model in --model DIR", needs_model=True, aligns=True
+    ),
+    "pseudo": Backend(
+        "pseudo", _pseudo, "wraps each sentence in 「…」, no model (layout checks, CI)",
+        fingerprint=PseudoTranslator.fingerprint,
+    ),
+}
+
+DEFAULT_BACKEND = "onnx"
+
+
+def backend_names() -> tuple[str, ...]:
+    """The registered names, in registration order (config and ``--backend`` choices)."""
+    return tuple(BACKENDS)
+
+
+def get_backend(name: str) -> Backend:
+    """The entry registered as ``name``, or the one line that lists the known names."""
+    backend = BACKENDS.get(name)
+    if backend is None:
+        raise BackendError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
+    return backend
+
+
+def needs_model(name: str) -> bool:
+    """Whether the backend ``name`` runs a model directory. A name nobody registered (one a
+    custom factory handles: ``LazyTranslator(factory)``, an embedding tool's) counts as a model
+    backend, keyed by its model like the ONNX one."""
+    backend = BACKENDS.get(name)
+    return backend is None or backend.needs_model
 
 
 def load_translator(
@@ -33,45 +128,20 @@ def load_translator(
     """Return a ready translator for ``backend`` (``onnx`` needs ``model``, an exported directory),
     wrapped in the markup strategy ``markup`` (see ``markup.MARKUP_STRATEGIES``; ``auto``:
     ``project`` when the model can align, else ``tags``, as the cache key resolves it)."""
+    from .spec import TranslatorSpec  # not at import: the CLI's parser reads this registry
+
     choice = resolve_markup(markup, backend, model)
     strategy = MARKUP_STRATEGIES.get(choice.name)
     if strategy is None:
         raise BackendError(unknown_markup(markup))
     announce(choice)
-    return strategy(_load(backend, model, beams=beams, threads=threads, max_batch_tokens=max_batch_tokens,
-                          providers=providers))
-
-
-def _load(
-    backend: str,
-    model: str | Path | None,
-    *,
-    beams: int | None,
-    threads: int | None,
-    max_batch_tokens: int | None,
-    providers: list[str] | None,
-) -> Translator:
-    if backend == "pseudo":
-        return PseudoTranslator()
-    if backend == "onnx":
-        if model is None:
-            raise BackendError(
-                "the onnx backend needs a model directory: pass --model DIR "
-                "(create one with `mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR`)"
-            )
-        from ..engine import EngineError, OnnxTranslator
-
-        options: dict[str, Any] = {}
-        if providers:
-            options["providers"] = list(providers)
-        if beams is not None:
-            options["num_beams"] = beams
-        if threads is not None:
-            options["threads"] = threads
-        if max_batch_tokens is not None:
-            options["max_batch_tokens"] = max_batch_tokens
-        try:
-            return OnnxTranslator(Path(model), **options)
-        except EngineError as exc:
-            raise BackendError(str(exc)) from exc
-    raise BackendError(f"unknown backend {backend!r}; choose one of {', '.join(BACKENDS)}")
+    spec = TranslatorSpec(
+        backend,
+        None if model is None else str(model),
+        beams=beams,
+        threads=threads,
+        max_batch_tokens=max_batch_tokens,
+        providers=tuple(providers) if providers else None,
+        markup=markup,
+    )
+    return strategy(get_backend(backend).factory(spec))

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ZhTranslateError
-from .backends import BackendError, load_translator
+from .backends import BACKENDS, BackendError, load_translator
 from .markup import DEFAULT_MARKUP
 from .spec import TranslatorSpec
 from .translator import Translator
@@ -33,7 +33,8 @@ class LazyTranslator:
     def get(self, spec: TranslatorSpec) -> Translator:
         if self._translator is not None and self._spec == spec:
             return self._translator
-        if spec.backend == "onnx" and spec.model and not Path(spec.model).exists():
+        backend = BACKENDS.get(spec.backend)  # unknown: the factory says so (a custom one may know it)
+        if backend is not None and backend.needs_model and spec.model and not Path(spec.model).exists():
             raise TranslationFailed(
                 "some segments are not in the translation cache, but the "
                 f"model directory {spec.model} does not exist; create it with "

@@ -203,10 +203,6 @@ UNNAMED_MARKUP = "tags"
 """The strategy the cache key leaves unnamed: every cache filled before strategies existed was
 filled under it, and stays valid for it (``spec.TranslatorSpec.decode_options``)."""
 
-ALIGNING_BACKENDS = ("onnx",)
-"""Backends whose translator can align (``load_aligner``): ``auto`` may pick ``project`` there."""
-
-
 def markup_names() -> tuple[str, ...]:
     """The registered strategy names, in registration order."""
     return tuple(MARKUP_STRATEGIES)
@@ -247,9 +243,12 @@ def resolve_markup(name: str, backend: str, model: str | Path | None) -> MarkupC
     the reason (an export made before aligners, a backend that cannot align). Reads only the
     manifest: the cache key (``spec.bind_cache``) and the loaded translator
     (``backends.load_translator``) resolve the same way, before and without loading the model."""
+    from .backends import BACKENDS  # the registry imports this module
+
     if name != AUTO:
         return MarkupChoice(name)
-    if backend not in ALIGNING_BACKENDS:
+    entry = BACKENDS.get(backend)
+    if entry is None or not entry.aligns:
         return MarkupChoice("tags", f"the {backend} backend cannot align translations")
     if model is None or not has_aligner(Path(model)):
         return MarkupChoice("tags", f"{model} has no {ALIGNER_FILE} (exported by an older version; "

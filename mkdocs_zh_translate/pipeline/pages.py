@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from ..errors import ReviewError
 from ..segment import SegmentedPage, SiteSyntax, segment_markdown
+from .backends import needs_model
 from .cache import Hit, TranslationMemory
 from .glossary import Glossary
 from .guard import PageGuard
@@ -306,8 +307,8 @@ class SiteTranslator:
         stats.translated = service.translated - translated
         if stats.translated:
             stats.model = "model loaded" if self.lazy.loads > loads else "model already loaded"
-            if self.spec.backend == "pseudo":
-                stats.model = "pseudo backend (no model)"
+            if not needs_model(self.spec.backend):
+                stats.model = f"{self.spec.backend} backend (no model)"
         stats.unique = len(everything)
         # reviewed only: answered without the cache
         stats.cached = service.cached - cached + len(set(everything) - set(machine))

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .backends import get_backend, needs_model
 from .cache import TranslationMemory
 from .markup import AUTO, DEFAULT_MARKUP, UNNAMED_MARKUP, announce, resolve_markup
 
@@ -110,10 +111,8 @@ def _model_content(spec: TranslatorSpec, memory: TranslationMemory) -> str:
     cache was last filled with: a fully cached site rebuilds without the model wherever the
     checkout lives. Without the model nobody can tell whether it changed, so the cache's own
     last model is the only fingerprint that finds anything."""
-    if spec.backend == "pseudo":
-        from .translator import PseudoTranslator
-
-        return PseudoTranslator.fingerprint
+    if not needs_model(spec.backend):
+        return get_backend(spec.backend).fingerprint
     model_dir = Path(spec.model or "")
     by_path, last = f"model:{model_dir}", f"model-last:{spec.backend}"
     if model_dir.is_dir():
@@ -135,18 +134,12 @@ def _resolved(spec: TranslatorSpec, memory: TranslationMemory, content: str) -> 
     if spec.markup != AUTO:
         return spec
     choice = resolve_markup(spec.markup, spec.backend, spec.model)
-    if spec.backend != "pseudo":
+    if needs_model(spec.backend):
         if not (spec.model and Path(spec.model).is_dir()):  # no line: this build loads no model
             return replace(spec, markup=memory.machine.get_meta(f"markup:{content}") or choice.name)
         memory.machine.set_meta(f"markup:{content}", choice.name)
     announce(choice)
     return replace(spec, markup=choice.name)
-
-
-def translator_fingerprint(spec: TranslatorSpec, memory: TranslationMemory) -> str:
-    """The cache-key fingerprint of ``spec`` (model content, decode options, pipeline format)."""
-    content = _model_content(spec, memory)
-    return f"{content}|{_resolved(spec, memory, content).decode_options()}"
 
 
 def bind_cache(spec: TranslatorSpec, memory: TranslationMemory) -> CacheBinding:

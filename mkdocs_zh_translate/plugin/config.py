@@ -19,7 +19,7 @@ from mkdocs.config import config_options as c
 
 from ..errors import ZhTranslateError
 from ..owned import PathError, check_dir_option, check_output
-from ..pipeline.backends import BACKENDS
+from ..pipeline.backends import DEFAULT_BACKEND, backend_names, needs_model
 from ..pipeline.markup import DEFAULT_MARKUP, markup_choices, unknown_markup
 from ..review.memory import DEFAULT_THRESHOLD
 
@@ -54,6 +54,18 @@ class Percent(c.Type[float]):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 100:
             raise base.ValidationError(f"Expected a percentage from 0 to 100, got {value!r}")
         return float(value)
+
+
+class BackendName(c.Choice[str]):
+    """``backend``: a registered name (``pipeline.backends.BACKENDS``), read when the config is
+    validated, so a backend registered after this module was imported is a choice too."""
+
+    def __init__(self) -> None:
+        super().__init__(backend_names(), default=DEFAULT_BACKEND)
+
+    def run_validation(self, value: object) -> str:
+        self.choices = backend_names()
+        return super().run_validation(value)
 
 
 class MarkupName(c.Type[str]):
@@ -149,7 +161,7 @@ def text_options(value: object) -> dict[str, dict[str, str]]:
 class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
     """Options of the ``zh-translate`` plugin, as written under ``plugins:`` in mkdocs.yml."""
 
-    backend = c.Choice(BACKENDS, default="onnx")
+    backend = BackendName()
     """``onnx`` runs the exported MarianMT model; ``pseudo`` wraps each segment in 「…」 and
     needs no model (layout checks, CI without models)."""
 
@@ -242,12 +254,12 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
 
     def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
         failed, warnings = super().validate()
-        if not failed and self.backend == "onnx" and not self.model:
+        if not failed and needs_model(self.backend) and not self.model:
             failed.append(
                 (
                     "model",
                     base.ValidationError(
-                        "the onnx backend needs a model directory; export one with "
+                        f"the {self.backend} backend needs a model directory; export one with "
                         "`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR` "
                         "or set `backend: pseudo`"
                     ),

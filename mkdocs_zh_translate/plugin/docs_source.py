@@ -20,6 +20,7 @@ from typing import Any
 
 from ..docs import DocsError, DocsPage, DocsSource
 from ..owned import path_kind
+from ..pipeline.backends import needs_model
 from .config import PluginConfig
 from .factory import SitePipeline, listed_options, load_options
 from .overrides import translatable_copyright, translatable_site_name
@@ -208,8 +209,9 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
     else:
         for name, value in (options or {}).items():
             plugin_config[name] = value
-        if plugin_config.get("backend") == "onnx" and not plugin_config.get("model"):
-            raise DocsError(f"{config_file}: the onnx backend needs --model DIR (or `backend: pseudo`)")
+        backend = str(plugin_config.get("backend"))
+        if needs_model(backend) and not plugin_config.get("model"):
+            raise DocsError(f"{config_file}: the {backend} backend needs --model DIR (or `backend: pseudo`)")
     if options and options.get("model"):
         plugin_config["model"] = str(Path(str(options["model"])).expanduser().resolve())  # from the cwd
     pipeline = SitePipeline()

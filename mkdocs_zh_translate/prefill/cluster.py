@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..owned import scratch_dir
+from ..pipeline.backends import needs_model
 from ..pipeline.glossary import Glossary
 from ..pipeline.ladder import SegmentTranslation
 from ..pipeline.lazy import TranslationFailed
@@ -127,7 +128,7 @@ def ray_runner(
             count = min(count, len(chunks))
             model_files: Any = None
             if ship_model:
-                if spec.backend != "onnx" or not spec.model or not Path(spec.model).is_dir():
+                if not needs_model(spec.backend) or not spec.model or not Path(spec.model).is_dir():
                     raise TranslationFailed(f"--ray-ship-model: no model directory to ship ({spec.model})")
                 model_files = ray.put(read_model_dir(Path(spec.model)))
             remote = ray.remote(num_cpus=threads)(TranslatorActor)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..pipeline.backends import needs_model
 from ..pipeline.glossary import Glossary
 from ..pipeline.lazy import LazyTranslator
 from ..pipeline.progress import Progress
@@ -137,7 +138,7 @@ def describe(spec: TranslatorSpec) -> str:
     """A short label of a translator: backend, model directory's name, decoding options set."""
     from pathlib import Path
 
-    parts = [spec.backend if spec.backend != "onnx" or not spec.model else Path(spec.model).name]
+    parts = [Path(spec.model).name if spec.model and needs_model(spec.backend) else spec.backend]
     if spec.beams is not None:
         parts.append(f"beams={spec.beams}")
     parts.append(f"markup={spec.resolved_markup}")

@@ -17,14 +17,14 @@ from sphinx.errors import ConfigError
 
 from ..errors import ZhTranslateError
 from ..owned import check_output
-from ..pipeline.backends import BACKENDS
+from ..pipeline.backends import DEFAULT_BACKEND, backend_names, needs_model
 
 PREFIX = "zh_translate_"
 
 # name -> (default, what Sphinx must redo when it changes): every value that changes a
 # translation re-reads all documents ("env"); the notice only changes the written pages.
 OPTIONS: dict[str, tuple[object, str]] = {
-    "zh_translate_backend": ("onnx", "env"),
+    "zh_translate_backend": (DEFAULT_BACKEND, "env"),
     "zh_translate_model": (None, "env"),
     "zh_translate_cache_dir": (None, "env"),
     "zh_translate_glossary": (None, "env"),
@@ -88,12 +88,14 @@ def settings_of(config: Config, srcdir: Path) -> Settings:
     """The checked settings; ConfigError (one line naming the option) on a bad value."""
     base = Path(config.confdir) if getattr(config, "confdir", None) else srcdir
     backend = config.zh_translate_backend
-    if backend not in BACKENDS:
-        raise ConfigError(f"zh_translate_backend must be one of {', '.join(map(repr, BACKENDS))}, not {backend!r}")
+    names = backend_names()  # a tuple: conf.py may hold an unhashable value
+    if backend not in names:
+        raise ConfigError(f"zh_translate_backend must be one of {', '.join(map(repr, names))}, not {backend!r}")
     model = _path(config.zh_translate_model, "zh_translate_model", base)
-    if backend == "onnx" and model is None:
+    with_model = needs_model(backend)
+    if with_model and model is None:
         raise ConfigError(
-            "zh_translate_model is not set: the onnx backend needs an exported model directory "
+            f"zh_translate_model is not set: the {backend} backend needs an exported model directory "
             "(`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR`), "
             "or set zh_translate_backend = 'pseudo'"
         )
@@ -132,7 +134,7 @@ def settings_of(config: Config, srcdir: Path) -> Settings:
         banner=banner,
         beams=_count(config, "zh_translate_beams"),
         threads=_count(config, "zh_translate_threads"),
-        batch=batch if batch is not None else backend != "pseudo",  # pseudo: no model to batch for
+        batch=batch if batch is not None else with_model,  # no model, nothing to batch for
     )
 
 
