@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-__version__ = "0.1.0"
-
+from ._version import __version__
 from .errors import ZhTranslateError  # imports nothing: `import mkdocs_zh_translate` stays cheap
 
 if TYPE_CHECKING:

@@ -42,3 +42,20 @@ def test_the_parts_below_the_front_ends_form_no_import_cycle(graph: grimp.Import
 def test_segment_pipeline_and_review_import_nothing_above_them(graph: grimp.ImportGraph) -> None:
     upward = upward_imports(direct_imports(graph))
     assert [(a, b) for a, b in upward if part_of(a) in BELOW_FRONT_ENDS] == []
+
+
+def test_no_part_of_the_package_is_in_an_import_cycle_with_another(graph: grimp.ImportGraph) -> None:
+    # Once: __init__ <-> pipeline (the version), cli <-> sphinx (`python -m ...sphinx sync`).
+    assert cycles(part_imports(direct_imports(graph))) == []
+
+
+def test_no_module_imports_a_layer_above_its_own(graph: grimp.ImportGraph) -> None:
+    # Once: notice -> pipeline.backends from the base layer, the package facade's re-exports.
+    assert upward_imports(direct_imports(graph)) == []
+
+
+def test_the_only_module_cycle_left_is_the_backend_table_and_its_spec(graph: grimp.ImportGraph) -> None:
+    # The registry builds translators from a TranslatorSpec; the spec's cache key asks the
+    # registry for fingerprints (a function-level import). Nothing else may join a circle.
+    assert cycles(direct_imports(graph)) in ([], [["mkdocs_zh_translate.pipeline.backends",
+                                                   "mkdocs_zh_translate.pipeline.spec"]])

@@ -25,17 +25,19 @@ import grimp
 PACKAGE = "mkdocs_zh_translate"
 
 # Lowest layer first. A module belongs to the layer of its top-level part (the subpackage or the
-# top-level module); the package itself (``__init__``: the version and the error base class) is
-# at the bottom, so its lazy re-exports of ``pipeline`` names count as running up.
-_BASE = "errors textfile logs spans scored plaintext notice owned userdirs model_format model_integrity untrusted"
+# top-level module). The package itself (``__init__``) is the public facade that re-exports
+# pipeline names, so it sits at the top with the front ends; the version lives in ``_version``
+# at the bottom. ``notice`` consults the backend table, so it sits with the pipeline. A
+# ``__main__`` module anywhere is an entry point, on the top layer whatever its part.
+_BASE = "_version errors textfile logs spans scored plaintext owned userdirs model_format model_integrity untrusted"
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset(["", *_BASE.split()]),
+    frozenset(_BASE.split()),
     frozenset({"segment"}),
     frozenset({"engine"}),
-    frozenset({"pipeline"}),
+    frozenset({"pipeline", "notice"}),
     frozenset({"review", "pofill", "quality", "docs"}),
     frozenset({"plugin", "sphinx", "prefill", "export"}),
-    frozenset({"cli", "__main__"}),
+    frozenset({"cli", "__main__", ""}),
 )
 
 
@@ -45,8 +47,11 @@ def build_graph() -> grimp.ImportGraph:
 
 
 def part_of(module: str) -> str:
-    """The top-level part of the package a module belongs to ("" for the package itself)."""
+    """The top-level part of the package a module belongs to ("" for the package itself;
+    "__main__" for any ``__main__`` module: an entry point is a front end wherever it sits)."""
     parts = module.split(".")
+    if parts[-1] == "__main__":
+        return "__main__"
     return parts[1] if len(parts) > 1 else ""
 
 

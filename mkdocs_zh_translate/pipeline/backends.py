@@ -19,16 +19,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ZhTranslateError
-from .markup import DEFAULT_MARKUP, MARKUP_STRATEGIES, announce, resolve_markup, unknown_markup
+from ..model_format import ALIGNER_FILE
+from .markup import (
+    AUTO,
+    DEFAULT_MARKUP,
+    MARKUP_STRATEGIES,
+    MarkupChoice,
+    announce,
+    has_aligner,
+    unknown_markup,
+)
+from .translator import BackendError as BackendError  # raised here; its home is beside the protocol
 from .translator import PseudoTranslator, Translator
 
 if TYPE_CHECKING:
     from .spec import TranslatorSpec
-
-
-class BackendError(ZhTranslateError):
-    """A translator could not be created; the message is meant for the user as is."""
 
 
 @dataclass(frozen=True)
@@ -145,3 +150,20 @@ def load_translator(
         markup=markup,
     )
     return strategy(get_backend(backend).factory(spec))
+
+
+def resolve_markup(name: str, backend: str, model: str | Path | None) -> MarkupChoice:
+    """The strategy ``name`` stands for with this backend and model: itself, or for ``auto``
+    ``project`` when the backend aligns and the export has ``aligner.onnx``, else ``tags`` with
+    the reason (an export made before aligners, a backend that cannot align). Reads only the
+    manifest: the cache key (``spec.bind_cache``) and the loaded translator
+    (``load_translator``) resolve the same way, before and without loading the model."""
+    if name != AUTO:
+        return MarkupChoice(name)
+    entry = BACKENDS.get(backend)
+    if entry is None or not entry.aligns:
+        return MarkupChoice("tags", f"the {backend} backend cannot align translations")
+    if model is None or not has_aligner(Path(model)):
+        return MarkupChoice("tags", f"{model} has no {ALIGNER_FILE} (exported by an older version; "
+                                    "export it again to get whole sentences around links and code)")
+    return MarkupChoice("project")

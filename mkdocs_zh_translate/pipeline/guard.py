@@ -578,7 +578,7 @@ class PageGuard:
         version, the renderer (extensions and their options), the English Markdown, the page
         and its segments (as the source and the fully spliced page show them), the
         translations, and what the reason names (label, line offset)."""
-        from .. import __version__
+        from .._version import __version__
 
         digest = hashlib.sha256()
         parts = [

@@ -29,7 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 from ..logs import log
 from ..model_format import ALIGNER_FILE, MANIFEST_FILE
 from ..scored import with_score_of
-from .translator import Translator
+from .translator import BackendError, Translator
 
 MarkupStrategy = Callable[[Translator], Translator]
 """``strategy(translator) -> translator``: what the ladder will call for texts with placeholders."""
@@ -131,8 +131,6 @@ def project(translator: Translator) -> Translator:
     ``aligner.onnx``."""
     load = getattr(translator, "load_aligner", None)
     if not callable(load):
-        from .backends import BackendError
-
         raise BackendError(f"markup strategy 'project' needs the onnx backend "
                            f"(the {getattr(translator, 'name', 'given')} translator cannot align)")
     load()  # an export without aligner.onnx: one EngineError line naming the model directory
@@ -170,8 +168,6 @@ class TagConstrained:
 def constrained(translator: Translator) -> Translator:
     """The ``constrained`` strategy; needs a translator that decodes under tag constraints."""
     if not isinstance(translator, TagConstrainable) or not _takes_tags(translator):
-        from .backends import BackendError  # backends imports this module
-
         name = getattr(translator, "name", type(translator).__name__)
         raise BackendError(f"markup strategy 'constrained' needs the onnx backend "
                            f"(the {name} backend cannot constrain tags)")
@@ -235,25 +231,6 @@ def has_aligner(model_dir: Path) -> bool:
         return False
     files = manifest.get("files") if isinstance(manifest, dict) else None
     return isinstance(files, dict) and ALIGNER_FILE in files and (model_dir / ALIGNER_FILE).is_file()
-
-
-def resolve_markup(name: str, backend: str, model: str | Path | None) -> MarkupChoice:
-    """The strategy ``name`` stands for with this backend and model: itself, or for ``auto``
-    ``project`` when the backend aligns and the export has ``aligner.onnx``, else ``tags`` with
-    the reason (an export made before aligners, a backend that cannot align). Reads only the
-    manifest: the cache key (``spec.bind_cache``) and the loaded translator
-    (``backends.load_translator``) resolve the same way, before and without loading the model."""
-    from .backends import BACKENDS  # the registry imports this module
-
-    if name != AUTO:
-        return MarkupChoice(name)
-    entry = BACKENDS.get(backend)
-    if entry is None or not entry.aligns:
-        return MarkupChoice("tags", f"the {backend} backend cannot align translations")
-    if model is None or not has_aligner(Path(model)):
-        return MarkupChoice("tags", f"{model} has no {ALIGNER_FILE} (exported by an older version; "
-                                    "export it again to get whole sentences around links and code)")
-    return MarkupChoice("project")
 
 
 _ANNOUNCED: set[str] = set()

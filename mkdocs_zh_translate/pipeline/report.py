@@ -101,7 +101,7 @@ COUNT_KEYS = tuple(f.name for f in fields(PageCounts) if f.name != "fallbacks")
 
 def run_report(command: str, pages: Mapping[str, PageCounts], run: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """The report of one run of ``command``: per page, the totals, the run's own numbers."""
-    from .. import __version__
+    from .._version import __version__
 
     totals = PageCounts.total(pages.values())
     return {

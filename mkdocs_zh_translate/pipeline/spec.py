@@ -13,9 +13,9 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .backends import get_backend, needs_model
+from .backends import get_backend, needs_model, resolve_markup
 from .cache import TranslationMemory
-from .markup import AUTO, DEFAULT_MARKUP, UNNAMED_MARKUP, announce, resolve_markup
+from .markup import AUTO, DEFAULT_MARKUP, UNNAMED_MARKUP, announce
 
 # Bump only when placeholder validation or the fallback ladder (pipeline/ladder.py) change
 # what a translation of the same text can be, and say so in CHANGELOG.md: every cached
@@ -130,7 +130,7 @@ def _resolved(spec: TranslatorSpec, memory: TranslationMemory, content: str) -> 
     Read from the model directory's manifest when it is there (and remembered for the model's
     content); when it is not (a CI run restoring the cache a laptop filled), the strategy last
     resolved for the same content, so a fully cached site rebuilds under the key it was filled
-    with. Without either, ``markup.resolve_markup``'s answer (``tags``): nothing can load."""
+    with. Without either, ``backends.resolve_markup``'s answer (``tags``): nothing can load."""
     if spec.markup != AUTO:
         return spec
     choice = resolve_markup(spec.markup, spec.backend, spec.model)

@@ -10,6 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
+from ..errors import ZhTranslateError
+
+
+class BackendError(ZhTranslateError):
+    """A translator could not be created or wrapped; the message is meant for the user as is.
+
+    Here, beside the protocol, so that both the backend registry and the markup strategies
+    (which the registry wraps translators in) raise it without importing each other."""
+
 
 @runtime_checkable
 class Translator(Protocol):

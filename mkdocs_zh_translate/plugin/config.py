@@ -132,7 +132,8 @@ class LanguageOverrides(base.Config):  # type: ignore[no-untyped-call]  # MkDocs
 def text_options(value: object) -> dict[str, dict[str, str]]:
     """``overrides.markdown_extensions`` as ``{extension: {option: text}}``; ValidationError
     for anything but the interface-text options of :data:`uistrings.TEXT_OPTIONS`."""
-    from .uistrings import EXTENSION_ALIASES, TEXT_OPTIONS
+    from .overrides import EXTENSION_ALIASES
+    from .uistrings import TEXT_OPTIONS
 
     items = list(value.items()) if isinstance(value, dict) else []
     if isinstance(value, list):

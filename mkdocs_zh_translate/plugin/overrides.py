@@ -14,6 +14,10 @@ from typing import Any
 _MARKUP = re.compile(r"[<>&]|\]\(")
 
 
+#: The short names of the Markdown extensions whose options hold interface text (their full
+#: module names are accepted too); here so that uistrings and overrides share one table.
+EXTENSION_ALIASES = {"toc": "markdown.extensions.toc", "footnotes": "markdown.extensions.footnotes"}
+
 def translatable_copyright(text: str | None) -> bool:
     """Plain-text copyright lines are translated; HTML or Markdown ones (links, entities) stay
     as written, since a string goes through the pipeline as plain text."""
@@ -39,8 +43,6 @@ def apply_overrides(config: Any, overrides: dict[str, Any]) -> None:
         config.theme[key] = value
     if overrides.get("extra"):
         config.extra.update(overrides["extra"])
-    from .uistrings import EXTENSION_ALIASES
-
     for name, options in (overrides.get("markdown_extensions") or {}).items():
         # validated (config.text_options): interface text of an extension, under its short name
         used = [k for k in (name, EXTENSION_ALIASES.get(name, name)) if k in config.markdown_extensions]

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..plaintext import for_template
-from .overrides import translatable_copyright
+from .overrides import EXTENSION_ALIASES, translatable_copyright
 
 # Python-Markdown's defaults, shown on every page when the feature is on and the text unset.
 PERMALINK_TITLE = "Permanent link"
@@ -30,7 +30,6 @@ TEXT_OPTIONS: dict[str, tuple[str, ...]] = {
     "toc": ("title", "permalink_title"),
     "footnotes": ("BACKLINK_TITLE",),
 }
-EXTENSION_ALIASES = {"toc": "markdown.extensions.toc", "footnotes": "markdown.extensions.footnotes"}
 ZH_LOCALE = "zh"
 _LOCALE_PLUGINS = ("mkdocs_git_revision_date_localized_plugin", "material.plugins.blog")
 _INERT = {ord("<"): "＜", ord(">"): "＞", ord("&"): "＆", ord('"'): "＂"}

@@ -25,7 +25,7 @@ def eval_report(
     references: ReferenceSet, runs: Sequence[RunResult], *, min_chrf: float | None = None, worst: int = WORST
 ) -> dict[str, Any]:
     """The JSON document of one ``eval`` (see the module docstring)."""
-    from .. import __version__
+    from .._version import __version__
 
     report: dict[str, Any] = {
         "format": FORMAT,

@@ -106,6 +106,7 @@ def test_the_key_holds_the_pipeline_format_not_the_package_version(
     fingerprint = bind_cache(SPEC, memory).fingerprint
     assert f"pipeline={PIPELINE_FORMAT}" in fingerprint
     monkeypatch.setattr(mkdocs_zh_translate, "__version__", "9.9.9")
+    monkeypatch.setattr(mkdocs_zh_translate._version, "__version__", "9.9.9")
     assert bind_cache(SPEC, memory).fingerprint == fingerprint
     monkeypatch.setattr(spec_module, "PIPELINE_FORMAT", PIPELINE_FORMAT + 1)
     assert bind_cache(SPEC, memory).fingerprint != fingerprint
