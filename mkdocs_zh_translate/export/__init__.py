@@ -5,6 +5,6 @@ those libraries load inside its functions, so importing this package stays cheap
 
 from __future__ import annotations
 
-from .onnx import ExportError, export_model
+from .convert import ExportError, export_model
 
 __all__ = ["ExportError", "export_model"]
