@@ -7,7 +7,7 @@ and the reST protection of ``po fill`` speak it.
 
 from __future__ import annotations
 
-from ._api import SegmentedPage, segment_markdown
+from ._api import SegmentedPage, segment_markdown, untitled_admonitions
 from ._model import Segment, SiteSyntax
 from ._placeholders import TAG_RE, has_words, placeholder_spans, strip_tags, tokenize, validate
 from ._readable import Parsed, from_readable, markup_in, soft_breaks_as_spaces, to_readable
@@ -37,5 +37,6 @@ __all__ = [
     "to_readable",
     "tokenize",
     "translate_segments",
+    "untitled_admonitions",
     "validate",
 ]

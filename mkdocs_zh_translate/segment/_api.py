@@ -105,6 +105,15 @@ def segment_markdown(
     return SegmentedPage(text, build_segments(text, slugify, syntax=syntax, front_matter=front_matter))
 
 
+def untitled_admonitions(text: str, *, front_matter: bool = True) -> set[str]:
+    """The admonition types (``!!! type``, ``??? type``, ``/// type``) ``text`` uses without a
+    title, lower-cased: Python-Markdown shows the type's name instead, which a site's translated
+    admonition titles must then cover. Found as the segmenter finds them (the segments it offers
+    as titles to insert), so a marker inside a code block is none."""
+    page = segment_markdown(text, front_matter=front_matter)
+    return {s.text.lower() for s in page.segments if s.restore.insert_title}
+
+
 __all__ = [
     "Segment",
     "SegmentTranslation",
@@ -112,4 +121,5 @@ __all__ = [
     "SiteSyntax",
     "segment_markdown",
     "translate_segments",
+    "untitled_admonitions",
 ]
