@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..spans import apply_edits
 from ._model import Segment, SiteSyntax
-from ._segmenter import build_segments
+from ._segmenter import build_segments, untitled_admonition_types
 from ._splice import pin_attr, restore_segment
 from ._translate import SegmentTranslation, translate_segments
 
@@ -110,8 +110,7 @@ def untitled_admonitions(text: str, *, front_matter: bool = True) -> set[str]:
     title, lower-cased: Python-Markdown shows the type's name instead, which a site's translated
     admonition titles must then cover. Found as the segmenter finds them (the segments it offers
     as titles to insert), so a marker inside a code block is none."""
-    page = segment_markdown(text, front_matter=front_matter)
-    return {s.text.lower() for s in page.segments if s.restore.insert_title}
+    return untitled_admonition_types(text, front_matter=front_matter)
 
 
 __all__ = [
