@@ -96,7 +96,7 @@ def onnx_model(quant: str, rebuild: bool = False) -> Path:
     The exporter's source is part of the key: a graph rewrite that keeps the format number
     (same engine contract, other nodes) must not be benchmarked on a stale export.
     """
-    from mkdocs_zh_translate.export.onnx import export_model
+    from mkdocs_zh_translate.export import export_model
     from mkdocs_zh_translate.model_format import FORMAT_VERSION
     from tests.models import exporter_key
 

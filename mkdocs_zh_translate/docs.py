@@ -37,6 +37,7 @@ from .owned import Owned, PathError, atomic_write, check_output, copy_if_changed
 from .pipeline.lazy import TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, strict_failure
 from .plaintext import for_template
+from .segment import SegmentError, untitled_admonitions
 
 Layout = Literal["suffix", "folder"]
 LAYOUTS: tuple[Layout, ...] = ("suffix", "folder")
@@ -58,9 +59,6 @@ STANDARD_ADMONITIONS = {
     "quote": "引用",
 }
 
-# `!!! type`, `???+ type` and `/// type` without an explicit title (the title is the type).
-_ADMONITION = re.compile(r'^[ \t]*(?:!!!|\?\?\?\+?|///)[ \t]+([A-Za-z][\w-]*)(?:[ \t]+[\w -]*)?[ \t]*$', re.MULTILINE)
-_NOT_ADMONITIONS = {"tab", "html", "define", "caption", "admonition", "figure"}  # other `///` blocks
 _FRONT_KEY = re.compile(r"^(title|description)([ \t]*:[ \t]*)(.*)$", re.MULTILINE)
 
 
@@ -127,9 +125,12 @@ class DocsReport:
 
 
 def admonition_types(markdown: str) -> set[str]:
-    """Admonition types used without an explicit title (their title is the type's name)."""
-    found = {m.group(1).lower() for m in _ADMONITION.finditer(markdown)}
-    return found - _NOT_ADMONITIONS
+    """Admonition types used without an explicit title (their title is the type's name), as the
+    segmenter recognises them. A page it cannot segment has none here: the pipeline reports it."""
+    try:
+        return untitled_admonitions(markdown, front_matter=False)
+    except SegmentError:
+        return set()
 
 
 def translated_path(src_uri: str, language: str, layout: Layout, default_locale: str) -> tuple[str, str]:

@@ -97,13 +97,13 @@ def tiny_hf_model(preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
 def exporter_key(*extra: str) -> str:
     """Hash of the exporter's source (and ``extra``): an export keyed on it is rebuilt whenever
     the export code changes, even when the format number does not (also used by benchmarks/)."""
-    exporters = sorted(PACKAGE.glob("export*.py")) + sorted(PACKAGE.glob("export/*.py"))
+    exporters = sorted(PACKAGE.glob("export*.py")) + sorted(PACKAGE.glob("export/**/*.py"))  # rewrites/ too
     return _hash_files(exporters, *extra)
 
 
 def tiny_onnx_model(quantize: str = "none", preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
     """The tiny model exported by our real ``export`` command (``quantize`` is "none", "int8" or "fp16")."""
-    from mkdocs_zh_translate.export.onnx import export_model
+    from mkdocs_zh_translate.export import export_model
 
     hf_dir = tiny_hf_model(preset, seed)
     key = exporter_key(hf_dir.name, quantize)

@@ -87,7 +87,7 @@ def ensure_demo_model(target: Path = DEMO_MODEL) -> Path:
     if _export_format(target) == FORMAT_VERSION:
         return target
     try:
-        from mkdocs_zh_translate.export.onnx import ExportError, export_model
+        from mkdocs_zh_translate.export import ExportError, export_model
 
         from .export_tiny import build_tiny_marian
     except ImportError as exc:

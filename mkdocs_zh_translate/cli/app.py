@@ -85,7 +85,7 @@ def _cmd_md(args: argparse.Namespace) -> int:
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from ..export.onnx import export_model
+    from ..export import export_model
 
     export_model(args.model, check_output(Path(args.out), "--out"), quantize=args.quantize)
     return 0

@@ -50,7 +50,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..prefill.progress import RateProgress
+    from ..pipeline.progress import RateProgress
     from ..prefill.run import Where, prefill
 
     if args.workers < 0 or (args.threads is not None and args.threads < 1):

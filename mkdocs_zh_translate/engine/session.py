@@ -233,7 +233,7 @@ class MarianSessions:
     """The encoder and decoder graphs of one exported model directory.
 
     The encoder returns the cross-attention keys/values of every decoder layer (see
-    ``export._add_cross_cache_to_encoder``), so ``encode`` yields a ready ``DecoderState`` with
+    ``export.rewrites.cross_cache``), so ``encode`` yields a ready ``DecoderState`` with
     an empty self-attention cache and every decoding step, the first included, is one ``step``.
     """
 

@@ -1,7 +1,9 @@
-"""The one progress reporter: a bar on a terminal, a log line every ~10 s anywhere else.
+"""The progress reporters: a bar on a terminal, a log line every ~10 s anywhere else.
 
 Only model work is reported (cache hits are instant). Both go to stderr, so ``md > out.md``
 stays clean; a CI log gets a few lines with rate and ETA instead of silence or ``\r`` noise.
+``prefill`` has its own reporter here (``RateProgress``: a rate line on a terminal too); all of
+them format durations and percentages with the same helpers.
 """
 
 from __future__ import annotations
@@ -130,12 +132,12 @@ class LogProgress:
     def _line(self, now: float) -> str:
         done, total = self._done, self._total
         if done == self._shown:
-            return f"{PREFIX}still translating: no chunk finished in {_duration(now - self._changed)}"
-        text = f"{PREFIX}{done}/{total} segments ({100 * done // max(total, 1)}%)"
+            return f"{PREFIX}still translating: no chunk finished in {duration(now - self._changed)}"
+        text = f"{PREFIX}{done}/{total} segments ({percent(done, total)}%)"
         elapsed = self._changed - self._started
         if done and elapsed > 0:
             rate = done / elapsed
-            return text + f", {rate:.1f}/s, ETA {_duration((total - done) / rate)}"
+            return text + f", {rate:.1f}/s, ETA {duration((total - done) / rate)}"
         return text + ", ETA unknown"
 
     def close(self) -> None:
@@ -150,19 +152,78 @@ class LogProgress:
             self._thread = self._stop = None
             self._running = self._printed = False
         if running and printed:
-            self.stream.write(f"{PREFIX}{done} segments translated in {_duration(elapsed)}\n")
+            self.stream.write(f"{PREFIX}{done} segments translated in {duration(elapsed)}\n")
             self.stream.flush()
 
 
-def _duration(seconds: float) -> str:
+def duration(seconds: float, *, compact: bool = False) -> str:
+    """``42 s``, ``3 min 05 s``, ``2 h 07 min``; ``compact``: ``42s``, ``3m05s``, ``2h07m``
+    (prefill's lines)."""
+    sep, (sec, minute, hour) = ("", ("s", "m", "h")) if compact else (" ", ("s", "min", "h"))
     seconds = round(seconds)
     if seconds < 60:
-        return f"{seconds} s"
+        return f"{seconds}{sep}{sec}"
     minutes, seconds = divmod(seconds, 60)
     if minutes < 60:
-        return f"{minutes} min {seconds:02d} s"
+        return f"{minutes}{sep}{minute}{sep}{seconds:02d}{sep}{sec}"
     hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
+    return f"{hours}{sep}{hour}{sep}{minutes:02d}{sep}{minute}"
+
+
+def percent(done: int, total: int) -> int:
+    """Whole percent done, rounded down (a ``total`` of 0 counts as 1)."""
+    return 100 * done // max(total, 1)
+
+
+class RateProgress:
+    """Prefill's reporter: ``zh-translate prefill: 1200/5000 segments (24%), 11.3 segments/s,
+    ETA 5m36s``.
+
+    A prefill runs for minutes to hours, often unattended (CI, nohup): on a terminal the line is
+    redrawn in place; elsewhere one line is printed every ``interval`` seconds and at the end, so
+    a log shows the rate without thousands of lines, and only when the count moved (the same
+    count again would show a rate that falls only because the clock ran on).
+    """
+
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        *,
+        terminal: bool | None = None,
+        interval: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.stream = stream or sys.stderr
+        self.terminal = self.stream.isatty() if terminal is None else terminal
+        self.interval = interval
+        self.clock = clock
+        self.started = clock()
+        self._last_line = float("-inf")
+        self._drawn = False
+        self._shown = -1  # the count of the last line: the same count is not written twice
+
+    def line(self, done: int, total: int) -> str:
+        elapsed = max(self.clock() - self.started, 1e-9)
+        rate = done / elapsed
+        eta = duration((total - done) / rate, compact=True) if rate > 0 else "?"
+        return (f"zh-translate prefill: {done}/{total} segments ({percent(done, total)}%), "
+                f"{rate:.1f} segments/s, ETA {eta}")
+
+    def update(self, done: int, total: int) -> None:
+        now = self.clock()
+        if self.terminal:
+            self.stream.write("\r" + self.line(done, total) + "\x1b[K")
+            self._drawn = True
+        elif done != self._shown and (done >= total or now - self._last_line >= self.interval):
+            self.stream.write(self.line(done, total) + "\n")
+            self._last_line, self._shown = now, done
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._drawn = False
 
 
 def progress_for(enabled: bool | None, *, interval: float | None = None) -> Progress:

@@ -8,7 +8,7 @@ and the pipeline's fallback ladder (``pipeline.ladder``) speak it.
 
 from __future__ import annotations
 
-from ._api import SegmentedPage, segment_markdown
+from ._api import SegmentedPage, segment_markdown, untitled_admonitions
 from ._model import Segment, SiteSyntax
 from ._placeholders import (
     TAG_RE,
@@ -46,6 +46,7 @@ __all__ = [
     "strip_tags",
     "to_readable",
     "tokenize",
+    "untitled_admonitions",
     "validate",
     "without_pairs",
 ]

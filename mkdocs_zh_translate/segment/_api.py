@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from ..spans import apply_edits
 from ._model import Segment, SiteSyntax
-from ._segmenter import build_segments
+from ._segmenter import build_segments, untitled_admonition_types
 from ._splice import pin_attr, restore_segment
 
 
@@ -104,9 +104,18 @@ def segment_markdown(
     return SegmentedPage(text, build_segments(text, slugify, syntax=syntax, front_matter=front_matter))
 
 
+def untitled_admonitions(text: str, *, front_matter: bool = True) -> set[str]:
+    """The admonition types (``!!! type``, ``??? type``, ``/// type``) ``text`` uses without a
+    title, lower-cased: Python-Markdown shows the type's name instead, which a site's translated
+    admonition titles must then cover. Found as the segmenter finds them (the segments it offers
+    as titles to insert), so a marker inside a code block is none."""
+    return untitled_admonition_types(text, front_matter=front_matter)
+
+
 __all__ = [
     "Segment",
     "SegmentedPage",
     "SiteSyntax",
     "segment_markdown",
+    "untitled_admonitions",
 ]

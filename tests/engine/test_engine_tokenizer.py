@@ -12,7 +12,7 @@ pytest.importorskip("transformers")
 from transformers import MarianTokenizer
 
 from mkdocs_zh_translate.engine.tokenizer import MarianSpmTokenizer
-from mkdocs_zh_translate.export.onnx import tokenizer_settings
+from mkdocs_zh_translate.export import tokenizer_settings
 from tests.models import tiny_hf_model
 
 CORPUS = [

@@ -123,7 +123,7 @@ def _old_style_aligner(model: Path, out: Path) -> Path:
     import torch
     from transformers import MarianMTModel
 
-    from mkdocs_zh_translate.export.onnx import write_manifest
+    from mkdocs_zh_translate.export import write_manifest
     from tests.models import TAGFREE, tiny_hf_model
 
     shutil.copytree(model, out)

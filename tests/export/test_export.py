@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_zh_translate.cli.app import main
-from mkdocs_zh_translate.export.onnx import ExportError, export_model
+from mkdocs_zh_translate.export import ExportError, export_model
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -52,7 +52,7 @@ def test_missing_export_extra_names_the_install_command(tmp_path: Path) -> None:
     # A subprocess where importing optimum fails, as on an install without the extra.
     code = (
         "import sys; sys.modules['optimum'] = None; sys.modules['optimum.exporters.onnx'] = None\n"
-        "from mkdocs_zh_translate.export.onnx import export_model, ExportError\n"
+        "from mkdocs_zh_translate.export import export_model, ExportError\n"
         "try:\n    export_model('x/y', __import__('pathlib').Path(sys.argv[1]))\n"
         "except ExportError as e:\n    print(e)\n"
     )

@@ -9,7 +9,7 @@ import pytest
 onnx = pytest.importorskip("onnx")
 ort = pytest.importorskip("onnxruntime")
 
-from mkdocs_zh_translate.export.onnx import _topk_chunk, _topk_nodes  # noqa: E402
+from mkdocs_zh_translate.export.rewrites.topk_head import topk_chunk, topk_nodes  # noqa: E402
 
 
 def _run(chunk: int | None, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -25,7 +25,7 @@ def _run(chunk: int | None, scores: np.ndarray, k: int) -> tuple[np.ndarray, np.
             numpy_helper.from_array(np.array([chunk], dtype=np.int64), "zh_topk_width"),
         ]
     graph = helper.make_graph(
-        _topk_nodes("x", "s", "i", "t", chunk), "g",
+        topk_nodes("x", "s", "i", "t", chunk), "g",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["rows", vocab]),
          helper.make_tensor_value_info("topk", TensorProto.INT64, [1])],
         [helper.make_tensor_value_info("s", TensorProto.FLOAT, None),
@@ -55,7 +55,7 @@ def test_two_stage_topk_equals_plain_topk(k: int) -> None:
 
 
 def test_chunking_only_for_vocabularies_with_a_fitting_divisor() -> None:
-    assert _topk_chunk(65001) == 141  # opus-mt-en-zh: 461 chunks of 141
+    assert topk_chunk(65001) == 141  # opus-mt-en-zh: 461 chunks of 141
     assert 65001 // 141 >= 256
-    assert _topk_chunk(2334) is None  # the test model: plain TopK
-    assert _topk_chunk(65537) is None  # prime
+    assert topk_chunk(2334) is None  # the test model: plain TopK
+    assert topk_chunk(65537) is None  # prime

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from mkdocs_zh_translate.cli.app import main
-from mkdocs_zh_translate.export.onnx import write_manifest
+from mkdocs_zh_translate.export import write_manifest
 from mkdocs_zh_translate.model_format import FORMAT_VERSION
 from mkdocs_zh_translate.model_integrity import ModelIntegrityError, verify_model
 

@@ -18,10 +18,10 @@ from mkdocs_zh_translate.cli.app import main
 from mkdocs_zh_translate.pipeline import service as service_module
 from mkdocs_zh_translate.pipeline.cache import MachineCache, TranslationMemory
 from mkdocs_zh_translate.pipeline.ladder import SegmentTranslation
+from mkdocs_zh_translate.pipeline.progress import RateProgress
 from mkdocs_zh_translate.pipeline.service import Requests, TranslationService
 from mkdocs_zh_translate.pipeline.spec import CacheBinding
 from mkdocs_zh_translate.prefill.local import threads_per_worker
-from mkdocs_zh_translate.prefill.progress import RateProgress
 from tests.fakes import CountingTranslator
 from tests.plugin_sites import PAGES, build_in_process, page_pairs, write_site
 

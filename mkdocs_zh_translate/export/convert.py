@@ -1,0 +1,126 @@
+"""Turn a Hugging Face MarianMT model into the directory our ONNX Runtime engine runs.
+
+This package is the only place that touches torch / transformers / optimum (the ``export``
+extra); the engine itself needs onnxruntime, sentencepiece and numpy only, so everything the
+engine must know about the model (special ids, generation defaults, tokenizer quirks) is
+written to ``generation.json`` here, once.
+
+``export_model`` runs the steps in order, each in its own module: load (``source``: resolve
+the model, run optimum's exporter), rewrite (``rewrites``: reshape the graphs for the engine),
+quantise (``quantise``), save (``save``: pre-optimised graphs, external data, manifest), plus
+the ``aligner`` graph and ``settings`` (``generation.json``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from ..model_format import ALIGNER_FILE, DECODER_FILE, ENCODER_FILE, GENERATION_FILE, MANIFEST_FILE
+from ..owned import Owned, named, scratch_dir
+from .aligner import export_aligner
+from .errors import ExportError
+from .quantise import QUANTIZATIONS, quantize_int8, to_fp16
+from .rewrites import (
+    add_cross_cache_to_encoder,
+    add_topk_head,
+    flatten_logits_bias,
+    fuse_cross_attention,
+    self_attention_in_place,
+)
+from .save import optimize_offline, save_pair_external, write_manifest
+from .settings import generation_settings
+from .source import load_marian, require_export_deps, resolve_source, run_optimum
+
+__all__ = ["QUANTIZATIONS", "ExportError", "export_model"]
+
+
+def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
+    """Export ``model`` (Hub id or local directory) into ``out``; return ``out``.
+
+    Files are built in a temporary directory and moved in at the end, manifest last, so an
+    interrupted export never leaves a directory the engine would accept.
+    """
+    if quantize not in QUANTIZATIONS:
+        raise ExportError(f"unknown quantisation {quantize!r}; choose {', '.join(QUANTIZATIONS)}")
+    require_export_deps()
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ExportError(f"{out}: exists and is not a directory")
+    src = resolve_source(model)
+    config, tokenizer = load_marian(model, src)
+    settings = generation_settings(src, config, tokenizer)
+
+    out.mkdir(parents=True, exist_ok=True)
+    with scratch_dir(".export-", out) as tmp:
+        raw = tmp / "raw"
+        run_optimum(src, raw)
+        final = tmp / "final"
+        final.mkdir()
+        encoder_fp32, decoder_fp32 = tmp / "encoder_fp32.onnx", tmp / "decoder_fp32.onnx"
+        settings["max_topk"] = _rewrite(src, raw, settings, quantize, encoder_fp32, decoder_fp32)
+        shutil.rmtree(raw)
+        encoder_src, decoder_src = _quantise(tmp, encoder_fp32, decoder_fp32, quantize)
+        settings["shared_initializers"] = save_pair_external(encoder_src, decoder_src, final, settings["vocab_size"])
+        export_aligner(src, tmp, final / ALIGNER_FILE, quantize)
+
+        for name in ("source.spm", "target.spm", "vocab.json", "target_vocab.json", "tokenizer_config.json"):
+            if (src / name).is_file():
+                shutil.copyfile(src / name, final / name)
+        settings["quantize"] = quantize
+        (final / GENERATION_FILE).write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+
+        Owned(out, named([MANIFEST_FILE]), "an export's files").remove(out / MANIFEST_FILE)  # stale until rewritten
+        for item in final.iterdir():
+            os.replace(item, out / item.name)
+    write_manifest(out, source=model, quantize=quantize)
+    return out
+
+
+def _rewrite(src: Path, raw: Path, settings: dict[str, Any], quantize: str, encoder_fp32: Path,
+             decoder_fp32: Path) -> int:
+    """Reshape optimum's graphs in ``raw`` for the engine (see ``rewrites``), converting them to
+    float16 before the top-k head for ``fp16``, and save them as ``encoder_fp32``/``decoder_fp32``
+    (float32 unless fp16). Returns the largest top-k the decoder accepts."""
+    import onnx
+
+    heads, head_dim, layers = settings["decoder_attention_heads"], settings["head_dim"], settings["decoder_layers"]
+    encoder = onnx.load(raw / "encoder_model.onnx")
+    first_decoder = onnx.load(raw / "decoder_model.onnx")
+    add_cross_cache_to_encoder(encoder, first_decoder, layers, heads, head_dim)
+    del first_decoder
+    decoder = onnx.load(raw / "decoder_with_past_model.onnx")
+    if self_attention_in_place(decoder, layers, heads) != layers:
+        raise ExportError(f"{src}: not every self-attention block could be rewritten; "
+                          "unsupported transformers/optimum version")
+    flatten_logits_bias(decoder)
+    rewritten = fuse_cross_attention(decoder, heads, head_dim)
+    if rewritten != layers:
+        raise ExportError(f"{src}: found {rewritten} cross-attention blocks to rewrite, expected "
+                          f"{layers}; unsupported transformers/optimum version")
+    if quantize == "fp16":
+        encoder = to_fp16(encoder, "encoder")
+        decoder = to_fp16(decoder, "decoder")
+    max_topk = add_topk_head(decoder, settings["vocab_size"])
+    onnx.save(encoder, encoder_fp32)
+    onnx.save(decoder, decoder_fp32)
+    return max_topk
+
+
+def _quantise(tmp: Path, encoder_fp32: Path, decoder_fp32: Path, quantize: str) -> tuple[Path, Path]:
+    """The encoder and decoder files to save: int8-quantised for ``int8``, and pre-optimised by
+    ONNX Runtime unless ``fp16`` (the offline pass runs on the CPU, which lacks many fp16 kernels)."""
+    if quantize == "int8":
+        quantize_int8(encoder_fp32, tmp / "encoder_int8.onnx")
+        quantize_int8(decoder_fp32, tmp / "decoder_int8.onnx")
+        encoder_src, decoder_src = tmp / "encoder_int8.onnx", tmp / "decoder_int8.onnx"
+    else:
+        encoder_src, decoder_src = encoder_fp32, decoder_fp32
+    if quantize != "fp16":
+        (tmp / "optimized").mkdir()
+        encoder_src = optimize_offline(encoder_src, tmp / "optimized" / ENCODER_FILE)
+        decoder_src = optimize_offline(decoder_src, tmp / "optimized" / DECODER_FILE)
+    return encoder_src, decoder_src

@@ -1,0 +1,111 @@
+"""Load: find the Hugging Face model (a local ``save_pretrained`` directory or a Hub id), read
+its config and tokenizer, and run optimum's ONNX exporter on it: the raw graphs the rewrites
+start from."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from .errors import ExportError
+
+_INSTALL_HINT = "install the export extra: pip install 'mkdocs-zh-translate[export]'"
+
+
+def require_export_deps() -> None:
+    """Fail early, with the install command, when the export extra is missing."""
+    missing = []
+    for module in ("torch", "transformers", "optimum.exporters.onnx", "onnx", "onnxruntime.quantization"):
+        try:
+            __import__(module)
+        except ImportError:
+            missing.append(module.split(".")[0])
+    if missing:
+        raise ExportError(f"exporting needs {', '.join(sorted(set(missing)))}: {_INSTALL_HINT}")
+
+
+def resolve_source(model: str) -> Path:
+    """Return a local directory holding the model, downloading a Hub id if needed.
+
+    Downloading first (instead of letting optimum do it) lets us tell apart "no such model",
+    "no network" and "offline mode" and say which one it was.
+    """
+    local = Path(model).expanduser()
+    if local.is_dir():
+        if not (local / "config.json").is_file():
+            raise ExportError(f"{local}: not a Hugging Face model directory (no config.json)")
+        return local
+    if model.startswith((".", "/", "~")) or os.sep in model.strip("/").replace("/", "", 1):
+        raise ExportError(f"{model}: no such model directory")
+    from huggingface_hub import errors as hf_errors
+    from huggingface_hub import snapshot_download
+
+    offline = os.environ.get("HF_HUB_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}
+    try:
+        path = snapshot_download(
+            model,
+            allow_patterns=["*.json", "*.spm", "*.model", "*.safetensors", "pytorch_model.bin", "*.txt"],
+        )
+    except hf_errors.HFValidationError:
+        raise ExportError(f"{model}: neither a local directory nor a valid Hugging Face model id") from None
+    except (hf_errors.RepositoryNotFoundError, hf_errors.GatedRepoError):
+        raise ExportError(f"{model}: unknown model id on the Hugging Face Hub (or it is private)") from None
+    except hf_errors.LocalEntryNotFoundError:
+        if offline:
+            raise ExportError(
+                f"{model}: not in the local Hugging Face cache and HF_HUB_OFFLINE is set; "
+                "unset it or pass a local save_pretrained directory"
+            ) from None
+        raise ExportError(
+            f"{model}: cannot download (no network?) and not in the local Hugging Face cache; "
+            "pass a local save_pretrained directory instead"
+        ) from None
+    except OSError as exc:  # requests' ConnectionError is an OSError
+        raise ExportError(f"{model}: cannot download: {exc.__class__.__name__}: {exc}".splitlines()[0]) from None
+    return Path(path)
+
+
+def load_marian(model: str, src: Path) -> tuple[Any, Any]:
+    """The model's config and Marian tokenizer, refusing any model type but MarianMT."""
+    from transformers import AutoConfig, MarianTokenizer
+
+    try:
+        config = AutoConfig.from_pretrained(src)
+    except (OSError, ValueError) as exc:
+        raise ExportError(f"{src}: cannot read the model config: {exc}".splitlines()[0]) from None
+    if config.model_type != "marian":
+        raise ExportError(f"{model}: a {config.model_type!r} model; only MarianMT models are supported")
+    try:
+        tokenizer = MarianTokenizer.from_pretrained(src)
+    except (OSError, ValueError, KeyError, AssertionError) as exc:
+        raise ExportError(f"{src}: cannot load the Marian tokenizer: {exc}".splitlines()[0]) from None
+    return config, tokenizer
+
+
+def run_optimum(src: Path, raw: Path) -> None:
+    """optimum's exporter: encoder, decoder (first step) and decoder-with-past, not merged.
+
+    The no-past decoder is only read for its cross-attention projections (see
+    ``add_cross_cache_to_encoder``); skipping optimum's merge step also saves a graph copy.
+    """
+    import warnings
+
+    from optimum.exporters.onnx import main_export
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            main_export(
+                str(src),
+                raw,
+                task="text2text-generation-with-past",
+                do_validation=False,
+                no_post_process=True,
+                library_name="transformers",
+            )
+        except Exception as exc:  # optimum raises many types; the user needs the cause in one line
+            raise ExportError(f"{src}: ONNX export failed: {exc.__class__.__name__}: {exc}".splitlines()[0]) from None
+    for name in ("encoder_model.onnx", "decoder_model.onnx", "decoder_with_past_model.onnx"):
+        if not (raw / name).is_file():
+            raise ExportError(f"{src}: optimum produced no {name}; unsupported optimum version")
