@@ -19,18 +19,20 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 import polib
 
 from ..errors import ZhTranslateError
-from ..review.pocheck import PoSyntaxError, check_po, polib_error
+from ..review.pocheck import PoSyntaxError, check_lines, polib_error
+from ..review.poscan import Kind, PoLine, scan_lines
 from .rst import backslash_escaped
 
 MARKER = "zh-translate: machine"
 TRANSLATED = "translated"  # the marker's word for entries written as translated (not fuzzy)
 _MARKER_RE = re.compile(r"#\s*" + re.escape(MARKER) + r"(\s+" + TRANSLATED + r")?\s+([0-9a-f]+)\s*$")
-_KEYWORD_RE = re.compile(r"^(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?)\s+(\".*)$")
 _STRING_RE = re.compile(r'^\s*"(.*)"\s*$')
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "a": "\a", "b": "\b", "f": "\f", "v": "\v"}
 _STANDARD_WIDTHS = (76, 78, 79, 80)
@@ -141,8 +143,10 @@ class Catalog:
 
 def parse_catalog(text: str, path: str) -> Catalog:
     """Scan ``text`` into entries. Raises CatalogError for what msgfmt or polib would reject."""
+    lines = text.splitlines(keepends=True)
+    scanned = scan_lines(lines)  # once, for the checker and for the entries
     try:
-        check_po(text)
+        check_lines(scanned)
     except PoSyntaxError as exc:
         raise CatalogError(f"{path}:{exc.line}: malformed PO file: {exc.message}") from None
     try:
@@ -150,85 +154,120 @@ def parse_catalog(text: str, path: str) -> Catalog:
     except (OSError, ValueError) as exc:
         at, reason = polib_error(exc)
         raise CatalogError(f"{path}:{at}: malformed PO file: {reason}") from None
-    lines = text.splitlines(keepends=True)
-    entries: list[Entry] = []
+    builder = _EntryBuilder(path)
+    for line in scanned:
+        _BUILD[line.kind](builder, line)
+    builder.finish(len(lines))
+    return Catalog(path, lines, builder.entries, detect_width(lines, builder.entries))
+
+
+@dataclass
+class _EntryBuilder:
+    """Entries collected from the scanned lines: the entry being read, the keyword whose string
+    continuation lines extend (with its first line, for the edits' line ranges), and the raw
+    strings of each keyword until the entry ends."""
+
+    path: str
+    entries: list[Entry] = field(default_factory=list)
     current: Entry | None = None
     keyword: str | None = None
-    kw_first = 0
-    values: dict[str, list[str]] = {}
+    kw_first: int = 0
+    values: dict[str, list[str]] = field(default_factory=dict)
 
-    def close_keyword(at: int) -> None:
-        nonlocal keyword
-        if current is not None and keyword is not None:
-            current.keyword_lines.append((keyword, kw_first, at))
-        keyword = None
+    def close_keyword(self, at: int) -> None:
+        """The keyword's lines end before line ``at`` (0-based): record its range."""
+        if self.current is not None and self.keyword is not None:
+            self.current.keyword_lines.append((self.keyword, self.kw_first, at))
+        self.keyword = None
 
-    def finish(at: int) -> None:
-        nonlocal current
-        close_keyword(at)
+    def finish(self, at: int) -> None:
+        """The entry ends before line ``at``: its strings unescaped into their fields."""
+        self.close_keyword(at)
+        current = self.current
         if current is not None:
-            for key, parts in values.items():
-                value = unescape("".join(parts))
-                if key == "msgctxt":
-                    current.msgctxt = value
-                elif key == "msgid":
-                    current.msgid = value
-                elif key == "msgid_plural":
-                    current.msgid_plural = value
-                elif key == "msgstr":
-                    current.msgstr[None] = value
-                else:
-                    current.msgstr[int(key[7:-1])] = value
+            for key, parts in self.values.items():
+                _set_value(current, key, unescape("".join(parts)))
             current.end = at
-            entries.append(current)
-        current = None
-        values.clear()
+            self.entries.append(current)
+        self.current = None
+        self.values.clear()
 
-    for n, raw in enumerate(lines):
-        line = raw.rstrip("\r\n")
-        stripped = line.strip()
-        if not stripped:
-            finish(n)
-            continue
-        obsolete = stripped.startswith("#~")
-        body = stripped[2:].strip() if obsolete else stripped
-        if obsolete and body.startswith("|"):
-            body = "#" + body  # "#~| msgid ..." is a previous-msgid comment of an obsolete entry
-        if body.startswith("#") or (obsolete and not body):
-            if current is not None and any(k.startswith("msgstr") for k in values):
-                finish(n)
-            if current is None:
-                current = Entry(start=n, obsolete=obsolete)
-            close_keyword(n)
-            if body.startswith("#,"):
-                current.flags = [f.strip() for f in body[2:].split(",") if f.strip()]
-                current.flags_line = n
-            elif body.startswith("# ") or body == "#":
-                current.comments.append((n, body))
-            continue
-        m = _KEYWORD_RE.match(body)
-        if m:
-            key = m.group(1)
-            if current is not None and key in ("msgctxt", "msgid") and any(k.startswith("msgstr") for k in values):
-                finish(n)
-            if current is None:
-                current = Entry(start=n, obsolete=obsolete)
-            close_keyword(n)
-            keyword, kw_first = key, n
-            if key == "msgid":
-                current.msgid_line = n
-            s = _STRING_RE.match(m.group(3))
-            if not s:
-                raise CatalogError(f"{path}:{n + 1}: malformed PO file: unterminated string")
-            values.setdefault(key, []).append(s.group(1))
-            continue
-        s = _STRING_RE.match(body)
-        if s and keyword is not None:
-            values[keyword].append(s.group(1))
-            continue
-        raise CatalogError(f"{path}:{n + 1}: malformed PO file: not PO syntax")  # never quoted: see pocheck
-    finish(len(lines))
-    return Catalog(path, lines, entries, detect_width(lines, entries))
+    def _after_msgstr(self) -> bool:
+        return self.current is not None and any(k.startswith("msgstr") for k in self.values)
+
+    def _open(self, n: int, obsolete: bool) -> Entry:
+        """The entry line ``n`` belongs to, started here when none is open."""
+        if self.current is None:
+            self.current = Entry(start=n, obsolete=obsolete)
+        return self.current
+
+    def blank(self, line: PoLine) -> None:
+        self.finish(line.number - 1)
+
+    def comment(self, line: PoLine) -> None:
+        """A comment after a msgstr starts the next entry; ``#,`` flags and ``#`` translator
+        comments (where our marker is) are kept with their lines, for the edits."""
+        n, body = line.number - 1, line.body
+        if self._after_msgstr():
+            self.finish(n)
+        current = self._open(n, line.obsolete)
+        self.close_keyword(n)
+        if body.startswith("#,"):
+            current.flags = [f.strip() for f in body[2:].split(",") if f.strip()]
+            current.flags_line = n
+        elif body.startswith("# ") or body == "#":
+            current.comments.append((n, body))
+
+    def keyword_line(self, line: PoLine) -> None:
+        """A msgctxt or msgid after a msgstr starts the next entry; every keyword starts a string."""
+        n, key = line.number - 1, line.keyword
+        gap = line.body[len(key) :]
+        if not gap[:1].isspace() or not gap.lstrip().startswith('"'):
+            self.other(line)  # the editor wants blanks between keyword and string
+        if key in ("msgctxt", "msgid") and self._after_msgstr():
+            self.finish(n)
+        current = self._open(n, line.obsolete)
+        self.close_keyword(n)
+        self.keyword, self.kw_first = key, n
+        if key == "msgid":
+            current.msgid_line = n
+        s = _STRING_RE.match(gap)
+        if not s:
+            raise CatalogError(f"{self.path}:{line.number}: malformed PO file: unterminated string")
+        self.values.setdefault(key, []).append(s.group(1))
+
+    def string(self, line: PoLine) -> None:
+        s = _STRING_RE.match(line.body)
+        if not s or self.keyword is None:
+            self.other(line)
+        else:
+            self.values[self.keyword].append(s.group(1))
+
+    def other(self, line: PoLine) -> NoReturn:
+        raise CatalogError(f"{self.path}:{line.number}: malformed PO file: not PO syntax")  # never quoted: see pocheck
+
+
+_BUILD: dict[Kind, Callable[[_EntryBuilder, PoLine], None]] = {
+    Kind.BLANK: _EntryBuilder.blank,
+    Kind.COMMENT: _EntryBuilder.comment,
+    Kind.KEYWORD: _EntryBuilder.keyword_line,
+    Kind.STRING: _EntryBuilder.string,
+    Kind.OTHER: _EntryBuilder.other,
+}
+
+
+def _set_value(entry: Entry, key: str, value: str) -> None:
+    """One keyword's unescaped string stored in its field (``msgstr[n]`` under ``n``)."""
+    if key == "msgctxt":
+        entry.msgctxt = value
+    elif key == "msgid":
+        entry.msgid = value
+    elif key == "msgid_plural":
+        entry.msgid_plural = value
+    elif key == "msgstr":
+        entry.msgstr[None] = value
+    else:
+        entry.msgstr[int(key[7:-1])] = value
 
 
 def detect_width(lines: list[str], entries: list[Entry]) -> int:
@@ -320,47 +359,75 @@ def apply_edits(catalog: Catalog, edits: list[Edit]) -> str:
 def apply_edits_mapped(catalog: Catalog, edits: list[Edit]) -> tuple[str, list[int]]:
     """``apply_edits`` plus where each old line (0-based) is in the new text, so problems can
     be reported at the line the user will see after the write."""
-    eol = "\r\n" if catalog.lines and catalog.lines[0].endswith("\r\n") else "\n"
-    replace: dict[int, list[str] | None] = {}  # line -> replacement lines (None deletes)
-    insert: dict[int, list[str]] = {}  # before line -> new lines
+    plan = _LinePlan()
     for edit in edits:
-        e = edit.entry
-        stored = [(k, a, b) for k, a, b in e.keyword_lines if k.startswith("msgstr")]
-        first, last = stored[0][1], stored[-1][2]
-        keyword = "msgstr[0]" if edit.plural else "msgstr"
-        new_lines = format_string(keyword, edit.msgstr, catalog.width)
-        replace[first] = new_lines
-        for n in range(first + 1, last):
-            replace[n] = None
-        flags = (["fuzzy"] if edit.fuzzy else []) + [f for f in e.flags if f != "fuzzy"]
-        flag_line = "#, " + ", ".join(flags)
-        if e.flags_line is not None:
-            replace[e.flags_line] = [flag_line] if flags else None
-        elif flags:
-            heads = ("#|", "msgctxt", "msgid")
-            at = next((n for n in range(e.start, e.end) if catalog.lines[n].startswith(heads)), e.msgid_line)
-            insert.setdefault(at, []).append(flag_line)
-        if not edit.fuzzy:  # the previous msgid (`#| msgid`) belongs to a fuzzy match only
-            for n in range(e.start, e.end):
-                if catalog.lines[n].startswith("#|"):
-                    replace[n] = None
-        word = "" if edit.fuzzy else f" {TRANSLATED}"
-        marker = f"# {MARKER}{word} {text_hash(edit.msgstr)}"
-        old_marker = next((n for n, text in e.comments if text.startswith(f"# {MARKER}")), None)
-        if old_marker is not None:
-            replace[old_marker] = [marker]
-        else:
-            insert.setdefault(e.start, []).insert(0, marker)
-    out: list[str] = []
-    where: list[int] = []
-    for n, line in enumerate(catalog.lines):
-        out.extend(x + eol for x in insert.get(n, []))
-        where.append(len(out))
-        if n in replace:
-            out.extend(x + eol for x in (replace[n] or []))
-        else:
-            out.append(line)
-    return "".join(out), where
+        _plan_msgstr(plan, catalog, edit)
+        _plan_flags(plan, catalog, edit)
+        _plan_marker(plan, edit)
+    return plan.apply(catalog.lines)
+
+
+@dataclass
+class _LinePlan:
+    """The line edits of a whole file, gathered before any is made, so every entry's line
+    numbers stay those of the file as read."""
+
+    replace: dict[int, list[str] | None] = field(default_factory=dict)  # line -> replacement lines (None deletes)
+    insert: dict[int, list[str]] = field(default_factory=dict)  # before line -> new lines
+
+    def apply(self, lines: list[str]) -> tuple[str, list[int]]:
+        """The new text, and where each old line went (the first line of what replaced it)."""
+        eol = "\r\n" if lines and lines[0].endswith("\r\n") else "\n"
+        out: list[str] = []
+        where: list[int] = []
+        for n, line in enumerate(lines):
+            out.extend(x + eol for x in self.insert.get(n, []))
+            where.append(len(out))
+            if n in self.replace:
+                out.extend(x + eol for x in (self.replace[n] or []))
+            else:
+                out.append(line)
+        return "".join(out), where
+
+
+def _plan_msgstr(plan: _LinePlan, catalog: Catalog, edit: Edit) -> None:
+    """The stored msgstr lines give way to the new one, wrapped the way the file wraps."""
+    stored = [(k, a, b) for k, a, b in edit.entry.keyword_lines if k.startswith("msgstr")]
+    first, last = stored[0][1], stored[-1][2]
+    keyword = "msgstr[0]" if edit.plural else "msgstr"
+    plan.replace[first] = format_string(keyword, edit.msgstr, catalog.width)
+    for n in range(first + 1, last):
+        plan.replace[n] = None
+
+
+def _plan_flags(plan: _LinePlan, catalog: Catalog, edit: Edit) -> None:
+    """``fuzzy`` added or dropped on the flag line (one is inserted before the entry's first
+    ``#|``/keyword line when it has none); a translated write drops the ``#|`` previous strings,
+    which belong to a fuzzy match only."""
+    e = edit.entry
+    flags = (["fuzzy"] if edit.fuzzy else []) + [f for f in e.flags if f != "fuzzy"]
+    flag_line = "#, " + ", ".join(flags)
+    if e.flags_line is not None:
+        plan.replace[e.flags_line] = [flag_line] if flags else None
+    elif flags:
+        heads = ("#|", "msgctxt", "msgid")
+        at = next((n for n in range(e.start, e.end) if catalog.lines[n].startswith(heads)), e.msgid_line)
+        plan.insert.setdefault(at, []).append(flag_line)
+    if not edit.fuzzy:
+        for n in range(e.start, e.end):
+            if catalog.lines[n].startswith("#|"):
+                plan.replace[n] = None
+
+
+def _plan_marker(plan: _LinePlan, edit: Edit) -> None:
+    """Our marker comment with the new text's hash: in place of the old one, else first."""
+    word = "" if edit.fuzzy else f" {TRANSLATED}"
+    marker = f"# {MARKER}{word} {text_hash(edit.msgstr)}"
+    old_marker = next((n for n, text in edit.entry.comments if text.startswith(f"# {MARKER}")), None)
+    if old_marker is not None:
+        plan.replace[old_marker] = [marker]
+    else:
+        plan.insert.setdefault(edit.entry.start, []).insert(0, marker)
 
 
 def check_edits(before: str, after: str, edits: list[Edit], path: str) -> None:

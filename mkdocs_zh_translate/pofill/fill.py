@@ -197,120 +197,139 @@ def fill(
 
     files = find_po_files(paths)
     summary = Summary(files=len(files))
-    catalogs: list[tuple[Path, str, Catalog]] = []
-    for path, root in files.items():
-        text = _read(path, root)
-        try:
-            catalog = parse_catalog(text, display(path))
-        except CatalogError as exc:
-            raise FillError(str(exc)) from None
-        charset = re.search(r"charset=([^\s;]+)", catalog.header_value("Content-Type") or "")
-        if charset and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8", "charset"):
-            name = _charset_name(charset.group(1))
-            raise FillError(f"{display(path)}:1: declares charset {name}; only UTF-8 catalogs are supported")
-        catalogs.append((path, text, catalog))
-
+    catalogs = [_read_catalog(path, root) for path, root in files.items()]  # every file checked before any work
     jobs: list[_Job] = []
     for path, _text, catalog in catalogs:
-        nplurals = catalog.nplurals()
-        keep_names: set[str] = set()
-        if fmt == "rst":
-            from .rst import referenced_names
-
-            keep_names = referenced_names(e.msgid for e in catalog.entries if not e.is_header)
-        for entry in catalog.entries:
-            if entry.is_header or entry.obsolete:
-                continue
-            summary.entries += 1
-            counts = summary.page(catalog.path)
-            counts.segments += 1
-            where = f"{display(path)}:{entry.msgid_line + 1}"
-            again = False
-            if entry.translated:
-                if not entry.is_untouched_machine():  # a person's: reviewed, or a draft of theirs
-                    if entry.fuzzy:
-                        summary.fuzzy_kept += 1
-                        counts.stale_reviews += _changed_source(catalog, entry)
-                    else:
-                        summary.reviewed += 1
-                        counts.reviewed += 1
-                    continue
-                if not refresh:
-                    if entry.fuzzy:
-                        summary.already += 1
-                    else:
-                        summary.already_translated += 1
-                    continue
-                again = True
-            plural = entry.msgid_plural is not None
-            if plural and nplurals != 1:
-                _left_untranslated(counts)
-                summary.skipped.append(
-                    Problem(
-                        where,
-                        entry.msgid,
-                        f"plural entry with nplurals={nplurals}, not filled (translate by hand)",
-                        catalog.path,
-                        entry.msgid_line,
-                    )
-                )
-                continue
-            source = entry.msgid_plural if plural and entry.msgid_plural is not None else entry.msgid
-            jobs.append(_Job(catalog, entry, protect(source, fmt, keep_names), plural, again))
-
+        jobs.extend(_jobs(path, catalog, summary, fmt, refresh))
     requests = Requests()
     for job in jobs:
         for text, droppable in zip(job.message.texts, job.message.droppable):
             requests.add(text, droppable)
     summary.cache_dir = cache_dir or default_cache_dir(paths)
     hits = _translate(requests, spec, summary.cache_dir, glossary, lazy or LazyTranslator())
-
     edits: dict[str, list[Edit]] = {}
     for job in jobs:
-        where = f"{job.catalog.path}:{job.entry.msgid_line + 1}"
-        outcome = resolve(job.message, hits)
-        restored = outcome.msgstr
-        counts = summary.page(job.catalog.path)
-        if restored is None:
-            problem = Problem(where, job.entry.msgid, outcome.reason, job.catalog.path, job.entry.msgid_line)
-            summary.failed.append(problem)
-            _left_untranslated(counts)
-            continue
-        _count_filled(counts, [hits[t] for t in job.message.texts])
-        if outcome.fallback:
-            summary.fallbacks += 1
-        if outcome.partly_english:
-            reason = "partly kept in English (the model's translations broke its markup)"
-            summary.english.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
-        if job.refresh and restored == job.entry.msgstr_text() and job.entry.stored_as(not translated):
-            if translated:
-                summary.already_translated += 1
-            else:
-                summary.already += 1
-            continue
-        edits.setdefault(job.catalog.path, []).append(Edit(job.entry, restored, job.plural, not translated))
-        summary.filled += 1
-        summary.refreshed += int(job.refresh)
-
+        edit = _edit(job, hits, summary, translated)
+        if edit is not None:
+            edits.setdefault(job.catalog.path, []).append(edit)
     writer = write or write_if_changed
     for path, text, catalog in catalogs:
         todo = edits.get(catalog.path)
-        if not todo:
-            continue
-        new_text, moved = apply_edits_mapped(catalog, todo)
-        for problem in summary.skipped + summary.failed:
-            if problem.path == catalog.path:
-                problem.where = f"{catalog.path}:{moved[problem.line] + 1}"
-        try:
-            check_edits(text, new_text, todo, catalog.path)
-        except CatalogError as exc:
-            raise FillError(str(exc)) from None
-        try:
-            if writer(path, new_text):
-                summary.files_changed += 1
-        except OSError as exc:
-            raise FillError(f"{display(path)}: cannot write: {exc.strerror or exc}") from None
+        if todo:
+            _write_catalog(path, text, catalog, todo, summary, writer)
     return summary
+
+
+def _read_catalog(path: Path, root: Path) -> tuple[Path, str, Catalog]:
+    """One file read and parsed; refused unless it is a UTF-8 catalog."""
+    text = _read(path, root)
+    try:
+        catalog = parse_catalog(text, display(path))
+    except CatalogError as exc:
+        raise FillError(str(exc)) from None
+    charset = re.search(r"charset=([^\s;]+)", catalog.header_value("Content-Type") or "")
+    if charset and charset.group(1).lower().replace("_", "-") not in ("utf-8", "utf8", "charset"):
+        name = _charset_name(charset.group(1))
+        raise FillError(f"{display(path)}:1: declares charset {name}; only UTF-8 catalogs are supported")
+    return path, text, catalog
+
+
+def _jobs(path: Path, catalog: Catalog, summary: Summary, fmt: str, refresh: bool) -> list[_Job]:
+    """The entries of one catalog to translate, each counted in ``summary`` (kept ones by why)."""
+    nplurals = catalog.nplurals()
+    keep_names: set[str] = set()
+    if fmt == "rst":
+        from .rst import referenced_names
+
+        keep_names = referenced_names(e.msgid for e in catalog.entries if not e.is_header)
+    jobs: list[_Job] = []
+    for entry in catalog.entries:
+        if entry.is_header or entry.obsolete:
+            continue
+        summary.entries += 1
+        counts = summary.page(catalog.path)
+        counts.segments += 1
+        if entry.translated and _kept(catalog, entry, summary, counts, refresh):
+            continue
+        plural = entry.msgid_plural is not None
+        if plural and nplurals != 1:
+            _left_untranslated(counts)
+            reason = f"plural entry with nplurals={nplurals}, not filled (translate by hand)"
+            where = f"{display(path)}:{entry.msgid_line + 1}"
+            summary.skipped.append(Problem(where, entry.msgid, reason, catalog.path, entry.msgid_line))
+            continue
+        source = entry.msgid_plural if plural and entry.msgid_plural is not None else entry.msgid
+        jobs.append(_Job(catalog, entry, protect(source, fmt, keep_names), plural, entry.translated))
+    return jobs
+
+
+def _kept(catalog: Catalog, entry: Entry, summary: Summary, counts: PageCounts, refresh: bool) -> bool:
+    """Whether a translated entry stays as it is (counted by why): a person's always, our own
+    unless ``refresh`` asks to translate it again."""
+    if not entry.is_untouched_machine():  # a person's: reviewed, or a draft of theirs
+        if entry.fuzzy:
+            summary.fuzzy_kept += 1
+            counts.stale_reviews += _changed_source(catalog, entry)
+        else:
+            summary.reviewed += 1
+            counts.reviewed += 1
+        return True
+    if refresh:
+        return False
+    if entry.fuzzy:
+        summary.already += 1
+    else:
+        summary.already_translated += 1
+    return True
+
+
+def _edit(job: _Job, hits: Mapping[str, Hit], summary: Summary, translated: bool) -> Edit | None:
+    """The edit that writes one job's translation, counted in ``summary``; None when it failed
+    validation or a refresh found the text already stored as it would be written."""
+    where = f"{job.catalog.path}:{job.entry.msgid_line + 1}"
+    outcome = resolve(job.message, hits)
+    restored = outcome.msgstr
+    counts = summary.page(job.catalog.path)
+    if restored is None:
+        problem = Problem(where, job.entry.msgid, outcome.reason, job.catalog.path, job.entry.msgid_line)
+        summary.failed.append(problem)
+        _left_untranslated(counts)
+        return None
+    _count_filled(counts, [hits[t] for t in job.message.texts])
+    if outcome.fallback:
+        summary.fallbacks += 1
+    if outcome.partly_english:
+        reason = "partly kept in English (the model's translations broke its markup)"
+        summary.english.append(Problem(where, job.entry.msgid, reason, job.catalog.path, job.entry.msgid_line))
+    if job.refresh and restored == job.entry.msgstr_text() and job.entry.stored_as(not translated):
+        if translated:
+            summary.already_translated += 1
+        else:
+            summary.already += 1
+        return None
+    summary.filled += 1
+    summary.refreshed += int(job.refresh)
+    return Edit(job.entry, restored, job.plural, not translated)
+
+
+def _write_catalog(
+    path: Path, text: str, catalog: Catalog, todo: list[Edit], summary: Summary, writer: Callable[[Path, str], bool]
+) -> None:
+    """One catalog's edits made, checked by reading them back, and written; its problems then
+    point at their lines in the file as written."""
+    new_text, moved = apply_edits_mapped(catalog, todo)
+    for problem in summary.skipped + summary.failed:
+        if problem.path == catalog.path:
+            problem.where = f"{catalog.path}:{moved[problem.line] + 1}"
+    try:
+        check_edits(text, new_text, todo, catalog.path)
+    except CatalogError as exc:
+        raise FillError(str(exc)) from None
+    try:
+        if writer(path, new_text):
+            summary.files_changed += 1
+    except OSError as exc:
+        raise FillError(f"{display(path)}: cannot write: {exc.strerror or exc}") from None
 
 
 @dataclass

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 
 from ..segment import tokenize, validate
@@ -84,6 +84,11 @@ class _Pair:
     words: str = ""  # the source words of a name or alias reference
 
 
+# (kind, text, pair id): kind is "text", "open", "close", "atom" (reST markup) or "plain" (a
+# placeholder or escape that is not markup)
+_Piece = tuple[str, str, int]
+
+
 @dataclass
 class RstMessage:
     """A msgid in placeholder form, with what each placeholder stands for."""
@@ -111,9 +116,23 @@ class RstMessage:
         problems = validate(self.text, translation)
         if problems:
             return None, problems
-        # (kind, text, pair id): kind is "text", "open", "close", "atom" (reST markup) or
-        # "plain" (a placeholder or escape that is not markup)
-        pieces: list[tuple[str, str, int]] = []
+        pieces = _trim_markup_spaces(self._pieces(translation))
+        if any(kind == "open" and pieces[i + 1][0] == "close" for i, (kind, _p, _pid) in enumerate(pieces)):
+            return None, ["a translated link or emphasis is empty"]
+        renamed = self._renamed(pieces)
+        self._anonymise_changed_refs(pieces)
+        out = _join(pieces)
+        if (renamed or self.spaced_target) and out != self.source:  # (Sphinx skips unchanged text)
+            # An alias keeps its target, but Sphinx warns that the reference's raw text changed
+            # unless the message says it knows (the no-QA suffix added below). Our own validation has
+            # checked the references.
+            out += " #noqa"
+        return out, []
+
+    def _pieces(self, translation: str) -> list[_Piece]:
+        """The translation's tokens with the markup they stand for and its words escaped
+        (inside a pair by that pair's rules)."""
+        pieces: list[_Piece] = []
         stack: list[int] = []
         for kind, value in tokenize(translation):
             if kind == "text":
@@ -132,54 +151,66 @@ class RstMessage:
             else:
                 stack.pop()
                 pieces.append(("close", self.pairs[int(value)].close, int(value)))
-        # reST markup may not start or end with spaces inside it
-        for i, (kind, _piece, pid) in enumerate(pieces):
-            if kind == "open" and i + 1 < len(pieces) and pieces[i + 1][0] == "text":
-                pieces[i + 1] = ("text", pieces[i + 1][1].lstrip(), pid)
-            if kind == "close" and i > 0 and pieces[i - 1][0] == "text":
-                pieces[i - 1] = ("text", pieces[i - 1][1].rstrip(), pid)
-        pieces = [p for p in pieces if not (p[0] == "text" and not p[1])]
+        return pieces
+
+    def _renamed(self, pieces: list[_Piece]) -> bool:
+        """Whether a name or alias reference now has other words than the source's."""
         renamed = False
         for i, (kind, _piece, pid) in enumerate(pieces):
             if kind != "open":
                 continue
-            if pieces[i + 1][0] == "close":
-                return None, ["a translated link or emphasis is empty"]
             words = "".join(p[1] for p in pieces[i + 1 :][: _close_at(pieces, i) - i - 1])
             if self.pairs[pid].kind in ("name", "alias") and words != self.pairs[pid].words:
                 renamed = True
+        return renamed
+
+    def _anonymise_changed_refs(self, pieces: list[_Piece]) -> None:
+        """References whose words changed rewritten (in place) so they keep pointing where the
+        source's did and define no new name."""
         for i, (kind, piece, pid) in enumerate(pieces):
-            if kind == "close" and self.pairs[pid].kind == "name":
-                j = next(n for n in range(i) if pieces[n][0] == "open" and pieces[n][2] == pid)
-                if "".join(p[1] for p in pieces[j + 1 : i]) != self.pairs[pid].words:
-                    # `name`_ finds its target by its words: translated, it names the same
-                    # target through an embedded alias, anonymous so it defines no new name
-                    pieces[i] = (kind, f" <{_alias(self.pairs[pid].words)}>`__", pid)
-            if kind == "close" and self.pairs[pid].kind == "uri":
-                j = next(n for n in range(i) if pieces[n][0] == "open" and pieces[n][2] == pid)
-                if "".join(p[1] for p in pieces[j + 1 : i]) != self.pairs[pid].words:
-                    # `text <url>`_ also defines the name "text"; translated, two links to
-                    # different URLs may get the same words, a duplicate-name error. The
-                    # anonymous form defines no name (the English name stays registered).
-                    pieces[i] = (kind, piece + "_", pid)
-        out = ""
-        for i, (kind, piece, _pid) in enumerate(pieces):
-            if kind in ("atom", "open") and out and not _start_ok(out, len(out)):
-                out += "\\ "
-            out += piece
-            if (
-                kind in ("atom", "close")
-                and i + 1 < len(pieces)
-                and pieces[i + 1][0] in ("text", "plain")
-                and not _end_ok(pieces[i + 1][1], 0)
-            ):
-                out += "\\ "
-        if (renamed or self.spaced_target) and out != self.source:  # (Sphinx skips unchanged text)
-            # An alias keeps its target, but Sphinx warns that the reference's raw text changed
-            # unless the message says it knows (the no-QA suffix added below). Our own validation has
-            # checked the references.
-            out += " #noqa"
-        return out, []
+            if kind != "close" or self.pairs[pid].kind not in ("name", "uri"):
+                continue
+            j = next(n for n in range(i) if pieces[n][0] == "open" and pieces[n][2] == pid)
+            if "".join(p[1] for p in pieces[j + 1 : i]) == self.pairs[pid].words:
+                continue
+            if self.pairs[pid].kind == "name":
+                # `name`_ finds its target by its words: translated, it names the same
+                # target through an embedded alias, anonymous so it defines no new name
+                pieces[i] = (kind, f" <{_alias(self.pairs[pid].words)}>`__", pid)
+            else:
+                # `text <url>`_ also defines the name "text"; translated, two links to
+                # different URLs may get the same words, a duplicate-name error. The
+                # anonymous form defines no name (the English name stays registered).
+                pieces[i] = (kind, piece + "_", pid)
+
+
+def _trim_markup_spaces(pieces: list[_Piece]) -> list[_Piece]:
+    """reST markup may not start or end with spaces inside it: those are dropped, and so are
+    the text pieces left empty."""
+    for i, (kind, _piece, pid) in enumerate(pieces):
+        if kind == "open" and i + 1 < len(pieces) and pieces[i + 1][0] == "text":
+            pieces[i + 1] = ("text", pieces[i + 1][1].lstrip(), pid)
+        if kind == "close" and i > 0 and pieces[i - 1][0] == "text":
+            pieces[i - 1] = ("text", pieces[i - 1][1].rstrip(), pid)
+    return [p for p in pieces if not (p[0] == "text" and not p[1])]
+
+
+def _join(pieces: list[_Piece]) -> str:
+    """The pieces as one text, with ``\\ `` (an escaped space: nothing in the output) where
+    markup would otherwise touch a character reST does not allow beside it."""
+    out = ""
+    for i, (kind, piece, _pid) in enumerate(pieces):
+        if kind in ("atom", "open") and out and not _start_ok(out, len(out)):
+            out += "\\ "
+        out += piece
+        if (
+            kind in ("atom", "close")
+            and i + 1 < len(pieces)
+            and pieces[i + 1][0] in ("text", "plain")
+            and not _end_ok(pieces[i + 1][1], 0)
+        ):
+            out += "\\ "
+    return out
 
 
 def _close_at(pieces: list[tuple[str, str, int]], i: int) -> int:
@@ -304,37 +335,13 @@ def _refname(text: str) -> str:
 
 
 def _protect(source: str, keep_names: frozenset[str]) -> RstMessage:
-    msg = RstMessage(source, "")
-    out: list[str] = []
-    next_id = 1
-    i = 0
-    text_start = 0
-
-    def atom(raw: str, markup: bool = True) -> None:
-        nonlocal next_id
-        msg.atoms[next_id] = (raw, markup)
-        out.append(f"<x{next_id}/>")
-        next_id += 1
-
-    def pair(open_: str, words: str, close: str, kind: str) -> None:
-        nonlocal next_id
-        pid = next_id
-        next_id += 1
-        msg.pairs[pid] = _Pair(open_, close, kind, words if kind in ("name", "alias", "uri") else "")
-        out.append(f"<g{pid}>")
-        pos = 0
-        for m in _ANYWHERE.finditer(words):  # placeholders inside the words stay atoms
-            out.append(words[pos : m.start()])
-            atom(m.group(0), markup=False)
-            pos = m.end()
-        out.append(words[pos:])
-        out.append(f"</g{pid}>")
-
+    p = _Protector(RstMessage(source, ""), keep_names)
+    i = text_start = 0
     while i < len(source):
         m = _ANYWHERE.match(source, i)
         if m:
-            out.append(source[text_start:i])
-            atom(m.group(0), markup=False)
+            p.out.append(source[text_start:i])
+            p.atom(m.group(0), markup=False)
             i = text_start = m.end()
             continue
         matched = _match(source, i) if _start_ok(source, i) else None
@@ -342,54 +349,108 @@ def _protect(source: str, keep_names: frozenset[str]) -> RstMessage:
             i += 1
             continue
         kind, end, parts = matched
-        out.append(source[text_start:i])
-        raw = source[i:end]
-        if kind == "role":
-            role, body = parts["role"], parts["body"]
-            emb = _EMBEDDED.match(body)
-            base = role.lower().removeprefix("std:")
-            if emb and emb.group("text").strip() and base in _PROSE_TITLE_ROLES:
-                pair(f":{role}:`", emb.group("text"), body[len(emb.group("text")) :] + "`", "role")
-                msg.spaced_target |= any(ch.isspace() for ch in emb.group("target"))
-            else:
-                atom(raw)
-                msg.spaced_target |= any(ch.isspace() for ch in body)
-        elif kind == "phrase_ref":
-            body, tail = parts["body"], parts["tail"]
-            emb = _EMBEDDED.match(body)
-            if emb and tail == "_" and _refname(emb.group("text")) in keep_names:
-                atom(raw)  # other references use the name this link defines
-            elif emb and emb.group("text").strip():  # `text <target>`_ : words translated
-                # `text <name_>`_ points at a named target: Sphinx compares its raw text
-                alias = re.search(r"(?<!\\)_$", emb.group("target")) is not None
-                msg.spaced_target |= alias and any(ch.isspace() for ch in emb.group("target"))
-                if alias:
-                    msg.refnames.append(_refname(emb.group("target")[:-1]))
-                pair(
-                    "`",
-                    emb.group("text"),
-                    body[len(emb.group("text")) :] + "`" + tail,
-                    "alias" if alias else "uri" if tail == "_" else "ref",
-                )
-            elif emb:  # `<target>`_
-                atom(raw)
-            elif tail == "_":
-                msg.refnames.append(_refname(body))
-                msg.spaced_target |= any(ch.isspace() for ch in body)
-                pair("`", body, "`_", "name")
-            else:  # `words`__ : anonymous, matched to its target by order
-                pair("`", body, "`__", "ref")
-        elif kind == "simple_ref" and not raw.endswith("__"):
-            msg.refnames.append(_refname(raw[:-1]))
-            atom(raw)
-        elif kind in ("strong", "emphasis"):
-            marker = "**" if kind == "strong" else "*"
-            pair(marker, parts["body"], marker, kind)
-        else:
-            atom(raw)
+        p.out.append(source[text_start:i])
+        _PROTECT.get(kind, _Protector.other)(p, kind, source[i:end], parts)
         i = text_start = end
-    out.append(source[text_start:])
-    msg.text = "".join(out)
+    p.out.append(source[text_start:])
+    msg = p.msg
+    msg.text = "".join(p.out)
     text_runs = "".join(part for part in re.split(r"<x\d+/>|</?g\d+>", msg.text))
     msg.plain = "".join(sorted(set(text_runs) & set("`*|_<>\\")))
     return msg
+
+
+@dataclass
+class _Protector:
+    """The message being built by :func:`_protect`: its placeholder text so far and the next
+    placeholder number. Each kind of inline markup becomes an atom (kept as it is) or a pair
+    (its words translated between ``<gN>`` and ``</gN>``)."""
+
+    msg: RstMessage
+    keep_names: frozenset[str]
+    out: list[str] = field(default_factory=list)
+    next_id: int = 1
+
+    def atom(self, raw: str, markup: bool = True) -> None:
+        self.msg.atoms[self.next_id] = (raw, markup)
+        self.out.append(f"<x{self.next_id}/>")
+        self.next_id += 1
+
+    def pair(self, open_: str, words: str, close: str, kind: str) -> None:
+        pid = self.next_id
+        self.next_id += 1
+        self.msg.pairs[pid] = _Pair(open_, close, kind, words if kind in ("name", "alias", "uri") else "")
+        self.out.append(f"<g{pid}>")
+        pos = 0
+        for m in _ANYWHERE.finditer(words):  # placeholders inside the words stay atoms
+            self.out.append(words[pos : m.start()])
+            self.atom(m.group(0), markup=False)
+            pos = m.end()
+        self.out.append(words[pos:])
+        self.out.append(f"</g{pid}>")
+
+    def role(self, kind: str, raw: str, parts: dict[str, str]) -> None:
+        """``:ref:`words <target>``` and the like: the words translated; any other role kept."""
+        role, body = parts["role"], parts["body"]
+        emb = _EMBEDDED.match(body)
+        base = role.lower().removeprefix("std:")
+        if emb and emb.group("text").strip() and base in _PROSE_TITLE_ROLES:
+            self.pair(f":{role}:`", emb.group("text"), body[len(emb.group("text")) :] + "`", "role")
+            self.msg.spaced_target |= any(ch.isspace() for ch in emb.group("target"))
+        else:
+            self.atom(raw)
+            self.msg.spaced_target |= any(ch.isspace() for ch in body)
+
+    def phrase_ref(self, kind: str, raw: str, parts: dict[str, str]) -> None:
+        """A backquoted reference: its words translated unless other references use the name
+        it defines, or it has no words of its own."""
+        body, tail = parts["body"], parts["tail"]
+        emb = _EMBEDDED.match(body)
+        if emb and tail == "_" and _refname(emb.group("text")) in self.keep_names:
+            self.atom(raw)  # other references use the name this link defines
+        elif emb and emb.group("text").strip():  # `text <target>`_ : words translated
+            self._embedded_ref(emb, body, tail)
+        elif emb:  # `<target>`_
+            self.atom(raw)
+        elif tail == "_":
+            self.msg.refnames.append(_refname(body))
+            self.msg.spaced_target |= any(ch.isspace() for ch in body)
+            self.pair("`", body, "`_", "name")
+        else:  # `words`__ : anonymous, matched to its target by order
+            self.pair("`", body, "`__", "ref")
+
+    def _embedded_ref(self, emb: re.Match[str], body: str, tail: str) -> None:
+        """```text <target>`_``: the text translated; a named target (``<name_>``) noted."""
+        # `text <name_>`_ points at a named target: Sphinx compares its raw text
+        alias = re.search(r"(?<!\\)_$", emb.group("target")) is not None
+        self.msg.spaced_target |= alias and any(ch.isspace() for ch in emb.group("target"))
+        if alias:
+            self.msg.refnames.append(_refname(emb.group("target")[:-1]))
+        self.pair(
+            "`",
+            emb.group("text"),
+            body[len(emb.group("text")) :] + "`" + tail,
+            "alias" if alias else "uri" if tail == "_" else "ref",
+        )
+
+    def simple_ref(self, kind: str, raw: str, parts: dict[str, str]) -> None:
+        """``name_`` kept; its name noted (``name__`` is anonymous: it names nothing)."""
+        if not raw.endswith("__"):
+            self.msg.refnames.append(_refname(raw[:-1]))
+        self.atom(raw)
+
+    def emphasis(self, kind: str, raw: str, parts: dict[str, str]) -> None:
+        marker = "**" if kind == "strong" else "*"
+        self.pair(marker, parts["body"], marker, kind)
+
+    def other(self, kind: str, raw: str, parts: dict[str, str]) -> None:
+        self.atom(raw)
+
+
+_PROTECT: dict[str, Callable[[_Protector, str, str, dict[str, str]], None]] = {
+    "role": _Protector.role,
+    "phrase_ref": _Protector.phrase_ref,
+    "simple_ref": _Protector.simple_ref,
+    "strong": _Protector.emphasis,
+    "emphasis": _Protector.emphasis,
+}

@@ -15,12 +15,13 @@ A message never quotes the file beyond :func:`..untrusted.excerpt` of a piece th
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 
 from ..errors import ZhTranslateError
 from ..untrusted import excerpt
+from .poscan import Kind, PoLine, scan_text
 
-_KEYWORD_RE = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[[0-9]+\])?)(?=[ \t\"])[ \t]*(.*)$")
 _ESCAPE_RE = re.compile(r"\\(?:[\\\"ntrabfv?']|[0-7]{1,3}|x[0-9A-Fa-f]+)")
 _SPECIAL_RE = re.compile(r'[\\"]')
 _MISSPELT_RE = re.compile(r"msg[a-z_]{0,16}(?:\[[0-9]{1,3}\])?")  # the only unknown keyword worth quoting
@@ -73,50 +74,66 @@ def _string(body: str, line: int) -> str:
 
 def check_po(text: str) -> None:
     """Raise :class:`PoSyntaxError` at the first line msgfmt would refuse."""
-    entries: list[_Entry] = []
+    check_lines(scan_text(text))
+
+
+def check_lines(lines: Iterable[PoLine]) -> None:
+    """:func:`check_po` of a file already cut by :func:`.poscan.scan_lines` (``po fill`` scans
+    a catalog once for the checker and the editor)."""
+    checker = _Checker()
+    for line in lines:
+        _CHECKS[line.kind](checker, line)
+    checker.close_keyword()
+    _check_entries(checker.entries)
+
+
+@dataclass
+class _Checker:
+    """Where the walk through a file stands: the entries so far, the one being read, and the
+    keyword whose string a continuation line extends."""
+
+    entries: list[_Entry] = field(default_factory=list)
     current: _Entry | None = None
-    keyword: str | None = None  # the keyword whose string a continuation line extends
-    parts: list[str] = []
+    keyword: str | None = None
+    parts: list[str] = field(default_factory=list)
 
-    def close_keyword() -> None:
-        nonlocal keyword
-        if current is not None and keyword is not None:
-            value = "".join(parts)
-            if keyword == "msgctxt":
-                current.msgctxt = value
-            elif keyword == "msgid":
-                current.msgid = value
-        keyword = None
+    def close_keyword(self) -> None:
+        """The keyword's string is complete: record a msgctxt or msgid (duplicates compare them)."""
+        if self.current is not None and self.keyword is not None:
+            value = "".join(self.parts)
+            if self.keyword == "msgctxt":
+                self.current.msgctxt = value
+            elif self.keyword == "msgid":
+                self.current.msgid = value
+        self.keyword = None
 
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        obsolete = False
-        if line.startswith("#~"):
-            line = line[2:].strip()
-            obsolete = True
-            if line.startswith("|") or not line:
-                continue  # "#~| msgid …": previous strings of an obsolete entry
-        elif not line or line.startswith("#"):
-            close_keyword()
-            if current is not None and current.has_msgstr:
-                current = None
-            continue
-        if line.startswith('"'):
-            if keyword is None:
-                raise PoSyntaxError(number, "a string line that continues no msgid/msgstr (stray continuation line)")
-            parts.append(_string(line, number))
-            continue
-        m = _KEYWORD_RE.match(line)
-        if m is None:
-            word = line.split(None, 1)[0]
-            if _MISSPELT_RE.fullmatch(word):
-                raise PoSyntaxError(number, f"unknown keyword {excerpt(word)}")
-            raise PoSyntaxError(number, "not PO syntax (expected a comment, a msgid/msgstr line or a quoted string)")
-        close_keyword()
-        name, rest = m.group(1), m.group(2)
-        if name in ("msgctxt", "msgid") and (current is None or current.has_msgstr or current.obsolete != obsolete):
-            current = _Entry(number, obsolete)
-            entries.append(current)
+    def blank(self, line: PoLine) -> None:
+        """A blank or comment line ends the string; after a msgstr it ends the entry too."""
+        self.close_keyword()
+        if self.current is not None and self.current.has_msgstr:
+            self.current = None
+
+    def comment(self, line: PoLine) -> None:
+        """An obsolete entry holds only ``#~`` strings and ``#~|`` previous strings, which
+        continue nothing and end nothing; any other comment there is not PO syntax."""
+        if not line.obsolete:
+            self.blank(line)
+        elif line.mark not in ("#|", "#~"):
+            _not_po(line)
+
+    def string(self, line: PoLine) -> None:
+        if self.keyword is None:
+            raise PoSyntaxError(line.number, "a string line that continues no msgid/msgstr (stray continuation line)")
+        self.parts.append(_string(line.body, line.number))
+
+    def keyword_line(self, line: PoLine) -> None:
+        """A keyword in its place: msgctxt first, one msgid, msgstr after a msgid."""
+        self.close_keyword()
+        name, number, current = line.keyword, line.number, self.current
+        starts = current is None or current.has_msgstr or current.obsolete != line.obsolete
+        if name in ("msgctxt", "msgid") and starts:
+            current = self.current = _Entry(number, line.obsolete)
+            self.entries.append(current)
         if current is None or (name != "msgctxt" and name != "msgid" and current.msgid is None):
             raise PoSyntaxError(number, f"{name} without a msgid before it")
         if name == "msgctxt" and (current.msgctxt is not None or current.msgid is not None):
@@ -125,8 +142,32 @@ def check_po(text: str) -> None:
             raise PoSyntaxError(number, "second msgid in one entry (missing msgstr?)")
         if name.startswith("msgstr"):
             current.has_msgstr = True
-        keyword, parts = name, [_string(rest, number)]
-    close_keyword()
+        self.keyword, self.parts = name, [_string(line.rest, number)]
+
+    def other(self, line: PoLine) -> None:
+        _not_po(line)
+
+
+def _not_po(line: PoLine) -> None:
+    """Refuse a line that is no PO syntax, quoting it only when it is a misspelt keyword."""
+    word = line.body.split(None, 1)[0]
+    if _MISSPELT_RE.fullmatch(word):
+        raise PoSyntaxError(line.number, f"unknown keyword {excerpt(word)}")
+    raise PoSyntaxError(line.number, "not PO syntax (expected a comment, a msgid/msgstr line or a quoted string)")
+
+
+_CHECKS: dict[Kind, Callable[[_Checker, PoLine], None]] = {
+    Kind.BLANK: _Checker.blank,
+    Kind.COMMENT: _Checker.comment,
+    Kind.STRING: _Checker.string,
+    Kind.KEYWORD: _Checker.keyword_line,
+    Kind.OTHER: _Checker.other,
+}
+
+
+def _check_entries(entries: list[_Entry]) -> None:
+    """Rules over whole entries, once the file is read: every msgid has a msgstr, and no live
+    (msgctxt, msgid) is defined twice (a dictionary: linear, where polib's check is quadratic)."""
     seen: dict[tuple[str | None, str], int] = {}
     for entry in entries:
         if entry.msgid is not None and not entry.has_msgstr:

@@ -32,6 +32,7 @@ from sphinx.util.nodes import IMAGE_TYPE_NODES, LITERAL_TYPE_NODES, extract_mess
 
 from ..errors import ZhTranslateError
 from ..notice import banner_html, model_label
+from ..pipeline.cache import Hit
 from ..pipeline.origin import Origin
 from ..pipeline.pages import strict_failure
 from ..pipeline.service import Requests
@@ -176,78 +177,107 @@ class MachineTranslations(SphinxTransform):
         if config.glossary is not None:
             self.env.note_dependency(str(config.glossary))  # an edited glossary re-reads the document
         reviewed = reviewed_catalog(srcdir, list(self.config.locale_dirs), self.config.language, domain)
-        pairs = [(node, msg) for node, msg in extract_messages(self.document) if _machine_ok(node)]
-        fmt = message_format(self.config, self.env, str(self.document["source"]))
-        keep = referenced_names(msg for _node, msg in pairs) if fmt == "rst" else set()
-        todo: dict[str, Message] = {}
-        for _node, msg in pairs:
-            if msg not in reviewed and msg not in todo:
-                todo[msg] = protect(msg, fmt, keep)
-        # messages without words (":ref:`genindex`") are translated too, as ``po fill`` does, so
-        # that ``sphinx sync`` finds every entry in the cache; they are not counted
-        wordless = {msg for msg, message in todo.items() if not any(has_words(t) for t in message.texts)}
-        record = DocRecord()
+        doc = self._messages(reviewed)
         requests = Requests()
-        for message in todo.values():
+        for message in doc.todo.values():
             for text, droppable in zip(message.texts, message.droppable):
                 requests.add(text, droppable)
         if _collecting is not None:  # a pre-read (:func:`prefetch`): only the texts are wanted
             for text, droppable in requests.droppable.items():
                 _collecting.add(text, droppable)
             raise _Collected
+        record = DocRecord()
         runtime = runtime_for(config)
         before = runtime.service.translated
         hits = runtime.translate(requests) if len(requests) else {}
         record.translated_now = runtime.service.translated - before
-        machine: dict[str, str] = {}
-        why: dict[str, str] = {}  # msg -> why it stays English
-        for msg, message in todo.items():
-            outcome = resolve(message, hits)
-            if outcome.msgstr is not None:
-                machine[msg] = outcome.msgstr
-            elif any(hits[t].origin is Origin.ENGLISH for t in message.texts):
-                why[msg] = ""  # the model is unavailable: counted, reported once per build
-                record.unavailable = runtime.service.unavailable or "the model could not be loaded"
-            else:
-                why[msg] = outcome.reason
+        _resolve_all(doc, hits, record, runtime.service.unavailable)
         checked: set[str] = set()
-        for node, msg in pairs:
-            if msg in reviewed:
-                record.messages += 1
-                record.reviewed += 1
-                continue
-            if msg not in todo or msg in wordless:
-                continue
-            record.messages += 1
-            if msg in machine and msg not in checked and not isinstance(node, addnodes.translatable):
-                checked.add(msg)
-                reason = guard.lost(node, guard.published(self, machine[msg], node))
-                if reason and guard.lost(node, guard.published(self, msg, node)):
-                    # the English message itself does not survive Sphinx's re-parse (a type field's
-                    # xref the directive made, a reST docstring in a MyST page): no translation
-                    # can, a reviewed one neither; kept English without a warning
-                    del machine[msg]
-                    why[msg] = f"kept in English: Sphinx cannot splice any translation of it ({reason})"
-                elif reason:
-                    del machine[msg]
-                    why[msg] = f"kept in English by the message guard: the translation {reason}"
-                    logger.warning(
-                        "zh-translate: %s", why[msg], location=node, type="zh-translate", subtype="guard"
-                    )
-            if msg in machine:
-                record.machine += 1
-            elif why.get(msg) == "":
-                record.untranslated += 1
-            else:
-                record.english += 1
-                record.places.append(f"{docname}:{node.line or 0}: {why[msg]}")
-                logger.info("%s:%s: zh-translate: %s", docname, node.line or 0, why[msg])
+        for node, msg in doc.pairs:
+            self._count(doc, node, msg, record, checked, docname)
         records(self.env)[docname] = record
-        if machine:
+        if doc.machine:
             key = (_NAMESPACE, domain)
             if key in translators:
                 _saved[key] = translators[key]
-            translators[key] = _MachineCatalog(machine)
+            translators[key] = _MachineCatalog(doc.machine)
+
+    def _messages(self, reviewed: dict[str, str]) -> _DocMessages:
+        """The document's messages, and those of them no reviewed catalog translates, protected."""
+        pairs = [(node, msg) for node, msg in extract_messages(self.document) if _machine_ok(node)]
+        fmt = message_format(self.config, self.env, str(self.document["source"]))
+        keep = referenced_names(msg for _node, msg in pairs) if fmt == "rst" else set()
+        doc = _DocMessages(pairs, reviewed)
+        for _node, msg in pairs:
+            if msg not in reviewed and msg not in doc.todo:
+                doc.todo[msg] = protect(msg, fmt, keep)
+        # messages without words (":ref:`genindex`") are translated too, as ``po fill`` does, so
+        # that ``sphinx sync`` finds every entry in the cache; they are not counted
+        doc.wordless = {msg for msg, message in doc.todo.items() if not any(has_words(t) for t in message.texts)}
+        return doc
+
+    def _count(
+        self, doc: _DocMessages, node: nodes.Element, msg: str, record: DocRecord, checked: set[str], docname: str
+    ) -> None:
+        """One occurrence of a message counted in the document's record (the guard checks each
+        machine translation once, at its first occurrence); why it stays English is logged."""
+        if msg in doc.reviewed:
+            record.messages += 1
+            record.reviewed += 1
+            return
+        if msg not in doc.todo or msg in doc.wordless:
+            return
+        record.messages += 1
+        if msg in doc.machine and msg not in checked and not isinstance(node, addnodes.translatable):
+            checked.add(msg)
+            self._guard(doc, node, msg)
+        if msg in doc.machine:
+            record.machine += 1
+        elif doc.why.get(msg) == "":
+            record.untranslated += 1
+        else:
+            record.english += 1
+            record.places.append(f"{docname}:{node.line or 0}: {doc.why[msg]}")
+            logger.info("%s:%s: zh-translate: %s", docname, node.line or 0, doc.why[msg])
+
+    def _guard(self, doc: _DocMessages, node: nodes.Element, msg: str) -> None:
+        """A machine translation Sphinx's re-parse would lose part of is dropped (see :mod:`.guard`)."""
+        reason = guard.lost(node, guard.published(self, doc.machine[msg], node))
+        if reason and guard.lost(node, guard.published(self, msg, node)):
+            # the English message itself does not survive Sphinx's re-parse (a type field's
+            # xref the directive made, a reST docstring in a MyST page): no translation
+            # can, a reviewed one neither; kept English without a warning
+            del doc.machine[msg]
+            doc.why[msg] = f"kept in English: Sphinx cannot splice any translation of it ({reason})"
+        elif reason:
+            del doc.machine[msg]
+            doc.why[msg] = f"kept in English by the message guard: the translation {reason}"
+            logger.warning("zh-translate: %s", doc.why[msg], location=node, type="zh-translate", subtype="guard")
+
+
+@dataclass
+class _DocMessages:
+    """One document's messages on their way through :meth:`MachineTranslations.apply`."""
+
+    pairs: list[tuple[nodes.Element, str]]  # (node, message) as Sphinx's Locale will see them
+    reviewed: dict[str, str]  # what the reviewed catalogs translate
+    todo: dict[str, Message] = field(default_factory=dict)  # the rest, protected, to translate
+    wordless: set[str] = field(default_factory=set)  # of todo: no words, translated but not counted
+    machine: dict[str, str] = field(default_factory=dict)  # msg -> machine translation to hand Sphinx
+    why: dict[str, str] = field(default_factory=dict)  # msg -> why it stays English ("": no model)
+
+
+def _resolve_all(doc: _DocMessages, hits: dict[str, Hit], record: DocRecord, unavailable: str | None) -> None:
+    """Each message's translation checked as ``po fill`` checks it: kept, or why not."""
+    for msg, message in doc.todo.items():
+        outcome = resolve(message, hits)
+        if outcome.msgstr is not None:
+            doc.machine[msg] = outcome.msgstr
+        elif any(hits[t].origin is Origin.ENGLISH for t in message.texts):
+            doc.why[msg] = ""  # the model is unavailable: counted, reported once per build
+            record.unavailable = unavailable or "the model could not be loaded"
+        else:
+            doc.why[msg] = outcome.reason
 
 
 _slugs: dict[str, object] = {}  # docname -> MyST's heading slugs of the English parse
