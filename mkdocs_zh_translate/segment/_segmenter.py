@@ -159,7 +159,16 @@ class _Builder:
     ) -> tuple[list[Piece], Piece | None]:
         """Cut what must stay outside the translation: task/callout markers, trailing attr_lists,
         closing heading hashes, edge whitespace."""
-        trailing_attr = None
+        self._cut_lead_markers(pieces, lead_marker=lead_marker, callout=callout)
+        trailing_attr = self._cut_tail(pieces)
+        if atx:
+            self._rstrip_last_text(pieces, closing_hashes=trailing_attr is not None)
+        self._rstrip_last_text(pieces)
+        return pieces, trailing_attr
+
+    def _cut_lead_markers(self, pieces: list[Piece], *, lead_marker: bool, callout: bool) -> None:
+        """Drop a leading task-list box and/or callout marker (and a line break left bare by it);
+        remember whether a callout was found, which changes how the block is rebuilt."""
         self._callout_hit = False
         for wanted, pattern in ((lead_marker, _LEAD_MARKER_RE), (callout, _CALLOUT_RE)):
             if not (wanted and pieces and pieces[0].kind == "text"):
@@ -172,43 +181,59 @@ class _Builder:
                     pieces.insert(0, Piece("text", first.start + m.end(), first.end))
                 elif pieces and pieces[0].kind == "break":
                     pieces.pop(0)
+
+    def _cut_tail(self, pieces: list[Piece]) -> Piece | None:
+        """Drop trailing breaks, blank text, a setext-looking underline and attr_lists; return
+        the first attr_list found (the one the block keeps), later ones are dropped."""
+        trailing_attr = None
         while pieces:
             last = pieces[-1]
-            if last.kind == "break" or (last.kind == "text" and not self._raw(last).strip()):
+            if self._junk_tail(pieces):
                 pieces.pop()
-            elif (
-                last.kind == "text"
-                and len(pieces) > 1
-                and pieces[-2].kind == "break"
-                and _UNDERLINE_RE.match(self._raw(last))
-            ):
-                pieces.pop()  # "===" ending a paragraph: CommonMark reads a setext underline there
-            elif (
-                last.kind == "atom"
-                and last.role == "attr"
-                and (
-                    len(pieces) == 1
-                    or pieces[-2].kind == "break"
-                    or (pieces[-2].kind == "text" and self._raw(pieces[-2])[-1:].isspace())
-                )
-            ):
+            elif self._attr_tail(pieces):
                 trailing_attr = trailing_attr or pieces.pop()
                 if trailing_attr is not last:
                     pieces.pop()
             else:
                 break
-        if atx and pieces and pieces[-1].kind == "text":
+        return trailing_attr
+
+    def _junk_tail(self, pieces: list[Piece]) -> bool:
+        """The last piece carries no words: a break, blank text, or "===" after a line break
+        (CommonMark would read a setext underline there)."""
+        last = pieces[-1]
+        if last.kind == "break" or (last.kind == "text" and not self._raw(last).strip()):
+            return True
+        return (
+            last.kind == "text"
+            and len(pieces) > 1
+            and pieces[-2].kind == "break"
+            and _UNDERLINE_RE.match(self._raw(last)) is not None
+        )
+
+    def _attr_tail(self, pieces: list[Piece]) -> bool:
+        """The last piece is an attr_list standing apart (alone, after a break or a space), so
+        it belongs to the block, not to the words before it."""
+        last = pieces[-1]
+        return (
+            last.kind == "atom"
+            and last.role == "attr"
+            and (
+                len(pieces) == 1
+                or pieces[-2].kind == "break"
+                or (pieces[-2].kind == "text" and self._raw(pieces[-2])[-1:].isspace())
+            )
+        )
+
+    def _rstrip_last_text(self, pieces: list[Piece], *, closing_hashes: bool = False) -> None:
+        """Trailing spaces (and, for an ATX heading with an attr_list, its closing hashes) stay
+        outside the translation; a text piece left empty is dropped."""
+        if pieces and pieces[-1].kind == "text":
             last = pieces.pop()
-            raw = _CLOSING_HASHES_RE.sub("", self._raw(last)) if trailing_attr else self._raw(last)
+            raw = _CLOSING_HASHES_RE.sub("", self._raw(last)) if closing_hashes else self._raw(last)
             raw = raw.rstrip()
             if raw:
                 pieces.append(Piece("text", last.start, last.start + len(raw)))
-        if pieces and pieces[-1].kind == "text":
-            last = pieces.pop()
-            raw = self._raw(last).rstrip()
-            if raw:
-                pieces.append(Piece("text", last.start, last.start + len(raw)))
-        return pieces, trailing_attr
 
     # -- segments ----------------------------------------------------------------------------
     def _split_abbreviations(self, pieces: list[Piece]) -> list[Piece]:
