@@ -498,18 +498,13 @@ class _Builder:
         heading: bool = False,
         callout: bool = False,
     ) -> None:
+        """Segments of one inline block; for a heading, also the id its English slug pins."""
         cmap = self.locator.locate(tok, how)
         pieces = inline_pieces(tok.children or [], tok.content) if cmap is not None else None
         prose = how == "lines" and not heading and kind != "definition_term"
         if pieces is not None and prose:
             pieces = self._python_markdown_syntax(tok, pieces)
-        slug = None
-        if heading:
-            visible = heading_text(tok.children or [], self.emoji)
-            cut = heading_attr_start(visible)
-            if cut is not None and visible[cut : cut + 2] in ("{{", "{%"):
-                cut = None  # mkdocs-macros output, rendered before Markdown sees the heading
-            slug = self.slugify(visible[:cut] if cut is not None else visible, "-")
+        slug = self._heading_slug(tok) if heading else None
         if pieces is None:
             if heading and not self._explicit_id_in(tok.content):
                 unique(slug or "", self.used_ids)
@@ -522,19 +517,33 @@ class _Builder:
         if fragile_emphasis(page_pieces, self.page.text):
             page_pieces = []  # English: Python-Markdown could pair the translated runs otherwise
         single = how != "lines"
-        block_start = not single
-        if callout and self._callout_hit and self._callout_title(page_pieces):
-            block_start = False
-        restore = self._emit(page_pieces, kind, single_line=single, block_start=block_start)
+        titled = callout and self._callout_hit and self._callout_title(page_pieces)
+        restore = self._emit(page_pieces, kind, single_line=single, block_start=not single and not titled)
         if heading:
-            explicit = attr_id(self._raw(trailing_attr)) if trailing_attr else None
-            if explicit is None:
-                pinned = unique(slug or "", self.used_ids)
-                if restore is not None:
-                    restore.slug = pinned
-                    if trailing_attr is not None:
-                        raw = self._raw(trailing_attr)
-                        restore.pin_at = trailing_attr.start + (2 if raw.startswith("{:") else 1)
+            self._pin_heading_id(slug, trailing_attr, restore)
+
+    def _heading_slug(self, tok: Token) -> str:
+        """The slug the English heading gets (attr_list cut off), so links into the page keep
+        working once its words are Chinese."""
+        visible = heading_text(tok.children or [], self.emoji)
+        cut = heading_attr_start(visible)
+        if cut is not None and visible[cut : cut + 2] in ("{{", "{%"):
+            cut = None  # mkdocs-macros output, rendered before Markdown sees the heading
+        return self.slugify(visible[:cut] if cut is not None else visible, "-")
+
+    def _pin_heading_id(self, slug: str | None, trailing_attr: Piece | None, restore: Restore | None) -> None:
+        """Without an explicit ``{#id}``, reserve the English slug and pin it on the translated
+        heading (inside its attr_list when it has one, else as a new one)."""
+        explicit = attr_id(self._raw(trailing_attr)) if trailing_attr else None
+        if explicit is not None:
+            return
+        pinned = unique(slug or "", self.used_ids)
+        if restore is None:
+            return
+        restore.slug = pinned
+        if trailing_attr is not None:
+            raw = self._raw(trailing_attr)
+            restore.pin_at = trailing_attr.start + (2 if raw.startswith("{:") else 1)
 
     def _english(self, first: int, end: int) -> bool:
         """Do lines ``[first, end)`` touch a range that stays English? (Ranges are sorted and
