@@ -127,29 +127,58 @@ def _fix_flanking(chunks: _Chunks) -> None:
     parts = chunks.parts
     i = 0
     while i < len(parts):
-        if not (parts[i][1] in _EMPHASIS and parts[i][0] in ("open", "close")):
+        if not _is_delimiter(parts[i]):
             i += 1
             continue
         j = i
-        while j + 1 < len(parts) and parts[j + 1][1] in _EMPHASIS and parts[j + 1][0] in ("open", "close"):
+        while j + 1 < len(parts) and _is_delimiter(parts[j + 1]):
             j += 1
         kinds = {parts[k][0] for k in range(i, j + 1)}
         prev, nxt = chunks.prev_char(i), chunks.next_char(j)
-        space_before = space_after = False
-        if "open" in kinds and not (not _is_ws(nxt) and (not _is_punct(nxt) or _is_ws(prev) or _is_punct(prev))):
-            if _is_ws(nxt) and nxt and j + 1 < len(parts) and parts[j + 1][0] == "text":
-                parts[j + 1][2] = parts[j + 1][2].lstrip()
-            space_before = not _is_ws(prev)
-        if "close" in kinds and not (not _is_ws(prev) and (not _is_punct(prev) or _is_ws(nxt) or _is_punct(nxt))):
-            if _is_ws(prev) and prev and i > 0 and parts[i - 1][0] == "text":
-                parts[i - 1][2] = parts[i - 1][2].rstrip()
-            space_after = not _is_ws(nxt)
+        space_before = "open" in kinds and _fix_opener(parts, j, prev, nxt)
+        space_after = "close" in kinds and _fix_closer(parts, i, prev, nxt)
         if space_after:
             parts.insert(j + 1, ["text", "", " "])
         if space_before:
             parts.insert(i, ["text", "", " "])
             j += 1
         i = j + 1
+
+
+def _is_delimiter(part: list[str]) -> bool:
+    """An emphasis-like opening or closing run (a run of them is checked as one)."""
+    return part[1] in _EMPHASIS and part[0] in ("open", "close")
+
+
+def _left_flanking(prev: str, nxt: str) -> bool:
+    """CommonMark: a run can open when followed by a non-space that is not punctuation, or by
+    punctuation with whitespace or punctuation before the run."""
+    return not _is_ws(nxt) and (not _is_punct(nxt) or _is_ws(prev) or _is_punct(prev))
+
+
+def _right_flanking(prev: str, nxt: str) -> bool:
+    """CommonMark: the mirror of ``_left_flanking``, for a run that closes."""
+    return not _is_ws(prev) and (not _is_punct(prev) or _is_ws(nxt) or _is_punct(nxt))
+
+
+def _fix_opener(parts: list[list[str]], j: int, prev: str, nxt: str) -> bool:
+    """An opening run that cannot open: move the inner space out (strip it after the run).
+    True when a space must go before the run."""
+    if _left_flanking(prev, nxt):
+        return False
+    if _is_ws(nxt) and nxt and j + 1 < len(parts) and parts[j + 1][0] == "text":
+        parts[j + 1][2] = parts[j + 1][2].lstrip()
+    return not _is_ws(prev)
+
+
+def _fix_closer(parts: list[list[str]], i: int, prev: str, nxt: str) -> bool:
+    """A closing run that cannot close: move the inner space out (strip it before the run).
+    True when a space must go after the run."""
+    if _right_flanking(prev, nxt):
+        return False
+    if _is_ws(prev) and prev and i > 0 and parts[i - 1][0] == "text":
+        parts[i - 1][2] = parts[i - 1][2].rstrip()
+    return not _is_ws(nxt)
 
 
 def _needs_star(prev: str, nxt: str) -> bool:
