@@ -85,44 +85,69 @@ class ProjectingTranslator:
     def translate_nbest(self, texts: Sequence[str], n: int,
                         terms: Sequence[Sequence[str]] | None = None) -> list[list[str]]:
         """``terms``: per text, glossary targets forced in decoding (``engine/terms.py``)."""
-        from ..segment import TAG_RE, placeholder_spans  # not at import: the CLI's parser reads this registry
-        from .projection import drop_stray, strip_markup  # numpy: only when a model runs
-        from .projection import project as project_markup
-
         out: list[list[str] | None] = [None] * len(texts)
+        plain = self._strippable(texts)
+        if plain:
+            self._translate_projected(plain, terms, out)
+        rest = [i for i, alts in enumerate(out) if alts is None]
+        if rest:
+            self._translate_tagged(texts, rest, n, terms, out)
+        return [alts or [""] for alts in out]
+
+    @staticmethod
+    def _strippable(texts: Sequence[str]) -> dict[int, tuple[str, list[Any]]]:
+        """Texts with placeholders and words besides them, by index: (text without markup,
+        the markup's nodes). The others go to the wrapped translator as they are."""
+        from ..segment import TAG_RE  # not at import: the CLI's parser reads this registry
+        from .projection import strip_markup  # numpy: only when a model runs
+
         plain: dict[int, tuple[str, list[Any]]] = {}
         for i, text in enumerate(texts):
             stripped = strip_markup(text) if TAG_RE.search(text) else None
             if stripped is not None and stripped[0].strip():
                 plain[i] = stripped
-        if plain:
-            order = list(plain)
-            extra = {} if terms is None else {"terms": [terms[i] for i in order]}
-            aligned = self.inner.translate_aligned([plain[i][0] for i in order], **extra)
-            for i, result in zip(order, aligned):
-                if result is not None:
-                    text, bounds = result.text, list(result.target_bounds)
-                    if not placeholder_spans(plain[i][0]):
-                        text, bounds = drop_stray(text, bounds)
-                    placed = project_markup(plain[i][1], text, result.source_spans,
-                                            bounds, result.weights, result.words)
-                    if not _emptied(plain[i][1], placed):  # else: with its tags, as under `tags`
-                        out[i] = [with_score_of(placed, result.text)]  # the model's confidence stays
-        rest = [i for i, alts in enumerate(out) if alts is None]
-        if rest:
-            texts_left = [texts[i] for i in rest]
-            if terms is not None:
-                found = self.inner.translate_nbest(texts_left, n, terms=[terms[i] for i in rest])
-            elif n == 1 or not hasattr(self.inner, "translate_nbest"):
-                found = [[t] for t in self.inner.translate(texts_left)]
+        return plain
+
+    def _translate_projected(self, plain: dict[int, tuple[str, list[Any]]],
+                             terms: Sequence[Sequence[str]] | None, out: list[list[str] | None]) -> None:
+        """Translate the stripped texts with alignment and project their markup back; a text
+        that cannot be aligned, or whose projection empties a pair, stays None in ``out``."""
+        from ..segment import placeholder_spans  # not at import: the CLI's parser reads this registry
+        from .projection import drop_stray  # numpy: only when a model runs
+        from .projection import project as project_markup
+
+        order = list(plain)
+        extra = {} if terms is None else {"terms": [terms[i] for i in order]}
+        aligned = self.inner.translate_aligned([plain[i][0] for i in order], **extra)
+        for i, result in zip(order, aligned):
+            if result is not None:
+                text, bounds = result.text, list(result.target_bounds)
+                if not placeholder_spans(plain[i][0]):
+                    text, bounds = drop_stray(text, bounds)
+                placed = project_markup(plain[i][1], text, result.source_spans,
+                                        bounds, result.weights, result.words)
+                if not _emptied(plain[i][1], placed):  # else: with its tags, as under `tags`
+                    out[i] = [with_score_of(placed, result.text)]  # the model's confidence stays
+
+    def _translate_tagged(self, texts: Sequence[str], rest: list[int], n: int,
+                          terms: Sequence[Sequence[str]] | None, out: list[list[str] | None]) -> None:
+        """The texts at ``rest`` go to the wrapped translator as under ``tags``; where the text
+        had no placeholders, ones the model made up are dropped from its output."""
+        from ..segment import placeholder_spans  # not at import: the CLI's parser reads this registry
+        from .projection import drop_stray  # numpy: only when a model runs
+
+        texts_left = [texts[i] for i in rest]
+        if terms is not None:
+            found = self.inner.translate_nbest(texts_left, n, terms=[terms[i] for i in rest])
+        elif n == 1 or not hasattr(self.inner, "translate_nbest"):
+            found = [[t] for t in self.inner.translate(texts_left)]
+        else:
+            found = self.inner.translate_nbest(texts_left, n)
+        for i, alts in zip(rest, found):
+            if placeholder_spans(texts[i]):  # the model saw placeholders (or text like them)
+                out[i] = list(alts)
             else:
-                found = self.inner.translate_nbest(texts_left, n)
-            for i, alts in zip(rest, found):
-                if placeholder_spans(texts[i]):  # the model saw placeholders (or text like them)
-                    out[i] = list(alts)
-                else:
-                    out[i] = [with_score_of(drop_stray(alt)[0], alt) for alt in alts]
-        return [alts or [""] for alts in out]
+                out[i] = [with_score_of(drop_stray(alt)[0], alt) for alt in alts]
 
 
 def project(translator: Translator) -> Translator:

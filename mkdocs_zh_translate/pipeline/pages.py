@@ -261,43 +261,13 @@ class SiteTranslator:
         started = time.perf_counter()
         stats = Stats()
         results: dict[str, PageResult] = {}
-        segmented: dict[str, SegmentedPage] = {}
-        for job in jobs:
-            try:
-                segmented[job.key] = self._segment(job.markdown)
-            except Exception as exc:  # the segmenter's error types are its own business
-                line = getattr(exc, "line", None) or 1
-                results[job.key] = PageResult(
-                    job.markdown,
-                    warnings=[
-                        f"{job.label}:{line + job.line_offset}: cannot segment this page, kept in English: {exc}"
-                    ],
-                    translated=False,
-                )
-                stats.pages[job.key] = PageCounts(left_behind=1)
+        segmented = self._segment_jobs(jobs, results, stats)
         _trim_memo(self.segmented, len(jobs))
         _trim_memo(self.spliced, len(jobs))
-        reviewed: dict[str, ReviewedPage] = {}
-        reviewed_strings: dict[str, str] = {}
-        string_warnings: list[str] = []
-        if self.reviewer is not None:
-            try:
-                for job in jobs:
-                    if job.key in segmented:
-                        reviewed[job.key] = self.reviewer.page(job.key, segmented[job.key], job.label, job.line_offset)
-                reviewed_strings, string_warnings = self.reviewer.strings([s for s in strings if s.strip()])
-                stats.reviews = self.reviewer.has_files()
-            except ReviewError as exc:
-                raise TranslationFailed(str(exc)) from None
+        reviewed, reviewed_strings, string_warnings = self._review(jobs, segmented, strings, stats)
         everything = site_requests(segmented.values(), strings)
         stats.segments = sum(len(p.segments) for p in segmented.values()) + sum(1 for s in strings if s.strip())
-        machine = [
-            s.text
-            for key, page in segmented.items()
-            for i, s in enumerate(page.segments)
-            if key not in reviewed or i not in reviewed[key].hits
-        ]
-        machine.extend(s for s in strings if s.strip() and s not in reviewed_strings)
+        machine = _machine_texts(segmented, reviewed, strings, reviewed_strings)
         needed = Requests({t: everything.droppable[t] for t in dict.fromkeys(machine)})
         service = self.service
         loads, cached, translated = self.lazy.loads, service.cached, service.translated
@@ -325,12 +295,49 @@ class SiteTranslator:
         translated_strings = {
             s: reviewed_strings[s] if s in reviewed_strings else hits[s].text if s in hits else s for s in strings
         }
-        if string_warnings:
-            label = "site strings"
-            results.setdefault(label, PageResult("", translated=False, warnings=list(string_warnings)))
-            n = len(string_warnings)
-            stats.pages.setdefault(label, PageCounts(rejected_reviews=n, left_behind=n))
+        _string_warnings(string_warnings, results, stats)
         return results, translated_strings, stats
+
+    def _segment_jobs(
+        self, jobs: Sequence[PageJob], results: dict[str, PageResult], stats: Stats
+    ) -> dict[str, SegmentedPage]:
+        """Every job's page segmented; a page the segmenter cannot read is kept in English
+        with one warning naming its line (in ``results``), and the others still go on."""
+        segmented: dict[str, SegmentedPage] = {}
+        for job in jobs:
+            try:
+                segmented[job.key] = self._segment(job.markdown)
+            except Exception as exc:  # the segmenter's error types are its own business
+                line = getattr(exc, "line", None) or 1
+                results[job.key] = PageResult(
+                    job.markdown,
+                    warnings=[
+                        f"{job.label}:{line + job.line_offset}: cannot segment this page, kept in English: {exc}"
+                    ],
+                    translated=False,
+                )
+                stats.pages[job.key] = PageCounts(left_behind=1)
+        return segmented
+
+    def _review(
+        self, jobs: Sequence[PageJob], segmented: dict[str, SegmentedPage], strings: Sequence[str], stats: Stats
+    ) -> tuple[dict[str, ReviewedPage], dict[str, str], list[str]]:
+        """Reviewed text comes first: per page its reviewed segments, the reviewed short
+        strings and warnings about string reviews that were rejected. A review file that cannot
+        be read fails the pass with its one line."""
+        reviewed: dict[str, ReviewedPage] = {}
+        reviewed_strings: dict[str, str] = {}
+        string_warnings: list[str] = []
+        if self.reviewer is not None:
+            try:
+                for job in jobs:
+                    if job.key in segmented:
+                        reviewed[job.key] = self.reviewer.page(job.key, segmented[job.key], job.label, job.line_offset)
+                reviewed_strings, string_warnings = self.reviewer.strings([s for s in strings if s.strip()])
+                stats.reviews = self.reviewer.has_files()
+            except ReviewError as exc:
+                raise TranslationFailed(str(exc)) from None
+        return reviewed, reviewed_strings, string_warnings
 
     def _segment(self, markdown: str) -> SegmentedPage:
         """The page segmented, from the memo when the same Markdown was segmented the same way."""
@@ -469,6 +476,32 @@ class SiteTranslator:
             )
         counts.left_behind = len(result.left_behind)
         return result
+
+
+def _machine_texts(
+    segmented: dict[str, SegmentedPage],
+    reviewed: dict[str, ReviewedPage],
+    strings: Sequence[str],
+    reviewed_strings: dict[str, str],
+) -> list[str]:
+    """What the machine must answer: every segment and short string without a review."""
+    machine = [
+        s.text
+        for key, page in segmented.items()
+        for i, s in enumerate(page.segments)
+        if key not in reviewed or i not in reviewed[key].hits
+    ]
+    machine.extend(s for s in strings if s.strip() and s not in reviewed_strings)
+    return machine
+
+
+def _string_warnings(string_warnings: list[str], results: dict[str, PageResult], stats: Stats) -> None:
+    """Rejected reviews of short strings are reported like a page's, under "site strings"."""
+    if string_warnings:
+        label = "site strings"
+        results.setdefault(label, PageResult("", translated=False, warnings=list(string_warnings)))
+        n = len(string_warnings)
+        stats.pages.setdefault(label, PageCounts(rejected_reviews=n, left_behind=n))
 
 
 def _trim_memo(memo: dict[str, Any] | None, used: int) -> None:

@@ -207,6 +207,55 @@ def _split(text: str, units: Sequence[tuple[int, int]], parts: int, known: Conta
     return best
 
 
+@dataclass
+class _Votes:
+    """Who attends to whom, over the content source tokens (``sub``: target x content weights):
+    each target token's strongest source token (``row_best``), each source token's strongest
+    spoken target token (``col_best``), how many spoken target tokens each source token wins
+    (``has_row``), and per target token the source tokens that win none and claim it."""
+
+    sub: np.ndarray
+    row_best: np.ndarray
+    col_best: np.ndarray
+    has_row: collections.Counter[int]
+    claims: dict[int, list[int]]
+
+
+def _votes(sub: np.ndarray, token_units: Sequence[Sequence[tuple[int, int]]]) -> _Votes:
+    """The votes of ``sub``; tokens that are only space vote for nothing (when any other does)."""
+    spoken = np.array([bool(units) for units in token_units])  # tokens that are not only space
+    row_best = sub.argmax(axis=1)
+    col_best = np.where(spoken[:, None], sub, -np.inf).argmax(axis=0) if spoken.any() else sub.argmax(axis=0)
+    has_row = collections.Counter(int(c) for c, kept in zip(row_best, spoken) if kept)
+    claims: dict[int, list[int]] = {}
+    for c, t in enumerate(col_best):
+        if c not in has_row:
+            claims.setdefault(int(t), []).append(c)
+    return _Votes(sub, row_best, col_best, has_row, claims)
+
+
+def _owners(t: int, n_units: int, votes: _Votes) -> tuple[int, list[int]]:
+    """Target token ``t``'s owner and the claimants strong enough to share it (:data:`CLAIM`).
+    A one-unit token cannot be shared: a claimant takes it when the owner wins others too."""
+    owner = int(votes.row_best[t])
+    claimants = [c for c in votes.claims.get(t, ()) if votes.sub[t, c] >= CLAIM * votes.sub[t, owner]]
+    if claimants and n_units == 1 and votes.has_row[owner] > 1:
+        votes.has_row[owner] -= 1  # the owner keeps its other tokens; the claimant gets this one
+        owner, claimants = claimants[0], []
+    return owner, claimants
+
+
+def _node_cuts(nodes: Sequence[Node]) -> set[int]:
+    """Every offset where a node starts or ends, at any depth: source tokens are cut there."""
+    cuts: set[int] = set()
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        cuts.update((node.start, node.end))
+        stack.extend(node.children)
+    return cuts
+
+
 class _Alignment:
     """Which target units (:func:`_units`) each source unit produced, and where a node goes.
 
@@ -220,19 +269,8 @@ class _Alignment:
                  target_bounds: Sequence[int], weights: np.ndarray, known: Container[str]) -> None:
         self.text = text
         content = [s for s, span in enumerate(source_spans) if span is not None and span[1] > span[0]]
-        cuts: set[int] = set()
-        stack = list(nodes)
-        while stack:
-            node = stack.pop()
-            cuts.update((node.start, node.end))
-            stack.extend(node.children)
         self.spans: list[tuple[int, int]] = []  # source units
-        pieces: list[range] = []  # source units of each content token
-        for s in content:
-            lo, hi = source_spans[s] or (0, 0)
-            points = [lo, *sorted(c for c in cuts if lo < c < hi), hi]
-            pieces.append(range(len(self.spans), len(self.spans) + len(points) - 1))
-            self.spans.extend(itertools.pairwise(points))
+        pieces = self._source_units(_node_cuts(nodes), source_spans, content)
         self.units: list[tuple[int, int]] = []  # target units
         self.first_of_token: list[bool] = []
         self.token_start: list[int] = []
@@ -243,15 +281,28 @@ class _Alignment:
             return
         sub = np.asarray(weights[:n][:, content], dtype=np.float64)
         token_units = [_units(text, target_bounds[t], target_bounds[t + 1]) for t in range(n)]
-        spoken = np.array([bool(units) for units in token_units])  # tokens that are not only space
-        row_best = sub.argmax(axis=1)
-        col_best = np.where(spoken[:, None], sub, -np.inf).argmax(axis=0) if spoken.any() else sub.argmax(axis=0)
-        has_row = collections.Counter(int(c) for c, kept in zip(row_best, spoken) if kept)
-        claims: dict[int, list[int]] = {}
-        for c, t in enumerate(col_best):
-            if c not in has_row:
-                claims.setdefault(int(t), []).append(c)
-        per_token: list[list[int]] = [[] for _ in content]  # target units of each content token
+        votes = _votes(sub, token_units)
+        per_token, unit_range = self._target_units(token_units, target_bounds, votes, len(content), known)
+        self._share(per_token, pieces, unit_range, votes.col_best)
+
+    def _source_units(self, cuts: set[int], source_spans: Sequence[tuple[int, int] | None],
+                      content: Sequence[int]) -> list[range]:
+        """Cut each content token's span at the node offsets inside it into ``self.spans``;
+        the source units of each content token, in order."""
+        pieces: list[range] = []  # source units of each content token
+        for s in content:
+            lo, hi = source_spans[s] or (0, 0)
+            points = [lo, *sorted(c for c in cuts if lo < c < hi), hi]
+            pieces.append(range(len(self.spans), len(self.spans) + len(points) - 1))
+            self.spans.extend(itertools.pairwise(points))
+        return pieces
+
+    def _target_units(self, token_units: Sequence[list[tuple[int, int]]], target_bounds: Sequence[int],
+                      votes: _Votes, n_content: int, known: Container[str]) -> tuple[list[list[int]], dict[int, range]]:
+        """Record every target unit and give each target token's units to its owner, or split
+        them among owner and claimants; returns the target units of each content token and the
+        units of each target token."""
+        per_token: list[list[int]] = [[] for _ in range(n_content)]  # target units of each content token
         unit_range: dict[int, range] = {}
         for t, units in enumerate(token_units):
             if not units:
@@ -261,17 +312,20 @@ class _Alignment:
             self.units.extend(units)
             self.first_of_token.extend(k == 0 for k in range(len(units)))
             self.token_start.extend([target_bounds[t]] * len(units))
-            owner = int(row_best[t])
-            claimants = [c for c in claims.get(t, ()) if sub[t, c] >= CLAIM * sub[t, owner]]
-            if claimants and len(units) == 1 and has_row[owner] > 1:
-                has_row[owner] -= 1  # the owner keeps its other tokens; the claimant gets this one
-                owner, claimants = claimants[0], []
+            owner, claimants = _owners(t, len(units), votes)
             if len(units) == 1 or not claimants:
                 per_token[owner].extend(range(first, first + len(units)))
                 continue
             words = sorted({owner, *claimants})
-            for c, (a, b) in zip(words, _split(text, units, len(words), known)):
+            for c, (a, b) in zip(words, _split(self.text, units, len(words), known)):
                 per_token[c].extend(range(first + a, first + b))
+        return per_token, unit_range
+
+    def _share(self, per_token: Sequence[list[int]], pieces: Sequence[range], unit_range: dict[int, range],
+               col_best: np.ndarray) -> None:
+        """Share each content token's target units among its source units in proportion to
+        their lengths; each source unit also keeps the units of the token that attends to its
+        token most (``self.best``)."""
         for c, found in enumerate(per_token):
             units_of = pieces[c]
             lengths = [self.spans[u][1] - self.spans[u][0] for u in units_of]

@@ -87,6 +87,21 @@ def _is_blank(state: StateBlock, line: int) -> bool:
     return state.bMarks[line] + state.tShift[line] >= state.eMarks[line]
 
 
+def _push_lines(state: StateBlock, token_type: str, first: int, end: int) -> None:
+    """One token holding lines ``[first, end)`` byte for byte (less the block's indent)."""
+    token = state.push(token_type, "", 0)
+    token.map = [first, end]
+    token.content = state.getLines(first, end, state.blkIndent, True)
+
+
+def _keep_verbatim(state: StateBlock, first: int, end: int) -> bool:
+    """The rule takes lines ``[first, end)`` as one ``zh_verbatim`` token, which the segmenter
+    leaves alone (the page keeps them as they are)."""
+    _push_lines(state, "zh_verbatim", first, end)
+    state.line = end
+    return True
+
+
 def container(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     """Admonitions, collapsible details and content tabs with their indented bodies."""
     if state.sCount[start_line] - state.blkIndent >= 4:
@@ -168,11 +183,7 @@ def verbatim_lines(state: StateBlock, start_line: int, end_line: int, silent: bo
                 end = probe + 1
                 break
             probe += 1
-    token = state.push("zh_verbatim", "", 0)
-    token.map = [start_line, end]
-    token.content = state.getLines(start_line, end, state.blkIndent, True)
-    state.line = end
-    return True
+    return _keep_verbatim(state, start_line, end)
 
 
 def _blocks_end(state: StateBlock, first: int, end_line: int, slashes: int) -> int:
@@ -257,9 +268,7 @@ def blocks(state: StateBlock, start_line: int, end_line: int, silent: bool) -> b
     raw_tag = tag is not None and tag.group(0).lower() in _BLOCKS_RAW_TAGS
     raw = raw_tag or _BLOCKS_RAW_OPTION_RE.search(options) is not None
     if raw and body < close:
-        verbatim = state.push("zh_verbatim", "", 0)
-        verbatim.map = [body, close]
-        verbatim.content = state.getLines(body, close, state.blkIndent, True)
+        _push_lines(state, "zh_verbatim", body, close)
     elif body < close:
         old = (state.parentType, state.lineMax)
         state.parentType = "zh_container"
@@ -300,11 +309,7 @@ def directive(state: StateBlock, start_line: int, end_line: int, silent: bool) -
             end = probe
             while end < end_line and indented(end):
                 end += 1
-    token = state.push("zh_verbatim", "", 0)
-    token.map = [start_line, end]
-    token.content = state.getLines(start_line, end, state.blkIndent, True)
-    state.line = end
-    return True
+    return _keep_verbatim(state, start_line, end)
 
 
 def math_env(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
@@ -324,11 +329,7 @@ def math_env(state: StateBlock, start_line: int, end_line: int, silent: bool) ->
                 return False  # more text in the chunk: arithmatex would not take it either
             if silent:
                 return True
-            token = state.push("zh_verbatim", "", 0)
-            token.map = [start_line, end]
-            token.content = state.getLines(start_line, end, state.blkIndent, True)
-            state.line = end
-            return True
+            return _keep_verbatim(state, start_line, end)
         line += 1
     return False
 
@@ -418,9 +419,7 @@ def html_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
 
 
 def _push_html(state: StateBlock, first: int, end: int) -> None:
-    token = state.push("html_block", "", 0)
-    token.map = [first, end]
-    token.content = state.getLines(first, end, state.blkIndent, True)
+    _push_lines(state, "html_block", first, end)
 
 
 def _superfence_pairs(state: StateBlock) -> dict[int, int]:
@@ -468,11 +467,7 @@ def superfence(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     while end < end_line and not _is_blank(state, end) and end not in pairs:
         end += 1
     state.env.setdefault("zh_fence_text", []).append(start_line)
-    token = state.push("zh_verbatim", "", 0)
-    token.map = [start_line, end]
-    token.content = state.getLines(start_line, end, state.blkIndent, True)
-    state.line = end
-    return True
+    return _keep_verbatim(state, start_line, end)
 
 
 def _strip_closing_hashes(body: str) -> str:

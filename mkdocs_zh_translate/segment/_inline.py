@@ -7,7 +7,8 @@ trailing spaces are all covered without needing their own positions.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from markdown_it.token import Token
 
@@ -68,93 +69,150 @@ def _ref_style(content: str, label_end: int) -> str:
     return "shortcut"
 
 
+@dataclass
+class _Walk:
+    """One pass over an inline token's children: the pieces so far and where the text ends.
+
+    The per-token handlers below share it, so each construct's rule reads on its own.
+    """
+
+    content: str
+    pieces: list[Piece] = field(default_factory=list)
+    cursor: int = 0
+    link_ends: list[tuple[int, int]] = field(default_factory=list)  # open links' (label_end, end)
+    skip_to_close: int = 0  # depth inside an autolink, whose children the atom already covers
+
+    def gap(self, to: int) -> None:
+        """Text is whatever lies between positioned tokens: emit it up to ``to``."""
+        if to > self.cursor:
+            self.pieces.append(Piece("text", self.cursor, to))
+        self.cursor = max(self.cursor, to)
+
+    def skipping(self, tok: Token) -> bool:
+        """True while inside an autolink (tracking nested link tokens until its close)."""
+        if not self.skip_to_close:
+            return False
+        if tok.type == "link_close":
+            self.skip_to_close -= 1
+        elif tok.type == "link_open":
+            self.skip_to_close += 1
+        return True
+
+
+def _pair(walk: _Walk, tok: Token, start: int, end: int) -> bool:
+    """Emphasis-like delimiters become open/close pieces; the words between are translated."""
+    kind, role = _PAIR_TYPES[tok.type]
+    walk.gap(start)
+    walk.pieces.append(Piece(kind, start, end, role))
+    walk.cursor = end
+    return True
+
+
+def _link_open(walk: _Walk, tok: Token, start: int, end: int) -> bool:
+    """A link's label is translated; an autolink (or one without a label) is kept whole."""
+    walk.gap(start)
+    if tok.markup in ("autolink", "linkify") or "label_end" not in tok.meta:
+        walk.pieces.append(Piece("atom", start, end, "autolink"))
+        walk.cursor = end
+        walk.skip_to_close = 1
+        return True
+    label_end = tok.meta["label_end"]
+    style = _ref_style(walk.content, label_end)
+    label = walk.content[start + 1 : label_end] if style else ""
+    walk.pieces.append(Piece("open", start, start + 1, "link", label, style))
+    walk.link_ends.append((label_end, end))
+    walk.cursor = start + 1
+    return True
+
+
+def _link_close(walk: _Walk, tok: Token, start: int, end: int) -> bool:
+    """The close covers ``](target)`` recorded at the open; False when no link is open."""
+    if not walk.link_ends:
+        return False
+    label_end, end = walk.link_ends.pop()
+    walk.gap(label_end)
+    walk.pieces.append(Piece("close", label_end, end, "link"))
+    walk.cursor = end
+    return True
+
+
+def _image(walk: _Walk, tok: Token, start: int, end: int) -> bool:
+    """Plain-word alt text is translated like a label; anything else keeps the image whole."""
+    walk.gap(start)
+    content = walk.content
+    label_end = tok.meta.get("label_end", -1)
+    alt = content[start + 2 : label_end] if label_end > start else ""
+    if alt.strip() and not (_ALT_UNSAFE & set(alt)):
+        style = _ref_style(content, label_end)
+        walk.pieces.append(Piece("open", start, start + 2, "image", alt if style else "", style))
+        walk.pieces.append(Piece("text", start + 2, label_end))
+        walk.pieces.append(Piece("close", label_end, end, "image"))
+    else:
+        walk.pieces.append(Piece("atom", start, end, "image"))
+    walk.cursor = end
+    return True
+
+
+def _softbreak(walk: _Walk, tok: Token, start: int, end: int) -> bool:
+    """A soft line break is its own piece so the translation can re-wrap."""
+    walk.gap(start)
+    walk.pieces.append(Piece("break", start, end))
+    walk.cursor = end
+    return True
+
+
+def _hardbreak(walk: _Walk, tok: Token, start: int, end: int) -> bool:
+    """A hard break is an atom; before a newline, trailing spaces are the break, not text."""
+    walk.gap(start)
+    pieces, content = walk.pieces, walk.content
+    if pieces and pieces[-1].kind == "text":
+        last = pieces[-1]
+        keep = len(content[last.start : last.end].rstrip(" \t"))
+        if content[start] == "\n" and keep < last.end - last.start:
+            pieces.pop()
+            if keep:
+                pieces.append(Piece("text", last.start, last.start + keep))
+            start = last.start + keep
+    pieces.append(Piece("atom", start, end, "break"))
+    walk.cursor = end
+    return True
+
+
+def _atom(walk: _Walk, tok: Token, start: int, end: int) -> bool:
+    """Every other positioned token is kept verbatim, with a role naming what it is."""
+    walk.gap(start)
+    role = tok.info if tok.type == "zh_atom" else _ATOM_ROLES.get(tok.type, tok.type)
+    if tok.type == "text_special":
+        role = "escape" if tok.info == "escape" else "entity"
+    walk.pieces.append(Piece("atom", start, end, role))
+    walk.cursor = end
+    return True
+
+
+_Handler = Callable[[_Walk, Token, int, int], bool]
+_HANDLERS: dict[str, _Handler] = {
+    **dict.fromkeys(_PAIR_TYPES, _pair),
+    "link_open": _link_open,
+    "link_close": _link_close,
+    "image": _image,
+    "softbreak": _softbreak,
+    "hardbreak": _hardbreak,
+}
+
+
 def inline_pieces(children: Sequence[Token], content: str) -> list[Piece] | None:
     """Pieces in content coordinates, or None when the positions do not add up."""
-    pieces: list[Piece] = []
-    cursor = 0
+    walk = _Walk(content)
     spans = _delimiter_spans(children)
-    link_ends: list[tuple[int, int]] = []
-    skip_to_close = 0
-
-    def gap(to: int) -> None:
-        nonlocal cursor
-        if to > cursor:
-            pieces.append(Piece("text", cursor, to))
-        cursor = max(cursor, to)
-
     for i, tok in enumerate(children):
-        if skip_to_close:
-            if tok.type == "link_close":
-                skip_to_close -= 1
-            elif tok.type == "link_open":
-                skip_to_close += 1
-            continue
-        if tok.type == "text" or "pos" not in tok.meta:
+        if walk.skipping(tok) or tok.type == "text" or "pos" not in tok.meta:
             continue
         start, end = spans.get(i, tok.meta["pos"])
-        if start < cursor and tok.type != "link_close":
+        if start < walk.cursor and tok.type != "link_close":
             return None
-        if tok.type in _PAIR_TYPES:
-            kind, role = _PAIR_TYPES[tok.type]
-            gap(start)
-            pieces.append(Piece(kind, start, end, role))
-            cursor = end
-        elif tok.type == "link_open":
-            gap(start)
-            if tok.markup in ("autolink", "linkify") or "label_end" not in tok.meta:
-                pieces.append(Piece("atom", start, end, "autolink"))
-                cursor = end
-                skip_to_close = 1
-                continue
-            label_end = tok.meta["label_end"]
-            style = _ref_style(content, label_end)
-            label = content[start + 1 : label_end] if style else ""
-            pieces.append(Piece("open", start, start + 1, "link", label, style))
-            link_ends.append((label_end, end))
-            cursor = start + 1
-        elif tok.type == "link_close":
-            if not link_ends:
-                return None
-            label_end, end = link_ends.pop()
-            gap(label_end)
-            pieces.append(Piece("close", label_end, end, "link"))
-            cursor = end
-        elif tok.type == "image":
-            gap(start)
-            label_end = tok.meta.get("label_end", -1)
-            alt = content[start + 2 : label_end] if label_end > start else ""
-            if alt.strip() and not (_ALT_UNSAFE & set(alt)):
-                style = _ref_style(content, label_end)
-                pieces.append(Piece("open", start, start + 2, "image", alt if style else "", style))
-                pieces.append(Piece("text", start + 2, label_end))
-                pieces.append(Piece("close", label_end, end, "image"))
-            else:
-                pieces.append(Piece("atom", start, end, "image"))
-            cursor = end
-        elif tok.type == "softbreak":
-            gap(start)
-            pieces.append(Piece("break", start, end))
-            cursor = end
-        elif tok.type == "hardbreak":
-            gap(start)
-            if pieces and pieces[-1].kind == "text":  # "foo  \n": the spaces are the break
-                last = pieces[-1]
-                keep = len(content[last.start : last.end].rstrip(" \t"))
-                if content[start] == "\n" and keep < last.end - last.start:
-                    pieces.pop()
-                    if keep:
-                        pieces.append(Piece("text", last.start, last.start + keep))
-                    start = last.start + keep
-            pieces.append(Piece("atom", start, end, "break"))
-            cursor = end
-        else:
-            gap(start)
-            role = tok.info if tok.type == "zh_atom" else _ATOM_ROLES.get(tok.type, tok.type)
-            if tok.type == "text_special":
-                role = "escape" if tok.info == "escape" else "entity"
-            pieces.append(Piece("atom", start, end, role))
-            cursor = end
-    if link_ends:
+        if not _HANDLERS.get(tok.type, _atom)(walk, tok, start, end):
+            return None
+    if walk.link_ends:
         return None
-    gap(len(content))
-    return pieces
+    walk.gap(len(content))
+    return walk.pieces

@@ -100,15 +100,37 @@ def fragile_emphasis(pieces: Sequence[Piece], text: str) -> bool:
     delimiters = [p for p in pieces if p.kind in ("open", "close") and p.role in EMPHASIS_ROLES and p.role != "s"]
     if not delimiters:
         return False
-    covered = {i for p in delimiters for i in range(p.start, p.end)}
+    return (
+        _shared_run(delimiters, text)
+        or _partly_literal_run(delimiters, text)
+        or _literal_run_inside(pieces, delimiters, text)
+    )
+
+
+def _shared_run(delimiters: Sequence[Piece], text: str) -> bool:
+    """Two adjacent delimiters of the same length and character: one run split in two
+    (``*foo**bar*``), which Python-Markdown may pair the other way."""
     for a, b in itertools.pairwise(delimiters):
         if a.end == b.start and a.end - a.start == b.end - b.start and text[a.start] == text[b.start]:
             return True
+    return False
+
+
+def _partly_literal_run(delimiters: Sequence[Piece], text: str) -> bool:
+    """A delimiter whose run goes on as literal text (``**foo*``): the run's length, which the
+    rule of three reads, is not the delimiter's."""
+    covered = {i for p in delimiters for i in range(p.start, p.end)}
     for p in delimiters:
         char = text[p.start]
         for at in (p.start - 1, p.end):
             if 0 <= at < len(text) and text[at] == char and at not in covered:
                 return True
+    return False
+
+
+def _literal_run_inside(pieces: Sequence[Piece], delimiters: Sequence[Piece], text: str) -> bool:
+    """A literal run of a pair's own character inside that pair (``*foo *bar**``), which
+    Python-Markdown may take for a delimiter once the words around it change."""
     depth: dict[str, int] = {}
     delimiter_ids = {id(p) for p in delimiters}
     for p in pieces:

@@ -159,7 +159,16 @@ class _Builder:
     ) -> tuple[list[Piece], Piece | None]:
         """Cut what must stay outside the translation: task/callout markers, trailing attr_lists,
         closing heading hashes, edge whitespace."""
-        trailing_attr = None
+        self._cut_lead_markers(pieces, lead_marker=lead_marker, callout=callout)
+        trailing_attr = self._cut_tail(pieces)
+        if atx:
+            self._rstrip_last_text(pieces, closing_hashes=trailing_attr is not None)
+        self._rstrip_last_text(pieces)
+        return pieces, trailing_attr
+
+    def _cut_lead_markers(self, pieces: list[Piece], *, lead_marker: bool, callout: bool) -> None:
+        """Drop a leading task-list box and/or callout marker (and a line break left bare by it);
+        remember whether a callout was found, which changes how the block is rebuilt."""
         self._callout_hit = False
         for wanted, pattern in ((lead_marker, _LEAD_MARKER_RE), (callout, _CALLOUT_RE)):
             if not (wanted and pieces and pieces[0].kind == "text"):
@@ -172,43 +181,59 @@ class _Builder:
                     pieces.insert(0, Piece("text", first.start + m.end(), first.end))
                 elif pieces and pieces[0].kind == "break":
                     pieces.pop(0)
+
+    def _cut_tail(self, pieces: list[Piece]) -> Piece | None:
+        """Drop trailing breaks, blank text, a setext-looking underline and attr_lists; return
+        the first attr_list found (the one the block keeps), later ones are dropped."""
+        trailing_attr = None
         while pieces:
             last = pieces[-1]
-            if last.kind == "break" or (last.kind == "text" and not self._raw(last).strip()):
+            if self._junk_tail(pieces):
                 pieces.pop()
-            elif (
-                last.kind == "text"
-                and len(pieces) > 1
-                and pieces[-2].kind == "break"
-                and _UNDERLINE_RE.match(self._raw(last))
-            ):
-                pieces.pop()  # "===" ending a paragraph: CommonMark reads a setext underline there
-            elif (
-                last.kind == "atom"
-                and last.role == "attr"
-                and (
-                    len(pieces) == 1
-                    or pieces[-2].kind == "break"
-                    or (pieces[-2].kind == "text" and self._raw(pieces[-2])[-1:].isspace())
-                )
-            ):
+            elif self._attr_tail(pieces):
                 trailing_attr = trailing_attr or pieces.pop()
                 if trailing_attr is not last:
                     pieces.pop()
             else:
                 break
-        if atx and pieces and pieces[-1].kind == "text":
+        return trailing_attr
+
+    def _junk_tail(self, pieces: list[Piece]) -> bool:
+        """The last piece carries no words: a break, blank text, or "===" after a line break
+        (CommonMark would read a setext underline there)."""
+        last = pieces[-1]
+        if last.kind == "break" or (last.kind == "text" and not self._raw(last).strip()):
+            return True
+        return (
+            last.kind == "text"
+            and len(pieces) > 1
+            and pieces[-2].kind == "break"
+            and _UNDERLINE_RE.match(self._raw(last)) is not None
+        )
+
+    def _attr_tail(self, pieces: list[Piece]) -> bool:
+        """The last piece is an attr_list standing apart (alone, after a break or a space), so
+        it belongs to the block, not to the words before it."""
+        last = pieces[-1]
+        return (
+            last.kind == "atom"
+            and last.role == "attr"
+            and (
+                len(pieces) == 1
+                or pieces[-2].kind == "break"
+                or (pieces[-2].kind == "text" and self._raw(pieces[-2])[-1:].isspace())
+            )
+        )
+
+    def _rstrip_last_text(self, pieces: list[Piece], *, closing_hashes: bool = False) -> None:
+        """Trailing spaces (and, for an ATX heading with an attr_list, its closing hashes) stay
+        outside the translation; a text piece left empty is dropped."""
+        if pieces and pieces[-1].kind == "text":
             last = pieces.pop()
-            raw = _CLOSING_HASHES_RE.sub("", self._raw(last)) if trailing_attr else self._raw(last)
+            raw = _CLOSING_HASHES_RE.sub("", self._raw(last)) if closing_hashes else self._raw(last)
             raw = raw.rstrip()
             if raw:
                 pieces.append(Piece("text", last.start, last.start + len(raw)))
-        if pieces and pieces[-1].kind == "text":
-            last = pieces.pop()
-            raw = self._raw(last).rstrip()
-            if raw:
-                pieces.append(Piece("text", last.start, last.start + len(raw)))
-        return pieces, trailing_attr
 
     # -- segments ----------------------------------------------------------------------------
     def _split_abbreviations(self, pieces: list[Piece]) -> list[Piece]:
@@ -473,18 +498,13 @@ class _Builder:
         heading: bool = False,
         callout: bool = False,
     ) -> None:
+        """Segments of one inline block; for a heading, also the id its English slug pins."""
         cmap = self.locator.locate(tok, how)
         pieces = inline_pieces(tok.children or [], tok.content) if cmap is not None else None
         prose = how == "lines" and not heading and kind != "definition_term"
         if pieces is not None and prose:
             pieces = self._python_markdown_syntax(tok, pieces)
-        slug = None
-        if heading:
-            visible = heading_text(tok.children or [], self.emoji)
-            cut = heading_attr_start(visible)
-            if cut is not None and visible[cut : cut + 2] in ("{{", "{%"):
-                cut = None  # mkdocs-macros output, rendered before Markdown sees the heading
-            slug = self.slugify(visible[:cut] if cut is not None else visible, "-")
+        slug = self._heading_slug(tok) if heading else None
         if pieces is None:
             if heading and not self._explicit_id_in(tok.content):
                 unique(slug or "", self.used_ids)
@@ -497,19 +517,33 @@ class _Builder:
         if fragile_emphasis(page_pieces, self.page.text):
             page_pieces = []  # English: Python-Markdown could pair the translated runs otherwise
         single = how != "lines"
-        block_start = not single
-        if callout and self._callout_hit and self._callout_title(page_pieces):
-            block_start = False
-        restore = self._emit(page_pieces, kind, single_line=single, block_start=block_start)
+        titled = callout and self._callout_hit and self._callout_title(page_pieces)
+        restore = self._emit(page_pieces, kind, single_line=single, block_start=not single and not titled)
         if heading:
-            explicit = attr_id(self._raw(trailing_attr)) if trailing_attr else None
-            if explicit is None:
-                pinned = unique(slug or "", self.used_ids)
-                if restore is not None:
-                    restore.slug = pinned
-                    if trailing_attr is not None:
-                        raw = self._raw(trailing_attr)
-                        restore.pin_at = trailing_attr.start + (2 if raw.startswith("{:") else 1)
+            self._pin_heading_id(slug, trailing_attr, restore)
+
+    def _heading_slug(self, tok: Token) -> str:
+        """The slug the English heading gets (attr_list cut off), so links into the page keep
+        working once its words are Chinese."""
+        visible = heading_text(tok.children or [], self.emoji)
+        cut = heading_attr_start(visible)
+        if cut is not None and visible[cut : cut + 2] in ("{{", "{%"):
+            cut = None  # mkdocs-macros output, rendered before Markdown sees the heading
+        return self.slugify(visible[:cut] if cut is not None else visible, "-")
+
+    def _pin_heading_id(self, slug: str | None, trailing_attr: Piece | None, restore: Restore | None) -> None:
+        """Without an explicit ``{#id}``, reserve the English slug and pin it on the translated
+        heading (inside its attr_list when it has one, else as a new one)."""
+        explicit = attr_id(self._raw(trailing_attr)) if trailing_attr else None
+        if explicit is not None:
+            return
+        pinned = unique(slug or "", self.used_ids)
+        if restore is None:
+            return
+        restore.slug = pinned
+        if trailing_attr is not None:
+            raw = self._raw(trailing_attr)
+            restore.pin_at = trailing_attr.start + (2 if raw.startswith("{:") else 1)
 
     def _english(self, first: int, end: int) -> bool:
         """Do lines ``[first, end)`` touch a range that stays English? (Ranges are sorted and

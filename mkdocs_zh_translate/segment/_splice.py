@@ -127,29 +127,58 @@ def _fix_flanking(chunks: _Chunks) -> None:
     parts = chunks.parts
     i = 0
     while i < len(parts):
-        if not (parts[i][1] in _EMPHASIS and parts[i][0] in ("open", "close")):
+        if not _is_delimiter(parts[i]):
             i += 1
             continue
         j = i
-        while j + 1 < len(parts) and parts[j + 1][1] in _EMPHASIS and parts[j + 1][0] in ("open", "close"):
+        while j + 1 < len(parts) and _is_delimiter(parts[j + 1]):
             j += 1
         kinds = {parts[k][0] for k in range(i, j + 1)}
         prev, nxt = chunks.prev_char(i), chunks.next_char(j)
-        space_before = space_after = False
-        if "open" in kinds and not (not _is_ws(nxt) and (not _is_punct(nxt) or _is_ws(prev) or _is_punct(prev))):
-            if _is_ws(nxt) and nxt and j + 1 < len(parts) and parts[j + 1][0] == "text":
-                parts[j + 1][2] = parts[j + 1][2].lstrip()
-            space_before = not _is_ws(prev)
-        if "close" in kinds and not (not _is_ws(prev) and (not _is_punct(prev) or _is_ws(nxt) or _is_punct(nxt))):
-            if _is_ws(prev) and prev and i > 0 and parts[i - 1][0] == "text":
-                parts[i - 1][2] = parts[i - 1][2].rstrip()
-            space_after = not _is_ws(nxt)
+        space_before = "open" in kinds and _fix_opener(parts, j, prev, nxt)
+        space_after = "close" in kinds and _fix_closer(parts, i, prev, nxt)
         if space_after:
             parts.insert(j + 1, ["text", "", " "])
         if space_before:
             parts.insert(i, ["text", "", " "])
             j += 1
         i = j + 1
+
+
+def _is_delimiter(part: list[str]) -> bool:
+    """An emphasis-like opening or closing run (a run of them is checked as one)."""
+    return part[1] in _EMPHASIS and part[0] in ("open", "close")
+
+
+def _left_flanking(prev: str, nxt: str) -> bool:
+    """CommonMark: a run can open when followed by a non-space that is not punctuation, or by
+    punctuation with whitespace or punctuation before the run."""
+    return not _is_ws(nxt) and (not _is_punct(nxt) or _is_ws(prev) or _is_punct(prev))
+
+
+def _right_flanking(prev: str, nxt: str) -> bool:
+    """CommonMark: the mirror of ``_left_flanking``, for a run that closes."""
+    return not _is_ws(prev) and (not _is_punct(prev) or _is_ws(nxt) or _is_punct(nxt))
+
+
+def _fix_opener(parts: list[list[str]], j: int, prev: str, nxt: str) -> bool:
+    """An opening run that cannot open: move the inner space out (strip it after the run).
+    True when a space must go before the run."""
+    if _left_flanking(prev, nxt):
+        return False
+    if _is_ws(nxt) and nxt and j + 1 < len(parts) and parts[j + 1][0] == "text":
+        parts[j + 1][2] = parts[j + 1][2].lstrip()
+    return not _is_ws(prev)
+
+
+def _fix_closer(parts: list[list[str]], i: int, prev: str, nxt: str) -> bool:
+    """A closing run that cannot close: move the inner space out (strip it before the run).
+    True when a space must go after the run."""
+    if _right_flanking(prev, nxt):
+        return False
+    if _is_ws(prev) and prev and i > 0 and parts[i - 1][0] == "text":
+        parts[i - 1][2] = parts[i - 1][2].rstrip()
+    return not _is_ws(nxt)
 
 
 def _needs_star(prev: str, nxt: str) -> bool:
@@ -294,11 +323,36 @@ def _yaml_value(text: str, quote: str) -> str:
 def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = True) -> str | None:
     """The Markdown that replaces ``segment``'s span, or None when ``translation`` is unusable."""
     r: Restore = segment.restore
-    if validate(segment.text, translation):
-        dropped = {pid for pid in segment.droppable_pairs if f"<g{pid}>" not in translation}
-        if not dropped or validate(without_pairs(segment.text, dropped), translation):
-            return None
+    if _unusable(segment, translation):
+        return None
     changed = translation != segment.text
+    if r.insert_title or r.yaml_quote is not None or r.attr_quote is not None:
+        return _restore_value(r, translation, changed)
+    parts = tokenize(translation)
+    chunks = _rebuild(parts, r, changed)
+    if changed:
+        _underscores_to_stars(chunks)
+        _fix_flanking(chunks)
+        if not r.raw_html:  # raw HTML is passed through: no autolinker, no escapes there
+            _space_atoms(chunks)
+            _separate_delimiter_runs(chunks)
+    out = chunks.text()
+    if changed and heading_ids and r.slug is not None and r.pin_at is None:
+        out += f" {{ {pin_attr(r.slug)} }}"
+    return out
+
+
+def _unusable(segment: Segment, translation: str) -> bool:
+    """The translation fails validation, even once pairs it may drop (and did) are left out."""
+    if not validate(segment.text, translation):
+        return False
+    dropped = {pid for pid in segment.droppable_pairs if f"<g{pid}>" not in translation}
+    return not dropped or bool(validate(without_pairs(segment.text, dropped), translation))
+
+
+def _restore_value(r: Restore, translation: str, changed: bool) -> str | None:
+    """Segments that are one value, not Markdown: an inserted title, a YAML scalar, an HTML
+    attribute. Each gets its own quoting; None when the value cannot be written safely."""
     if r.insert_title:
         title = " ".join(_escape_specials(translation, _introduced(r.text_chars, translation), False).split())
         if not changed:
@@ -306,10 +360,14 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
         return f" | {title}" if r.title_form == "pipe" else f' "{title}"'
     if r.yaml_quote is not None:
         return _yaml_value(translation, r.yaml_quote) if changed else translation
-    if r.attr_quote is not None:  # plain text (escaped when rendered); its quote would end it
-        plain = " ".join(translation.split()) if changed else translation
-        return None if any(ch in plain for ch in r.attr_quote) else plain
-    parts = tokenize(translation)
+    assert r.attr_quote is not None
+    # plain text (escaped when rendered); its quote would end it
+    plain = " ".join(translation.split()) if changed else translation
+    return None if any(ch in plain for ch in r.attr_quote) else plain
+
+
+def _rebuild(parts: list[tuple[str, str | int]], r: Restore, changed: bool) -> _Chunks:
+    """Put the source bytes of every atom and pair back around the translated text."""
     text_out = "".join(str(v) for k, v in parts if k == "text")
     specials = _introduced(r.text_chars, text_out)
     if r.raw_html:
@@ -328,22 +386,20 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
             chunks.add("open", piece.role, raw)
         else:
             pid = int(value)
-            _open, raw, piece = r.pairs[pid]
-            if piece.ref_style and changed:
-                inner = "".join(_piece_source(p) for p in parts[open_at[pid] : index])
-                if inner != r.inner[pid]:
-                    raw = f"][{piece.label}]"
-            chunks.add("close", piece.role, raw)
-    if changed:
-        _underscores_to_stars(chunks)
-        _fix_flanking(chunks)
-        if not r.raw_html:  # raw HTML is passed through: no autolinker, no escapes there
-            _space_atoms(chunks)
-            _separate_delimiter_runs(chunks)
-    out = chunks.text()
-    if changed and heading_ids and r.slug is not None and r.pin_at is None:
-        out += f" {{ {pin_attr(r.slug)} }}"
-    return out
+            piece = r.pairs[pid][2]
+            chunks.add("close", piece.role, _close_raw(parts[open_at[pid] : index], r, pid, changed))
+    return chunks
+
+
+def _close_raw(inner_parts: list[tuple[str, str | int]], r: Restore, pid: int, changed: bool) -> str:
+    """A pair's closing bytes; a shortcut/collapsed reference link whose words changed gets
+    its label spelled out (``][label]``), since the label no longer matches the text."""
+    _open, raw, piece = r.pairs[pid]
+    if piece.ref_style and changed:
+        inner = "".join(_piece_source(p) for p in inner_parts)
+        if inner != r.inner[pid]:
+            raw = f"][{piece.label}]"
+    return raw
 
 
 def _piece_source(part: tuple[str, str | int]) -> str:
