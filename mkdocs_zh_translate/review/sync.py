@@ -235,25 +235,10 @@ def plan_sync(
     English anywhere on the site (:mod:`.memory`); 0 offers none."""
     width = site.po_width if width is None else width
     now = now or po_date()
-    olds: dict[Path, polib.POFile | None] = {path: read_po(path, site.review_dir) for path in site.pages}
-    if site.review_dir.is_dir():
-        for path in sorted(site.review_dir.rglob("*" + PAGE_SUFFIX)):
-            if path not in olds and not path.name.startswith("."):
-                olds[path] = read_po(path, site.review_dir)
-    moved: dict[Key, tuple[Path, polib.POEntry]] = {}
-    for path, old in olds.items():
-        keep = {u.key for u in site.pages.get(path, [])}
-        for entry in sorted(old or [], key=lambda e: e.obsolete):  # active entries first
-            key = entry_key(entry)
-            if key not in keep and _carries_human_text(entry):
-                moved.setdefault(key, (path, entry))
-    machine: dict[Path, dict[tuple[str | None, str], str]] = {}
-    for (path, unit_key), text in site.machine.items():  # one pass: per file it would be files x entries
-        machine.setdefault(path, {})[unit_key] = text
+    olds = _read_all(site)
+    moved = _moved_away(site, olds)
+    machine, scores = _per_file(site)
     tm = Memory.of_files(olds.values(), memory) if memory > 0 else None
-    scores: dict[Path, dict[tuple[str | None, str], float | None]] = {}
-    for (path, unit_key), score in site.scores.items():
-        scores.setdefault(path, {})[unit_key] = score
     planned: list[Planned] = []
     for path, old in olds.items():
         units = site.pages.get(path, [])
@@ -267,6 +252,45 @@ def plan_sync(
             text = existing_text(path, site.review_dir) or text  # same content: the file stays as it is
         planned.append(Planned(path, po, text))
     return planned
+
+
+def _read_all(site: Site) -> dict[Path, polib.POFile | None]:
+    """Every page's PO file (None where there is none yet), then the orphaned page files of
+    the review directory: all are read (and checked) before anything is planned."""
+    olds: dict[Path, polib.POFile | None] = {path: read_po(path, site.review_dir) for path in site.pages}
+    if site.review_dir.is_dir():
+        for path in sorted(site.review_dir.rglob("*" + PAGE_SUFFIX)):
+            if path not in olds and not path.name.startswith("."):
+                olds[path] = read_po(path, site.review_dir)
+    return olds
+
+
+def _moved_away(site: Site, olds: dict[Path, polib.POFile | None]) -> dict[Key, tuple[Path, polib.POEntry]]:
+    """Human text whose source left its file, by key, with the file it left: another page that
+    now holds the same source takes it over. The first file's wins, an active entry before an
+    obsolete one."""
+    moved: dict[Key, tuple[Path, polib.POEntry]] = {}
+    for path, old in olds.items():
+        keep = {u.key for u in site.pages.get(path, [])}
+        for entry in sorted(old or [], key=lambda e: e.obsolete):  # active entries first
+            key = entry_key(entry)
+            if key not in keep and _carries_human_text(entry):
+                moved.setdefault(key, (path, entry))
+    return moved
+
+
+def _per_file(
+    site: Site,
+) -> tuple[dict[Path, dict[tuple[str | None, str], str]], dict[Path, dict[tuple[str | None, str], float | None]]]:
+    """The machine cache's texts and confidence scores grouped by PO file, in one pass each
+    (looking them up per file would cost files x entries)."""
+    machine: dict[Path, dict[tuple[str | None, str], str]] = {}
+    for (path, unit_key), text in site.machine.items():  # one pass: per file it would be files x entries
+        machine.setdefault(path, {})[unit_key] = text
+    scores: dict[Path, dict[tuple[str | None, str], float | None]] = {}
+    for (path, unit_key), score in site.scores.items():
+        scores.setdefault(path, {})[unit_key] = score
+    return machine, scores
 
 
 def plan_prune(review_dir: Path, width: int | None = None) -> list[Planned]:
