@@ -16,8 +16,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
 import stat
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +74,32 @@ def _save_record(path: Path | None, data: dict[str, Any]) -> None:
         atomic_write(path, json.dumps(data).encode("utf-8"), mode=0o600)
 
 
+@dataclass
+class _Verified:
+    """The user's record of the large files of one model directory already verified, by size,
+    mtime and hash (``known``), and what this verification found (``found``): saved only when
+    it differs, so a warm load writes nothing."""
+
+    path: Path | None
+    record: dict[str, Any]
+    key: str
+    known: dict[str, Any]
+    found: dict[str, Any]
+
+    @classmethod
+    def load(cls, root: Path) -> _Verified:
+        path = _record_path()
+        record = _load_record(path)
+        key = str(root)
+        known: dict[str, Any] = record.get(key) if isinstance(record.get(key), dict) else {}  # type: ignore[assignment]
+        return cls(path, record, key, known, {})
+
+    def save(self) -> None:
+        if self.found and self.found != {k: v for k, v in self.known.items() if k in self.found}:
+            self.record[self.key] = self.found
+            _save_record(self.path, self.record)
+
+
 def verify_model(
     model_dir: Path,
     manifest: Mapping[str, Any],
@@ -84,55 +112,69 @@ def verify_model(
     cover could change unnoticed). ``loaded``: bytes the caller already read, hashed as read.
     Every listed file must be a regular file inside ``model_dir`` (after resolving links).
     Raises :class:`ModelIntegrityError` naming the first file that differs."""
-    files = manifest.get("files")
     hint = recreate_hint(model_dir)
-    if not isinstance(files, dict) or not files:
-        raise ModelIntegrityError(f"{model_dir / MANIFEST_FILE}: lists no file hashes; {hint}")
-    unlisted = [name for name in required if name != MANIFEST_FILE and name not in files]
-    if unlisted:
-        raise ModelIntegrityError(f"{model_dir / MANIFEST_FILE}: does not cover {', '.join(unlisted)}; {hint}")
-    record_path = _record_path()
-    record = _load_record(record_path)
+    files = _listed_files(model_dir, manifest, required, hint)
     root = model_dir.resolve()
-    key = str(root)
-    known: dict[str, Any] = record.get(key) if isinstance(record.get(key), dict) else {}  # type: ignore[assignment]
-    remembered: dict[str, Any] = {}
+    verified = _Verified.load(root)
     # In the engine's loading order (encoder before decoder), then by name: the first
     # problem reported is the one a sequential load would meet.
     order = sorted(files, key=lambda n: (required.index(n) if n in required else len(required), n))
     for name in order:
-        meta = files[name]
         path = model_dir / name
-        want = meta.get("sha256") if isinstance(meta, dict) else None
-        size = meta.get("size") if isinstance(meta, dict) else None
-        if not isinstance(want, str) or len(want) != 64 or not isinstance(size, int) or isinstance(size, bool) \
-                or size < 0 or not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
-            raise ModelIntegrityError(f"{model_dir / MANIFEST_FILE}: malformed entry for {name!r}; {hint}")
-        try:
-            st = path.stat()
-            real = path.resolve(strict=True)
-        except (OSError, RuntimeError):
-            raise ModelIntegrityError(f"{path}: missing (listed in manifest.json); {hint}") from None
-        # What is verified is what the engine opens: a plain file of this directory, never a
-        # device, a pipe, or a symbolic link to a file elsewhere (an outside copy could change).
-        if not real.is_relative_to(root):
-            raise ModelIntegrityError(f"{path}: a symbolic link to outside the model directory; {hint}")
-        if not stat.S_ISREG(st.st_mode):
-            raise ModelIntegrityError(f"{path}: not a regular file; {hint}")
-        if st.st_size != size:
-            raise ModelIntegrityError(f"{path}: changed since export (size differs from manifest.json); {hint}")
+        want, size = _entry(model_dir, name, files[name], hint)
+        st = _plain_file(path, root, size, hint)
         stamp = [st.st_size, st.st_mtime_ns, want]
+        large = st.st_size > SMALL_FILE
         if loaded is not None and name in loaded:
             got = hashlib.sha256(loaded[name]).hexdigest()
-        elif st.st_size > SMALL_FILE and known.get(name) == stamp:
+        elif large and verified.known.get(name) == stamp:
             got = want  # verified before, unchanged since (same size and mtime)
         else:
             got = sha256_file(path)
         if got != want:
             raise ModelIntegrityError(f"{path}: changed since export (sha256 differs from manifest.json); {hint}")
-        if st.st_size > SMALL_FILE:
-            remembered[name] = stamp
-    if remembered and remembered != {k: v for k, v in known.items() if k in remembered}:
-        record[key] = remembered
-        _save_record(record_path, record)
+        if large:
+            verified.found[name] = stamp
+    verified.save()
     return fingerprint_of(files)
+
+
+def _listed_files(model_dir: Path, manifest: Mapping[str, Any], required: tuple[str, ...], hint: str) -> dict[str, Any]:
+    """The manifest's ``files`` table, once it lists some and every ``required`` file."""
+    files = manifest.get("files")
+    if not isinstance(files, dict) or not files:
+        raise ModelIntegrityError(f"{model_dir / MANIFEST_FILE}: lists no file hashes; {hint}")
+    unlisted = [name for name in required if name != MANIFEST_FILE and name not in files]
+    if unlisted:
+        raise ModelIntegrityError(f"{model_dir / MANIFEST_FILE}: does not cover {', '.join(unlisted)}; {hint}")
+    return files
+
+
+def _entry(model_dir: Path, name: str, meta: object, hint: str) -> tuple[str, int]:
+    """A manifest entry's sha256 and size, once both are well-formed and ``name`` is a plain
+    file name of the directory (no path, no hidden file: the manifest may be hostile)."""
+    want = meta.get("sha256") if isinstance(meta, dict) else None
+    size = meta.get("size") if isinstance(meta, dict) else None
+    if not isinstance(want, str) or len(want) != 64 or not isinstance(size, int) or isinstance(size, bool) \
+            or size < 0 or not name or "/" in name or "\\" in name or name.startswith(".") or "\0" in name:
+        raise ModelIntegrityError(f"{model_dir / MANIFEST_FILE}: malformed entry for {name!r}; {hint}")
+    return want, size
+
+
+def _plain_file(path: Path, root: Path, size: int, hint: str) -> os.stat_result:
+    """``path``'s stat, once it is a regular file inside ``root`` of the manifest's size.
+
+    What is verified is what the engine opens: a plain file of this directory, never a
+    device, a pipe, or a symbolic link to a file elsewhere (an outside copy could change)."""
+    try:
+        st = path.stat()
+        real = path.resolve(strict=True)
+    except (OSError, RuntimeError):
+        raise ModelIntegrityError(f"{path}: missing (listed in manifest.json); {hint}") from None
+    if not real.is_relative_to(root):
+        raise ModelIntegrityError(f"{path}: a symbolic link to outside the model directory; {hint}")
+    if not stat.S_ISREG(st.st_mode):
+        raise ModelIntegrityError(f"{path}: not a regular file; {hint}")
+    if st.st_size != size:
+        raise ModelIntegrityError(f"{path}: changed since export (size differs from manifest.json); {hint}")
+    return st

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from ..errors import ZhTranslateError
 from ..owned import atomic_write, check_output
-from ..textfile import decode_utf8, split_bom
+from ..textfile import decode_utf8, read_bytes, split_bom
 from .errors import EXIT_USAGE, CliError
 from .options import PROVIDERS_HELP, add_translator_options, providers_of
 
@@ -22,14 +22,7 @@ from .options import PROVIDERS_HELP, add_translator_options, providers_of
 def _read_text(path: Path) -> tuple[str, str]:
     """(text, its byte-order mark or "") of a UTF-8 file, or a CliError that names it. The BOM
     is handed back so the output keeps it: the file goes back where it came from."""
-    try:
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise CliError(f"{path}: is a directory, not a Markdown file") from None
-    except FileNotFoundError:
-        raise CliError(f"{path}: no such file") from None
-    except OSError as exc:
-        raise CliError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    data = read_bytes(path, str(path), "Markdown file", CliError)
     if b"\x00" in data:
         raise CliError(f"{path}: looks like a binary file, not Markdown")
     return split_bom(decode_utf8(data, str(path)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,8 @@ from .options import add_command_group
 
 if TYPE_CHECKING:
     from ..plugin.collect import Site
+    from ..review.status import ReviewFile, Status
+    from ..review.sync import Planned
 
 EXIT_BELOW = 1
 
@@ -123,8 +126,9 @@ def _check_limits(args: argparse.Namespace) -> None:
             raise CliError(f"{option} {value}: a count, 0 or more")
 
 
-def _dispatch(args: argparse.Namespace) -> int:
-    config_file = Path(args.config_file)
+def _check_options(args: argparse.Namespace, config_file: Path) -> None:
+    """Option values checked before the site is read (which takes a while): a bad one stops the
+    command with one line, in the order the checks always ran (limits, memory, report)."""
     action = args.review_command
     if action == "check":
         _check_limits(args)
@@ -137,21 +141,47 @@ def _dispatch(args: argparse.Namespace) -> int:
             raise CliError(f"--worst {args.worst}: a count, 1 or more")
         if args.output is not None:
             check_output(Path(args.output), "--output", config=config_file)
-    if action == "prune":
-        from ..plugin.collect import review_dir_of
-        from ..review.sync import apply, plan_prune
 
-        review_dir = review_dir_of(config_file)
-        planned = plan_prune(review_dir, args.width)
-        removed = sum(p.removed for p in planned)
-        changed = apply(planned, review_dir)
-        print(f"review prune: {removed} obsolete entries removed, {len(changed)} file(s) changed")
-        return 0
 
+def _dispatch(args: argparse.Namespace) -> int:
+    config_file = Path(args.config_file)
+    _check_options(args, config_file)
+    handler = _ACTIONS.get(args.review_command)
+    if handler is None:
+        raise ReviewError(f"unknown review action {args.review_command!r}")
+    return handler(args, config_file)
+
+
+def _prune(args: argparse.Namespace, config_file: Path) -> int:
+    """``review prune``: the only action that needs no site (no pages collected, no cache read)."""
+    from ..plugin.collect import review_dir_of
+    from ..review.sync import apply, plan_prune
+
+    review_dir = review_dir_of(config_file)
+    planned = plan_prune(review_dir, args.width)
+    removed = sum(p.removed for p in planned)
+    changed = apply(planned, review_dir)
+    print(f"review prune: {removed} obsolete entries removed, {len(changed)} file(s) changed")
+    return 0
+
+
+@dataclass
+class _Review:
+    """What every action but prune starts from: the site, the PO files a sync would write (the
+    others report on them as they would be after one, writing nothing) and their counts."""
+
+    site: Site
+    planned: list[Planned]
+    files: list[ReviewFile]
+    status: Status
+
+
+def _review(args: argparse.Namespace, config_file: Path) -> _Review:
+    """Collect the site and plan the sync (in memory): the state each site action reads."""
     from ..plugin.collect import collect_site
     from ..review.layer import rejected_entries
-    from ..review.status import ReviewFile, format_status, rejection_lines, status_of, status_report
-    from ..review.sync import apply, plan_sync
+    from ..review.status import ReviewFile, status_of
+    from ..review.sync import plan_sync
 
     site = collect_site(config_file)
     memory = site.translation_memory if args.memory is None else args.memory
@@ -165,67 +195,94 @@ def _dispatch(args: argparse.Namespace) -> int:
         )
         for p in planned
     ]
-    status = status_of(files)
-    if action == "sync":
-        templates = _plan_templates(site, args) if args.templates else []
-        changed = apply(planned, site.review_dir)
-        t = status.total
-        print(
-            f"review sync: {len(changed)} of {len(planned)} PO file(s) written in {display(site.review_dir)}; "
-            f"{t.reviewed} reviewed, {t.machine} machine, {t.stale} stale, {t.suggested} suggested, "
-            f"{t.missing} missing, {t.obsolete} obsolete"
-        )
-        if args.templates:
-            from ..review.templates import apply_templates, templates_dir
+    return _Review(site, planned, files, status_of(files))
 
-            written = apply_templates(site.review_dir, templates)
-            print(f"review sync: {len(written)} of {len(templates)} template(s) written in "
-                  f"{display(templates_dir(site.review_dir))}")
-        return 0
-    if action == "status" and args.json:
+
+def _sync(args: argparse.Namespace, config_file: Path) -> int:
+    """``review sync``: write the planned PO files (and the templates with ``--templates``)."""
+    from ..review.sync import apply
+
+    review = _review(args, config_file)
+    site, planned = review.site, review.planned
+    templates = _plan_templates(site, args) if args.templates else []
+    changed = apply(planned, site.review_dir)
+    t = review.status.total
+    print(
+        f"review sync: {len(changed)} of {len(planned)} PO file(s) written in {display(site.review_dir)}; "
+        f"{t.reviewed} reviewed, {t.machine} machine, {t.stale} stale, {t.suggested} suggested, "
+        f"{t.missing} missing, {t.obsolete} obsolete"
+    )
+    if args.templates:
+        from ..review.templates import apply_templates, templates_dir
+
+        written = apply_templates(site.review_dir, templates)
+        print(f"review sync: {len(written)} of {len(templates)} template(s) written in "
+              f"{display(templates_dir(site.review_dir))}")
+    return 0
+
+
+def _status(args: argparse.Namespace, config_file: Path) -> int:
+    """``review status``: the counts as a table, or as JSON on stdout with the rejections on
+    stderr (so that the JSON stays parseable)."""
+    from ..review.status import format_status, rejection_lines, status_report
+
+    review = _review(args, config_file)
+    if args.json:
         from ..pipeline.report import dumps
 
-        sys.stdout.write(dumps(status_report(status)))
-        for line in rejection_lines(files):
+        sys.stdout.write(dumps(status_report(review.status)))
+        for line in rejection_lines(review.files):
             print(line, file=sys.stderr)
         return 0
-    if action == "status":
-        print(format_status(status))
-        for line in rejection_lines(files):
-            print(line)
-        return 0
-    if action == "check":
-        t = status.total
-        failures = []
-        if args.min_reviewed is not None and t.percent < args.min_reviewed:
-            failures.append(f"below the required {args.min_reviewed:g}%")
-        if args.max_stale is not None and t.stale > args.max_stale:
-            failures.append(f"more than {args.max_stale} stale")
-        if args.max_rejected is not None and t.rejected > args.max_rejected:
-            failures.append(f"more than {args.max_rejected} rejected")
-        if args.max_suggested is not None and t.suggested > args.max_suggested:
-            failures.append(f"more than {args.max_suggested} suggested")
-        verdict = "; ".join(failures) or "ok"
-        for line in rejection_lines(files):
-            print(line)
-        print(
-            f"review check: {t.reviewed} of {t.total} entries reviewed ({t.percent:.1f}%), {t.suggested} suggested, "
-            f"{t.stale} stale, "
-            f"{t.rejected} rejected: {verdict}"
-        )
-        return EXIT_BELOW if failures else 0
-    if action == "report" and args.worst is not None:
+    print(format_status(review.status))
+    for line in rejection_lines(review.files):
+        print(line)
+    return 0
+
+
+def _check(args: argparse.Namespace, config_file: Path) -> int:
+    """``review check``: :data:`EXIT_BELOW` when a limit is crossed (a CI gate), naming each."""
+    from ..review.status import rejection_lines
+
+    review = _review(args, config_file)
+    t = review.status.total
+    failures = []
+    if args.min_reviewed is not None and t.percent < args.min_reviewed:
+        failures.append(f"below the required {args.min_reviewed:g}%")
+    if args.max_stale is not None and t.stale > args.max_stale:
+        failures.append(f"more than {args.max_stale} stale")
+    if args.max_rejected is not None and t.rejected > args.max_rejected:
+        failures.append(f"more than {args.max_rejected} rejected")
+    if args.max_suggested is not None and t.suggested > args.max_suggested:
+        failures.append(f"more than {args.max_suggested} suggested")
+    verdict = "; ".join(failures) or "ok"
+    for line in rejection_lines(review.files):
+        print(line)
+    print(
+        f"review check: {t.reviewed} of {t.total} entries reviewed ({t.percent:.1f}%), {t.suggested} suggested, "
+        f"{t.stale} stale, "
+        f"{t.rejected} rejected: {verdict}"
+    )
+    return EXIT_BELOW if failures else 0
+
+
+def _report(args: argparse.Namespace, config_file: Path) -> int:
+    """``review report``: the least confident machine texts (``--worst``), then the HTML page."""
+    review = _review(args, config_file)
+    site, files, status = review.site, review.files, review.status
+    if args.worst is not None:
         from ..review.confidence import format_worst
 
         for line in format_worst(files, args.worst):
             print(line)
-    if action == "report" and args.output is not None:
+    if args.output is not None:
         from ..review.report import render_report
 
         text = render_report(files, status, f"Translation review: {site.config_file.resolve().parent.name}")
         out = check_output(Path(args.output), "--output", config=config_file, docs_dir=site.docs_dir)
         write_if_changed(out, text)
         print(f"review report: wrote {display(out)} ({status.total.reviewed} of {status.total.total} reviewed)")
-    if action == "report":
-        return 0
-    raise ReviewError(f"unknown review action {action!r}")
+    return 0
+
+
+_ACTIONS = {"sync": _sync, "prune": _prune, "status": _status, "check": _check, "report": _report}

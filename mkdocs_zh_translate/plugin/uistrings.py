@@ -62,36 +62,58 @@ def _text(value: object) -> str | None:
 
 def collect(config: Any) -> list[UiString]:
     """The interface strings of the English ``config`` that the zh build should translate."""
-    found: list[UiString] = []
-    mdx = config.mdx_configs
+    return [item for strings_of in _COLLECTORS for item in strings_of(config)]
+
+
+def _toc_strings(config: Any) -> list[UiString]:
+    """The ``toc`` title, and the permalink tooltip (its default included) when permalinks are on."""
     toc = _mdx_key(config, "toc")
-    if toc is not None:
-        options = mdx.get(toc) or {}
-        if _text(options.get("title")):
-            found.append(UiString(("mdx_configs", toc, "title"), options["title"], markdown=True))
-        if options.get("permalink"):
-            title = options.get("permalink_title", PERMALINK_TITLE)
-            if _text(title):
-                found.append(UiString(("mdx_configs", toc, "permalink_title"), title, markdown=True))
-    footnotes = _mdx_key(config, "footnotes")
-    if footnotes is not None:
-        title = (mdx.get(footnotes) or {}).get("BACKLINK_TITLE", BACKLINK_TITLE)
+    if toc is None:
+        return []
+    found: list[UiString] = []
+    options = config.mdx_configs.get(toc) or {}
+    if _text(options.get("title")):
+        found.append(UiString(("mdx_configs", toc, "title"), options["title"], markdown=True))
+    if options.get("permalink"):
+        title = options.get("permalink_title", PERMALINK_TITLE)
         if _text(title):
-            found.append(UiString(("mdx_configs", footnotes, "BACKLINK_TITLE"), title, markdown=True))
+            found.append(UiString(("mdx_configs", toc, "permalink_title"), title, markdown=True))
+    return found
+
+
+def _footnote_strings(config: Any) -> list[UiString]:
+    """The footnote back-link tooltip (its default included) when the extension is on."""
+    footnotes = _mdx_key(config, "footnotes")
+    if footnotes is None:
+        return []
+    title = (config.mdx_configs.get(footnotes) or {}).get("BACKLINK_TITLE", BACKLINK_TITLE)
+    return [UiString(("mdx_configs", footnotes, "BACKLINK_TITLE"), title, markdown=True)] if _text(title) else []
+
+
+def _feedback_strings(config: Any) -> list[UiString]:
+    """Material's feedback widget: its title and each rating's name and note."""
     feedback = ((config.extra.get("analytics") or {}) if isinstance(config.extra.get("analytics"), dict) else {}).get(
         "feedback"
     )
-    if isinstance(feedback, dict):
-        base = ("extra", "analytics", "feedback")
-        if _text(feedback.get("title")):
-            found.append(UiString((*base, "title"), feedback["title"]))
-        for i, rating in enumerate(feedback.get("ratings") or []):
-            if not isinstance(rating, dict):
-                continue
-            for key in ("name", "note"):
-                value = _text(rating.get(key))
-                if value and translatable_copyright(value):  # a note with a link stays as written
-                    found.append(UiString((*base, "ratings", i, key), value))
+    if not isinstance(feedback, dict):
+        return []
+    found: list[UiString] = []
+    base = ("extra", "analytics", "feedback")
+    if _text(feedback.get("title")):
+        found.append(UiString((*base, "title"), feedback["title"]))
+    for i, rating in enumerate(feedback.get("ratings") or []):
+        if not isinstance(rating, dict):
+            continue
+        for key in ("name", "note"):
+            value = _text(rating.get(key))
+            if value and translatable_copyright(value):  # a note with a link stays as written
+                found.append(UiString((*base, "ratings", i, key), value))
+    return found
+
+
+def _palette_strings(config: Any) -> list[UiString]:
+    """The palette toggles' names, of one scheme (a mapping) or of several (a list)."""
+    found: list[UiString] = []
     palette = config.theme.get("palette")
     schemes = palette if isinstance(palette, list) else [palette] if isinstance(palette, dict) else []
     for i, scheme in enumerate(schemes):
@@ -99,6 +121,12 @@ def collect(config: Any) -> list[UiString]:
         if isinstance(toggle, dict) and _text(toggle.get("name")):
             path: tuple[str | int, ...] = ("theme", "palette", i) if isinstance(palette, list) else ("theme", "palette")
             found.append(UiString((*path, "toggle", "name"), toggle["name"]))
+    return found
+
+
+def _blog_strings(config: Any) -> list[UiString]:
+    """The blog plugins' archive, categories and authors titles, unless Material translates them."""
+    found: list[UiString] = []
     for name, plugin in config.plugins.items():
         if not type(plugin).__module__.startswith("material.plugins.blog"):
             continue
@@ -107,6 +135,10 @@ def collect(config: Any) -> list[UiString]:
             if value and not value.startswith("blog."):  # "blog.archive": a key Material translates
                 found.append(UiString(("plugins", name, key), value))
     return found
+
+
+# In the order the strings are listed (site.po): Markdown extensions, then Material's features.
+_COLLECTORS = (_toc_strings, _footnote_strings, _feedback_strings, _palette_strings, _blog_strings)
 
 
 def _step(node: Any, key: str | int) -> Any:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ZhTranslateError
 from ..segment import Segment, SegmentError, from_readable, segment_markdown
-from ..textfile import NotUtf8Error, decode_utf8, split_bom
+from ..textfile import NotUtf8Error, decode_utf8, read_bytes, split_bom
 from ..untrusted import display
 
 if TYPE_CHECKING:
@@ -60,14 +60,7 @@ def read_tsv(path: Path) -> ReferenceSet:
     bad line (no tab, an empty side, English that is not exactly one segment, a reference that
     loses or adds markup)."""
     name = display(path)
-    try:
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise ReferencesError(f"{name}: is a directory, not a TSV file") from None
-    except FileNotFoundError:
-        raise ReferencesError(f"{name}: no such file") from None
-    except OSError as exc:
-        raise ReferencesError(f"{name}: cannot read: {exc.strerror or exc}") from None
+    data = read_bytes(path, name, "TSV file", ReferencesError)
     try:
         text, _bom = split_bom(decode_utf8(data, name))
     except NotUtf8Error as exc:
@@ -109,16 +102,7 @@ def site_references(site: Site) -> ReferenceSet:
     layer = ReviewedLayer(site.review_dir)
     found = ReferenceSet(display(site.config_file), spec=site.spec, glossary=site.glossary, review_dir=site.review_dir)
     for path, units in site.pages.items():
-        entries = layer.reader.index(path)
-        for unit in units:
-            entry = entries.get(unit.key)
-            if entry is None:
-                continue
-            text, warning = layer.check(unit, entry, path)
-            if warning:
-                found.skipped.append(warning)
-            if text is None:
-                continue
+        for unit, entry, text in layer.reviewed(path, units, found.skipped):
             segment = unit.segment or Segment(unit.text, 0, 0, 1, "string")
             found.references.append(
                 Reference(f"{display(path)}:{entry.linenum}", unit.text, text, segment.droppable_pairs)

@@ -9,7 +9,7 @@ translation (or English). Nothing here ever writes a PO file.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +19,7 @@ from ..pipeline.cache import Hit
 from ..pipeline.origin import Origin
 from ..segment import Segment, SegmentedPage, from_readable
 from .store import PoReader, display, entry_state, has_po_files, page_po_path, site_po_path
-from .units import Unit, entry_key, page_units, string_units
+from .units import Key, Unit, entry_key, page_units, string_units
 
 
 @dataclass
@@ -67,6 +67,29 @@ class ReviewedLayer:
             )
         return parsed.text, None
 
+    def reviewed(
+        self,
+        path: Path,
+        units: Iterable[Unit],
+        warnings: list[str],
+        entries: dict[Key, polib.POEntry] | None = None,
+    ) -> Iterator[tuple[Unit, polib.POEntry, str]]:
+        """Each of ``units`` that ``path``'s file (its ``entries`` when the caller has them)
+        holds a usable reviewed translation of: the unit, its entry, the placeholder text. A
+        rejected entry's warning goes to ``warnings``. The one lookup loop the build (pages,
+        site strings) and ``eval``'s references share, so they never disagree on an entry."""
+        if entries is None:
+            entries = self.reader.index(path)
+        for unit in units:
+            entry = entries.get(unit.key)
+            if entry is None:
+                continue
+            text, warning = self.check(unit, entry, path)
+            if warning:
+                warnings.append(warning)
+            if text is not None:
+                yield unit, entry, text
+
     def page(self, src_uri: str, page: SegmentedPage, location: str, line_offset: int = 0) -> PageReview:
         """Reviewed hits for ``page``'s segments (raises ReviewError for a malformed file)."""
         review = PageReview()
@@ -79,15 +102,7 @@ class ReviewedLayer:
             if path == page_path:
                 review.stale = stale_entries(entries, {u.key for u in group})
                 review.suggested = sum(1 for entry in entries.values() if entry_state(entry) == "suggested")
-            for unit in group:
-                entry = entries.get(unit.key)
-                if entry is None:
-                    continue
-                text, warning = self.check(unit, entry, path)
-                if warning:
-                    review.warnings.append(warning)
-                if text is None:
-                    continue
+            for unit, _entry, text in self.reviewed(path, group, review.warnings, entries):
                 for index in unit.indices:
                     review.hits[index] = Hit(text, None, Origin.REVIEWED)
         return review
@@ -98,19 +113,11 @@ class ReviewedLayer:
 
     def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]:
         """Reviewed translations of site strings (nav titles, site name, front matter)."""
-        path = site_po_path(self.review_dir)
-        entries = self.reader.index(path)
         found: dict[str, str] = {}
         warnings: list[str] = []
-        for unit in string_units((s, "") for s in strings):
-            entry = entries.get(unit.key)
-            if entry is None:
-                continue
-            text, warning = self.check(unit, entry, path)
-            if warning:
-                warnings.append(warning)
-            if text is not None:
-                found[unit.text] = text
+        units = string_units((s, "") for s in strings)
+        for unit, _entry, text in self.reviewed(site_po_path(self.review_dir), units, warnings):
+            found[unit.text] = text
         return found, warnings
 
 

@@ -195,8 +195,22 @@ def break_opportunities(text: str) -> list[int]:
 
 def _pair(a: str, b: str, before_spaces: str, before_base: str, a_ch: str, b_ch: str, regional: int) -> int:
     """Rules LB11 to LB31 for the characters of classes ``a`` and ``b``, as libunistring 1.0
-    applies them: LB16 across spaces only after CL, no LB29 (it breaks ``e.g`` after the full stop)."""
-    no, yes = PROHIBITED, POSSIBLE
+    applies them: LB16 across spaces only after CL, no LB29 (it breaks ``e.g`` after the full stop).
+    The rules are tried in UAX #14's order, one group of them per helper; the first that decides wins."""
+    verdict = _glue_and_spaces(a, b, before_spaces)
+    if verdict is None:
+        verdict = _quotes_and_breaks(a, b, before_base)
+    if verdict is None:
+        verdict = _numbers_and_affixes(a, b)
+    if verdict is None:
+        verdict = _scripts_and_emoji(a, b, a_ch, b_ch, regional)
+    return POSSIBLE if verdict is None else verdict
+
+
+def _glue_and_spaces(a: str, b: str, before_spaces: str) -> int | None:
+    """LB11 to LB18: word joiners and glue, closing punctuation, and what spaces do (a space
+    after an opening bracket or quote still binds; any other space is a break opportunity)."""
+    no = PROHIBITED
     if a == "WJ" or b == "WJ" or a == "GL":
         return no
     if b == "GL" and a not in ("SP", "BA", "HY"):
@@ -212,11 +226,18 @@ def _pair(a: str, b: str, before_spaces: str, before_base: str, a_ch: str, b_ch:
     if before_spaces == "B2" and a in ("B2", "SP") and b == "B2":
         return no
     if a == "SP":
-        return yes
+        return POSSIBLE
+    return None
+
+
+def _quotes_and_breaks(a: str, b: str, before_base: str) -> int | None:
+    """LB19 to LB22: quotes, contingent breaks, hyphens and other break-after marks, and
+    inseparable characters (ellipses)."""
+    no = PROHIBITED
     if a == "QU" or b == "QU":
         return no
     if a == "CB" or b == "CB":
-        return yes
+        return POSSIBLE
     if b in ("BA", "HY", "NS") or a == "BB":
         return no
     if a in ("HY", "BA") and before_base == "HL":
@@ -225,6 +246,13 @@ def _pair(a: str, b: str, before_spaces: str, before_base: str, a_ch: str, b_ch:
         return no
     if b == "IN":
         return no
+    return None
+
+
+def _numbers_and_affixes(a: str, b: str) -> int | None:
+    """LB23 to LB25: letters next to digits, and currency or percent signs next to numbers,
+    ideographs and letters stay together."""
+    no = PROHIBITED
     if (a in _ALPHA and b == "NU") or (a == "NU" and b in _ALPHA):
         return no
     if (a == "PR" and b in ("ID", "EB", "EM")) or (a in ("ID", "EB", "EM") and b == "PO"):
@@ -233,6 +261,13 @@ def _pair(a: str, b: str, before_spaces: str, before_base: str, a_ch: str, b_ch:
         return no
     if (a, b) in _LB25:
         return no
+    return None
+
+
+def _scripts_and_emoji(a: str, b: str, a_ch: str, b_ch: str, regional: int) -> int | None:
+    """LB26 to LB30b: Korean syllable blocks, letters in a row, narrow brackets against letters,
+    flag pairs of regional indicators, and emoji with their modifiers."""
+    no = PROHIBITED
     if (a, b) in _KOREAN or (a in _KOREAN_ALL and b == "PO") or (a == "PR" and b in _KOREAN_ALL):
         return no
     if a in _ALPHA and b in _ALPHA:
@@ -245,7 +280,7 @@ def _pair(a: str, b: str, before_spaces: str, before_base: str, a_ch: str, b_ch:
         return no
     if a == "EB" and b == "EM":
         return no
-    return yes
+    return None
 
 
 def escape(text: str) -> str:

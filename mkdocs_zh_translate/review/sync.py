@@ -64,6 +64,27 @@ def _carries_human_text(entry: polib.POEntry) -> bool:
     return entry_state(entry) in ("reviewed", "stale", "suggested")
 
 
+@dataclass
+class _OldEntries:
+    """A PO file's previous entries by key, and the keys already given to a unit: each old
+    entry serves at most one unit, and whatever no unit took becomes obsolete."""
+
+    active: dict[Key, polib.POEntry]
+    obsolete: dict[Key, polib.POEntry]
+    used: set[Key]
+
+    @classmethod
+    def of(cls, old: polib.POFile | None) -> _OldEntries:
+        entries = list(old) if old is not None else []
+        active = {entry_key(e): e for e in entries if not e.obsolete}
+        obsolete = {entry_key(e): e for e in entries if e.obsolete}
+        return cls(active, obsolete, set())
+
+    def human_leftovers(self) -> list[polib.POEntry]:
+        """Vanished active entries holding a person's text: what a changed source may inherit."""
+        return [e for k, e in self.active.items() if k not in self.used and _carries_human_text(e)]
+
+
 def merge(
     old: polib.POFile | None,
     units: Sequence[Unit],
@@ -78,62 +99,13 @@ def merge(
     ``scores`` the machine cache's confidence for the units it holds a translation of
     (``confidence``)."""
     po = new_po(old)
-    entries = list(old) if old is not None else []
-    active: dict[Key, polib.POEntry] = {entry_key(e): e for e in entries if not e.obsolete}
-    obsolete: dict[Key, polib.POEntry] = {entry_key(e): e for e in entries if e.obsolete}
-    used: set[Key] = set()
-    out: list[polib.POEntry | None] = []
-    pending: list[int] = []
-    for unit in units:
-        have = active.get(unit.key) or obsolete.get(unit.key)
-        if have is None:
-            out.append(None)
-            pending.append(len(out) - 1)
-            continue
-        used.add(unit.key)
-        entry = _copy(have, obsolete=False, msgid=unit.msgid)  # an older file's soft breaks go
-        if not entry.msgstr and unit.key in machine:
-            entry.msgstr, entry.flags = machine[unit.key], _with_fuzzy(entry.flags)
-        out.append(suggest(memory, unit, entry, machine.get(unit.key)))
+    olds = _OldEntries.of(old)
+    out: list[polib.POEntry | None] = [_kept(olds, unit, machine, memory) for unit in units]
     # changed sources: the most similar vanished entry that holds a person's translation
-    candidates = [e for k, e in active.items() if k not in used and _carries_human_text(e)]
-    for index in pending:
-        unit = units[index]
-        if moved and unit.key in moved:  # the same text moved here from another page
-            out[index] = _copy(moved[unit.key], obsolete=False, msgid=unit.msgid)
-            continue
-        best, score = None, SIMILARITY
-        matcher = difflib.SequenceMatcher(None, "", unit.msgid, autojunk=False)  # b analysed once
-        size = len(unit.msgid)
-        for cand in candidates:
-            if entry_key(cand) in used:
-                continue
-            total = size + len(entry_key(cand)[1])
-            if total and 2.0 * min(size, len(entry_key(cand)[1])) / total < score:
-                continue  # real_quick_ratio before any work: a PO file may hold many vanished entries
-            matcher.set_seq1(entry_key(cand)[1])
-            if matcher.quick_ratio() < score:
-                continue  # cheap upper bound first: big pages compare many pairs
-            ratio = matcher.ratio()
-            if ratio >= score:
-                best, score = cand, ratio
-        if best is not None:
-            used.add(entry_key(best))
-            previous = best.previous_msgid if entry_state(best) in ("stale", "suggested") else best.msgid
-            entry = polib.POEntry(
-                msgid=unit.msgid,
-                msgctxt=unit.msgctxt,
-                msgstr=best.msgstr,
-                flags=_with_fuzzy(best.flags),
-                previous_msgid=previous,
-                previous_msgctxt=best.msgctxt if best.msgctxt != unit.msgctxt else None,
-                tcomment=best.tcomment,
-            )
-        else:
-            text = machine.get(unit.key, "")
-            entry = polib.POEntry(msgid=unit.msgid, msgctxt=unit.msgctxt, msgstr=text, flags=["fuzzy"] if text else [])
-            entry = suggest(memory, unit, entry, text or None)
-        out[index] = entry
+    candidates = olds.human_leftovers()
+    for index, unit in enumerate(units):
+        if out[index] is None:
+            out[index] = _new_entry(unit, olds.used, candidates, machine, moved, memory)
     for unit, done in zip(units, out):
         assert done is not None
         done.occurrences = [(path, line) for path, line in unit.occurrences]
@@ -141,12 +113,80 @@ def merge(
         done.tcomment = refresh_mark(done)
         po.append(done)
     seen: set[Key] = {entry_key(e) for e in po}
-    for key, entry in list(active.items()) + list(obsolete.items()):
-        if key in used or key in seen:
+    for key, entry in list(olds.active.items()) + list(olds.obsolete.items()):
+        if key in olds.used or key in seen:
             continue
         seen.add(key)
         po.append(_copy(entry, obsolete=True, occurrences=[], previous_msgid=None, previous_msgctxt=None))
     return po
+
+
+def _kept(
+    olds: _OldEntries, unit: Unit, machine: dict[tuple[str | None, str], str], memory: Memory | None
+) -> polib.POEntry | None:
+    """The unit's own old entry (active, else obsolete: a text that came back), revived with
+    its translation and flags; None when the file never had this source text."""
+    have = olds.active.get(unit.key) or olds.obsolete.get(unit.key)
+    if have is None:
+        return None
+    olds.used.add(unit.key)
+    entry = _copy(have, obsolete=False, msgid=unit.msgid)  # an older file's soft breaks go
+    if not entry.msgstr and unit.key in machine:
+        entry.msgstr, entry.flags = machine[unit.key], _with_fuzzy(entry.flags)
+    return suggest(memory, unit, entry, machine.get(unit.key))
+
+
+def _new_entry(
+    unit: Unit,
+    used: set[Key],
+    candidates: Sequence[polib.POEntry],
+    machine: dict[tuple[str | None, str], str],
+    moved: dict[tuple[str | None, str], polib.POEntry] | None,
+    memory: Memory | None,
+) -> polib.POEntry:
+    """The entry of a source text the file did not hold: taken over when it moved here from
+    another page, else inheriting the most similar vanished human text (fuzzy), else the
+    machine text (fuzzy) or a memory suggestion."""
+    if moved and unit.key in moved:  # the same text moved here from another page
+        return _copy(moved[unit.key], obsolete=False, msgid=unit.msgid)
+    best = _most_similar(unit.msgid, candidates, used)
+    if best is not None:
+        used.add(entry_key(best))
+        previous = best.previous_msgid if entry_state(best) in ("stale", "suggested") else best.msgid
+        return polib.POEntry(
+            msgid=unit.msgid,
+            msgctxt=unit.msgctxt,
+            msgstr=best.msgstr,
+            flags=_with_fuzzy(best.flags),
+            previous_msgid=previous,
+            previous_msgctxt=best.msgctxt if best.msgctxt != unit.msgctxt else None,
+            tcomment=best.tcomment,
+        )
+    text = machine.get(unit.key, "")
+    entry = polib.POEntry(msgid=unit.msgid, msgctxt=unit.msgctxt, msgstr=text, flags=["fuzzy"] if text else [])
+    return suggest(memory, unit, entry, text or None)
+
+
+def _most_similar(msgid: str, candidates: Sequence[polib.POEntry], used: set[Key]) -> polib.POEntry | None:
+    """The unused candidate whose source is most like ``msgid`` (difflib ratio at least
+    :data:`SIMILARITY`; the first of equals), None if none is. Cheap upper bounds rule most
+    candidates out before the quadratic ratio: a PO file may hold many vanished entries."""
+    best, score = None, SIMILARITY
+    matcher = difflib.SequenceMatcher(None, "", msgid, autojunk=False)  # b analysed once
+    size = len(msgid)
+    for cand in candidates:
+        if entry_key(cand) in used:
+            continue
+        total = size + len(entry_key(cand)[1])
+        if total and 2.0 * min(size, len(entry_key(cand)[1])) / total < score:
+            continue  # real_quick_ratio before any work: a PO file may hold many vanished entries
+        matcher.set_seq1(entry_key(cand)[1])
+        if matcher.quick_ratio() < score:
+            continue  # cheap upper bound first: big pages compare many pairs
+        ratio = matcher.ratio()
+        if ratio >= score:
+            best, score = cand, ratio
+    return best
 
 
 def _with_fuzzy(flags: Sequence[str]) -> list[str]:
@@ -195,25 +235,10 @@ def plan_sync(
     English anywhere on the site (:mod:`.memory`); 0 offers none."""
     width = site.po_width if width is None else width
     now = now or po_date()
-    olds: dict[Path, polib.POFile | None] = {path: read_po(path, site.review_dir) for path in site.pages}
-    if site.review_dir.is_dir():
-        for path in sorted(site.review_dir.rglob("*" + PAGE_SUFFIX)):
-            if path not in olds and not path.name.startswith("."):
-                olds[path] = read_po(path, site.review_dir)
-    moved: dict[Key, tuple[Path, polib.POEntry]] = {}
-    for path, old in olds.items():
-        keep = {u.key for u in site.pages.get(path, [])}
-        for entry in sorted(old or [], key=lambda e: e.obsolete):  # active entries first
-            key = entry_key(entry)
-            if key not in keep and _carries_human_text(entry):
-                moved.setdefault(key, (path, entry))
-    machine: dict[Path, dict[tuple[str | None, str], str]] = {}
-    for (path, unit_key), text in site.machine.items():  # one pass: per file it would be files x entries
-        machine.setdefault(path, {})[unit_key] = text
+    olds = _read_all(site)
+    moved = _moved_away(site, olds)
+    machine, scores = _per_file(site)
     tm = Memory.of_files(olds.values(), memory) if memory > 0 else None
-    scores: dict[Path, dict[tuple[str | None, str], float | None]] = {}
-    for (path, unit_key), score in site.scores.items():
-        scores.setdefault(path, {})[unit_key] = score
     planned: list[Planned] = []
     for path, old in olds.items():
         units = site.pages.get(path, [])
@@ -227,6 +252,45 @@ def plan_sync(
             text = existing_text(path, site.review_dir) or text  # same content: the file stays as it is
         planned.append(Planned(path, po, text))
     return planned
+
+
+def _read_all(site: Site) -> dict[Path, polib.POFile | None]:
+    """Every page's PO file (None where there is none yet), then the orphaned page files of
+    the review directory: all are read (and checked) before anything is planned."""
+    olds: dict[Path, polib.POFile | None] = {path: read_po(path, site.review_dir) for path in site.pages}
+    if site.review_dir.is_dir():
+        for path in sorted(site.review_dir.rglob("*" + PAGE_SUFFIX)):
+            if path not in olds and not path.name.startswith("."):
+                olds[path] = read_po(path, site.review_dir)
+    return olds
+
+
+def _moved_away(site: Site, olds: dict[Path, polib.POFile | None]) -> dict[Key, tuple[Path, polib.POEntry]]:
+    """Human text whose source left its file, by key, with the file it left: another page that
+    now holds the same source takes it over. The first file's wins, an active entry before an
+    obsolete one."""
+    moved: dict[Key, tuple[Path, polib.POEntry]] = {}
+    for path, old in olds.items():
+        keep = {u.key for u in site.pages.get(path, [])}
+        for entry in sorted(old or [], key=lambda e: e.obsolete):  # active entries first
+            key = entry_key(entry)
+            if key not in keep and _carries_human_text(entry):
+                moved.setdefault(key, (path, entry))
+    return moved
+
+
+def _per_file(
+    site: Site,
+) -> tuple[dict[Path, dict[tuple[str | None, str], str]], dict[Path, dict[tuple[str | None, str], float | None]]]:
+    """The machine cache's texts and confidence scores grouped by PO file, in one pass each
+    (looking them up per file would cost files x entries)."""
+    machine: dict[Path, dict[tuple[str | None, str], str]] = {}
+    for (path, unit_key), text in site.machine.items():  # one pass: per file it would be files x entries
+        machine.setdefault(path, {})[unit_key] = text
+    scores: dict[Path, dict[tuple[str | None, str], float | None]] = {}
+    for (path, unit_key), score in site.scores.items():
+        scores.setdefault(path, {})[unit_key] = score
+    return machine, scores
 
 
 def plan_prune(review_dir: Path, width: int | None = None) -> list[Planned]:
