@@ -6,6 +6,8 @@ a msgid is segmented like a small page (usually one segment, sometimes none, e.g
 and the translations are spliced back with its byte-exact splice. ``myst`` (a Sphinx page MyST
 parses) is ``md`` whose roles (``{py:class}`Foo```) and substitutions (``{{ release }}``) are
 each one protected code span for the segmenter, unwrapped again after the splice.
+``rst-in-myst`` (reST inside a MyST page: a docstring, an ``{eval-rst}`` block; Sphinx parses
+its translation as MyST) is protected as ``rst`` and written back in MyST syntax (:mod:`.rstmyst`).
 """
 
 from __future__ import annotations
@@ -16,8 +18,10 @@ from dataclasses import dataclass, field
 
 from ..segment import SegmentedPage, segment_markdown, validate
 from .rst import RstMessage, protect_rst
+from .rstmyst import restore_myst
 
 FORMATS = ("rst", "md", "myst")
+RST_IN_MYST = "rst-in-myst"  # chosen per message by the Sphinx extension, not a ``po fill`` option
 _MYST_ROLE = re.compile(r"\{[A-Za-z][\w:.+-]*\}(`+)")  # {name} and its opening backticks
 _MYST_SUBSTITUTION = re.compile(r"\{\{[^{}\n]{1,200}\}\}")
 _FOOTNOTE_REF = re.compile(r"\[\^([^\]\s^]+)\]")  # [^label]; linear (no nesting)
@@ -34,9 +38,11 @@ class Message:
     page: SegmentedPage | None = None
     definitions: str = ""  # footnote definitions appended for the parser (md), cut off again
     wrapped: dict[str, str] = field(default_factory=dict)  # myst: code span -> the role it stands for
-
+    myst_role: str | None = None  # rst-in-myst: the role reST's `text` has (None: written as reST)
 
     def restore(self, translations: Sequence[str]) -> tuple[str | None, list[str]]:
+        if self.rst is not None and self.myst_role is not None:
+            return restore_myst(self.rst, translations[0], self.myst_role)
         if self.rst is not None:
             return self.rst.restore(translations[0])
         assert self.page is not None
@@ -53,11 +59,13 @@ class Message:
         return result, []
 
 
-def protect(source: str, fmt: str, keep_names: Collection[str] = ()) -> Message:
-    """``keep_names``: reST reference names the catalog's other messages refer to."""
-    if fmt == "rst":
+def protect(source: str, fmt: str, keep_names: Collection[str] = (), default_role: str = "") -> Message:
+    """``keep_names``: reST reference names the catalog's other messages refer to;
+    ``default_role``: Sphinx's ``default_role`` (``rst-in-myst`` writes ```x``` with it)."""
+    if fmt in ("rst", RST_IN_MYST):
         msg = protect_rst(source, keep_names)
-        return Message(source, [msg.text], [msg.droppable], rst=msg)
+        role = default_role if fmt == RST_IN_MYST else None
+        return Message(source, [msg.text], [msg.droppable], rst=msg, myst_role=role)
     if fmt == "myst":
         wrapped, spans = _wrap_myst(source)
         message = protect(wrapped, "md")
