@@ -50,9 +50,9 @@ from ..untrusted import UntrustedFileError, excerpt, read_untrusted_text
 from .catalog import Catalog, CatalogError, Edit, Entry, apply_edits_mapped, check_edits, parse_catalog
 from .formats import RST_IN_MYST, Message, protect
 
-# the format of one entry of a catalog (the catalog's path, the msgid): ``sphinx sync``'s choice
-# per document and per message, as the Sphinx build makes it
-FormatOf = Callable[[Path, str], str]
+# the format of one entry of a catalog (the catalog's path, the msgid) and its file's link
+# reference definitions (MyST): ``sphinx sync``'s choice per message, as the Sphinx build makes it
+FormatOf = Callable[[Path, str], tuple[str, Mapping[str, str]]]
 
 DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
 
@@ -247,8 +247,8 @@ def _jobs(
     from .rst import referenced_names
 
     nplurals = catalog.nplurals()
-    formats = {e.msgid: fmt(path, e.msgid) if callable(fmt) else fmt for e in catalog.entries if not e.is_header}
-    keep_names = referenced_names(m for m, f in formats.items() if f in ("rst", RST_IN_MYST))
+    formats = {e.msgid: fmt(path, e.msgid) if callable(fmt) else (fmt, {}) for e in catalog.entries if not e.is_header}
+    keep_names = referenced_names(m for m, (f, _refs) in formats.items() if f in ("rst", RST_IN_MYST))
     jobs: list[_Job] = []
     for entry in catalog.entries:
         if entry.is_header or entry.obsolete:
@@ -266,7 +266,8 @@ def _jobs(
             summary.skipped.append(Problem(where, entry.msgid, reason, catalog.path, entry.msgid_line))
             continue
         source = entry.msgid_plural if plural and entry.msgid_plural is not None else entry.msgid
-        message = protect(source, formats[entry.msgid], keep_names, default_role)
+        fmt_of, references = formats[entry.msgid]
+        message = protect(source, fmt_of, keep_names, default_role, references)
         jobs.append(_Job(catalog, entry, message, plural, entry.translated))
     return jobs
 

@@ -190,26 +190,31 @@ class MachineTranslations(SphinxTransform):
         """The document's messages, and those of them no reviewed catalog translates, protected."""
         pairs = [(node, msg) for node, msg in extract_messages(self.document) if _machine_ok(node)]
         formats = self._formats(pairs)
-        keep = referenced_names(msg for msg, fmt in formats.items() if fmt in ("rst", RST_IN_MYST))
+        keep = referenced_names(msg for msg, (fmt, _refs) in formats.items() if fmt in ("rst", RST_IN_MYST))
         doc = _DocMessages(pairs, reviewed)
         role = self.config.default_role or ""
         for _node, msg in pairs:
             if msg not in reviewed and msg not in doc.todo:
-                doc.todo[msg] = protect(msg, formats[msg], keep, default_role=role)
+                fmt, refs = formats[msg]
+                doc.todo[msg] = protect(msg, fmt, keep, default_role=role, references=refs)
         # messages without words (":ref:`genindex`") are translated too, as ``po fill`` does, so
         # that ``sphinx sync`` finds every entry in the cache; they are not counted
         doc.wordless = {msg for msg, message in doc.todo.items() if not any(has_words(t) for t in message.texts)}
         return doc
 
-    def _formats(self, pairs: list[tuple[nodes.Element, str]]) -> dict[str, str]:
-        """Each message's format (see :mod:`.sources`; a message met twice: its first node's)."""
+    def _formats(self, pairs: list[tuple[nodes.Element, str]]) -> dict[str, tuple[str, dict[str, str]]]:
+        """Each message's format and, for MyST, its file's link reference definitions (see
+        :mod:`.sources`; a message met twice: its first node's)."""
         sources = Sources(self.config, getattr(self.env, "_registry", None) or self.env.app.registry)
         document = str(self.document["source"])
         doc_format = sources.document(document)
-        formats: dict[str, str] = {}
+        formats: dict[str, tuple[str, dict[str, str]]] = {}
         for node, msg in pairs:
             if msg not in formats:
-                formats[msg] = sources.message(doc_format, str(node.source or document), node.line)
+                source = str(node.source or document)
+                fmt = sources.message(doc_format, source, node.line)
+                myst_paragraph = fmt == "myst" and not isinstance(node, nodes.title)
+                formats[msg] = fmt, sources.references(source, node.line) if myst_paragraph else {}
         return formats
 
     def _count(

@@ -16,9 +16,10 @@ from typing import Any
 
 from sphinx.util import get_filetype
 
-from ..pofill.formats import RST_IN_MYST
+from ..pofill.formats import RST_IN_MYST, link_label
 
 _FENCE = re.compile(r"[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*\{eval-rst\}")
+_DEFINITION = re.compile(r" {0,3}\[([^\[\]\n]{1,999})\]:[ \t]*\S")  # [label]: url
 
 
 def document_format(config: Any, registry: Any, source: str) -> str:
@@ -61,6 +62,8 @@ class Sources:
     def __init__(self, config: Any, registry: Any) -> None:
         self.config, self.registry = config, registry
         self._evals: dict[str, list[tuple[int, int]]] = {}
+        self._lines: dict[str, list[str]] = {}
+        self._refs: dict[str, dict[str, str]] = {}
 
     def document(self, source: str) -> str:
         return document_format(self.config, self.registry, source)
@@ -76,10 +79,31 @@ class Sources:
             return RST_IN_MYST
         return "myst"
 
+    def references(self, source: str, line: int | None) -> dict[str, str]:
+        """The link reference definitions of the MyST file ``source`` (label -> its line), for a
+        message at ``line``; none for a heading (Sphinx underlines a title's msgstr, which a
+        definition after it would break)."""
+        lines = self._read(source)
+        if line is not None and 0 < line <= len(lines) and lines[line - 1].lstrip().startswith("#"):
+            return {}
+        if source not in self._refs:  # read once per file
+            found: dict[str, str] = {}
+            for text in lines:
+                m = _DEFINITION.match(text)
+                if m:
+                    found.setdefault(link_label(m.group(1)), text.strip())
+            self._refs[source] = found
+        return self._refs[source]
+
+    def _read(self, source: str) -> list[str]:
+        if source not in self._lines:
+            try:
+                self._lines[source] = Path(source).read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError):
+                self._lines[source] = []
+        return self._lines[source]
+
     def _eval_rst(self, source: str) -> list[tuple[int, int]]:
         if source not in self._evals:
-            try:
-                self._evals[source] = eval_rst_lines(Path(source).read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError):
-                self._evals[source] = []
+            self._evals[source] = eval_rst_lines("\n".join(self._read(source)))
         return self._evals[source]

@@ -101,7 +101,7 @@ def sync(srcdir: Path, language: str = "zh_CN", *, quiet: bool = True) -> tuple[
             raise SyncError(f"{display(srcdir / 'conf.py')}: locale_dirs is empty: set locale_dirs = ['locale/']")
         target = srcdir / app.config.locale_dirs[0] / language / "LC_MESSAGES"
         pots = sorted((Path(tmp) / "gettext").rglob("*.pot"))
-        formats: dict[tuple[Path, str], str] = {}
+        formats: Formats = {}
         for pot in pots:
             domain = pot.relative_to(Path(tmp) / "gettext").with_suffix("").as_posix()
             formats.update(message_formats(app, pot, Path(tmp) / "gettext", (target / f"{domain}.po").resolve()))
@@ -113,7 +113,7 @@ def sync(srcdir: Path, language: str = "zh_CN", *, quiet: bool = True) -> tuple[
     summary = fill(
         [target],
         spec,
-        fmt=lambda po, msgid: formats.get((po.resolve(), msgid), "rst"),
+        fmt=lambda po, msgid: formats.get((po.resolve(), msgid), ("rst", {})),
         default_role=app.config.default_role or "",
         refresh=True,
         cache_dir=settings.cache_dir,
@@ -122,10 +122,13 @@ def sync(srcdir: Path, language: str = "zh_CN", *, quiet: bool = True) -> tuple[
     return summary, target
 
 
-def message_formats(app: Sphinx, pot: Path, outdir: Path, po: Path) -> dict[tuple[Path, str], str]:
-    """(``po``, msgid) -> the format the build protects that message in: its domain's documents
-    say whether it is MyST, its first location (relative to the gettext ``outdir``) whether it
-    is reST inside MyST."""
+Formats = dict[tuple[Path, str], tuple[str, dict[str, str]]]  # (po, msgid) -> format, references
+
+
+def message_formats(app: Sphinx, pot: Path, outdir: Path, po: Path) -> Formats:
+    """(``po``, msgid) -> the format the build protects that message in (its domain's documents
+    say whether it is MyST, its first location, relative to the gettext ``outdir``, whether it is
+    reST inside MyST) and, for MyST, the link reference definitions of that location's file."""
     domain = pot.relative_to(outdir).with_suffix("").as_posix()
     sources = Sources(app.config, app.registry)
     documents = [
@@ -136,11 +139,12 @@ def message_formats(app: Sphinx, pot: Path, outdir: Path, po: Path) -> dict[tupl
     doc_format = "myst" if "myst" in documents else documents[0] if documents else "rst"
     with pot.open("rb") as fh:
         template = read_po(fh)
-    found: dict[tuple[Path, str], str] = {}
+    found: Formats = {}
     for message in template:
         if not message.id or not isinstance(message.id, str):
             continue
         name, line = message.locations[0] if message.locations else ("", None)
         source = str((outdir / name).resolve()) if name else ""
-        found[po, message.id] = sources.message(doc_format, source, line) if source else doc_format
+        fmt = sources.message(doc_format, source, line) if source else doc_format
+        found[po, message.id] = fmt, sources.references(source, line) if fmt == "myst" and source else {}
     return found

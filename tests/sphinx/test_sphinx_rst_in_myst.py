@@ -28,6 +28,11 @@ PAGE = """(notes)=
 
 Plain `code` and {ref}`notes` in Markdown.
 
+Read the [version policy] and [Mypy][my] before upgrading.
+
+[version policy]: https://example.com/versions
+[my]: https://example.com/mypy
+
 ```{eval-rst}
 Evaluated ``lit`` and :class:`str` here, see `docs <https://example.com/docs>`_.
 ```
@@ -69,7 +74,7 @@ def test_rst_messages_on_a_myst_page_are_translated_with_their_links_and_code(
     e, z = page_facts(en.out / "notes.html"), page_facts(zh.out / "notes.html")
     assert e.hrefs == z.hrefs and e.code == z.code
     html = zh.page("notes.html")
-    assert "Evaluated" not in html and "whole" not in html and "retries;" not in html
+    assert "Evaluated" not in html and "whole" not in html and "retries;" not in html and "upgrading" not in html
 
 
 @pytest.mark.parametrize(
@@ -84,6 +89,17 @@ def test_rst_messages_on_a_myst_page_are_translated_with_their_links_and_code(
 def test_rst_in_myst_restores_markup_in_myst_syntax(source: str, myst: str) -> None:
     message = protect(source, "rst-in-myst", default_role="code")
     assert message.restore(message.texts) == (myst, [])
+
+
+def test_myst_reference_links_get_their_definitions_in_the_msgstr() -> None:
+    """Sphinx parses a msgstr on its own: ``[text][label]`` resolves only with its definition."""
+    from tests.fakes import HanTranslator
+
+    refs = {"version policy": "[Version Policy]: https://e.com/v", "other": "[other]: https://e.com/o"}
+    message = protect("Read the [version policy] first.", "myst", references=refs)
+    restored, problems = message.restore(HanTranslator().translate(message.texts))
+    assert problems == [] and restored is not None and "Read" not in restored
+    assert restored.endswith("\n\n[Version Policy]: https://e.com/v") and "e.com/o" not in restored
 
 
 @pytest.mark.parametrize("source", ["See `Foo`_ now.", "The |name| here.", "A note [1]_ here."])
@@ -107,3 +123,5 @@ def test_sync_writes_myst_syntax_for_rst_on_a_myst_page(tmp_path: Path, monkeypa
     assert "{class}`int`" in docstring and "](https://example.com/guide)" in docstring and "`url`" in docstring
     assert "`lit`" in evaluated and "``lit``" not in evaluated and "{class}`str`" in evaluated
     assert "{ref}`notes`" in markdown  # a MyST message stays MyST
+    linked = next(v for k, v in entries.items() if k.startswith("Read the"))
+    assert linked.endswith("\n\n[version policy]: https://example.com/versions\n[my]: https://example.com/mypy")
