@@ -48,7 +48,11 @@ from ..review.store import display
 from ..segment import has_words
 from ..untrusted import UntrustedFileError, excerpt, read_untrusted_text
 from .catalog import Catalog, CatalogError, Edit, Entry, apply_edits_mapped, check_edits, parse_catalog
-from .formats import Message, protect
+from .formats import RST_IN_MYST, Message, protect
+
+# the format of one entry of a catalog (the catalog's path, the msgid) and its file's link
+# reference definitions (MyST): ``sphinx sync``'s choice per message, as the Sphinx build makes it
+FormatOf = Callable[[Path, str], tuple[str, Mapping[str, str]]]
 
 DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
 
@@ -182,7 +186,8 @@ def fill(
     paths: Sequence[Path],
     spec: TranslatorSpec,
     *,
-    fmt: str = "rst",
+    fmt: str | FormatOf = "rst",
+    default_role: str = "",
     refresh: bool = False,
     translated: bool = False,
     cache_dir: Path | None = None,
@@ -192,7 +197,8 @@ def fill(
 ) -> Summary:
     """Fill the catalogs under ``paths``; returns what happened (files are written in place).
 
-    ``translated`` writes the new entries as translations instead of ``#, fuzzy`` drafts."""
+    ``translated`` writes the new entries as translations instead of ``#, fuzzy`` drafts;
+    ``default_role``: Sphinx's, for reST written back as MyST (``rst-in-myst``)."""
     from ..review.store import write_if_changed
 
     files = find_po_files(paths)
@@ -200,7 +206,7 @@ def fill(
     catalogs = [_read_catalog(path, root) for path, root in files.items()]  # every file checked before any work
     jobs: list[_Job] = []
     for path, _text, catalog in catalogs:
-        jobs.extend(_jobs(path, catalog, summary, fmt, refresh))
+        jobs.extend(_jobs(path, catalog, summary, fmt, refresh, default_role))
     requests = Requests()
     for job in jobs:
         for text, droppable in zip(job.message.texts, job.message.droppable):
@@ -234,14 +240,15 @@ def _read_catalog(path: Path, root: Path) -> tuple[Path, str, Catalog]:
     return path, text, catalog
 
 
-def _jobs(path: Path, catalog: Catalog, summary: Summary, fmt: str, refresh: bool) -> list[_Job]:
+def _jobs(
+    path: Path, catalog: Catalog, summary: Summary, fmt: str | FormatOf, refresh: bool, default_role: str
+) -> list[_Job]:
     """The entries of one catalog to translate, each counted in ``summary`` (kept ones by why)."""
-    nplurals = catalog.nplurals()
-    keep_names: set[str] = set()
-    if fmt == "rst":
-        from .rst import referenced_names
+    from .rst import referenced_names
 
-        keep_names = referenced_names(e.msgid for e in catalog.entries if not e.is_header)
+    nplurals = catalog.nplurals()
+    formats = {e.msgid: fmt(path, e.msgid) if callable(fmt) else (fmt, {}) for e in catalog.entries if not e.is_header}
+    keep_names = referenced_names(m for m, (f, _refs) in formats.items() if f in ("rst", RST_IN_MYST))
     jobs: list[_Job] = []
     for entry in catalog.entries:
         if entry.is_header or entry.obsolete:
@@ -259,7 +266,9 @@ def _jobs(path: Path, catalog: Catalog, summary: Summary, fmt: str, refresh: boo
             summary.skipped.append(Problem(where, entry.msgid, reason, catalog.path, entry.msgid_line))
             continue
         source = entry.msgid_plural if plural and entry.msgid_plural is not None else entry.msgid
-        jobs.append(_Job(catalog, entry, protect(source, fmt, keep_names), plural, entry.translated))
+        fmt_of, references = formats[entry.msgid]
+        message = protect(source, fmt_of, keep_names, default_role, references)
+        jobs.append(_Job(catalog, entry, message, plural, entry.translated))
     return jobs
 
 

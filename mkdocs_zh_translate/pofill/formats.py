@@ -6,21 +6,29 @@ a msgid is segmented like a small page (usually one segment, sometimes none, e.g
 and the translations are spliced back with its byte-exact splice. ``myst`` (a Sphinx page MyST
 parses) is ``md`` whose roles (``{py:class}`Foo```) and substitutions (``{{ release }}``) are
 each one protected code span for the segmenter, unwrapped again after the splice.
+A MyST message whose reference links (``[text]``, ``[text][label]``) are defined elsewhere in
+its file gets those definitions appended (``references``): Sphinx parses a msgstr on its own,
+and a definition yields no node, so the translated link resolves as the English one did.
+``rst-in-myst`` (reST inside a MyST page: a docstring, an ``{eval-rst}`` block; Sphinx parses
+its translation as MyST) is protected as ``rst`` and written back in MyST syntax (:mod:`.rstmyst`).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..segment import SegmentedPage, segment_markdown, validate
 from .rst import RstMessage, protect_rst
+from .rstmyst import restore_myst
 
 FORMATS = ("rst", "md", "myst")
+RST_IN_MYST = "rst-in-myst"  # chosen per message by the Sphinx extension, not a ``po fill`` option
 _MYST_ROLE = re.compile(r"\{[A-Za-z][\w:.+-]*\}(`+)")  # {name} and its opening backticks
 _MYST_SUBSTITUTION = re.compile(r"\{\{[^{}\n]{1,200}\}\}")
 _FOOTNOTE_REF = re.compile(r"\[\^([^\]\s^]+)\]")  # [^label]; linear (no nesting)
+_BRACKETS = re.compile(r"\[([^\[\]\n]{1,999})\]")  # a link's text or label (no nesting)
 
 
 @dataclass
@@ -34,9 +42,11 @@ class Message:
     page: SegmentedPage | None = None
     definitions: str = ""  # footnote definitions appended for the parser (md), cut off again
     wrapped: dict[str, str] = field(default_factory=dict)  # myst: code span -> the role it stands for
-
+    myst_role: str | None = None  # rst-in-myst: the role reST's `text` has (None: written as reST)
 
     def restore(self, translations: Sequence[str]) -> tuple[str | None, list[str]]:
+        if self.rst is not None and self.myst_role is not None:
+            return restore_myst(self.rst, translations[0], self.myst_role)
         if self.rst is not None:
             return self.rst.restore(translations[0])
         assert self.page is not None
@@ -53,14 +63,25 @@ class Message:
         return result, []
 
 
-def protect(source: str, fmt: str, keep_names: Collection[str] = ()) -> Message:
-    """``keep_names``: reST reference names the catalog's other messages refer to."""
-    if fmt == "rst":
+def protect(
+    source: str,
+    fmt: str,
+    keep_names: Collection[str] = (),
+    default_role: str = "",
+    references: Mapping[str, str] | None = None,
+) -> Message:
+    """``keep_names``: reST reference names the catalog's other messages refer to;
+    ``default_role``: Sphinx's ``default_role`` (``rst-in-myst`` writes ```x``` with it);
+    ``references``: a MyST file's link reference definitions (:func:`link_label` -> line)."""
+    if fmt in ("rst", RST_IN_MYST):
         msg = protect_rst(source, keep_names)
-        return Message(source, [msg.text], [msg.droppable], rst=msg)
+        role = default_role if fmt == RST_IN_MYST else None
+        return Message(source, [msg.text], [msg.droppable], rst=msg, myst_role=role)
     if fmt == "myst":
         wrapped, spans = _wrap_myst(source)
-        message = protect(wrapped, "md")
+        used = dict.fromkeys((references or {}).get(link_label(m.group(1)), "") for m in _BRACKETS.finditer(source))
+        lines = "\n".join(line for line in used if line)
+        message = protect(wrapped + ("\n\n" + lines if lines else ""), "md")
         message.source, message.wrapped = source, spans
         return message
     if fmt == "md":
@@ -75,6 +96,11 @@ def protect(source: str, fmt: str, keep_names: Collection[str] = ()) -> Message:
             source, texts, [set(s.droppable_pairs) for s in page.segments], page=page, definitions=definitions
         )
     raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+
+
+def link_label(text: str) -> str:
+    """A link label as Markdown matches it (case and runs of whitespace do not matter)."""
+    return " ".join(text.split()).casefold()
 
 
 def _myst_parts(source: str) -> list[tuple[int, int]]:

@@ -26,7 +26,7 @@ from sphinx import addnodes
 from sphinx.errors import SphinxError
 from sphinx.locale import translators
 from sphinx.transforms import SphinxTransform
-from sphinx.util import get_filetype, logging
+from sphinx.util import logging
 from sphinx.util.i18n import docname_to_domain
 from sphinx.util.nodes import IMAGE_TYPE_NODES, LITERAL_TYPE_NODES, extract_messages
 
@@ -37,12 +37,13 @@ from ..pipeline.origin import Origin
 from ..pipeline.pages import strict_failure
 from ..pipeline.service import Requests
 from ..pofill.fill import resolve
-from ..pofill.formats import Message, protect
+from ..pofill.formats import RST_IN_MYST, Message, protect
 from ..pofill.rst import referenced_names
 from ..segment import has_words
 from . import guard
 from .config import Settings, is_chinese, settings_of
 from .runtime import runtime_for
+from .sources import Sources
 
 logger = logging.getLogger(__name__)
 
@@ -139,23 +140,6 @@ def _machine_ok(node: nodes.Element) -> bool:
     return not isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw))
 
 
-def message_format(config: Any, env: Any, source: str) -> str:
-    """``myst`` for a document MyST parses (``md`` another Markdown parser), else ``rst``: Sphinx's
-    ``Locale`` parses a translated message with the document's own parser (by its suffix), so a
-    MyST page's messages are Markdown with roles and need that protection, not the reST one."""
-    try:
-        filetype = get_filetype(config.source_suffix, source)
-    except Exception:  # not a source file Sphinx knows (a docstring's pseudo-path): reST
-        return "rst"
-    if filetype == "restructuredtext":
-        return "rst"
-    registry = getattr(env, "_registry", None) or env.app.registry  # Sphinx 7: only the app's
-    parser = registry.source_parsers.get(filetype)
-    if "myst" in getattr(parser, "__module__", ""):
-        return "myst"
-    return "md" if filetype == "markdown" else "rst"
-
-
 _saved: dict[tuple[str, str], object] = {}
 
 
@@ -205,16 +189,33 @@ class MachineTranslations(SphinxTransform):
     def _messages(self, reviewed: dict[str, str]) -> _DocMessages:
         """The document's messages, and those of them no reviewed catalog translates, protected."""
         pairs = [(node, msg) for node, msg in extract_messages(self.document) if _machine_ok(node)]
-        fmt = message_format(self.config, self.env, str(self.document["source"]))
-        keep = referenced_names(msg for _node, msg in pairs) if fmt == "rst" else set()
+        formats = self._formats(pairs)
+        keep = referenced_names(msg for msg, (fmt, _refs) in formats.items() if fmt in ("rst", RST_IN_MYST))
         doc = _DocMessages(pairs, reviewed)
+        role = self.config.default_role or ""
         for _node, msg in pairs:
             if msg not in reviewed and msg not in doc.todo:
-                doc.todo[msg] = protect(msg, fmt, keep)
+                fmt, refs = formats[msg]
+                doc.todo[msg] = protect(msg, fmt, keep, default_role=role, references=refs)
         # messages without words (":ref:`genindex`") are translated too, as ``po fill`` does, so
         # that ``sphinx sync`` finds every entry in the cache; they are not counted
         doc.wordless = {msg for msg, message in doc.todo.items() if not any(has_words(t) for t in message.texts)}
         return doc
+
+    def _formats(self, pairs: list[tuple[nodes.Element, str]]) -> dict[str, tuple[str, dict[str, str]]]:
+        """Each message's format and, for MyST, its file's link reference definitions (see
+        :mod:`.sources`; a message met twice: its first node's)."""
+        sources = Sources(self.config, getattr(self.env, "_registry", None) or self.env.app.registry)
+        document = str(self.document["source"])
+        doc_format = sources.document(document)
+        formats: dict[str, tuple[str, dict[str, str]]] = {}
+        for node, msg in pairs:
+            if msg not in formats:
+                source = str(node.source or document)
+                fmt = sources.message(doc_format, source, node.line)
+                myst_paragraph = fmt == "myst" and not isinstance(node, nodes.title)
+                formats[msg] = fmt, sources.references(source, node.line) if myst_paragraph else {}
+        return formats
 
     def _count(
         self, doc: _DocMessages, node: nodes.Element, msg: str, record: DocRecord, checked: set[str], docname: str

@@ -6,7 +6,8 @@ a scratch directory: the project is only read), brings ``<locale_dirs[0]>/zh_CN/
 messages added, changed ones keep their old translation as a fuzzy draft, removed ones become
 obsolete ``#~`` entries), then fills every open or machine entry with ``po fill``'s writer from the
 build's own cache (``zh_translate_cache_dir``; the same protection, so a built project syncs
-without the model). Machine text is written ``#, fuzzy`` under the ``# zh-translate: machine``
+without the model; each message in the format the build protects it in, see :mod:`.sources`).
+Machine text is written ``#, fuzzy`` under the ``# zh-translate: machine``
 marker; a translation a person wrote or accepted is never changed. A catalog whose messages did
 not change is edited in place, line by line.
 """
@@ -24,6 +25,7 @@ from babel.messages.pofile import read_po, write_po
 from sphinx.application import Sphinx
 from sphinx.errors import SphinxError
 from sphinx.util.docutils import docutils_namespace, patch_docutils
+from sphinx.util.i18n import docname_to_domain
 
 from ..errors import ZhTranslateError
 from ..pipeline.glossary import load_glossary
@@ -31,6 +33,7 @@ from ..pipeline.spec import TranslatorSpec
 from ..pofill.fill import Summary, fill
 from ..review.store import display, write_if_changed
 from .config import settings_of
+from .sources import Sources
 
 
 class SyncError(ZhTranslateError):
@@ -98,12 +101,50 @@ def sync(srcdir: Path, language: str = "zh_CN", *, quiet: bool = True) -> tuple[
             raise SyncError(f"{display(srcdir / 'conf.py')}: locale_dirs is empty: set locale_dirs = ['locale/']")
         target = srcdir / app.config.locale_dirs[0] / language / "LC_MESSAGES"
         pots = sorted((Path(tmp) / "gettext").rglob("*.pot"))
+        formats: Formats = {}
         for pot in pots:
             domain = pot.relative_to(Path(tmp) / "gettext").with_suffix("").as_posix()
+            formats.update(message_formats(app, pot, Path(tmp) / "gettext", (target / f"{domain}.po").resolve()))
             update_catalog(pot, target / f"{domain}.po", language)
     glossary = load_glossary(settings.glossary) if settings.glossary else None
     spec = TranslatorSpec(settings.backend, settings.model, beams=settings.beams, threads=settings.threads)
     if not pots:
         return Summary(), target
-    summary = fill([target], spec, refresh=True, cache_dir=settings.cache_dir, glossary=glossary)
+    summary = fill(
+        [target],
+        spec,
+        fmt=lambda po, msgid: formats.get((po.resolve(), msgid), ("rst", {})),
+        default_role=app.config.default_role or "",
+        refresh=True,
+        cache_dir=settings.cache_dir,
+        glossary=glossary,
+    )
     return summary, target
+
+
+Formats = dict[tuple[Path, str], tuple[str, dict[str, str]]]  # (po, msgid) -> format, references
+
+
+def message_formats(app: Sphinx, pot: Path, outdir: Path, po: Path) -> Formats:
+    """(``po``, msgid) -> the format the build protects that message in (its domain's documents
+    say whether it is MyST, its first location, relative to the gettext ``outdir``, whether it is
+    reST inside MyST) and, for MyST, the link reference definitions of that location's file."""
+    domain = pot.relative_to(outdir).with_suffix("").as_posix()
+    sources = Sources(app.config, app.registry)
+    documents = [
+        sources.document(str(app.env.doc2path(d)))
+        for d in app.env.found_docs
+        if docname_to_domain(d, app.config.gettext_compact) == domain
+    ]
+    doc_format = "myst" if "myst" in documents else documents[0] if documents else "rst"
+    with pot.open("rb") as fh:
+        template = read_po(fh)
+    found: Formats = {}
+    for message in template:
+        if not message.id or not isinstance(message.id, str):
+            continue
+        name, line = message.locations[0] if message.locations else ("", None)
+        source = str((outdir / name).resolve()) if name else ""
+        fmt = sources.message(doc_format, source, line) if source else doc_format
+        found[po, message.id] = fmt, sources.references(source, line) if fmt == "myst" and source else {}
+    return found
