@@ -332,3 +332,35 @@ def test_cross_document_batching_translates_every_document_in_one_call(
     again = build(root, "zh2")  # fresh environment, full cache: the pre-read stops at once
     assert "(0 texts translated by the model in this build)" in again.status
     assert _body(again.page("usage.html")) == _body(zh.page("usage.html"))
+
+
+STRAY_PAGE = """\
+Stray marks
+===========
+
+A value: ``one``,
+,``:option:`--two[=x]``` or ``three``.
+
+Star after a comma,*not* emphasis, bar after a stop.|not| a substitution.
+"""
+
+
+def test_plain_marks_after_full_width_punctuation_stay_plain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """English reST starts no markup after "," or "." (``a,``b`` is text); the model's "，" and
+    "。" are punctuation reST does allow there, so the same backquotes would open a literal (a
+    warning only the Chinese build has) or the star emphasis. They stay plain text."""
+    from tests.fakes import HanTranslator
+
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: HanTranslator())
+    root = project(tmp_path)
+    (root / "stray.rst").write_text(STRAY_PAGE, encoding="utf-8")
+    index = root / "index.rst"
+    index.write_text(index.read_text(encoding="utf-8").replace("   usage\n", "   usage\n   stray\n"), encoding="utf-8")
+    en = build(root, "en", language="en")
+    zh = build(root)
+    assert zh.warnings == en.warnings
+    assert "0 kept in English" in zh.status
+    e, z = page_facts(en.out / "stray.html"), page_facts(zh.out / "stray.html")
+    assert e.code == z.code and e.hrefs == z.hrefs
+    body = zh.page("stray.html")
+    assert "<em>" not in body and "，``" in _body(body) and "。|" in _body(body)
