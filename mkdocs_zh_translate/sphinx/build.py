@@ -135,8 +135,25 @@ class _MachineCatalog(gettext.NullTranslations):
 
 
 def _machine_ok(node: nodes.Element) -> bool:
-    """Messages whose text is prose: never code blocks, images (alt text) or meta values."""
-    return not isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw))
+    """Messages whose text is prose: never code blocks, images (alt text), meta values or a
+    directive's references (:func:`_references_only`)."""
+    return not isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw)) and not (
+        _references_only(node)
+    )
+
+
+def _references_only(node: nodes.Element) -> bool:
+    """A paragraph whose every word is a cross-reference its source text has no markup for (its
+    text is its source: the directive made the references): a type option's or field's type
+    (``bool``, ``Callable[[Any], Any] | None``). Nothing in it is prose, and Sphinx's re-parse
+    of its text, the English too, would make plain words of the references; so it is no message
+    (it used to be counted "kept in English")."""
+    source = " ".join(node.rawsource.split())
+    if not isinstance(node, nodes.paragraph) or source not in ("", " ".join(node.astext().split())):
+        return False
+    inside = {id(t) for x in node.findall(addnodes.pending_xref) for t in x.findall(nodes.Text)}
+    words = (ch.isalpha() for t in node.findall(nodes.Text) if id(t) not in inside for ch in t)
+    return bool(inside) and not any(words)
 
 
 def message_format(config: Any, env: Any, source: str) -> str:

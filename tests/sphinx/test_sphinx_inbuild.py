@@ -266,17 +266,23 @@ def test_myst_page_messages_are_protected_as_markdown(tmp_path: Path, monkeypatc
     assert page_facts(zh.out / "more.html").hrefs == page_facts(en.out / "more.html").hrefs
 
 
-def test_message_sphinx_cannot_splice_stays_english_without_a_warning(tmp_path: Path) -> None:
-    """A type field's cross-reference is made by the directive, not by the message's markup:
-    Sphinx's splice would lose it for any translation, a reviewed one too. Not a guard warning."""
+def test_type_made_of_references_is_no_message(tmp_path: Path) -> None:
+    """A type option's cross-references are made by the directive, not by the message's markup:
+    Sphinx's splice would lose them for any translation, a reviewed one too, and the type has no
+    words but the references. It is left alone: not translated, not counted, not warned about."""
     root = project(tmp_path)
     with (root / "usage.rst").open("a", encoding="utf-8") as fh:
-        fh.write("\n.. py:data:: hook\n\n   :type: HookCaller\n\n   The hook relay.\n")
+        fh.write(
+            "\n.. py:data:: hook\n\n   :type: HookCaller\n\n   The hook relay.\n"
+            "\n.. py:data:: check\n\n   :type: Callable[[HookCaller], bool] | None\n\n   The check.\n"
+        )
     en = build(root, "en", language="en")
     zh = build(root)
     assert zh.warnings == en.warnings == ""
-    assert "Sphinx cannot splice any translation" in zh.status and "1 kept in English" in zh.status
-    assert "「The hook relay.」" in _body(zh.page("usage.html"))
+    assert "Sphinx cannot splice" not in zh.status and "0 kept in English" in zh.status
+    assert "「The hook relay.」" in _body(zh.page("usage.html")) and "「The check.」" in _body(zh.page("usage.html"))
+    e, z = page_facts(en.out / "usage.html"), page_facts(zh.out / "usage.html")
+    assert e.hrefs == z.hrefs and e.code == z.code
 
 
 @pytest.mark.parametrize(
