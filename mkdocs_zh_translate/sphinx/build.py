@@ -135,11 +135,20 @@ class _MachineCatalog(gettext.NullTranslations):
 
 
 def _machine_ok(node: nodes.Element) -> bool:
-    """Messages whose text is prose: never code blocks, images (alt text), meta values or a
-    directive's references (:func:`_references_only`)."""
-    return not isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw)) and not (
-        _references_only(node)
-    )
+    """Messages whose text is prose: never code blocks, images (alt text), meta values, a
+    directive's references (:func:`_references_only`) or a field body of several blocks."""
+    if isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw)):
+        return False
+    return not _holds_blocks(node) and not _references_only(node)
+
+
+def _holds_blocks(node: nodes.Element) -> bool:
+    """An inline message around paragraphs, lists, footnotes: a typed field's body of several
+    blocks, which Sphinx's docfields wrap whole as one message. ``Locale`` would put the one
+    paragraph its translation parses to in place of them all (the list flattened to text, the
+    footnote gone, the paragraphs' own translations never applied); left alone, each of its
+    paragraphs is a message of its own and is translated."""
+    return isinstance(node, nodes.Inline) and any(isinstance(child, nodes.Body) for child in node.children)
 
 
 def _references_only(node: nodes.Element) -> bool:

@@ -370,3 +370,43 @@ def test_plain_marks_after_full_width_punctuation_stay_plain(tmp_path: Path, mon
     assert e.code == z.code and e.hrefs == z.hrefs
     body = zh.page("stray.html")
     assert "<em>" not in body and "，``" in _body(body) and "。|" in _body(body)
+
+
+FIELD_PAGE = """\
+Fields
+======
+
+.. py:function:: make(auto_exc)
+
+   Make a thing.
+
+   :param auto_exc: If the class subclasses ``BaseException``, the following
+      happens:
+
+      - the values for *eq* are ignored and compared by id [#]_ ,
+      - the value of *str* is ignored.
+
+      .. [#] Note that *attrs* will not remove them.
+
+   :type auto_exc: bool
+"""
+
+
+def test_field_body_of_several_blocks_keeps_its_list_and_footnote(tmp_path: Path) -> None:
+    """Sphinx's docfields make a typed field's body of several blocks one message; its
+    translation would replace the list and the footnote with one paragraph. Each paragraph is
+    translated on its own instead."""
+    root = project(tmp_path)
+    (root / "fields.rst").write_text(FIELD_PAGE, encoding="utf-8")
+    index = root / "index.rst"
+    index.write_text(index.read_text(encoding="utf-8").replace("   usage\n", "   usage\n   fields\n"), encoding="utf-8")
+    en = build(root, "en", language="en")
+    zh = build(root)
+    assert zh.warnings == en.warnings == "" and "0 kept in English" in zh.status
+    e, z = page_facts(en.out / "fields.html"), page_facts(zh.out / "fields.html")
+    assert e.hrefs == z.hrefs and e.code == z.code and e.ids == z.ids
+    html = zh.page("fields.html")
+    assert html.count("<li>") == en.page("fields.html").count("<li>")
+    body = " ".join(_body(html).split())
+    assert "「If the class subclasses BaseException, the following happens:」" in body
+    assert "「the value of str is ignored.」" in body and "「Note that attrs will not remove them.」" in body
