@@ -40,7 +40,7 @@ from ..pofill.fill import resolve
 from ..pofill.formats import Message, protect
 from ..pofill.rst import referenced_names
 from ..segment import has_words
-from . import guard
+from . import guard, ids
 from .config import Settings, is_chinese, settings_of
 from .runtime import runtime_for
 
@@ -222,6 +222,7 @@ class MachineTranslations(SphinxTransform):
         for node, msg in doc.pairs:
             self._count(doc, node, msg, record, checked, docname)
         records(self.env)[docname] = record
+        _english_ids[docname] = [(n, found) for n, msg in doc.pairs if msg in doc.machine if (found := ids.english(n))]
         if doc.machine:
             key = (_NAMESPACE, domain)
             if key in translators:
@@ -307,18 +308,22 @@ def _resolve_all(doc: _DocMessages, hits: dict[str, Hit], record: DocRecord, una
 
 
 _slugs: dict[str, object] = {}  # docname -> MyST's heading slugs of the English parse
+_english_ids: dict[str, list[tuple[nodes.Element, list[str]]]] = {}  # docname -> (node, its numbered ids)
 
 
 class RestoreTranslators(SphinxTransform):
     """Puts back the catalog table entry :class:`MachineTranslations` replaced for ``Locale``,
     and MyST's heading slugs: MyST stores each parse's slugs as the *document's* metadata, so
     parsing a translated heading (the guard, then ``Locale``) replaced the English slugs that
-    links from other pages (``page.md#a-heading``) are resolved against."""
+    links from other pages (``page.md#a-heading``) are resolved against. The numbered ids of the
+    spliced translations get their English numbers back (:mod:`.ids`)."""
 
     default_priority = 21
 
     def apply(self, **kwargs: Any) -> None:
         docname = _docname(self.env)
+        for node, before in _english_ids.pop(docname, []):
+            ids.restore(self.document, node, before)
         if docname in _slugs:
             self.env.metadata.setdefault(docname, {})["myst_slugs"] = _slugs.pop(docname)
         for key in [k for k, v in translators.items() if isinstance(v, _MachineCatalog)]:

@@ -410,3 +410,42 @@ def test_field_body_of_several_blocks_keeps_its_list_and_footnote(tmp_path: Path
     body = " ".join(_body(html).split())
     assert "「If the class subclasses BaseException, the following happens:」" in body
     assert "「the value of str is ignored.」" in body and "「Note that attrs will not remove them.」" in body
+
+
+INDEX_PAGE = """\
+Index targets
+=============
+
+.. index:: single: widgets
+
+The widget protocol follows :pep:`8` and :pep:`257`.
+
+Every :index:`widget <single: widget; drawing>` draws itself, see also :rfc:`2822`.
+
+Footnotes [#one]_ keep theirs [#]_.
+
+.. [#one] The first.
+.. [#] The second.
+"""
+
+
+def test_numbered_ids_of_translated_messages_stay_english(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Locale`` parses each translation again, and the roles in it number their targets again
+    (``index-3`` where the English had ``index-0``): deep links and index entries would point
+    elsewhere. The English numbers are given back, the index still reaches them."""
+    from tests.fakes import HanTranslator
+
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: HanTranslator())
+    root = project(tmp_path)
+    (root / "targets.rst").write_text(INDEX_PAGE, encoding="utf-8")
+    index = root / "index.rst"
+    index.write_text(index.read_text(encoding="utf-8").replace("   usage\n", "   usage\n   targets\n"), encoding="utf-8")
+    en = build(root, "en", language="en")
+    zh = build(root)
+    assert zh.warnings == en.warnings == "" and "0 kept in English" in zh.status
+    e, z = page_facts(en.out / "targets.html"), page_facts(zh.out / "targets.html")
+    assert {"index-1", "index-4"} <= e.ids and e.ids == z.ids
+    assert e.hrefs == z.hrefs
+    index_links = lambda build: sorted(re.findall(r'href="(targets\.html#[^"]+)"', build.page("genindex.html")))  # noqa: E731
+    assert index_links(zh) == index_links(en) and len(index_links(en)) >= 5
+    assert broken_links(zh.out, [*CONTENT_PAGES, "targets.html"]) == broken_links(en.out, [*CONTENT_PAGES, "targets.html"])
