@@ -200,6 +200,7 @@ class MachineTranslations(SphinxTransform):
         if "myst_slugs" in metadata:  # see RestoreTranslators
             _slugs[docname] = metadata["myst_slugs"]
         domain = docname_to_domain(docname, self.config.gettext_compact)
+        ids.english_contents(self.document)
         if config.glossary is not None:
             self.env.note_dependency(str(config.glossary))  # an edited glossary re-reads the document
         reviewed = reviewed_catalog(srcdir, list(self.config.locale_dirs), self.config.language, domain)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from docutils import nodes
+from docutils.languages import get_language
 from sphinx import addnodes
 
 _NUMBERED = re.compile(r"(index-|id)(\d+)")
@@ -43,6 +44,30 @@ def restore(document: nodes.document, node: nodes.Element, before: list[str]) ->
         _rename(document, node, mapping)
 
 
+def english_contents(document: nodes.document) -> None:
+    """A ``.. contents::`` without a title is named by the language's label, and Chinese
+    "目录" makes no id: docutils numbers the topic (``id1``), so the English ``#contents`` is
+    missing and every later numbered id of the page is one higher than in English. Such a topic
+    gets the id the English label makes, and the later numbers move back by one (their
+    references, names and the counter too), as the English parse numbered them."""
+    language = document.settings.language_code
+    local = nodes.fully_normalize_name(get_language(language, None).labels["contents"])
+    english = nodes.make_id(get_language("en", None).labels["contents"])
+    for topic in list(document.findall(nodes.topic)):
+        title = topic.next_node(nodes.title)
+        m = _NUMBERED.fullmatch(topic["ids"][0]) if len(topic["ids"]) == 1 else None
+        if m is None or topic["names"] != [local] or english in document.ids or (title and title.rawsource):
+            continue
+        prefix, number = m.group(1), int(m.group(2))
+        later = (_NUMBERED.fullmatch(i) for i in list(document.ids))
+        mapping = {x.group(0): f"{prefix}{int(x.group(2)) - 1}" for x in later if x and x.group(1) == prefix}
+        mapping = {old: new for old, new in mapping.items() if int(old[len(prefix) :]) > number}
+        mapping[topic["ids"][0]] = english
+        _rename(document, document, mapping)
+        document.nameids.update({n: mapping[i] for n, i in document.nameids.items() if i in mapping})
+        document.id_counter[prefix] -= 1
+
+
 def _kind(ident: str) -> str:
     m = _NUMBERED.fullmatch(ident)
     return m.group(1) if m else ident
@@ -50,14 +75,15 @@ def _kind(ident: str) -> str:
 
 def _rename(document: nodes.document, node: nodes.Element, mapping: dict[str, str]) -> None:
     """Every id, reference to an id and index entry target below ``node`` renamed."""
+    renamed = [n for n in node.findall(nodes.Element, include_self=False) if any(i in mapping for i in n["ids"])]
+    for n in renamed:  # all old entries out before any new one is in: names may swap
+        for i in n["ids"]:
+            if document.ids.get(i) is n:
+                del document.ids[i]
+    for n in renamed:
+        n["ids"] = [mapping.get(i, i) for i in n["ids"]]
+        document.ids.update((i, n) for i in n["ids"])
     for n in node.findall(nodes.Element, include_self=False):
-        if any(i in mapping for i in n["ids"]):
-            for i in n["ids"]:
-                if document.ids.get(i) is n:
-                    del document.ids[i]
-            n["ids"] = [mapping.get(i, i) for i in n["ids"]]
-            for i in n["ids"]:
-                document.ids[i] = n
         if n.get("refid") in mapping:
             n["refid"] = mapping[n["refid"]]
         if n.get("backrefs"):
