@@ -202,7 +202,12 @@ class _EntryBuilder:
         return self.current
 
     def blank(self, line: PoLine) -> None:
-        self.finish(line.number - 1)
+        """A blank line ends the string; it ends the entry only after a msgstr. Before one
+        (between comments and msgid, msgid and msgstr) msgfmt, the checker and polib read on."""
+        if self._after_msgstr():
+            self.finish(line.number - 1)
+        else:
+            self.close_keyword(line.number - 1)
 
     def comment(self, line: PoLine) -> None:
         """A comment after a msgstr starts the next entry; ``#,`` flags and ``#`` translator

@@ -50,6 +50,11 @@ _ROLE_PREFIX = re.compile(r":(?P<role>" + _ROLE_NAME + r"):`")
 _ROLE_SUFFIX = re.compile(r":(?P<role>" + _ROLE_NAME + r"):")
 _EMBEDDED = re.compile(r"^(?P<text>.*?)\s*(?<!\\)<(?P<target>[^<>]+)>$", re.S)
 _ASCII_BEFORE = set("-:/'\"<([{")
+# A plain mark (or role prefix) right after non-ASCII text: English reST starts no markup after
+# "," "." ";" "!" "?", the model's "，" "。" "；" "！" "？" are punctuation it does start markup
+# after, so the source's plain ",``a``" would turn into a literal (or emphasis, a substitution,
+# a role) in the translation. Escaped, it reads as the source's text did.
+_INERT_RE = re.compile(r"(?<=[^\x00-\x7f])(?:[`*|]|:(?=[^\W_](?:[\w.+-]|:(?!`))*:(?:`|$)))")
 _ASCII_AFTER = set("-.,:;!?\\/'\")]}>")
 
 
@@ -220,8 +225,10 @@ def _close_at(pieces: list[tuple[str, str, int]], i: int) -> int:
 
 
 def _escape_text(words: str, plain: str) -> str:
-    """Characters the model introduced that reST would read as markup, escaped."""
+    """Characters the model introduced that reST would read as markup, escaped; and the
+    source's own plain marks where the model's punctuation would make them markup."""
     words = re.sub(r"[`*|]", lambda m: m.group(0) if m.group(0) in plain else "\\" + m.group(0), words)
+    words = _INERT_RE.sub(lambda m: "\\" + m.group(0) if _start_ok(words, m.start()) else m.group(0), words)
     if "_" in plain:
         return words
     return re.sub(r"(?<=\w)_(?=\W|$)", r"\\_", words)

@@ -40,7 +40,7 @@ from ..pofill.fill import resolve
 from ..pofill.formats import RST_IN_MYST, Message, protect
 from ..pofill.rst import referenced_names
 from ..segment import has_words
-from . import guard
+from . import guard, ids
 from .config import Settings, is_chinese, settings_of
 from .runtime import runtime_for
 from .sources import Sources
@@ -136,8 +136,34 @@ class _MachineCatalog(gettext.NullTranslations):
 
 
 def _machine_ok(node: nodes.Element) -> bool:
-    """Messages whose text is prose: never code blocks, images (alt text) or meta values."""
-    return not isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw))
+    """Messages whose text is prose: never code blocks, images (alt text), meta values, a
+    directive's references (:func:`_references_only`) or a field body of several blocks."""
+    if isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw)):
+        return False
+    return not _holds_blocks(node) and not _references_only(node)
+
+
+def _holds_blocks(node: nodes.Element) -> bool:
+    """An inline message around paragraphs, lists, footnotes: a typed field's body of several
+    blocks, which Sphinx's docfields wrap whole as one message. ``Locale`` would put the one
+    paragraph its translation parses to in place of them all (the list flattened to text, the
+    footnote gone, the paragraphs' own translations never applied); left alone, each of its
+    paragraphs is a message of its own and is translated."""
+    return isinstance(node, nodes.Inline) and any(isinstance(child, nodes.Body) for child in node.children)
+
+
+def _references_only(node: nodes.Element) -> bool:
+    """A paragraph whose every word is a cross-reference its source text has no markup for (its
+    text is its source: the directive made the references): a type option's or field's type
+    (``bool``, ``Callable[[Any], Any] | None``). Nothing in it is prose, and Sphinx's re-parse
+    of its text, the English too, would make plain words of the references; so it is no message
+    (it used to be counted "kept in English")."""
+    source = " ".join(node.rawsource.split())
+    if not isinstance(node, nodes.paragraph) or source not in ("", " ".join(node.astext().split())):
+        return False
+    inside = {id(t) for x in node.findall(addnodes.pending_xref) for t in x.findall(nodes.Text)}
+    words = (ch.isalpha() for t in node.findall(nodes.Text) if id(t) not in inside for ch in t)
+    return bool(inside) and not any(words)
 
 
 _saved: dict[tuple[str, str], object] = {}
@@ -158,6 +184,7 @@ class MachineTranslations(SphinxTransform):
         if "myst_slugs" in metadata:  # see RestoreTranslators
             _slugs[docname] = metadata["myst_slugs"]
         domain = docname_to_domain(docname, self.config.gettext_compact)
+        ids.english_contents(self.document)
         if config.glossary is not None:
             self.env.note_dependency(str(config.glossary))  # an edited glossary re-reads the document
         reviewed = reviewed_catalog(srcdir, list(self.config.locale_dirs), self.config.language, domain)
@@ -180,6 +207,7 @@ class MachineTranslations(SphinxTransform):
         for node, msg in doc.pairs:
             self._count(doc, node, msg, record, checked, docname)
         records(self.env)[docname] = record
+        _english_ids[docname] = [(n, found) for n, msg in doc.pairs if msg in doc.machine if (found := ids.english(n))]
         if doc.machine:
             key = (_NAMESPACE, domain)
             if key in translators:
@@ -282,18 +310,22 @@ def _resolve_all(doc: _DocMessages, hits: dict[str, Hit], record: DocRecord, una
 
 
 _slugs: dict[str, object] = {}  # docname -> MyST's heading slugs of the English parse
+_english_ids: dict[str, list[tuple[nodes.Element, list[str]]]] = {}  # docname -> (node, its numbered ids)
 
 
 class RestoreTranslators(SphinxTransform):
     """Puts back the catalog table entry :class:`MachineTranslations` replaced for ``Locale``,
     and MyST's heading slugs: MyST stores each parse's slugs as the *document's* metadata, so
     parsing a translated heading (the guard, then ``Locale``) replaced the English slugs that
-    links from other pages (``page.md#a-heading``) are resolved against."""
+    links from other pages (``page.md#a-heading``) are resolved against. The numbered ids of the
+    spliced translations get their English numbers back (:mod:`.ids`)."""
 
     default_priority = 21
 
     def apply(self, **kwargs: Any) -> None:
         docname = _docname(self.env)
+        for node, before in _english_ids.pop(docname, []):
+            ids.restore(self.document, node, before)
         if docname in _slugs:
             self.env.metadata.setdefault(docname, {})["myst_slugs"] = _slugs.pop(docname)
         for key in [k for k, v in translators.items() if isinstance(v, _MachineCatalog)]:

@@ -453,3 +453,28 @@ def test_default_cache_stays_out_of_the_sphinx_source_dir(
         assert default_cache_dir([po_dir / "zh_CN"]) == found  # one folder per source directory
     else:
         assert found == (tmp_path / expected).resolve()
+
+
+# -- blank lines inside an entry ------------------------------------------------------------------
+
+
+def test_blank_lines_inside_an_entry_are_read_across(tmp_path: Path) -> None:
+    """msgfmt, the checker and polib read an entry across blank lines before its msgstr (between
+    comments and msgid, between msgid and msgstr); the editor did not and crashed filling it."""
+    body = (
+        '\n#: ../../usage.rst:9\n#, python-format\n\nmsgid "Open %s widgets"\n\nmsgstr ""\n'
+        '\n#: ../../usage.rst:10\nmsgid "Close the window"\n\n\nmsgstr ""\n\nmsgid "Done"\nmsgstr "完成"\n'
+    )
+    path = _write(tmp_path, HEADER.format(n=1) + body)
+    summary = _fill(tmp_path)
+    assert (summary.filled, summary.reviewed, summary.failed) == (2, 1, [])
+    entries = _entries(path)
+    assert entries[(None, "Open %s widgets")].msgstr == "文 %s 文"
+    assert entries[(None, "Open %s widgets")].flags == ["fuzzy", "python-format"]  # one flag line, not two
+    assert entries[(None, "Close the window")].msgstr == "文 文 文"
+    assert entries[(None, "Done")].msgstr == "完成"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("#,") == 2 and text.count("\n\n# zh-translate: machine ") == 2  # entries stay apart
+    if shutil.which("msgfmt"):
+        proc = subprocess.run(["msgfmt", "-c", "-o", "/dev/null", str(path)], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr

@@ -131,3 +131,25 @@ def test_chinese_translation_keeps_every_inline_node(parts: list[tuple[str, list
     chinese, chinese_problems = _inline_nodes(restored.removesuffix(" #noqa"))
     assert chinese_problems == [], restored
     assert chinese == english, restored
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "Give a value: ``one``, ,``:option:`--two``` or ``three``.",
+        "A value,``plain`` text.",
+        "Star after a comma,*not* emphasis.",
+        "Bar after a stop.|not| a substitution.",
+        "Role after a semicolon;:kbd:`x` stays text.",
+    ],
+)
+def test_plain_marks_stay_plain_after_full_width_punctuation(source: str) -> None:
+    """reST starts no markup after ASCII "," "." ";", but does after "，" "。" "；": the source's
+    plain marks must not turn into markup (or a warning) once the model writes those."""
+    english, english_problems = _inline_nodes(source)
+    assert english_problems == [], source
+    msg = protect_rst(source)
+    restored, problems = msg.restore(_han(msg.text).replace(".", "。"))
+    assert problems == [] and restored is not None
+    chinese, chinese_problems = _inline_nodes(restored)
+    assert chinese_problems == [] and chinese == english, restored

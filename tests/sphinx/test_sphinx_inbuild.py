@@ -266,17 +266,23 @@ def test_myst_page_messages_are_protected_as_markdown(tmp_path: Path, monkeypatc
     assert page_facts(zh.out / "more.html").hrefs == page_facts(en.out / "more.html").hrefs
 
 
-def test_message_sphinx_cannot_splice_stays_english_without_a_warning(tmp_path: Path) -> None:
-    """A type field's cross-reference is made by the directive, not by the message's markup:
-    Sphinx's splice would lose it for any translation, a reviewed one too. Not a guard warning."""
+def test_type_made_of_references_is_no_message(tmp_path: Path) -> None:
+    """A type option's cross-references are made by the directive, not by the message's markup:
+    Sphinx's splice would lose them for any translation, a reviewed one too, and the type has no
+    words but the references. It is left alone: not translated, not counted, not warned about."""
     root = project(tmp_path)
     with (root / "usage.rst").open("a", encoding="utf-8") as fh:
-        fh.write("\n.. py:data:: hook\n\n   :type: HookCaller\n\n   The hook relay.\n")
+        fh.write(
+            "\n.. py:data:: hook\n\n   :type: HookCaller\n\n   The hook relay.\n"
+            "\n.. py:data:: check\n\n   :type: Callable[[HookCaller], bool] | None\n\n   The check.\n"
+        )
     en = build(root, "en", language="en")
     zh = build(root)
     assert zh.warnings == en.warnings == ""
-    assert "Sphinx cannot splice any translation" in zh.status and "1 kept in English" in zh.status
-    assert "「The hook relay.」" in _body(zh.page("usage.html"))
+    assert "Sphinx cannot splice" not in zh.status and "0 kept in English" in zh.status
+    assert "「The hook relay.」" in _body(zh.page("usage.html")) and "「The check.」" in _body(zh.page("usage.html"))
+    e, z = page_facts(en.out / "usage.html"), page_facts(zh.out / "usage.html")
+    assert e.hrefs == z.hrefs and e.code == z.code
 
 
 @pytest.mark.parametrize(
@@ -332,3 +338,125 @@ def test_cross_document_batching_translates_every_document_in_one_call(
     again = build(root, "zh2")  # fresh environment, full cache: the pre-read stops at once
     assert "(0 texts translated by the model in this build)" in again.status
     assert _body(again.page("usage.html")) == _body(zh.page("usage.html"))
+
+
+STRAY_PAGE = """\
+Stray marks
+===========
+
+A value: ``one``,
+,``:option:`--two[=x]``` or ``three``.
+
+Star after a comma,*not* emphasis, bar after a stop.|not| a substitution.
+"""
+
+
+def test_plain_marks_after_full_width_punctuation_stay_plain(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """English reST starts no markup after "," or "." (``a,``b`` is text); the model's "，" and
+    "。" are punctuation reST does allow there, so the same backquotes would open a literal (a
+    warning only the Chinese build has) or the star emphasis. They stay plain text."""
+    from tests.fakes import HanTranslator
+
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: HanTranslator())
+    root = project(tmp_path)
+    (root / "stray.rst").write_text(STRAY_PAGE, encoding="utf-8")
+    index = root / "index.rst"
+    index.write_text(index.read_text(encoding="utf-8").replace("   usage\n", "   usage\n   stray\n"), encoding="utf-8")
+    en = build(root, "en", language="en")
+    zh = build(root)
+    assert zh.warnings == en.warnings
+    assert "0 kept in English" in zh.status
+    e, z = page_facts(en.out / "stray.html"), page_facts(zh.out / "stray.html")
+    assert e.code == z.code and e.hrefs == z.hrefs
+    body = zh.page("stray.html")
+    assert "<em>" not in body and "，``" in _body(body) and "。|" in _body(body)
+
+
+FIELD_PAGE = """\
+Fields
+======
+
+.. py:function:: make(auto_exc)
+
+   Make a thing.
+
+   :param auto_exc: If the class subclasses ``BaseException``, the following
+      happens:
+
+      - the values for *eq* are ignored and compared by id [#]_ ,
+      - the value of *str* is ignored.
+
+      .. [#] Note that *attrs* will not remove them.
+
+   :type auto_exc: bool
+"""
+
+
+def test_field_body_of_several_blocks_keeps_its_list_and_footnote(tmp_path: Path) -> None:
+    """Sphinx's docfields make a typed field's body of several blocks one message; its
+    translation would replace the list and the footnote with one paragraph. Each paragraph is
+    translated on its own instead."""
+    root = project(tmp_path)
+    (root / "fields.rst").write_text(FIELD_PAGE, encoding="utf-8")
+    index = root / "index.rst"
+    index.write_text(index.read_text(encoding="utf-8").replace("   usage\n", "   usage\n   fields\n"), encoding="utf-8")
+    en = build(root, "en", language="en")
+    zh = build(root)
+    assert zh.warnings == en.warnings == "" and "0 kept in English" in zh.status
+    e, z = page_facts(en.out / "fields.html"), page_facts(zh.out / "fields.html")
+    assert e.hrefs == z.hrefs and e.code == z.code and e.ids == z.ids
+    html = zh.page("fields.html")
+    assert html.count("<li>") == en.page("fields.html").count("<li>")
+    body = " ".join(_body(html).split())
+    assert "「If the class subclasses BaseException, the following happens:」" in body
+    assert "「the value of str is ignored.」" in body and "「Note that attrs will not remove them.」" in body
+
+
+INDEX_PAGE = """\
+Index targets
+=============
+
+.. contents::
+   :local:
+
+Roles
+-----
+
+.. index:: single: widgets
+
+The widget protocol follows :pep:`8` and :pep:`257`.
+
+Every :index:`widget <single: widget; drawing>` draws itself, see also :rfc:`2822`.
+
+Notes
+-----
+
+Footnotes [#one]_ keep theirs [#]_.
+
+.. [#one] The first.
+.. [#] The second.
+"""
+
+
+def test_numbered_ids_of_translated_messages_stay_english(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``Locale`` parses each translation again, and the roles in it number their targets again
+    (``index-3`` where the English had ``index-0``): deep links and index entries would point
+    elsewhere. The English numbers are given back, the index still reaches them. A local table
+    of contents is named by the language's label ("目录" makes no id, so docutils numbered it
+    and every later id): it gets the English id and the later numbers are the English ones."""
+    from tests.fakes import HanTranslator
+
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: HanTranslator())
+    root = project(tmp_path)
+    (root / "targets.rst").write_text(INDEX_PAGE, encoding="utf-8")
+    index = root / "index.rst"
+    index.write_text(index.read_text(encoding="utf-8").replace("   usage\n", "   usage\n   targets\n"), encoding="utf-8")
+    en = build(root, "en", language="en")
+    zh = build(root)
+    assert zh.warnings == en.warnings == "" and "0 kept in English" in zh.status
+    e, z = page_facts(en.out / "targets.html"), page_facts(zh.out / "targets.html")
+    assert {"index-1", "index-3", "contents", "id1"} <= e.ids and e.ids == z.ids
+    assert e.hrefs == z.hrefs
+    index_links = lambda build: sorted(re.findall(r'href="(targets\.html#[^"]+)"', build.page("genindex.html")))  # noqa: E731
+    assert index_links(zh) == index_links(en) and len(index_links(en)) >= 5
+    assert broken_links(zh.out, [*CONTENT_PAGES, "targets.html"]) == broken_links(en.out, [*CONTENT_PAGES, "targets.html"])
