@@ -623,7 +623,7 @@ class PageGuard:
         before, before_chars = self.renders, self.rendered
         self._deadline = None
         started = self.clock()
-        borrowed = self.english.get(english_markdown) if self.english else None
+        borrowed = self.english.get(english_markdown) if self.english is not None else None
         if borrowed is not None:
             self.borrowed += 1
             english = borrowed

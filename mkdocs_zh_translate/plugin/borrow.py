@@ -17,14 +17,15 @@ rewritten to their targets' URLs. So a page's render is the guard's own render e
 * no ``href``/``src`` of the page has a path without a scheme or host (the rewrite makes a
   relative path of every one it changes; a page with any, changed or not, is not lent).
 
-The structure (``guard.structure``) is kept, not the HTML. The capture wraps ``page.render``
+The HTML is kept; its structure (``guard.structure``) is parsed only when the guard asks for the
+page (a cached rebuild's stored verdicts ask for none). The capture wraps ``page.render``
 (as ``reload.RenderMemo`` does), so it sees the render itself, before any plugin's
 ``on_page_content``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from urllib.parse import urlsplit
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -35,37 +36,49 @@ from ..pipeline.guard import Structure, extensions_fingerprint, structure
 
 
 class EnglishRenders:
-    """Structures of the English build's page renders, by renderer fingerprint and Markdown."""
+    """The English build's page renders, by renderer fingerprint and Markdown."""
 
     def __init__(self) -> None:
-        self.structures: dict[str, dict[str, Structure]] = {}  # fingerprint -> Markdown -> structure
-        self.skipped = 0  # renders not lent: relative links (tests, log)
+        self.renders: dict[str, dict[str, str]] = {}  # fingerprint -> Markdown -> HTML
 
     def clear(self) -> None:
-        self.structures.clear()
-        self.skipped = 0
+        self.renders.clear()
 
-    def lent(self, fingerprint: str) -> dict[str, Structure]:
-        """The structures of renders made with the renderer of this fingerprint, by Markdown."""
-        return self.structures.setdefault(fingerprint, {})
+    def lent(self, fingerprint: str) -> Mapping[str, Structure]:
+        """The structures of renders made with the renderer of this fingerprint, by Markdown
+        (parsed when asked for: a cached rebuild asks for none)."""
+        return _Lent(self.renders.setdefault(fingerprint, {}))
 
     def attach(self, page: Page) -> None:
-        """Keep the structure of ``page``'s render when the guard's render of it would be the same."""
+        """Keep ``page``'s render, by the Markdown it rendered and the renderer's fingerprint."""
         original: Callable[[MkDocsConfig, Files], None] = page.render
 
         def render(config: MkDocsConfig, files: Files) -> None:
             original(config, files)
-            markdown = page.markdown
-            if markdown is None or page.content is None:
-                return
-            found = structure(page.content)
-            if not all(_kept_by_mkdocs(link) for link in found.links):
-                self.skipped += 1
-                return
-            fingerprint = extensions_fingerprint(list(config.markdown_extensions), config.mdx_configs)
-            self.structures.setdefault(fingerprint, {})[markdown] = found
+            if page.markdown is not None and page.content is not None:
+                fingerprint = extensions_fingerprint(list(config.markdown_extensions), config.mdx_configs)
+                self.renders.setdefault(fingerprint, {})[page.markdown] = page.content
 
         page.render = render  # type: ignore[method-assign]
+
+
+class _Lent(Mapping[str, Structure]):
+    """Renders as the guard's structures; a render with a link MkDocs may have rewritten is absent."""
+
+    def __init__(self, renders: dict[str, str]) -> None:
+        self.renders = renders
+
+    def __getitem__(self, markdown: str) -> Structure:
+        found = structure(self.renders[markdown])
+        if not all(_kept_by_mkdocs(link) for link in found.links):
+            raise KeyError(markdown)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.renders)
+
+    def __len__(self) -> int:
+        return len(self.renders)
 
 
 def _kept_by_mkdocs(link: str) -> bool:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.plugin import borrow
 from tests.plugin_sites import build_in_process, write_site
 
 PAGES = {
@@ -36,7 +35,7 @@ def test_pages_without_relative_links_borrow_the_english_render(
 ) -> None:
     renders, html = _build(tmp_path / "lent", [attr_list])
     assert renders == 3  # index.md: its spliced page only; other.md (relative links): both
-    monkeypatch.setattr(borrow.EnglishRenders, "attach", lambda self, page: None)
+    monkeypatch.setattr("mkdocs_zh_translate.plugin.borrow.EnglishRenders.attach", lambda self, page: None)
     own_renders, own_html = _build(tmp_path / "own", [attr_list])
     assert own_renders == 4
     assert html == own_html and html  # the same Chinese site
