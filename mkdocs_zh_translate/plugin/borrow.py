@@ -38,7 +38,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from mkdocs.config.defaults import MkDocsConfig
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from ..pipeline.guard import Structure, extensions_fingerprint, structure
@@ -64,7 +64,7 @@ class EnglishRenders:
         original: Callable[[MkDocsConfig, Files], None] = page.render
 
         def render(config: MkDocsConfig, files: Files) -> None:
-            with _link_rewrites() as rewrites:
+            with _link_rewrites(page.file) as rewrites:
                 original(config, files)
             if page.markdown is not None and page.content is not None:
                 fingerprint = extensions_fingerprint(list(config.markdown_extensions), config.mdx_configs)
@@ -74,9 +74,9 @@ class EnglishRenders:
 
 
 @contextlib.contextmanager
-def _link_rewrites() -> Iterator[list[tuple[str, str]] | None]:
-    """Every link MkDocs' relative-path processor rewrites during a render, as (written, output);
-    None where this MkDocs has no such processor to watch."""
+def _link_rewrites(file: File) -> Iterator[list[tuple[str, str]] | None]:
+    """Every link MkDocs' relative-path processor rewrites in ``file``'s render, as (written,
+    output); None where this MkDocs has no such processor to watch."""
     from mkdocs.structure import pages
 
     cls = getattr(pages, "_RelativePathTreeprocessor", None)
@@ -88,7 +88,7 @@ def _link_rewrites() -> Iterator[list[tuple[str, str]] | None]:
 
     def path_to_url(self: Any, url: str) -> str:
         new: str = method(self, url)
-        if new != url:
+        if new != url and getattr(self, "file", None) is file:  # not another page's render
             seen.append((url, new))
         return new
 
