@@ -33,6 +33,13 @@ Pure of MkDocs: the front end supplies ``render`` (Markdown -> HTML). The plugin
 Python-Markdown with the site's ``markdown_extensions``; :func:`python_markdown_renderer` is the
 default for front ends without a site (``md``, ``docs``).
 
+The English render may be borrowed (issue 21): a front end whose site renders every page anyway
+passes :class:`PageGuard` ``english``, the structures of those renders by Markdown, when they
+are what ``render`` makes of the same Markdown. A page whose exact Markdown the site rendered
+costs one render instead of two; the English render is still made, to time the
+search's budget, when the page differs. The front end stores only renders it knows to be the
+guard's own (see ``plugin/borrow.py``).
+
 Verdicts are cached (issue 21): the guard's renders cost more than everything else of a cached
 rebuild or a ``mkdocs serve`` reload, and an unchanged page with unchanged translations gets the
 same verdict. A front end passes a :class:`VerdictStore` (the machine cache) and the renderer's
@@ -42,13 +49,14 @@ depends on (see :meth:`PageGuard.verdict_key`), so a stored verdict is never sta
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import html as html_lib
 import json
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any, Protocol
@@ -505,13 +513,17 @@ class PageGuard:
         budget: float = BUDGET,
         floor_s: float = BUDGET_FLOOR_S,
         clock: Callable[[], float] = time.thread_time,
+        english: Mapping[str, Structure] | None = None,
     ) -> None:
         """``verdicts``: where verdicts are kept across builds (None: none are); ``fingerprint``:
         what identifies ``render`` (:func:`extensions_fingerprint`), part of every verdict's key;
-        ``budget``, ``floor_s``, ``clock``: the search's budget (see the module doc)."""
+        ``budget``, ``floor_s``, ``clock``: the search's budget (see the module doc); ``english``:
+        structures of English pages the site rendered as ``render`` would, by Markdown (module doc)."""
         self.render = render
         self.verdicts = verdicts
         self.fingerprint = fingerprint
+        self.english = english
+        self.borrowed = 0  # English renders taken from ``english`` instead of rendered
         self.budget, self.floor_s, self.clock = budget, floor_s, clock
         self.renders = 0
         self.rendered = 0  # characters of Markdown rendered: what the renders cost, roughly
@@ -521,6 +533,7 @@ class PageGuard:
         self.over_budget = 0  # pages sent back to English whole because the search ran out
         self._last: Structure | None = None
         self._deadline: float | None = None  # the clock's reading where this page's budget ends
+        self._pending: tuple[str, float] | None = None  # a borrowed page's English Markdown, start
 
     def _structure(self, markdown: str) -> Structure:
         if self._deadline is not None and self.clock() > self._deadline:
@@ -610,11 +623,17 @@ class PageGuard:
         before, before_chars = self.renders, self.rendered
         self._deadline = None
         started = self.clock()
-        try:
-            english = self._structure(english_markdown)
-        except Exception:  # the site's renderer fails on its own page: nothing to compare with
-            return GuardResult(current, renders=self.renders - before, rendered=self.rendered - before_chars)
-        self._deadline = started + max(self.budget * (self.clock() - started), self.floor_s)
+        borrowed = self.english.get(english_markdown) if self.english is not None else None
+        if borrowed is not None:
+            self.borrowed += 1
+            english = borrowed
+            self._pending = (english_markdown, started)  # the budget is set if the page differs
+        else:
+            try:
+                english = self._structure(english_markdown)
+            except Exception:  # the site's renderer fails on its own page: nothing to compare with
+                return GuardResult(current, renders=self.renders - before, rendered=self.rendered - before_chars)
+            self._deadline = started + max(self.budget * (self.clock() - started), self.floor_s)
 
         def broken(translated: Sequence[int]) -> list[str]:
             keep = set(translated)
@@ -648,6 +667,21 @@ class PageGuard:
             )
         finally:
             self._deadline = None
+            self._pending = None
+
+    def _start_budget(self) -> None:
+        """With a borrowed English render, render the English page now, only to time it: the
+        search's budget is what it was with the English render made here."""
+        if self._pending is None:
+            return
+        english_markdown, started = self._pending
+        self._pending = None
+        last = self._last
+        begun = self.clock()
+        with contextlib.suppress(Exception):  # it rendered in the site's build: keep the borrowed one
+            self._structure(english_markdown)
+        self._deadline = started + max(self.budget * (self.clock() - begun), self.floor_s)
+        self._last = last
 
     def _search(
         self,
@@ -669,6 +703,7 @@ class PageGuard:
             return GuardResult(current, renders=self.renders - before, rendered=self.rendered - before_chars)
         spliced = self._last
         assert spliced is not None  # set by the render in broken()
+        self._start_budget()
 
         bad: list[int] = []
 

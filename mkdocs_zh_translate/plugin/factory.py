@@ -29,6 +29,7 @@ from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError
 from ..segment import SegmentedPage, SiteSyntax
 from . import site
+from .borrow import EnglishRenders
 from .config import DirOptionError, PluginConfig, language_collision, own_dirs, report_path, resolve_model
 from .mdconfig import heading_slugify, page_syntax
 from .pins import PINS
@@ -83,6 +84,7 @@ class SitePipeline:
         self.syntax: SiteSyntax | None = None
         self.segmented: dict[str, SegmentedPage] = {}  # SiteTranslator's memo, kept across serve reloads
         self.spliced: dict[str, tuple[str, GuardOutcome]] = {}  # the same for spliced pages
+        self.english = EnglishRenders()  # the English build's renders, lent to the page guard
 
     def configure(self, options: PluginConfig, config: MkDocsConfig) -> TranslatorSpec:
         """Set the pipeline up for ``config`` with ``options``, as the build does, and return its
@@ -172,7 +174,12 @@ class SitePipeline:
         # Verdicts live in the machine cache: a cached rebuild or a serve reload renders only
         # the pages (or translations) that changed.
         verdicts = self.memory.machine if self.memory is not None else None
-        return PageGuard(render, verdicts=verdicts, fingerprint=extensions_fingerprint([*used, *extra], configs))
+        fingerprint = extensions_fingerprint([*used, *extra], configs)
+        # The English build's renders stand for the guard's when it renders as the site does
+        # (borrow.py): no stub, and no heading-pins reader unless attr_list runs before it.
+        lend = used == list(extensions) and (not extra or any(_is_attr_list(e) for e in extensions))
+        english = self.english.lent(extensions_fingerprint(list(extensions), configs)) if lend else None
+        return PageGuard(render, verdicts=verdicts, fingerprint=fingerprint, english=english)
 
     def excluded(self, src_uri: str) -> bool:
         """Whether the option ``exclude`` keeps this page English."""
@@ -187,3 +194,9 @@ class SitePipeline:
         if self.memory is not None:
             self.memory.machine.close()
             self.memory = None
+
+
+def _is_attr_list(extension: Any) -> bool:
+    """Whether a ``markdown_extensions`` entry is Python-Markdown's attr_list, however spelt."""
+    name = extension if isinstance(extension, str) else type(extension).__module__
+    return name == "attr_list" or name.split(":")[0] == "markdown.extensions.attr_list"

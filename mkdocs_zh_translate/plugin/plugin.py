@@ -112,6 +112,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 self._i18n.add_attr_list(config)
             return config  # one of static-i18n's other language builds: same state
         spec = self.pipeline.configure(self.config, config)
+        self.pipeline.english.clear()
         self._build = _Build(
             spec,
             site.Languages(self.config.language, config.site_url),
@@ -212,6 +213,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
         if self._zh and self._command == "serve" and not self._dirty:  # see reload.py
             self._renders.attach(page, config, files)
+        elif not self._zh and self._build is not None and self._i18n is None and self.collector is None:
+            self.pipeline.english.attach(page)  # the guard's English renders (borrow.py)
         return page
 
     @event_priority(-100)  # after macros and any other plugin that changes the Markdown
@@ -359,6 +362,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             return
         strings = site_strings + [value for metas in build.metas.values() for value in metas.values()]
         self._translate(build.jobs, strings)
+        self.pipeline.english.clear()  # lent to this pass only
         site.add_sitemap_alternates(site_dir / "sitemap.xml", build.langs, site.SOURCE_LANG)
         if english_warnings:  # MkDocs aborts this build next, with its own message
             log.info(f"Chinese site not built: the English build has {english_warnings} warning(s) in strict mode")
