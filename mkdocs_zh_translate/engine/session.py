@@ -271,17 +271,23 @@ class MarianSessions:
         self._false = np.array([False])
         self._no_bias = np.zeros((1, 1), dtype=np.float32)  # unread by the graph's plain path
 
-    def encode(self, input_ids: np.ndarray, mask: np.ndarray, hidden: list[np.ndarray] | None = None) -> DecoderState:
+    def encode(self, input_ids: np.ndarray, mask: np.ndarray, hidden: list[np.ndarray] | None = None,
+               positions: int = CACHE_GROWTH) -> DecoderState:
         """Run the encoder; the state has one row per sentence and nothing decoded yet.
 
         ``hidden`` (an export with :attr:`has_hidden` only): gets the encoder states
         ``[batch, source, d_model]`` appended, which the alignment pass reads instead of
-        running the encoder again."""
+        running the encoder again. ``positions``: the self-attention caches' first capacity
+        (rounded up to :data:`CACHE_GROWTH`): the translator passes the source width (at most
+        the length limit), about what a translation needs, so most batches never grow them
+        (each growth copies every cache: 0.28 of 9.7 s in a profile of the 64-line CLI
+        workload), and memory stays in proportion to the batch's padded tokens."""
         names = self._cross_outputs + ([HIDDEN_OUTPUT] if hidden is not None else [])
         cross = self.encoder.run(names, {"input_ids": input_ids, "attention_mask": mask})
         if hidden is not None:
             hidden.append(np.asarray(cross.pop(), dtype=np.float32))
-        shape = (input_ids.shape[0], self.heads, CACHE_GROWTH, self.head_dim)
+        capacity = -(-max(1, positions) // CACHE_GROWTH) * CACHE_GROWTH
+        shape = (input_ids.shape[0], self.heads, capacity, self.head_dim)
         return DecoderState([np.zeros(shape, dtype=np.float32) for _ in range(2 * self.layers)], cross, mask)
 
     def step(
