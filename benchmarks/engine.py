@@ -332,14 +332,16 @@ def cli_comparison(paths: dict[str, Path], rounds: int, threads: int) -> list[st
                 wall[name], cpu[name] = w, c
             print(f"round {r + 1}: {name}: {w:.2f} s wall, {c:.2f} s CPU", file=sys.stderr, flush=True)
     names = list(jobs)
-    hf, ct2 = wall[names[0]], wall[names[1]]
+    hf, ct2 = names[0], names[1]
     out = [f"64 lines of 15-69 source tokens, {NEW_TOKENS} forced new tokens, beam 4; in-process engines "
-           f"{threads} threads, defaults {default_threads()} threads; best of {rounds} interleaved rounds",
+           f"{threads} threads, defaults {default_threads()} threads; best of {rounds} interleaved rounds "
+           "(ratios of wall time; in brackets of CPU time, steadier on a shared machine)",
            "| run | wall s | CPU s | lines/s | x transformers beam 4 | x CTranslate2 int8 |",
            "|---|---|---|---|---|---|"]
     for name in names[:-1]:
         out.append(f"| {name} | {wall[name]:.2f} | {cpu[name]:.2f} | {len(lines) / wall[name]:.2f} | "
-                   f"{hf / wall[name]:.2f} | {ct2 / wall[name]:.2f} |")
+                   f"{wall[hf] / wall[name]:.2f} ({cpu[hf] / cpu[name]:.2f}) | "
+                   f"{wall[ct2] / wall[name]:.2f} ({cpu[ct2] / cpu[name]:.2f}) |")
     out.append(f"| {names[-1]} | {wall[names[-1]]:.2f} | {cpu[names[-1]]:.2f} | | | |")
     return out
 
