@@ -23,10 +23,28 @@ import onnxruntime as ort
 from ..model_format import DECODER_FILE, ENCODER_FILE
 from .errors import EngineError
 
+#: A cgroup v2 CPU limit ("max 100000" when none): containers and CI runners set one.
+CGROUP_CPU_MAX = Path("/sys/fs/cgroup/cpu.max")
+
 
 def default_threads() -> int:
-    """Physical-ish core count: ORT's intra-op pool gains nothing from hyper-threads here."""
-    return max(1, min(os.cpu_count() or 1, 8))
+    """The CPUs this process may use, at most 8 (ORT's intra-op pool gains nothing from more here).
+
+    ``os.cpu_count()`` counts the machine's CPUs, not this process's: under ``taskset``, a
+    container's CPU limit or a CI runner's, the pool got up to 8 threads for 2 CPUs, and the
+    threads of one decoding step waited for each other to be scheduled. So the affinity mask and
+    a cgroup v2 quota bound it too."""
+    try:
+        count = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        count = os.cpu_count() or 1
+    try:
+        quota, period = CGROUP_CPU_MAX.read_text(encoding="ascii").split()[:2]
+        if quota != "max":
+            count = min(count, -(-int(quota) // int(period)))
+    except (OSError, ValueError):
+        pass
+    return max(1, min(count, 8))
 
 
 def concurrently(*jobs: Callable[[], Any]) -> list[Any]:
