@@ -357,7 +357,7 @@ def in_subprocess(kind: str, beams: int, threads: int, workload: bool, paths: di
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--quick", action="store_true", help="one round (a smoke test while developing)")
@@ -372,12 +372,70 @@ def main() -> None:
     ap.add_argument("--workload", action="store_true")
     ap.add_argument("--cli-rss", action="store_true", help="only the translate CLI's peak RSS")
     ap.add_argument("--cli-only", action="store_true", help="only the 64-line CLI comparison (and its peak RSS)")
-    if len(sys.argv) > 1 and sys.argv[1] == "--cli-child":
-        cli_child(sys.argv[2:])
-        return
     args = ap.parse_args()
     if args.quick:
         args.rounds = 1
+    return args
+
+
+def subprocess_table(engines: list[str], paths: dict[str, Path], threads: int) -> None:
+    print("| engine | beams | batch | cold start s (best of 3) | peak RSS MB (load + batch-16 workload) |")
+    print("|---|---|---|---|---|")
+    for e in engines:
+        cold = min(in_subprocess(e, 4, threads, False, paths)["ready_s"] for _ in range(3))
+        rss = in_subprocess(e, 4, threads, True, paths)["peak_rss_mb"]
+        print(f"| {e} | 4 | 16 | {cold:.2f} | {rss:.0f} |", flush=True)
+
+
+def measure_configs(engines: list[str], paths: dict[str, Path], rounds: int, threads: int,
+                    batch1_sentences: int) -> tuple[list[tuple], dict[tuple, float], list[list[int]]]:
+    """Sentences per second (best of interleaved rounds) of every engine at beams 4 and 1,
+    batches of 16 and of 1."""
+    data = sorted(sentences(), key=len)
+    batch16 = [data[:16], data[16:]]
+    one = sorted(sentences(batch1_sentences, seed=2), key=len)
+    batch1 = [[s] for s in one]
+    configs = [(e, b, bs) for bs in (16, 1) for b in (4, 1) for e in engines]
+    loaded = {}
+    for e in engines:
+        for b in (4, 1):
+            loaded[(e, b)] = load_engine(e, paths, b, threads)
+            loaded[(e, b)](data[:2])  # warm-up
+    best: dict[tuple, float] = {}
+    for r in range(rounds):
+        for cfg in configs:
+            e, b, bs = cfg
+            batches, n = (batch16, len(data)) if bs == 16 else (batch1, len(one))
+            sps = n / timed(loaded[(e, b)], batches)
+            best[cfg] = max(best.get(cfg, 0.0), sps)
+            print(f"round {r + 1}: {e} beams {b} batch {bs}: {sps:.2f} sent/s", file=sys.stderr, flush=True)
+    return configs, best, one
+
+
+def print_engine_table(engines: list[str], configs: list[tuple], best: dict[tuple, float],
+                       extra: dict[str, tuple[float, float]], *, rounds: int, threads: int, batch1: int) -> None:
+    base = best[("transformers", 4, 16)] if "transformers" in engines else None
+    print(f"\nthreads {threads}, best of {rounds} interleaved rounds, {NEW_TOKENS} forced new tokens; "
+          f"batch 16: 32 sentences, batch 1: {batch1} sentences")
+    print("| engine | beams | batch | sent/s | x transformers beam 4 batch 16 | cold start s | peak RSS MB |")
+    print("|---|---|---|---|---|---|---|")
+    for cfg in configs:
+        e, b, bs = cfg
+        ratio = f"{best[cfg] / base:.2f}" if base else "-"
+        cold, rss = extra.get(e, (None, None)) if (b == 4 and bs == 16) else (None, None)
+        cold_s = f"{cold:.2f}" if cold is not None else ""
+        rss_s = f"{rss:.0f}" if rss is not None else ""
+        print(f"| {e} | {b} | {bs} | {best[cfg]:.2f} | {ratio} | {cold_s} | {rss_s} |")
+    if "ct2-int8" in engines and "ours-int8" in engines:
+        print(f"\nours int8 / CTranslate2 int8, beams 4 batch 16: "
+              f"{best[('ours-int8', 4, 16)] / best[('ct2-int8', 4, 16)]:.2f}x")
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--cli-child":
+        cli_child(sys.argv[2:])
+        return
+    args = parse_args()
     if args.child:
         child(args.child, args.beams, args.threads, args.workload, args.t_launch)
         return
@@ -392,31 +450,9 @@ def main() -> None:
         print(f"translate CLI (int8, 64 lines, default settings): peak RSS {cli_rss(paths):.0f} MB")
         return
     if args.subprocess_only:
-        print("| engine | beams | batch | cold start s (best of 3) | peak RSS MB (load + batch-16 workload) |")
-        print("|---|---|---|---|---|")
-        for e in engines:
-            cold = min(in_subprocess(e, 4, args.threads, False, paths)["ready_s"] for _ in range(3))
-            rss = in_subprocess(e, 4, args.threads, True, paths)["peak_rss_mb"]
-            print(f"| {e} | 4 | 16 | {cold:.2f} | {rss:.0f} |", flush=True)
+        subprocess_table(engines, paths, args.threads)
         return
-    data = sorted(sentences(), key=len)
-    batch16 = [data[:16], data[16:]]
-    one = sorted(sentences(args.batch1_sentences, seed=2), key=len)
-    batch1 = [[s] for s in one]
-    configs = [(e, b, bs) for bs in (16, 1) for b in (4, 1) for e in engines]
-    loaded = {}
-    for e in engines:
-        for b in (4, 1):
-            loaded[(e, b)] = load_engine(e, paths, b, args.threads)
-            loaded[(e, b)](data[:2])  # warm-up
-    best: dict[tuple, float] = {}
-    for r in range(args.rounds):
-        for cfg in configs:
-            e, b, bs = cfg
-            batches, n = (batch16, len(data)) if bs == 16 else (batch1, len(one))
-            sps = n / timed(loaded[(e, b)], batches)
-            best[cfg] = max(best.get(cfg, 0.0), sps)
-            print(f"round {r + 1}: {e} beams {b} batch {bs}: {sps:.2f} sent/s", file=sys.stderr, flush=True)
+    configs, best, one = measure_configs(engines, paths, args.rounds, args.threads, args.batch1_sentences)
     extra = {}
     if not args.no_subprocess:
         for e in engines:
@@ -426,21 +462,7 @@ def main() -> None:
     cli_table = cli_comparison(paths, args.rounds, args.threads) \
         if {"transformers", "ct2-int8", "ours-int8"} <= set(engines) else []
     cli_mb = None if args.no_subprocess else cli_rss(paths)
-    base = best[("transformers", 4, 16)] if "transformers" in engines else None
-    print(f"\nthreads {args.threads}, best of {args.rounds} interleaved rounds, {NEW_TOKENS} forced new tokens; "
-          f"batch 16: 32 sentences, batch 1: {len(one)} sentences")
-    print("| engine | beams | batch | sent/s | x transformers beam 4 batch 16 | cold start s | peak RSS MB |")
-    print("|---|---|---|---|---|---|---|")
-    for cfg in configs:
-        e, b, bs = cfg
-        ratio = f"{best[cfg] / base:.2f}" if base else "-"
-        cold, rss = extra.get(e, (None, None)) if (b == 4 and bs == 16) else (None, None)
-        cold_s = f"{cold:.2f}" if cold is not None else ""
-        rss_s = f"{rss:.0f}" if rss is not None else ""
-        print(f"| {e} | {b} | {bs} | {best[cfg]:.2f} | {ratio} | {cold_s} | {rss_s} |")
-    if "ct2-int8" in engines and "ours-int8" in engines:
-        print(f"\nours int8 / CTranslate2 int8, beams 4 batch 16: "
-              f"{best[('ours-int8', 4, 16)] / best[('ct2-int8', 4, 16)]:.2f}x")
+    print_engine_table(engines, configs, best, extra, rounds=args.rounds, threads=args.threads, batch1=len(one))
     if cli_table:
         print("\n" + "\n".join(cli_table))
     if cli_mb is not None:
