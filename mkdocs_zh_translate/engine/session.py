@@ -32,7 +32,7 @@ def default_threads() -> int:
 
     ``os.cpu_count()`` counts the machine's CPUs, not this process's: under ``taskset``, a
     container's CPU limit or a CI runner's, the pool got up to 8 threads for 2 CPUs. On 2 CPUs,
-    8 threads took 23-40% more CPU time than 2 for the same 32 sentences (int8 beam 4; 3.8-4.7
+    8 threads took 25-40% more CPU time than 2 for the same 32 sentences (int8 beam 4; 3.8-4.7
     against 3.1-3.3 s), which is wall time wherever the process has its CPUs to itself (on
     this busy shared machine the extra threads got it a larger share of others' time instead).
     So the affinity mask and a cgroup v2 quota bound it too."""
