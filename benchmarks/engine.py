@@ -11,7 +11,18 @@ measured in fresh subprocesses, and so is the peak RSS of the ``translate`` CLI 
 script's ``main``) on 64 lines of 15-69 source tokens at its default settings (beams, batch
 budget and threads from the model and the engine; only the 32 forced new tokens are given).
 
+The ``translate`` CLI as users run it (issue "Build overhead", engine part), in the same run and
+on those 64 lines, interleaved with transformers and CTranslate2 on the same source ids (beam 4,
+sorted batches of 16, the calls alone): ours int8 at the benchmark's configuration (batches of
+16, no token budget), ours int8 in-process at default settings (``OnnxTranslator`` with only the
+32 forced tokens given, ``translate(lines)``: the CLI's batch plan and threads without its
+start-up), and ``python -m mkdocs_zh_translate translate`` as a whole process (wall time from
+launch to exit: start-up, load, batches and output), plus its start-up alone (one empty line).
+Wall time is the minimum over rounds; CPU seconds (all threads, the child's for the process)
+show how much of a difference is the machine's noise.
+
     python3 benchmarks/engine.py [--rounds 3] [--quick]
+    python3 benchmarks/engine.py --cli-only [--rounds 3]   # only the 64-line CLI comparison
 
 Cache: $ZH_TRANSLATE_BENCH_CACHE (default <repo>/.cache/bench).
 """
@@ -264,6 +275,77 @@ def cli_rss(paths: dict[str, Path], quant: str = "int8") -> float:
     return float(report["peak_rss_mb"])
 
 
+def cli_process(paths: dict[str, Path], lines: list[str], quant: str = "int8") -> tuple[float, float]:
+    """(wall s, CPU s) of ``python -m mkdocs_zh_translate translate`` on ``lines``, as users run it."""
+    import resource
+
+    text = "".join(line + "\n" for line in lines)
+    args = [sys.executable, "-m", "mkdocs_zh_translate", "translate", "--model", str(paths[quant]),
+            "--min-new-tokens", str(NEW_TOKENS), "--max-new-tokens", str(NEW_TOKENS)]
+    env = dict(os.environ, PYTHONPATH=str(REPO))  # this tree's package, whatever is installed
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.run(args, input=text, capture_output=True, text=True, env=env, timeout=900)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0 or len(proc.stdout.splitlines()) != len(lines):
+        raise RuntimeError(f"translate CLI failed: {proc.stderr[-2000:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def cli_comparison(paths: dict[str, Path], rounds: int, threads: int) -> list[str]:
+    """The 64-line workload: transformers and CTranslate2 calls alone, ours at the benchmark's
+    configuration and at default settings in-process, and the CLI as a whole process; rows of a
+    Markdown table with ratios to transformers beam 4 and to CTranslate2 int8 (wall time)."""
+    from mkdocs_zh_translate.engine import OnnxTranslator
+    from mkdocs_zh_translate.engine.session import default_threads
+
+    lines = cli_lines(paths)
+    default = OnnxTranslator(paths["int8"], max_new_tokens=NEW_TOKENS, min_new_tokens=NEW_TOKENS)
+    ids = sorted((default.tokenizer.encode(line) for line in lines), key=len)
+    batches = [ids[i: i + 16] for i in range(0, len(ids), 16)]
+    loaded = {e: load_engine(e, paths, 4, threads) for e in ("transformers", "ct2-int8", "ours-int8")}
+
+    def translate_default() -> None:
+        out = default.translate(lines)
+        assert len(out) == len(lines)
+
+    jobs = {
+        "transformers beam 4, batches of 16 (call alone)": lambda: timed(loaded["transformers"], batches),
+        "CTranslate2 int8 beam 4, batches of 16 (call alone)": lambda: timed(loaded["ct2-int8"], batches),
+        "ours int8, benchmark configuration (batches of 16)": lambda: timed(loaded["ours-int8"], batches),
+        "ours int8, default settings, in-process": lambda: timed(lambda _: translate_default(), [None]),
+        "translate CLI int8, whole process (defaults)": lambda: cli_process(paths, lines),
+        "translate CLI start-up (one empty line)": lambda: cli_process(paths, [""]),
+    }
+    for run in loaded.values():
+        run(batches[0][:2])  # warm-up
+    default.translate(lines[:2])
+    wall: dict[str, float] = {}
+    cpu: dict[str, float] = {}
+    for r in range(rounds):
+        for name, job in jobs.items():
+            c0 = time.process_time()
+            got = job()
+            w, c = got if isinstance(got, tuple) else (got, time.process_time() - c0)
+            if w < wall.get(name, float("inf")):
+                wall[name], cpu[name] = w, c
+            print(f"round {r + 1}: {name}: {w:.2f} s wall, {c:.2f} s CPU", file=sys.stderr, flush=True)
+    names = list(jobs)
+    hf, ct2 = names[0], names[1]
+    out = [f"64 lines of 15-69 source tokens, {NEW_TOKENS} forced new tokens, beam 4; in-process engines "
+           f"{threads} threads, defaults {default_threads()} threads; best of {rounds} interleaved rounds "
+           "(ratios of wall time; in brackets of CPU time, steadier on a shared machine)",
+           "| run | wall s | CPU s | lines/s | x transformers beam 4 | x CTranslate2 int8 |",
+           "|---|---|---|---|---|---|"]
+    for name in names[:-1]:
+        out.append(f"| {name} | {wall[name]:.2f} | {cpu[name]:.2f} | {len(lines) / wall[name]:.2f} | "
+                   f"{wall[hf] / wall[name]:.2f} ({cpu[hf] / cpu[name]:.2f}) | "
+                   f"{wall[ct2] / wall[name]:.2f} ({cpu[ct2] / cpu[name]:.2f}) |")
+    out.append(f"| {names[-1]} | {wall[names[-1]]:.2f} | {cpu[names[-1]]:.2f} | | | |")
+    return out
+
+
 def in_subprocess(kind: str, beams: int, threads: int, workload: bool, paths: dict[str, Path]) -> dict:
     env = dict(os.environ, ZH_BENCH_PATHS=json.dumps({k: str(v) for k, v in paths.items()}))
     t0 = time.time()
@@ -275,9 +357,10 @@ def in_subprocess(kind: str, beams: int, threads: int, workload: bool, paths: di
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--quick", action="store_true", help="one round (a smoke test while developing)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--batch1-sentences", type=int, default=8)
     ap.add_argument("--engines", default=",".join(ENGINES))
@@ -288,55 +371,52 @@ def main() -> None:
     ap.add_argument("--t-launch", type=float)
     ap.add_argument("--workload", action="store_true")
     ap.add_argument("--cli-rss", action="store_true", help="only the translate CLI's peak RSS")
-    if len(sys.argv) > 1 and sys.argv[1] == "--cli-child":
-        cli_child(sys.argv[2:])
-        return
+    ap.add_argument("--cli-only", action="store_true", help="only the 64-line CLI comparison (and its peak RSS)")
     args = ap.parse_args()
-    if args.child:
-        child(args.child, args.beams, args.threads, args.workload, args.t_launch)
-        return
+    if args.quick:
+        args.rounds = 1
+    return args
 
-    engines = args.engines.split(",")
-    paths = prepare(engines=tuple(engines))
-    if args.cli_rss:
-        print(f"translate CLI, 64 lines, defaults: peak RSS {cli_rss(paths):.0f} MB")
-        return
-    if args.subprocess_only:
-        print("| engine | beams | batch | cold start s (best of 3) | peak RSS MB (load + batch-16 workload) |")
-        print("|---|---|---|---|---|")
-        for e in engines:
-            cold = min(in_subprocess(e, 4, args.threads, False, paths)["ready_s"] for _ in range(3))
-            rss = in_subprocess(e, 4, args.threads, True, paths)["peak_rss_mb"]
-            print(f"| {e} | 4 | 16 | {cold:.2f} | {rss:.0f} |", flush=True)
-        return
+
+def subprocess_table(engines: list[str], paths: dict[str, Path], threads: int) -> None:
+    print("| engine | beams | batch | cold start s (best of 3) | peak RSS MB (load + batch-16 workload) |")
+    print("|---|---|---|---|---|")
+    for e in engines:
+        cold = min(in_subprocess(e, 4, threads, False, paths)["ready_s"] for _ in range(3))
+        rss = in_subprocess(e, 4, threads, True, paths)["peak_rss_mb"]
+        print(f"| {e} | 4 | 16 | {cold:.2f} | {rss:.0f} |", flush=True)
+
+
+def measure_configs(engines: list[str], paths: dict[str, Path], rounds: int, threads: int,
+                    batch1_sentences: int) -> tuple[list[tuple], dict[tuple, float], list[list[int]]]:
+    """Sentences per second (best of interleaved rounds) of every engine at beams 4 and 1,
+    batches of 16 and of 1."""
     data = sorted(sentences(), key=len)
     batch16 = [data[:16], data[16:]]
-    one = sorted(sentences(args.batch1_sentences, seed=2), key=len)
+    one = sorted(sentences(batch1_sentences, seed=2), key=len)
     batch1 = [[s] for s in one]
     configs = [(e, b, bs) for bs in (16, 1) for b in (4, 1) for e in engines]
     loaded = {}
     for e in engines:
         for b in (4, 1):
-            loaded[(e, b)] = load_engine(e, paths, b, args.threads)
+            loaded[(e, b)] = load_engine(e, paths, b, threads)
             loaded[(e, b)](data[:2])  # warm-up
     best: dict[tuple, float] = {}
-    for r in range(args.rounds):
+    for r in range(rounds):
         for cfg in configs:
             e, b, bs = cfg
             batches, n = (batch16, len(data)) if bs == 16 else (batch1, len(one))
             sps = n / timed(loaded[(e, b)], batches)
             best[cfg] = max(best.get(cfg, 0.0), sps)
             print(f"round {r + 1}: {e} beams {b} batch {bs}: {sps:.2f} sent/s", file=sys.stderr, flush=True)
-    extra = {}
-    if not args.no_subprocess:
-        for e in engines:
-            cold = min(in_subprocess(e, 4, args.threads, False, paths)["ready_s"] for _ in range(2))
-            rss = in_subprocess(e, 4, args.threads, True, paths)["peak_rss_mb"]
-            extra[e] = (cold, rss)
-    cli_mb = None if args.no_subprocess else cli_rss(paths)
+    return configs, best, one
+
+
+def print_engine_table(engines: list[str], configs: list[tuple], best: dict[tuple, float],
+                       extra: dict[str, tuple[float, float]], *, rounds: int, threads: int, batch1: int) -> None:
     base = best[("transformers", 4, 16)] if "transformers" in engines else None
-    print(f"\nthreads {args.threads}, best of {args.rounds} interleaved rounds, {NEW_TOKENS} forced new tokens; "
-          f"batch 16: 32 sentences, batch 1: {len(one)} sentences")
+    print(f"\nthreads {threads}, best of {rounds} interleaved rounds, {NEW_TOKENS} forced new tokens; "
+          f"batch 16: 32 sentences, batch 1: {batch1} sentences")
     print("| engine | beams | batch | sent/s | x transformers beam 4 batch 16 | cold start s | peak RSS MB |")
     print("|---|---|---|---|---|---|---|")
     for cfg in configs:
@@ -349,6 +429,42 @@ def main() -> None:
     if "ct2-int8" in engines and "ours-int8" in engines:
         print(f"\nours int8 / CTranslate2 int8, beams 4 batch 16: "
               f"{best[('ours-int8', 4, 16)] / best[('ct2-int8', 4, 16)]:.2f}x")
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--cli-child":
+        cli_child(sys.argv[2:])
+        return
+    args = parse_args()
+    if args.child:
+        child(args.child, args.beams, args.threads, args.workload, args.t_launch)
+        return
+
+    engines = args.engines.split(",")
+    paths = prepare(engines=tuple(engines))
+    if args.cli_rss:
+        print(f"translate CLI, 64 lines, defaults: peak RSS {cli_rss(paths):.0f} MB")
+        return
+    if args.cli_only:
+        print("\n".join(cli_comparison(paths, args.rounds, args.threads)))
+        print(f"translate CLI (int8, 64 lines, default settings): peak RSS {cli_rss(paths):.0f} MB")
+        return
+    if args.subprocess_only:
+        subprocess_table(engines, paths, args.threads)
+        return
+    configs, best, one = measure_configs(engines, paths, args.rounds, args.threads, args.batch1_sentences)
+    extra = {}
+    if not args.no_subprocess:
+        for e in engines:
+            cold = min(in_subprocess(e, 4, args.threads, False, paths)["ready_s"] for _ in range(2))
+            rss = in_subprocess(e, 4, args.threads, True, paths)["peak_rss_mb"]
+            extra[e] = (cold, rss)
+    cli_table = cli_comparison(paths, args.rounds, args.threads) \
+        if {"transformers", "ct2-int8", "ours-int8"} <= set(engines) else []
+    cli_mb = None if args.no_subprocess else cli_rss(paths)
+    print_engine_table(engines, configs, best, extra, rounds=args.rounds, threads=args.threads, batch1=len(one))
+    if cli_table:
+        print("\n" + "\n".join(cli_table))
     if cli_mb is not None:
         print(f"translate CLI (int8, 64 lines of 15-69 tokens, default settings): peak RSS {cli_mb:.0f} MB")
 

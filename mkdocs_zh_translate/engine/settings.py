@@ -180,6 +180,12 @@ def check_vocab(data: Any, path: Path, vocab_size: int, hint: str) -> dict[str, 
     """A ``vocab.json``: an object from token to an id below ``vocab_size``."""
     c = _Checker(path, hint)
     vocab = c.mapping(data, "the top level")
+    ids = vocab.values()
+    # One pass over the ids first; the key naming a token is built only to report a wrong one:
+    # building it for each of opus-mt's 65001 entries (a json.dumps each) was 0.17 of the
+    # 0.24 s the int8 model took to load (the tokenizer loads while the sessions are created).
+    if all(type(tid) is int for tid in ids) and min(ids, default=0) >= 0 and max(ids, default=0) < vocab_size:
+        return vocab
     for token, tid in vocab.items():
         c.integer(tid, f"the id of {_shown(token)}", 0, vocab_size - 1)
     return vocab

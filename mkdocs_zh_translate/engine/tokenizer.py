@@ -47,7 +47,7 @@ class MarianSpmTokenizer:
             target_vocab = _load_vocab(model_dir / "target_vocab.json", vocab_size)
         else:
             target_vocab = self.encoder
-        self.decoder: dict[int, str] = {v: k for k, v in target_vocab.items()}
+        self.decoder: dict[int, str] = dict(zip(target_vocab.values(), target_vocab))
         self.unk_token: str = settings["unk_token"]
         self.eos_token: str = settings["eos_token"]
         self.pad_token: str = settings["pad_token"]

@@ -455,7 +455,8 @@ class OnnxTranslator:
             search = greedy_search if opts.num_beams == 1 else beam_search
             constraints = None if automata is None else [automata[i] for i in batch]
             hidden: list[np.ndarray] | None = [] if states is not None and self.sessions.has_hidden else None
-            hyps = search(self.sessions, self.sessions.encode(input_ids, mask, hidden), opts, constraints)
+            hyps = search(self.sessions, self.sessions.encode(input_ids, mask, hidden, min(width, opts.max_length)),
+                          opts, constraints)
             for row, i in enumerate(batch):
                 out[i] = hyps[row]
                 if hidden and states is not None:

@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from mkdocs_zh_translate.engine.batching import dedupe, plan_batches
+from tests.growth import assert_scales, fastest
 
 
 def test_dedupe_maps_back_to_every_input() -> None:
@@ -41,3 +42,16 @@ def test_largest_batch_comes_first() -> None:
     assert [len(b) for b in batches] == [4, 2, 1]
     assert sorted(batches[0]) == [2, 3, 4, 5]
     assert batches[1] == [0, 1]  # equal lengths keep input order
+
+
+def test_batches_come_out_even() -> None:
+    """As many batches as the budget needs, but even: no small last batch, whose decoding steps
+    cost the most per sentence."""
+    batches = plan_batches([10] * 50, max_tokens=160, max_sentences=64)
+    assert [len(b) for b in batches] == [13, 13, 13, 11]  # the full budget alone: 16, 16, 16, 2
+
+
+def test_even_batches_stay_linear() -> None:
+    """Evening the batches re-plans at a bisected budget: log(budget) linear passes."""
+    lengths = [5 + (i * 37) % 120 for i in range(3000)]
+    assert_scales("plan_batches", lambda k: fastest(lambda: plan_batches(lengths * k, 1024, 64)))

@@ -67,6 +67,23 @@ def test_translate_never_imports_torch_or_transformers() -> None:
     assert proc.stdout.strip()
 
 
+def test_translate_start_up_skips_the_other_commands_machinery(tmp_path: Path) -> None:
+    """``translate`` registers only the parsers it needs: the review store and the segmenter
+    (imported to register ``review`` and ``docs``) were 0.17 s of its start-up."""
+    code = (
+        "import sys, json\n"
+        "from mkdocs_zh_translate.cli.app import main\n"
+        f"rc = main(['translate', '--model', {str(tmp_path / 'none')!r}])\n"
+        "names = ('mkdocs_zh_translate.review', 'mkdocs_zh_translate.segment', 'mkdocs_zh_translate.docs')\n"
+        "print(json.dumps({'rc': rc, 'loaded': [m for m in names if m in sys.modules]}), file=sys.stderr)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=ENV, timeout=120)
+    assert json.loads(proc.stderr.strip().splitlines()[-1]) == {"rc": 2, "loaded": []}
+    help_text = subprocess.run([sys.executable, "-m", "mkdocs_zh_translate", "--help"], capture_output=True,
+                               text=True, cwd=REPO, env=ENV, timeout=120).stdout
+    assert "review" in help_text and "docs" in help_text and "translate" in help_text
+
+
 @pytest.mark.parametrize(("preset", "expected"), [(None, "1"), ("0", "0")])
 def test_onnxruntime_telemetry_is_off_unless_the_user_chose(preset: str | None, expected: str) -> None:
     """ONNX Runtime queues a telemetry event per process; a local-only translator turns that off."""

@@ -158,3 +158,27 @@ def test_bad_shared_weight_entry_is_reported(tmp_path: Path, model: Path) -> Non
 def test_bad_options_are_refused(model: Path) -> None:
     with pytest.raises(EngineError, match="num_beams"):
         OnnxTranslator(model, num_beams=0)
+
+
+@pytest.mark.parametrize(("new_tokens", "grows"), [(12, False), (40, True)])
+def test_caches_start_at_the_source_width(model: Path, monkeypatch: pytest.MonkeyPatch, new_tokens: int,
+                                          grows: bool) -> None:
+    """The self-attention caches start as long as the source (at most the length limit): a
+    translation no longer than its source never grows (copies) them; a longer one does."""
+    from mkdocs_zh_translate.engine.session import DecoderState
+
+    translator = OnnxTranslator(model, num_beams=2, max_new_tokens=new_tokens, min_new_tokens=new_tokens)
+    source = translator.tokenizer.encode("Open the file and click the button to save the page now, then run it.")
+    assert 13 < len(source) < 40
+    capacities: list[int] = []
+    reserve = DecoderState.reserve
+
+    def spy(state: DecoderState) -> None:
+        reserve(state)
+        capacities.append(state.capacity)
+
+    monkeypatch.setattr(DecoderState, "reserve", spy)
+    (hyps,) = translator.generate_ids([source])
+    assert len(hyps[0].ids) == new_tokens
+    assert (len(set(capacities)) > 1) is grows
+    assert capacities[0] == min(-(-len(source) // 8) * 8, -(-(new_tokens + 1) // 8) * 8)
