@@ -51,10 +51,11 @@ gettext:
 		apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q gettext \
 		|| echo "could not install gettext: the msgcat comparison tests will be skipped"; fi
 
-# The suite runs on every core (pytest-xdist), one test file per worker at a time so that a file's
-# shared fixtures (a built site, a loaded model) are made once; the slowest tests are listed at the end.
+# The suite runs on every core (pytest-xdist; tests/conftest.py schedules one test file per worker
+# at a time, so a file's shared fixtures are made once, and the real sites one site at a time);
+# the slowest tests are listed at the end.
 test: lint browser gettext
-	$(PY) -m pytest -q -n auto --dist loadfile --durations=15
+	$(PY) -m pytest -q -n auto --durations=15
 
 site: $(SITE_STAMP)
 	$(PY) -m tools.demo site

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:
     sys.path.append(_HERE)
@@ -35,3 +37,23 @@ def pytest_collection_finish(session: object) -> None:
     from tests import models
 
     models.tiny_hf_model("test" if worker == "gw0" else models.TAGFREE)
+
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """Under pytest-xdist (``make test``): a test file's tests go to one worker, so that its module
+    fixtures (a built site, a loaded model) are made once, except the real-site tests, which go
+    per site (each site is a module-scoped fixture of its own; on one worker the corpus alone
+    would be the longest path of the run). pytest-xdist's ``--dist loadgroup`` would say this
+    with marks, but it does not group here (xdist 3.8 with pytest 9); this is its documented
+    scheduler hook with the scope rule ``--dist loadfile`` uses, refined."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class _PerFileAndSite(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            if path.startswith("tests/realsites/") and nodeid.endswith("]") and "[" in nodeid:
+                return path + nodeid[nodeid.index("[") :]
+            return path
+
+    return _PerFileAndSite(config, log)
