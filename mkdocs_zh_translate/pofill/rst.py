@@ -53,8 +53,9 @@ _ASCII_BEFORE = set("-:/'\"<([{")
 # A plain mark (or role prefix) right after non-ASCII text: English reST starts no markup after
 # "," "." ";" "!" "?", the model's "，" "。" "；" "！" "？" are punctuation it does start markup
 # after, so the source's plain ",``a``" would turn into a literal (or emphasis, a substitution,
-# a role) in the translation. Escaped, it reads as the source's text did.
-_INERT_RE = re.compile(r"(?<=[^\x00-\x7f])(?:[`*|]|:(?=[^\W_](?:[\w.+-]|:(?!`))*:(?:`|$)))")
+# a role) in the translation. Escaped, it reads as the source's text did. A role name is read
+# up to 100 characters, so the look-ahead stays linear on any text.
+_INERT_RE = re.compile(r"(?<=[^\x00-\x7f])(?:[`*|]|:(?=[^\W_](?:[\w.+-]|:(?!`)){0,99}:(?:`|$)))")
 _ASCII_AFTER = set("-.,:;!?\\/'\")]}>")
 
 

@@ -157,3 +157,14 @@ def test_any_text_protects_and_restores_byte_exact(source: str) -> None:
         assert "empty translation" in problems or "<" in source
         return
     assert restored == source
+
+
+def test_plain_mark_escaping_is_linear_in_the_text() -> None:
+    # Every ":" after a non-ASCII letter starts a look for a role name; "é:é:…" once made each
+    # look scan the rest of the text (quadratic). The text comes from the model.
+    from growth import assert_linear, growth_ratios
+
+    from mkdocs_zh_translate.pofill.rst import _escape_text
+
+    assert_linear("plain marks after non-ASCII text",
+                  lambda: growth_ratios(lambda n: "é:" * n, 2000, run=lambda t: _escape_text(t, "")))
