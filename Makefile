@@ -53,9 +53,21 @@ gettext:
 
 # The suite runs on every core (pytest-xdist; tests/conftest.py schedules one test file per worker
 # at a time, so a file's shared fixtures are made once, and the real sites one site at a time);
-# the slowest tests are listed at the end.
-test: lint browser gettext
-	$(PY) -m pytest -q -n auto --durations=15
+# the slowest tests are listed at the end. The two tiny test models (minutes of training, one
+# core each) start building in the background first, while the gates run: the suite waits for
+# them through the model cache's locks (tests/models.py); their logs go to .cache/. A failing
+# gate stops them and fails the run before any test.
+MODELS := test tagfree
+
+test: $(TEST_STAMP)
+	@mkdir -p .cache; pids=; trap 'kill $$pids 2>/dev/null' INT TERM; \
+	for preset in $(MODELS); do \
+		$(PY) -m tests.models $$preset >.cache/models-$$preset.log 2>&1 & pids="$$pids $$!"; done; \
+	if $(MAKE) --no-print-directory lint browser gettext; then \
+		$(PY) -m pytest -q -n auto --durations=15; rc=$$?; \
+	else rc=$$?; kill $$pids 2>/dev/null; fi; \
+	for pid in $$pids; do wait $$pid || [ $$rc -ne 0 ] || { rc=1; echo "a test model failed to build: see .cache/models-*.log"; }; done; \
+	exit $$rc
 
 site: $(SITE_STAMP)
 	$(PY) -m tools.demo site
