@@ -161,6 +161,17 @@ def test_a_single_thread_build_never_probes() -> None:
     assert probe.threads == 1
 
 
+def test_collate_pads_and_shifts_the_decoder_input() -> None:
+    torch = pytest.importorskip("torch")
+    data = [([5, 6, 0], [7, 8, 9, 0]), ([5, 0], [7, 0])]
+    batch = export_tiny._collate(data, [0, 1], pad=3)
+    assert batch["input_ids"].tolist() == [[5, 6, 0], [5, 0, 3]]
+    assert batch["attention_mask"].tolist() == [[1, 1, 1], [1, 1, 0]]
+    assert batch["labels"].tolist() == [[7, 8, 9, 0], [7, 0, -100, -100]]
+    assert batch["decoder_input_ids"].tolist() == [[3, 7, 8, 9], [3, 7, 3, 3]]  # starts with pad
+    assert all(t.dtype == torch.long for t in batch.values())
+
+
 @pytest.mark.slow
 def test_builds_are_reproducible(tmp_path: Path) -> None:
     """Same preset and seed, same bytes: the cache key may then stand for the model."""
@@ -251,6 +262,21 @@ def test_tokenizer_round_trips_placeholders(tok: Any, text: str) -> None:
     target_ids = tok(text_target=target)["input_ids"]
     assert tok.unk_token_id not in target_ids
     assert tok.decode(target_ids, skip_special_tokens=True) == target
+
+
+@pytest.mark.slow
+def test_batch_encoding_gives_the_tokenizers_ids(tok: Any) -> None:
+    """The training data is encoded in one SentencePiece call per side, not through ``tok``:
+    the ids must be the tokenizer's, also for texts it treats apart (language codes, special
+    tokens), which go through ``tok`` itself."""
+    rng = random.Random(5)
+    pairs = [export_tiny.make_pair(rng, 0.5) for _ in range(300)]
+    pairs += [("Unicode: café — 中文 ✓", "中文。"), ("", ""), ("Huge <x17/> <g20>beyond</g20>", "<x17/>")]
+    odd = [(">>zho<< Run the build.", "构建。"), ("Ends with </s> here", "<unk>的")]
+    for batch in (pairs, [*pairs, *odd]):
+        sources, targets = [s for s, _ in batch], [t for _, t in batch]
+        want = list(zip(tok(sources)["input_ids"], tok(text_target=targets)["input_ids"]))
+        assert export_tiny._encode_all(tok, batch) == want
 
 
 @pytest.mark.slow
