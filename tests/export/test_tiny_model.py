@@ -408,6 +408,8 @@ def test_tagfree_model_spells_placeholders_with_ordinary_pieces_and_translates_p
     # 0.83 measured: below the test model's 0.90, whose held-out half copies easy placeholders;
     # on the same tag-free sentences both decode 73-74% exactly (tagfree_exact_match_greedy)
     assert report["heldout_token_accuracy"] > 0.8 and report["tagfree_exact_match_greedy"] > 0.6, report
+    # it never learnt placeholders: no beam search over sentences full of them is spent on it
+    assert report["placeholder_kept_beam4"] is None and report["placeholder_exact_match_beam4"] is None
     pairs = heldout_pairs(60, placeholders=False)
     out = translator.translate([s for s, _ in pairs])
     assert sum(o == t for o, (_, t) in zip(out, pairs)) >= 0.5 * len(pairs)
