@@ -56,11 +56,15 @@ gettext:
 # the slowest tests are listed at the end. The two tiny test models (minutes of training, one
 # core each) start building in the background first, while the gates run: the suite waits for
 # them through the model cache's locks (tests/models.py); their logs go to .cache/. A failing
-# gate stops them and fails the run before any test.
+# gate stops them and fails the run before any test. (`make -n test` lists the gates only: a
+# recipe that runs $(MAKE) is run even by -n.)
 MODELS := test tagfree
+DRY_RUN = $(findstring n,$(firstword -$(MAKEFLAGS)))
 
 test: $(TEST_STAMP)
-	@mkdir -p .cache; pids=; trap 'kill $$pids 2>/dev/null' INT TERM; \
+	@if [ -n "$(DRY_RUN)" ]; then echo "build $(MODELS) models in the background (python -m tests.models)"; \
+		$(MAKE) --no-print-directory lint browser gettext; echo "$(PY) -m pytest -q -n auto --durations=15"; exit 0; fi; \
+	mkdir -p .cache; pids=; trap 'kill $$pids 2>/dev/null' INT TERM; \
 	for preset in $(MODELS); do \
 		$(PY) -m tests.models $$preset >.cache/models-$$preset.log 2>&1 & pids="$$pids $$!"; done; \
 	if $(MAKE) --no-print-directory lint browser gettext; then \
