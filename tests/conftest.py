@@ -24,7 +24,8 @@ def pytest_collection_finish(session: object) -> None:
     Built on demand, the second model's training starts only when a test first needs it, often
     while the other worker waits for it on the cache's lock; each training runs on one thread, so
     two at once keep both cores busy. Only when the run holds slow tests (they need the models);
-    a plain ``pytest`` run builds them on demand as before.
+    a plain ``pytest`` run builds them on demand as before. ``make test`` starts both builds
+    before the gates (``python -m tests.models``); these calls then wait on the cache's locks.
     """
     import os
 
