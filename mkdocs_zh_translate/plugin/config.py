@@ -185,8 +185,7 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
     because int8 results can depend on batch composition."""
 
     threads = c.Optional(PositiveInt())
-    """Threads the engine uses (from 2 on, two batches are decoded at once on half the threads
-    each); unset lets the engine choose. Not part of the cache key."""
+    """ONNX Runtime intra-op threads; unset lets the engine choose. Not part of the cache key."""
 
     providers = c.Optional(c.ListOfItems(c.Type(str)))
     """ONNX Runtime execution providers in order of preference, e.g. ``[cuda, cpu]``; unset
