@@ -16,10 +16,8 @@ on those 64 lines, interleaved with transformers and CTranslate2 on the same sou
 sorted batches of 16, the calls alone): ours int8 at the benchmark's configuration (batches of
 16, no token budget), ours int8 in-process at default settings (``OnnxTranslator`` with only the
 32 forced tokens given, ``translate(lines)``: the CLI's batch plan and threads without its
-start-up), the same translator decoding one batch at a time on all the threads (the engine
-before batch streams, ``session.stream_plan``: a before/after in one run), and ``python -m
-mkdocs_zh_translate translate`` as a whole process (wall time from launch to exit: start-up,
-load, batches and output), plus its start-up alone (one empty line).
+start-up), and ``python -m mkdocs_zh_translate translate`` as a whole process (wall time from
+launch to exit: start-up, load, batches and output), plus its start-up alone (one empty line).
 Wall time is the minimum over rounds; CPU seconds (all threads, the child's for the process)
 show how much of a difference is the machine's noise.
 
@@ -295,26 +293,6 @@ def cli_process(paths: dict[str, Path], lines: list[str], quant: str = "int8") -
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def one_stream(paths: dict[str, Path], lines: list[str], threads: int):
-    """The engine before batch streams, for a before/after in one run: ``OnnxTranslator`` at
-    default settings but decoding one batch at a time with ``threads`` ONNX Runtime threads
-    inside every operator (the whole token budget per batch). Returns a job timing one pass."""
-    from mkdocs_zh_translate.engine import OnnxTranslator
-    from mkdocs_zh_translate.engine.session import MarianSessions
-    from mkdocs_zh_translate.model_format import EXPORT_HINT
-
-    old = OnnxTranslator(paths["int8"], threads=1, max_new_tokens=NEW_TOKENS, min_new_tokens=NEW_TOKENS)
-    old.sessions = MarianSessions(old.model_dir, old.settings, threads=threads, providers=None, hint=EXPORT_HINT)
-    old.streams = 1
-    old.translate(lines[:2])  # warm-up
-
-    def job() -> float:
-        t0 = time.perf_counter()
-        assert len(old.translate(lines)) == len(lines)
-        return time.perf_counter() - t0
-    return job
-
-
 def cli_comparison(paths: dict[str, Path], rounds: int, threads: int) -> list[str]:
     """The 64-line workload: transformers and CTranslate2 calls alone, ours at the benchmark's
     configuration and at default settings in-process, and the CLI as a whole process; rows of a
@@ -332,14 +310,11 @@ def cli_comparison(paths: dict[str, Path], rounds: int, threads: int) -> list[st
         out = default.translate(lines)
         assert len(out) == len(lines)
 
-    previous = one_stream(paths, lines, threads)
-
     jobs = {
         "transformers beam 4, batches of 16 (call alone)": lambda: timed(loaded["transformers"], batches),
         "CTranslate2 int8 beam 4, batches of 16 (call alone)": lambda: timed(loaded["ct2-int8"], batches),
         "ours int8, benchmark configuration (batches of 16)": lambda: timed(loaded["ours-int8"], batches),
         "ours int8, default settings, in-process": lambda: timed(lambda _: translate_default(), [None]),
-        f"ours int8, one batch at a time on {threads} threads (the engine before batch streams)": previous,
         "translate CLI int8, whole process (defaults)": lambda: cli_process(paths, lines),
         "translate CLI start-up (one empty line)": lambda: cli_process(paths, [""]),
     }

@@ -80,56 +80,6 @@ def concurrently(*jobs: Callable[[], Any]) -> list[Any]:
     return results
 
 
-def stream_plan(threads: int) -> tuple[int, int]:
-    """``(streams, ONNX Runtime threads per stream)`` for an engine given ``threads``.
-
-    With two or more threads the engine decodes two batches at once, each on half the
-    threads (``in_streams``), instead of one batch at a time with every thread inside each
-    operator: a decoding step is ~150 small operators, and splitting each across the pool
-    costs a hand-over and a wait per operator. On the engine benchmark's 64 lines (int8,
-    beam 4, 2 threads, 32 forced tokens) two streams of one thread took 5.6-6.0 s CPU and
-    8.3-10.0 s wall against 6.7-7.0 s and 9.8-11.9 s for one batch at a time with two threads,
-    interleaved on a shared, loaded 2-core machine (benchmarks/engine.py).
-    """
-    if threads < 2:
-        return 1, max(1, threads)
-    return 2, threads // 2
-
-
-def in_streams(items: Sequence[Any], work: Callable[[Any], None], streams: int) -> None:
-    """``work(item)`` for every item, on ``streams`` threads that each take the next item.
-
-    Items are taken in order (the batch plan puts the largest first, so the streams end
-    close together). One stream, or one item, runs in this thread. The first exception (in
-    the order the streams hit one) is re-raised here once every stream has stopped; a
-    stream that fails makes the others stop taking items.
-    """
-    if streams < 2 or len(items) < 2:
-        for item in items:
-            work(item)
-        return
-    queue = list(items)
-    lock = threading.Lock()
-    failed: list[BaseException] = []
-
-    def stream() -> None:
-        while True:
-            with lock:
-                if failed or not queue:
-                    return
-                item = queue.pop(0)
-            try:
-                work(item)
-            except BaseException as exc:  # re-raised in the caller's thread
-                with lock:
-                    failed.append(exc)
-                return
-
-    concurrently(*[stream] * min(streams, len(items)))
-    if failed:
-        raise failed[0]
-
-
 # Short names a user may write (plugin option, --providers) for ONNX Runtime's provider names.
 PROVIDER_ALIASES = {
     "cpu": "CPUExecutionProvider",

@@ -34,7 +34,7 @@ from .align import Aligned, source_spans, target_bounds, target_words
 from .batching import dedupe, plan_batches
 from .beam import MAX_FILTERED_BANS, NEG, Hypothesis, SearchOptions, beam_search, greedy_search
 from .errors import EngineError
-from .session import MarianSessions, concurrently, default_threads, in_streams, make_session, stream_plan
+from .session import MarianSessions, concurrently, default_threads, make_session
 from .settings import check_settings
 from .tags import Constraint, TagAutomaton, TagVocab
 from .terms import Constrained, TermVocab
@@ -151,12 +151,10 @@ class OnnxTranslator:
         if renormalize_logits is None:
             renormalize_logits = settings.get("renormalize_logits", False)
         renormalize = bool(renormalize_logits)
-        # Batches decoded at once, each on its share of the threads (``session.stream_plan``).
-        self.streams, stream_threads = stream_plan(threads or default_threads())
         # The tokenizer (Python, holds the GIL) loads while the sessions are created in C++.
         self.tokenizer, self.sessions = concurrently(
             lambda: MarianSpmTokenizer(self.model_dir, settings["tokenizer"], int(settings["vocab_size"])),
-            lambda: MarianSessions(self.model_dir, settings, threads=stream_threads,
+            lambda: MarianSessions(self.model_dir, settings, threads=threads or default_threads(),
                                    providers=providers, hint=EXPORT_HINT, renormalize=renormalize))
         early = settings.get("early_stopping", False) if early_stopping is None else early_stopping
         forced_eos = settings.get("forced_eos_token_id")
@@ -442,18 +440,11 @@ class OnnxTranslator:
                   automata: Sequence[Constraint | None] | None = None,
                   states: list[np.ndarray | None] | None = None) -> list[list[Hypothesis]]:
         """``states``: one slot per source, filled with its encoder states ``[len, d_model]``
-        where the export outputs them (``MarianSessions.has_hidden``), for :meth:`attention`.
-
-        Batches are decoded :attr:`streams` at a time (``session.in_streams``); the token
-        budget is shared between them, so what is decoded at once (the KV caches, the
-        decoder's per-step buffers) stays within ``max_batch_tokens`` as with one stream, and
-        sources that would fit one batch are split so that no stream idles."""
+        where the export outputs them (``MarianSessions.has_hidden``), for :meth:`attention`."""
         opts = self._options(n)
         out: list[list[Hypothesis]] = [[] for _ in encoded]
         lengths = [len(ids) for ids in encoded]
-        budget = max(1, self.max_batch_tokens // self.streams)
-
-        def decode(batch: list[int]) -> None:
+        for batch in plan_batches(lengths, self.max_batch_tokens, self.max_batch_sentences):
             width = max(lengths[i] for i in batch)
             input_ids = np.full((len(batch), width), opts.pad_id, dtype=np.int64)
             mask = np.zeros((len(batch), width), dtype=np.int64)
@@ -470,11 +461,6 @@ class OnnxTranslator:
                 out[i] = hyps[row]
                 if hidden and states is not None:
                     states[i] = hidden[0][row, : lengths[i]]
-
-        batches = plan_batches(lengths, budget, self.max_batch_sentences)
-        if len(batches) < self.streams <= len(lengths):  # a stream would idle: split the sentences
-            batches = plan_batches(lengths, budget, min(self.max_batch_sentences, -(-len(lengths) // self.streams)))
-        in_streams(batches, decode, self.streams)
         return out
 
 
