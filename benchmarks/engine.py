@@ -16,8 +16,10 @@ on those 64 lines, interleaved with transformers and CTranslate2 on the same sou
 sorted batches of 16, the calls alone): ours int8 at the benchmark's configuration (batches of
 16, no token budget), ours int8 in-process at default settings (``OnnxTranslator`` with only the
 32 forced tokens given, ``translate(lines)``: the CLI's batch plan and threads without its
-start-up), and ``python -m mkdocs_zh_translate translate`` as a whole process (wall time from
-launch to exit: start-up, load, batches and output), plus its start-up alone (one empty line).
+start-up), an experiment decoding the default batch plan two batches at a time on one-thread
+sessions (``batch_streams``), and ``python -m mkdocs_zh_translate translate`` as a whole
+process (wall time from launch to exit: start-up, load, batches and output), plus its start-up
+alone (one empty line).
 Wall time is the minimum over rounds; CPU seconds (all threads, the child's for the process)
 show how much of a difference is the machine's noise.
 
@@ -293,6 +295,42 @@ def cli_process(paths: dict[str, Path], lines: list[str], quant: str = "int8") -
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
+def batch_streams(paths: dict[str, Path], ids: list[list[int]], streams: int):
+    """An experiment, not the engine's behaviour: the default batch plan of ``ids`` decoded by
+    ``streams`` Python threads at once, each taking the next batch and running it on a
+    one-thread ONNX Runtime session (no intra-op hand-overs; CTranslate2's ``inter_threads``).
+    See BENCHMARKS.md (issue 21, second round) for why it is not the default. Returns a job."""
+    import threading
+
+    from mkdocs_zh_translate.engine import OnnxTranslator
+    from mkdocs_zh_translate.engine.batching import plan_batches
+
+    single = OnnxTranslator(paths["int8"], threads=1, max_new_tokens=NEW_TOKENS, min_new_tokens=NEW_TOKENS)
+    plan = plan_batches([len(s) for s in ids], single.max_batch_tokens, single.max_batch_sentences)
+    single.generate_ids(ids[:2])  # warm-up
+
+    def job() -> float:
+        queue = list(plan)
+        lock = threading.Lock()
+
+        def work() -> None:
+            while True:
+                with lock:
+                    if not queue:
+                        return
+                    batch = queue.pop(0)
+                single.generate_ids([ids[i] for i in batch])
+
+        t0 = time.perf_counter()
+        workers = [threading.Thread(target=work) for _ in range(streams)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join()
+        return time.perf_counter() - t0
+    return job
+
+
 def cli_comparison(paths: dict[str, Path], rounds: int, threads: int) -> list[str]:
     """The 64-line workload: transformers and CTranslate2 calls alone, ours at the benchmark's
     configuration and at default settings in-process, and the CLI as a whole process; rows of a
@@ -310,11 +348,14 @@ def cli_comparison(paths: dict[str, Path], rounds: int, threads: int) -> list[st
         out = default.translate(lines)
         assert len(out) == len(lines)
 
+    streams = batch_streams(paths, ids, threads)
+
     jobs = {
         "transformers beam 4, batches of 16 (call alone)": lambda: timed(loaded["transformers"], batches),
         "CTranslate2 int8 beam 4, batches of 16 (call alone)": lambda: timed(loaded["ct2-int8"], batches),
         "ours int8, benchmark configuration (batches of 16)": lambda: timed(loaded["ours-int8"], batches),
         "ours int8, default settings, in-process": lambda: timed(lambda _: translate_default(), [None]),
+        f"ours int8, default batch plan, {threads} batches at once x 1 thread (experiment)": streams,
         "translate CLI int8, whole process (defaults)": lambda: cli_process(paths, lines),
         "translate CLI start-up (one empty line)": lambda: cli_process(paths, [""]),
     }

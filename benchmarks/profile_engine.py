@@ -1,10 +1,17 @@
 """Where the engine's time goes: Python-side timers plus ONNX Runtime's per-operator profile.
 
-Runs the benchmark protocol's batch-16 workload once (model from benchmarks/engine.py's
-cache) and prints (1) seconds in encoder, first decoder step, later decoder steps, cache
-gathers and the numpy bookkeeping left over, (2) the decoder graph's operators by total time.
+Runs one workload once (model from benchmarks/engine.py's cache) and prints (1) seconds in
+the encoder, the decoder steps, cache gathers and the numpy bookkeeping left over, with the
+process's CPU seconds beside the wall time (on a shared machine the wall time includes
+waiting for a core), (2) the decoder's and the encoder's operators by total time, and the
+decoder's costliest nodes with their input shapes.
 
-    python3 benchmarks/profile_engine.py [--quantize int8|fp32] [--beams 4]
+Workloads: the benchmark protocol's batch-16 workload (32 sentences, batches of 16, no token
+budget), or with ``--defaults`` the engine benchmark's 64 CLI lines through
+``OnnxTranslator.translate`` at default settings (batch plan, threads; only the 32 forced
+new tokens are given), what the ``translate`` CLI runs.
+
+    python3 benchmarks/profile_engine.py [--defaults] [--quantize int8|fp32] [--beams 4] [--threads 2]
 """
 
 from __future__ import annotations
@@ -15,17 +22,43 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 
+def operator_table(session: Any, title: str, nodes: int = 0) -> None:
+    """Print ``session``'s profile: operators by total kernel time, then its ``nodes`` costliest nodes."""
+    events = json.loads(Path(session.end_profiling()).read_text())
+    ops: collections.Counter[str] = collections.Counter()
+    per_node: collections.Counter[tuple[str, str]] = collections.Counter()
+    calls: collections.Counter[str] = collections.Counter()
+    shapes: dict[str, str] = {}
+    for ev in events:
+        if ev.get("cat") == "Node" and ev["name"].endswith("_kernel_time"):
+            node = ev["name"][: -len("_kernel_time")]
+            ops[ev["args"]["op_name"]] += ev["dur"]
+            per_node[(ev["args"]["op_name"], node)] += ev["dur"]
+            calls[node] += 1
+            shapes[node] = json.dumps([next(iter(s.values())) for s in ev["args"].get("input_type_shape", [])])
+    inner = sum(v for k, v in ops.items() if k != "If") or 1
+    print(f"{title} operators (If = the top-k head's branch, its nodes listed inside):")
+    for op, us in ops.most_common(14):
+        print(f"  {op:24s} {us / 1e6:6.2f} s  {us / inner:6.1%}")
+    if nodes:
+        print(f"{title}: costliest nodes (calls, ms per call, input shapes of the last call)")
+        for (op, node), us in per_node.most_common(nodes):
+            print(f"  {op:22s} {node[:44]:44s} {calls[node]:4d} {us / calls[node] / 1e3:7.2f}  {shapes[node][:70]}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quantize", default="int8", choices=("int8", "fp32"))
     ap.add_argument("--beams", type=int, default=4)
-    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--threads", type=int, default=2, help="(batch-16 workload; --defaults uses the engine's)")
+    ap.add_argument("--defaults", action="store_true", help="the 64 CLI lines at default settings")
     args = ap.parse_args()
 
     import engine as bench
@@ -33,19 +66,28 @@ def main() -> None:
     from mkdocs_zh_translate.engine import OnnxTranslator
     from mkdocs_zh_translate.engine import session as session_mod
 
-    paths = bench.prepare()
+    paths = bench.prepare(engines=(f"ours-{args.quantize}",))
     made = {}
     original = session_mod.make_session
 
     def profiled(path, threads, providers, hint, initializers=(), profile=None):  # type: ignore[no-untyped-def]
-        prefix = str(REPO / ".cache" / "ort-profile") if Path(path).name == "decoder.onnx" else None
-        made[Path(path).name] = sess = original(path, threads, providers, hint, initializers, profile=prefix)
+        name = Path(path).name
+        prefix = str(REPO / ".cache" / f"ort-profile-{name}") if name in ("decoder.onnx", "encoder.onnx") else None
+        made[name] = sess = original(path, threads, providers, hint, initializers, profile=prefix)
         return sess
 
     session_mod.make_session = profiled
-    tr = OnnxTranslator(paths[args.quantize], num_beams=args.beams, threads=args.threads,
-                        max_new_tokens=bench.NEW_TOKENS, min_new_tokens=bench.NEW_TOKENS,
-                        max_batch_tokens=1 << 20, max_batch_sentences=1 << 20)
+    (REPO / ".cache").mkdir(exist_ok=True)
+    if args.defaults:
+        lines = bench.cli_lines(paths)
+        tr = OnnxTranslator(paths[args.quantize], num_beams=args.beams, max_new_tokens=bench.NEW_TOKENS,
+                            min_new_tokens=bench.NEW_TOKENS)
+        label = f"{args.quantize} beams {args.beams}, 64 CLI lines at default settings"
+    else:
+        tr = OnnxTranslator(paths[args.quantize], num_beams=args.beams, threads=args.threads,
+                            max_new_tokens=bench.NEW_TOKENS, min_new_tokens=bench.NEW_TOKENS,
+                            max_batch_tokens=1 << 20, max_batch_sentences=1 << 20)
+        label = f"{args.quantize} beams {args.beams}, batch 16, {args.threads} threads"
     timers: collections.Counter[str] = collections.Counter()
 
     def timed(obj, name, label):  # type: ignore[no-untyped-def]
@@ -62,27 +104,22 @@ def main() -> None:
     timed(tr.sessions, "encode", "encoder run")
     timed(tr.sessions, "step", "decoder steps (session.run)")
     timed(session_mod.DecoderState, "take", "cache gathers (numpy)")
-    data = sorted(bench.sentences(), key=len)
-    t0 = time.perf_counter()
-    tr.generate_ids(data[:16])
-    tr.generate_ids(data[16:])
-    total = time.perf_counter() - t0
-    print(f"{args.quantize} beams {args.beams} batch 16: {total:.2f} s for 32 sentences ({32 / total:.2f} sent/s)")
-    for label, sec in timers.most_common():
-        print(f"  {label:32s} {sec:6.2f} s  {sec / total:6.1%}")
+    c0, t0 = time.process_time(), time.perf_counter()
+    if args.defaults:
+        count = len(tr.translate(lines))
+    else:
+        data = sorted(bench.sentences(), key=len)
+        tr.generate_ids(data[:16])
+        tr.generate_ids(data[16:])
+        count = len(data)
+    total, cpu = time.perf_counter() - t0, time.process_time() - c0
+    print(f"{label}: {total:.2f} s wall, {cpu:.2f} s CPU for {count} sentences ({count / total:.2f} sent/s)")
+    for name, sec in timers.most_common():
+        print(f"  {name:32s} {sec:6.2f} s  {sec / total:6.1%}")
     rest = total - sum(timers.values())
     print(f"  {'beam bookkeeping etc. (numpy)':32s} {rest:6.2f} s  {rest / total:6.1%}")
-
-    decoder = made["decoder.onnx"]
-    events = json.loads(Path(decoder.end_profiling()).read_text())
-    ops: collections.Counter[str] = collections.Counter()
-    for ev in events:
-        if ev.get("cat") == "Node" and ev["name"].endswith("_kernel_time"):
-            ops[ev["args"]["op_name"]] += ev["dur"]
-    inner = sum(v for k, v in ops.items() if k != "If")
-    print("decoder operators (If = the top-k head's branch, its TopK listed inside):")
-    for op, us in ops.most_common(14):
-        print(f"  {op:24s} {us / 1e6:6.2f} s  {us / inner:6.1%}")
+    operator_table(made["decoder.onnx"], "decoder", nodes=12)
+    operator_table(made["encoder.onnx"], "encoder")
 
 
 if __name__ == "__main__":
