@@ -83,6 +83,9 @@ class VerdictStore(Protocol):
 
     def set_verdict(self, key: str, value: str) -> None: ...
 
+    def save_verdicts(self) -> None:
+        """Write the verdicts set so far (a store may keep them until then)."""
+
 # How a reason names each compared feature.
 _LABELS = {
     "pre": "<pre> block",
@@ -582,6 +585,11 @@ class PageGuard:
         if result.translations == current:  # nothing reverted: the page is the one in the key
             result.spliced = spliced
         return result
+
+    def save(self) -> None:
+        """Have the verdict store write this pass's verdicts (the end of a translation pass)."""
+        if self.verdicts is not None:
+            self.verdicts.save_verdicts()
 
     def verdict_key(
         self,

@@ -285,10 +285,14 @@ class SiteTranslator:
         # reviewed only: answered without the cache
         stats.cached = service.cached - cached + len(set(everything) - set(machine))
 
-        for job in jobs if pages else ():
-            page = segmented.get(job.key)
-            if page is not None:
-                results[job.key] = self._page_result(job, page, reviewed.get(job.key), hits, stats)
+        try:
+            for job in jobs if pages else ():
+                page = segmented.get(job.key)
+                if page is not None:
+                    results[job.key] = self._page_result(job, page, reviewed.get(job.key), hits, stats)
+        finally:
+            if isinstance(service.guard, PageGuard):
+                service.guard.save()
         stats.fallback_steps = [
             str(hits[s].fallback) for s in needed if hits[s].fallback and hits[s].origin is not Origin.ENGLISH
         ]

@@ -2,6 +2,8 @@
 
 * With stored guard verdicts, the guard splices the whole page to key its verdict: that splice
   is the page the build ships when nothing is reverted, so the page is spliced once, not twice.
+* A pass's guard verdicts are written to the machine cache in one transaction, not one per
+  page (a commit each: 10 ms on a busy disk); the pass's own later pages already see them.
 * The memos' keys read the site's syntax, which holds every emoji shortcode pymdownx.emoji
   replaces (~20,000 on a Material site): its text is made once per pass, not once per page.
 """
@@ -11,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pytest
 
 from mkdocs_zh_translate.pipeline.cache import MachineCache, TranslationMemory
 from mkdocs_zh_translate.pipeline.guard import PageGuard, python_markdown_renderer
@@ -92,3 +96,33 @@ def test_the_sites_syntax_is_keyed_once_per_pass(tmp_path: Path) -> None:
         assert_scales("a pass over 8k pages of a site with 10,000k emoji shortcodes", pass_seconds)
     finally:
         memory.machine.close()
+
+
+def test_a_passs_verdicts_are_written_in_one_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    writes: list[int] = []  # per write of verdicts: how many
+    real = MachineCache._set
+
+    def counting(self: MachineCache, items: dict[str, str]) -> None:
+        verdicts = [key for key in items if key.startswith("guard:")]
+        if verdicts:
+            writes.append(len(verdicts))
+        real(self, items)
+
+    monkeypatch.setattr(MachineCache, "_set", counting)
+    pages = {f"p{i}.md": f"# Page {i}\n\nSee [the guide](guide.md) *now*.\n" for i in range(3)}
+    jobs = [PageJob(k, k, v) for k, v in pages.items()]
+
+    def build() -> tuple[dict[str, str], int]:
+        memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+        guard = PageGuard(python_markdown_renderer(), verdicts=memory.machine, fingerprint="toc")
+        site = SiteTranslator(memory, LazyTranslator(), TranslatorSpec("pseudo", None), progress=False, guard=guard)
+        results, _, _ = site.translate_pages(jobs)
+        reused = guard.reused
+        memory.machine.close()
+        return {k: r.markdown for k, r in results.items()}, reused
+
+    first, reused = build()
+    assert reused == 0 and writes == [3]  # the three pages' verdicts, together
+    writes.clear()
+    second, reused = build()  # a new process: every verdict was saved
+    assert reused == 3 and second == first and writes == []
