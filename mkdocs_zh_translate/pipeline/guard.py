@@ -582,8 +582,8 @@ class PageGuard:
             result = self._check(english_markdown, page, current, candidates, label, line_offset)
             if self.over_budget == over:  # a search that ran out of time is no verdict to keep
                 self.verdicts.set_verdict(key, _encode_verdict(result))
-        if result.translations == current:  # nothing reverted: the page is the one in the key
-            result.spliced = spliced
+        if not result.reverted and result.translations == list(translations):  # (the search edits `current`)
+            result.spliced = spliced  # nothing reverted: the page is the one in the key
         return result
 
     def save(self) -> None:

@@ -71,6 +71,11 @@ def test_the_first_build_ships_the_page_the_verdict_keyed() -> None:
     assert not outcome.reverted and markdown == RawPage.of(SOURCE, TEXTS).splice(good())
     # the key's splice and the guard's render of the whole translated page; no third
     assert len(page.splices) == 2
+    # a page the guard reverts in part ships with the English segment back (not the key's page)
+    markdown, outcome = _service(Store()).splice(SOURCE, _page(), _broken())  # type: ignore[arg-type]
+    expected = _broken()
+    expected[1] = None
+    assert outcome.reverted == [1] and markdown == RawPage.of(SOURCE, TEXTS).splice(expected)
 
 
 def test_the_sites_syntax_is_keyed_once_per_pass(tmp_path: Path) -> None:
