@@ -95,16 +95,24 @@ def _replace_with(path: Path, fill: Callable[[int, str], None], mode: int | None
                 os.unlink(tmp)
 
 
-def atomic_write(path: Path, data: bytes, *, mode: int | None = None, parents: bool = True) -> None:
+def atomic_write(
+    path: Path, data: bytes, *, mode: int | None = None, parents: bool = True, durable: bool = True
+) -> None:
     """Write ``data`` to ``path`` atomically (an existing file keeps its permissions; a new one
     is 0644 unless ``mode``; missing parent directories are created unless ``parents`` is
-    false). A link at ``path`` is replaced, never written through."""
+    false). A link at ``path`` is replaced, never written through.
+
+    ``durable``: the data reaches the disk (fsync) before the rename, so it survives a power
+    loss too. ``durable=False`` is for what every build writes again (the site's own files, as
+    MkDocs writes its pages, and the build report): still atomic, but an fsync right after a
+    build wrote a whole site waits for all of it to reach the disk (0.5 s on a 50-page site)."""
 
     def fill(fd: int, _tmp: str) -> None:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
 
     _replace_with(path, fill, mode, parents)
 

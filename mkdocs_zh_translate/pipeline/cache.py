@@ -157,6 +157,7 @@ class MachineCache:
         self._cache: diskcache.Cache | None = None
         self._reader: _ReadOnlyCache | None = None
         self._unsaved: dict[str, str] = {}  # what could not be written, still served this build
+        self._verdicts: dict[str, str] = {}  # guard verdicts not yet saved (save_verdicts)
         self._warned = False
         self._open()
 
@@ -276,10 +277,19 @@ class MachineCache:
     # -- page guard verdicts (guard.VerdictStore) ------------------------------------------
 
     def get_verdict(self, key: str) -> str | None:
-        return self._read_str(_VERDICT_PREFIX + key)
+        pending = self._verdicts.get(key)
+        return pending if pending is not None else self._read_str(_VERDICT_PREFIX + key)
 
     def set_verdict(self, key: str, value: str) -> None:
-        self._set({_VERDICT_PREFIX + key: value})  # a fault is reported once, as for translations
+        """Kept until :meth:`save_verdicts` (the end of a translation pass) or :meth:`close`:
+        a site's verdicts are one transaction, not one per page (each costs a commit, 10 ms
+        on a busy disk). A verdict lost to a crash is only computed again."""
+        self._verdicts[key] = value
+
+    def save_verdicts(self) -> None:
+        """Write the verdicts set since the last save, in one transaction."""
+        pending, self._verdicts = self._verdicts, {}
+        self._set({_VERDICT_PREFIX + k: v for k, v in pending.items()})  # a fault is reported once
 
     def _read_str(self, key: str) -> str | None:
         """The string stored under ``key`` (prefix included), None when absent or unreadable."""
@@ -291,6 +301,7 @@ class MachineCache:
         return value if isinstance(value, str) else None
 
     def close(self) -> None:
+        self.save_verdicts()
         if self._cache is not None:
             self._cache.close()
         if self._reader is not None:

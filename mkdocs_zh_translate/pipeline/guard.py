@@ -83,6 +83,9 @@ class VerdictStore(Protocol):
 
     def set_verdict(self, key: str, value: str) -> None: ...
 
+    def save_verdicts(self) -> None:
+        """Write the verdicts set so far (a store may keep them until then)."""
+
 # How a reason names each compared feature.
 _LABELS = {
     "pre": "<pre> block",
@@ -310,6 +313,9 @@ class GuardResult:
     renders: int = 0
     rendered: int = 0  # characters of Markdown those renders read (the search's cost)
     reused: bool = False  # a stored verdict (no render)
+    # The page spliced with ``translations`` (heading ids pinned), when the guard already made
+    # it for the verdict's key: the caller's page, so it is not spliced a second time.
+    spliced: str | None = None
 
 
 # Where a region of the page may start: a line at the margin after a blank line, outside
@@ -564,19 +570,26 @@ class PageGuard:
         if self.verdicts is None:
             return self._check(english_markdown, page, current, candidates, label, line_offset)
         try:
-            key = self.verdict_key(english_markdown, page, current, label=label, line_offset=line_offset)
+            key, spliced = self._keyed(english_markdown, page, current, label, line_offset)
         except Exception:  # a page that cannot be spliced as it is: the guard proper decides
             return self._check(english_markdown, page, current, candidates, label, line_offset)
-        stored = _decode_verdict(self.verdicts.get_verdict(key), current, candidates)
-        if stored is not None:
+        result = _decode_verdict(self.verdicts.get_verdict(key), current, candidates)
+        if result is not None:
             self.reused += 1
-            self.reverted += len(stored.reverted)
-            return stored
-        over = self.over_budget
-        result = self._check(english_markdown, page, current, candidates, label, line_offset)
-        if self.over_budget == over:  # a search that ran out of time is no verdict to keep
-            self.verdicts.set_verdict(key, _encode_verdict(result))
+            self.reverted += len(result.reverted)
+        else:
+            over = self.over_budget
+            result = self._check(english_markdown, page, current, candidates, label, line_offset)
+            if self.over_budget == over:  # a search that ran out of time is no verdict to keep
+                self.verdicts.set_verdict(key, _encode_verdict(result))
+        if not result.reverted and result.translations == list(translations):  # (the search edits `current`)
+            result.spliced = spliced  # nothing reverted: the page is the one in the key
         return result
+
+    def save(self) -> None:
+        """Have the verdict store write this pass's verdicts (the end of a translation pass)."""
+        if self.verdicts is not None:
+            self.verdicts.save_verdicts()
 
     def verdict_key(
         self,
@@ -591,8 +604,15 @@ class PageGuard:
         version, the renderer (extensions and their options), the English Markdown, the page
         and its segments (as the source and the fully spliced page show them), the
         translations, and what the reason names (label, line offset)."""
+        return self._keyed(english_markdown, page, list(translations), label, line_offset)[0]
+
+    def _keyed(
+        self, english_markdown: str, page: _Page, translations: list[str | None], label: str, line_offset: int
+    ) -> tuple[str, str]:
+        """:meth:`verdict_key`, with the fully spliced page it hashed."""
         from .._version import __version__
 
+        spliced = page.splice(list(translations))
         digest = hashlib.sha256()
         parts = [
             f"guard={GUARD_FORMAT}",
@@ -602,13 +622,13 @@ class PageGuard:
             str(line_offset),
             english_markdown,
             page.source,
-            page.splice(list(translations)),
+            spliced,
             json.dumps(list(translations), ensure_ascii=False),
         ]
         for part in parts:
             digest.update(part.encode("utf-8", "surrogatepass"))
             digest.update(b"\x00")
-        return digest.hexdigest()
+        return digest.hexdigest(), spliced
 
     def _check(
         self,

@@ -232,6 +232,8 @@ class SiteTranslator:
         self.spliced = spliced
         self.slugify = slugify  # the site's heading ids (toc's slugify), for the pins
         self.syntax = syntax  # what the site's extensions change (tab ids from titles, fancy lists)
+        self._keyed_for: tuple[object, object] | None = None  # (syntax, slugify) of _segmenting_key
+        self._segmenting_key = ""
         self.spec = spec
         self.reviewer = reviewer
         self.allow_untranslated = allow_untranslated
@@ -283,10 +285,14 @@ class SiteTranslator:
         # reviewed only: answered without the cache
         stats.cached = service.cached - cached + len(set(everything) - set(machine))
 
-        for job in jobs if pages else ():
-            page = segmented.get(job.key)
-            if page is not None:
-                results[job.key] = self._page_result(job, page, reviewed.get(job.key), hits, stats)
+        try:
+            for job in jobs if pages else ():
+                page = segmented.get(job.key)
+                if page is not None:
+                    results[job.key] = self._page_result(job, page, reviewed.get(job.key), hits, stats)
+        finally:
+            if isinstance(service.guard, PageGuard):
+                service.guard.save()
         stats.fallback_steps = [
             str(hits[s].fallback) for s in needed if hits[s].fallback and hits[s].origin is not Origin.ENGLISH
         ]
@@ -339,13 +345,25 @@ class SiteTranslator:
                 raise TranslationFailed(str(exc)) from None
         return reviewed, reviewed_strings, string_warnings
 
+    def _segmenting(self) -> str:
+        """What segmenting reads besides the page (the site's syntax, the heading slugify), as
+        one text for the memos' keys. Made once per syntax and slugify, not once per page: a
+        site's syntax holds every emoji shortcode it replaces (pymdownx.emoji: ~20,000), whose
+        text alone cost more than segmenting most pages."""
+        if self._keyed_for is None or self._keyed_for[0] is not self.syntax or self._keyed_for[1] is not self.slugify:
+            self._segmenting_key = hashlib.sha256(
+                f"{self.syntax!r}\x00{stable_text(self.slugify)}".encode("utf-8", "surrogatepass")
+            ).hexdigest()
+            self._keyed_for = (self.syntax, self.slugify)
+        return self._segmenting_key
+
     def _segment(self, markdown: str) -> SegmentedPage:
         """The page segmented, from the memo when the same Markdown was segmented the same way."""
         memo = self.segmented
         if memo is None:
             return segment_markdown(markdown, slugify=self.slugify, syntax=self.syntax, front_matter=False)
         digest = hashlib.sha256()
-        for part in (markdown, repr(self.syntax), stable_text(self.slugify)):
+        for part in (markdown, self._segmenting()):
             digest.update(part.encode("utf-8", "surrogatepass"))
             digest.update(b"\x00")
         key = digest.hexdigest()
@@ -366,7 +384,7 @@ class SiteTranslator:
         if memo is None or (guard is not None and not (isinstance(guard, PageGuard) and guard.fingerprint)):
             return splice()  # a guard that does not say what it renders with: no memo
         digest = hashlib.sha256()
-        parts = [job.markdown, repr(self.syntax), stable_text(self.slugify), stable_text(texts), job.label]
+        parts = [job.markdown, self._segmenting(), stable_text(texts), job.label]
         parts += [str(job.line_offset), guard.fingerprint if guard is not None else "no guard"]
         for part in parts:
             digest.update(part.encode("utf-8", "surrogatepass"))

@@ -194,12 +194,14 @@ class TranslationService:
         """The translated page, after the page guard (if any) sent offending segments back to
         English; with what the guard did."""
         outcome = GuardOutcome()
+        spliced: str | None = None  # the page as the guard spliced it already (heading ids pinned)
         if self.guard is not None:
             started = time.perf_counter()
             if isinstance(self.guard, PageGuard):
                 result = self.guard.check(english, page, list(translations), label=label, line_offset=line_offset)
                 checked, outcome.reason, outcome.renders = result.translations, result.reason, result.renders
                 outcome.whole_page, outcome.reused = result.whole_page, result.reused
+                spliced = result.spliced if heading_ids else None
             else:
                 checked = self.guard(english, page, list(translations))
                 outcome.whole_page = any(t is not None for t in translations) and all(t is None for t in checked)
@@ -208,7 +210,7 @@ class TranslationService:
             outcome.reverted = [i for i, (a, b) in enumerate(zip(translations, checked)) if a is not None and b is None]
             outcome.seconds = time.perf_counter() - started
             translations = checked
-        return page.splice(translations, heading_ids=heading_ids), outcome
+        return (spliced if spliced is not None else page.splice(translations, heading_ids=heading_ids)), outcome
 
 
 @dataclass

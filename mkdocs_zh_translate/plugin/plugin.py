@@ -404,7 +404,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         if report is None:
             return
         try:
-            atomic_write(report, dumps(run_report("build", pages, stats.run_json())).encode("utf-8"))
+            atomic_write(report, dumps(run_report("build", pages, stats.run_json())).encode("utf-8"), durable=False)
         except PathError as exc:
             if self.config.report is True:
                 log.debug(f"no build report: {exc}")

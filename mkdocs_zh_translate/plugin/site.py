@@ -332,10 +332,10 @@ def segment_search_index(site_dir: Path) -> bool:
         for key in ("title", "text"):
             if isinstance(doc.get(key), str):
                 doc[key] = segment_chinese(doc[key])
-    atomic_write(index_path, json.dumps(data, ensure_ascii=False).encode("utf-8"))
+    atomic_write(index_path, json.dumps(data, ensure_ascii=False).encode("utf-8"), durable=False)
     source = worker.read_text(encoding="utf-8")
     if "zh-translate" not in source:
-        atomic_write(worker, (source + _WORKER_PATCH).encode("utf-8"))
+        atomic_write(worker, (source + _WORKER_PATCH).encode("utf-8"), durable=False)
     return True
 
 
@@ -375,10 +375,10 @@ def add_sitemap_alternates(sitemap: Path, langs: Languages, lang: str) -> None:
     text = _LOC.sub(rewrite, text)
     if _XHTML_NS not in text:
         text = text.replace("<urlset ", f"<urlset {_XHTML_NS} ", 1)
-    atomic_write(sitemap, text.encode("utf-8"))
+    atomic_write(sitemap, text.encode("utf-8"), durable=False)
     gz = sitemap.with_name(sitemap.name + ".gz")
     if gz.exists():
-        atomic_write(gz, gzip.compress(text.encode("utf-8"), mtime=0))
+        atomic_write(gz, gzip.compress(text.encode("utf-8"), mtime=0), durable=False)
 
 
 # -- 404 -----------------------------------------------------------------------------------
