@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.growth import BOUND, assert_linear, assert_scales, assert_work_linear, growth_ratios
+from tests import growth
+from tests.growth import BOUND, CLEAR, MIN_SAMPLE_S, assert_linear, assert_scales, assert_work_linear, growth_ratios
 
 Failed = pytest.fail.Exception
 
@@ -54,3 +55,46 @@ def test_counted_work_is_judged_once() -> None:
         assert_work_linear("counted", quadratic)
     assert calls == [1, 2, 4]
     assert_work_linear("counted", lambda k: BOUND / 2 * k)
+
+
+class _Clock:
+    """A CPU clock that the workload advances by its modelled cost: the rounds become exact."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.runs: list[int] = []  # the size of each run, in order
+
+    def thread_time(self) -> float:
+        return self.now
+
+
+def test_a_clear_first_round_is_final(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A linear workload is sampled once per size, the largest first (so that the code's warm-up
+    falls on 4n, where it can only make growth look worse), not once per repeat."""
+    clock = _Clock()
+    monkeypatch.setattr(growth, "time", clock)
+
+    def linear(text: str) -> None:
+        clock.runs.append(len(text))
+        clock.now += len(text) * 2 * MIN_SAMPLE_S / 500
+
+    assert growth_ratios(lambda n: "a" * n, 500, linear, repeats=5) == pytest.approx((2.0, 2.0))
+    assert clock.runs == [2000, 1000, 500]
+
+
+def test_an_unclear_round_is_sampled_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A quadratic workload whose first n sample was twice as slow as it should be (8x after one
+    round, over CLEAR) is sampled in every round, and its fastest samples show 16x."""
+    clock = _Clock()
+    monkeypatch.setattr(growth, "time", clock)
+
+    def quadratic(text: str) -> None:
+        slow = 2 if clock.runs.count(len(text)) == 0 and len(text) == 500 else 1
+        clock.runs.append(len(text))
+        clock.now += slow * len(text) ** 2 * 2 * MIN_SAMPLE_S / 500**2
+
+    first = 16 / 2
+    assert first > CLEAR
+    t2, t4 = growth_ratios(lambda n: "a" * n, 500, quadratic, repeats=3)
+    assert t2 * t4 == pytest.approx(16.0)
+    assert clock.runs == [2000, 1000, 500] * 3
