@@ -42,13 +42,6 @@ def prepare(tmp: Path) -> Path:
     return project
 
 
-def build_both(project: Path) -> tuple[Path, Path, str, str]:
-    """English and Chinese HTML (fuzzy translations allowed), with each build's warnings."""
-    en = sphinx(project, "html", "_build/en")
-    zh = sphinx(project, "html", "_build/zh", "-D", "language=zh_CN", "-D", "gettext_allow_fuzzy_translations=1")
-    return project / "_build/en", project / "_build/zh", en, zh
-
-
 @dataclass
 class PageFacts:
     hrefs: Counter[str] = field(default_factory=Counter)

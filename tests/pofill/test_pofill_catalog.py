@@ -169,7 +169,7 @@ def test_refresh_writes_new_machine_text(tmp_path: Path) -> None:
             return [t + "（新）" for t in super().translate(texts)]
 
     lazy = LazyTranslator(lambda *a, **k: Other())
-    spec = TranslatorSpec("onnx-test", None)
+    spec = TranslatorSpec("onnx-test", str(tmp_path / "other-model"))  # see _refill
     summary = fill([tmp_path / "locale"], spec, cache_dir=tmp_path / "c2", lazy=lazy, refresh=True)
     assert summary.refreshed == 4
     assert _entries(path)[("button", "Close")].msgstr == "文（新）"
@@ -367,7 +367,10 @@ class _Other(Recorder):
 def _refill(tmp: Path, **options: object):  # type: ignore[no-untyped-def]
     lazy = LazyTranslator(lambda *a, **k: _Other())
     options.setdefault("cache_dir", tmp / "other-cache")
-    return fill([tmp / "locale"], TranslatorSpec("onnx-test", None), lazy=lazy, **options)  # type: ignore[arg-type]
+    # A model directory that is not there (the fake needs none): with no model at all the cache
+    # key would fingerprint the working directory, in a checkout the whole tree with .venv/.cache.
+    spec = TranslatorSpec("onnx-test", str(tmp / "other-model"))
+    return fill([tmp / "locale"], spec, lazy=lazy, **options)  # type: ignore[arg-type]
 
 
 def test_translated_refresh_never_overwrites_a_persons_edit(tmp_path: Path) -> None:

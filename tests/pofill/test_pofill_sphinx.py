@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +21,7 @@ from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.pofill import fill
 from tests.fakes import HanTranslator
-from tests.sphinx_helpers import CONTENT_PAGES, broken_links, build_both, page_facts, prepare
+from tests.sphinx_helpers import CONTENT_PAGES, broken_links, page_facts, prepare, run, sphinx
 
 pytest.importorskip("sphinx")
 pytest.importorskip("sphinx_intl")
@@ -51,11 +52,36 @@ def _fill_share(project: Path) -> tuple[int, int]:
     return done, total
 
 
-def _check_html(project: Path, *, marked: str | None) -> None:
-    en, zh, en_warn, zh_warn = build_both(project)
-    assert not en_warn, en_warn
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample project through ``gettext`` and ``sphinx-intl update``, with its English HTML:
+    made once for the module (neither depends on what a test fills in) and copied by each test."""
+    project = prepare(tmp_path_factory.mktemp("prepared"))
+    warnings = sphinx(project, "html", "_build/en")
+    assert not warnings, warnings
+    assert broken_links(project / "_build/en") == []
+    return project
+
+
+def _project(prepared: Path, tmp: Path) -> Path:
+    """A copy of the prepared project in ``tmp``; Sphinx's saved environments stay behind, so a
+    later ``sphinx`` run reads every source afresh, as in a new project."""
+    project = tmp / "project"
+    shutil.copytree(prepared, project, ignore=shutil.ignore_patterns(".doctrees"))
+    return project
+
+
+def _check_html(project: Path, *, marked: str | None, english_changed: bool = False) -> None:
+    """The zh HTML (fuzzy translations allowed) against the English HTML: the prepared one, or
+    one built now when the test changed the English sources."""
+    en = project / "_build/en"
+    if english_changed:
+        en_warn = sphinx(project, "html", "_build/en")
+        assert not en_warn, en_warn
+        assert broken_links(en) == []
+    zh = project / "_build/zh"
+    zh_warn = sphinx(project, "html", "_build/zh", "-D", "language=zh_CN", "-D", "gettext_allow_fuzzy_translations=1")
     assert not zh_warn, zh_warn  # no inconsistent references, no broken inline markup
-    assert broken_links(en) == []
     assert broken_links(zh) == []
     for page in CONTENT_PAGES:
         e, z = page_facts(en / page), page_facts(zh / page)
@@ -69,8 +95,8 @@ def _check_html(project: Path, *, marked: str | None) -> None:
 
 
 @pytest.mark.slow
-def test_pseudo_backend_through_the_console_script(tmp_path: Path) -> None:
-    project = prepare(tmp_path)
+def test_pseudo_backend_through_the_console_script(tmp_path: Path, prepared: Path) -> None:
+    project = _project(prepared, tmp_path)
     proc = _cli("po", "fill", "locale", "--backend", "pseudo", cwd=project)
     assert proc.returncode == 0, proc.stderr
     assert "0 failed validation" in proc.stdout
@@ -88,8 +114,8 @@ def test_pseudo_backend_through_the_console_script(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_han_text_next_to_markup_still_renders(tmp_path: Path) -> None:
-    project = prepare(tmp_path)
+def test_han_text_next_to_markup_still_renders(tmp_path: Path, prepared: Path) -> None:
+    project = _project(prepared, tmp_path)
     lazy = LazyTranslator(lambda *a, **k: HanTranslator())
     summary = fill([project / "locale"], TranslatorSpec("pseudo", None), cache_dir=tmp_path / "cache", lazy=lazy)
     assert summary.failed == []
@@ -101,11 +127,11 @@ def test_han_text_next_to_markup_still_renders(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_tiny_onnx_model(tmp_path: Path) -> None:
+def test_tiny_onnx_model(tmp_path: Path, prepared: Path) -> None:
     from tests.models import tiny_onnx_model  # a plain import: a broken helper fails, never skips
 
     model = tiny_onnx_model()
-    project = prepare(tmp_path)
+    project = _project(prepared, tmp_path)
     proc = _cli("po", "fill", "locale", "--backend", "onnx", "--model", str(model), cwd=project)
     assert proc.returncode == 0, proc.stderr
     done, total = _fill_share(project)
@@ -114,8 +140,8 @@ def test_tiny_onnx_model(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_round_trip_through_sphinx_intl_and_refresh_after_a_source_change(tmp_path: Path) -> None:
-    project = prepare(tmp_path)
+def test_round_trip_through_sphinx_intl_and_refresh_after_a_source_change(tmp_path: Path, prepared: Path) -> None:
+    project = _project(prepared, tmp_path)
     catalogs = sorted((project / "locale").rglob("*.po"))
     before = {p: p.read_text(encoding="utf-8") for p in catalogs}
     lazy = LazyTranslator(lambda *a, **k: HanTranslator())
@@ -135,8 +161,6 @@ def test_round_trip_through_sphinx_intl_and_refresh_after_a_source_change(tmp_pa
     usage.write_text(text, encoding="utf-8")
     rst = project / "usage.rst"
     rst.write_text(rst.read_text(encoding="utf-8").replace("The loop is single-threaded.", "The loop is single-threaded; it never blocks."), encoding="utf-8")
-    from tests.sphinx_helpers import run, sphinx
-
     sphinx(project, "gettext", "_build/gettext")
     run([sys.executable, "-m", "sphinx_intl", "update", "-p", "_build/gettext", "-d", "locale", "-l", "zh_CN"], project)
     import polib
@@ -152,7 +176,7 @@ def test_round_trip_through_sphinx_intl_and_refresh_after_a_source_change(tmp_pa
         ["The loop is single-threaded; it never blocks."]
     )[0]
     assert po.find("Basic usage").msgstr and "fuzzy" not in po.find("Basic usage").flags
-    _check_html(project, marked=CJK)
+    _check_html(project, marked=CJK, english_changed=True)
 
 
 def _statistics(project: Path) -> list[str]:
@@ -170,12 +194,10 @@ def _statistics(project: Path) -> list[str]:
 
 
 @pytest.mark.slow
-def test_translated_entries_build_without_allow_fuzzy_and_refresh_after_a_source_change(tmp_path: Path) -> None:
+def test_translated_entries_build_without_allow_fuzzy_and_refresh_after_a_source_change(tmp_path: Path, prepared: Path) -> None:
     import polib
 
-    from tests.sphinx_helpers import run, sphinx
-
-    project = prepare(tmp_path)
+    project = _project(prepared, tmp_path)
     (tmp_path / ".git").mkdir()  # a checkout around the Sphinx project: the cache goes beside it
     proc = _cli("po", "fill", "locale", "--translated", "--backend", "pseudo", "-v", cwd=project)
     assert proc.returncode == 0, proc.stderr

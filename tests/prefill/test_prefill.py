@@ -182,9 +182,11 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def ray_head() -> Iterator[str]:
-    """A local Ray head on 127.0.0.1 with 2 CPUs, stopped (every Ray process) afterwards."""
+    """A local Ray head on 127.0.0.1 with 2 CPUs, stopped (every Ray process) after the module.
+    One head serves every Ray test: each prefill connects as a new driver (a new Ray job with its
+    own actors) and disconnects when done, so nothing of one run is left for the next."""
     pytest.importorskip("ray")
     ray = Path(sys.executable).with_name("ray")
     port = _free_port()

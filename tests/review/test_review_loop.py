@@ -46,6 +46,39 @@ def made(monkeypatch: pytest.MonkeyPatch) -> list[CountingTranslator]:
 def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     root = tmp_path / "proj"
     shutil.copytree(REPO / "example_site", root)
+    _configure(root, {"backend": "onnx", "model": "model"})
+    (root / "model").mkdir()
+    (root / "model" / "config.json").write_text('{"fake": 1}')
+    monkeypatch.chdir(root)
+    return root / "mkdocs.yml"
+
+
+@pytest.fixture(scope="module")
+def _pseudo_synced(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The example site on the pseudo backend, built once and synced: where the approve and
+    reflow tests start. Made once for the module; each test works on its own copy."""
+    root = tmp_path_factory.mktemp("pseudo") / "proj"
+    shutil.copytree(REPO / "example_site", root)
+    _configure(root, {"backend": "pseudo", "model": None})
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(root)
+        build_in_process(root / "mkdocs.yml")
+        assert _review(root / "mkdocs.yml", "sync") == 0
+    return root
+
+
+@pytest.fixture
+def pseudo_site(_pseudo_synced: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A copy of the built and synced pseudo-backend site (its own snippets directory)."""
+    root = tmp_path / "proj"
+    shutil.copytree(_pseudo_synced, root)
+    _configure(root, {})
+    monkeypatch.chdir(root)
+    return root / "mkdocs.yml"
+
+
+def _configure(root: Path, options_update: dict[str, object]) -> None:
+    """The copy's mkdocs.yml: snippets read from the copy, plain YAML, ``options_update`` applied."""
     config = yaml.load((root / "mkdocs.yml").read_text(encoding="utf-8"), Loader=yaml.Loader)
     for ext in config["markdown_extensions"]:
         if isinstance(ext, dict) and "pymdownx.snippets" in ext:
@@ -54,12 +87,8 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             ext["pymdownx.emoji"] = {}  # the !!python/name tags do not survive a plain dump
     plugins = config["plugins"]
     options = next(p["zh-translate"] for p in plugins if isinstance(p, dict) and "zh-translate" in p)
-    options.update({"backend": "onnx", "model": "model"})
+    options.update(options_update)
     (root / "mkdocs.yml").write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    (root / "model").mkdir()
-    (root / "model" / "config.json").write_text('{"fake": 1}')
-    monkeypatch.chdir(root)
-    return root / "mkdocs.yml"
 
 
 def _review(config: Path, *args: str) -> int:
@@ -207,18 +236,14 @@ def test_review_loop_on_the_example_site(
 
 
 def test_approving_every_machine_entry_changes_nothing_but_the_banner(
-    site: Path, caplog: pytest.LogCaptureFixture
+    pseudo_site: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Every machine translation on the example site (every Markdown construct the segmenter
     handles) survives the trip to readable Markdown in the PO file and back."""
+    site = pseudo_site
     root = site.parent
-    config = yaml.safe_load(site.read_text(encoding="utf-8"))
-    options = next(p["zh-translate"] for p in config["plugins"] if isinstance(p, dict) and "zh-translate" in p)
-    options.update({"backend": "pseudo", "model": None})
-    site.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    build_in_process(site)
+    # the machine pages of the first build, and the PO files its sync wrote
     machine = {p.relative_to(root / "site"): p.read_text(encoding="utf-8") for p in (root / "site" / "zh").rglob("*.html")}
-    assert _review(site, "sync") == 0
     approved = 0
     for path in (root / "translations" / "zh").rglob("*.po"):
         po = polib.pofile(str(path))
@@ -279,15 +304,10 @@ def _reflow(markdown: str) -> str:
 
 
 def test_reflowing_every_paragraph_of_the_example_site_keeps_every_review(
-    site: Path, caplog: pytest.LogCaptureFixture
+    pseudo_site: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    site = pseudo_site  # built and synced
     root = site.parent
-    config = yaml.safe_load(site.read_text(encoding="utf-8"))
-    options = next(p["zh-translate"] for p in config["plugins"] if isinstance(p, dict) and "zh-translate" in p)
-    options.update({"backend": "pseudo", "model": None})
-    site.write_text(yaml.safe_dump(config, allow_unicode=True, sort_keys=False), encoding="utf-8")
-    build_in_process(site)
-    assert _review(site, "sync") == 0
     reviewed = 0
     for path in (root / "translations" / "zh").rglob("*.po"):
         po = polib.pofile(str(path))
