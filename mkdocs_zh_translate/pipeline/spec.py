@@ -113,14 +113,16 @@ def _model_content(spec: TranslatorSpec, memory: TranslationMemory) -> str:
     last model is the only fingerprint that finds anything."""
     if not needs_model(spec.backend):
         return get_backend(spec.backend).fingerprint
-    model_dir = Path(spec.model or "")
-    by_path, last = f"model:{model_dir}", f"model-last:{spec.backend}"
-    if model_dir.is_dir():
+    # No model named is a missing model, never ``Path("")``: that is the working directory,
+    # and fingerprinting it read every file under it (a checkout with its .venv: minutes).
+    model_dir = Path(spec.model) if spec.model else None
+    by_path, last = f"model:{model_dir or ''}", f"model-last:{spec.backend}"
+    if model_dir is not None and model_dir.is_dir():
         content = model_fingerprint(model_dir)
         memory.machine.set_meta(by_path, content)
         memory.machine.set_meta(last, content)
     else:
-        content = memory.machine.get_meta(by_path) or memory.machine.get_meta(last) or f"missing:{model_dir}"
+        content = memory.machine.get_meta(by_path) or memory.machine.get_meta(last) or f"missing:{model_dir or ''}"
     return f"{spec.backend}:{content}"
 
 

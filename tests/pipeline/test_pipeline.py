@@ -397,3 +397,21 @@ def test_a_cache_filled_under_one_model_path_is_found_under_another(tmp_path: Pa
     assert bind_cache(TranslatorSpec("onnx", str(laptop.parent / "gone")), fresh).fingerprint.startswith("onnx:missing:")
     memory.machine.close()
     fresh.machine.close()
+
+
+def test_no_model_named_is_a_missing_model_not_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A backend that needs a model, given none (a tool that builds its own spec), must not
+    fingerprint the working directory: that read every file of a checkout, .venv included."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "config.json").write_text('{"d_model": 8}', encoding="utf-8")
+    monkeypatch.chdir(work)
+    read: list[Path] = []
+    real = spec_module.model_fingerprint
+    monkeypatch.setattr(spec_module, "model_fingerprint", lambda d: read.append(d) or real(d))
+    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    assert bind_cache(TranslatorSpec("onnx", None), memory).fingerprint.startswith("onnx:missing:")
+    assert read == []
+    memory.machine.close()
