@@ -171,3 +171,54 @@ def test_renders_are_not_reused_beside_an_unknown_extension_or_under_strict(tmp_
     assert site_key(config, Files([])) == ""
     config = load_config(config_file=str(write_site(tmp_path)), strict=True)
     assert site_key(config, Files([])) == ""
+
+
+def _tree(site: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def test_a_reload_writes_what_a_fresh_build_writes_beside_minify_search_and_mkdocstrings(tmp_path: Path) -> None:
+    """Material's search, mkdocs-minify and mkdocstrings with autorefs: a reload after an edit
+    reuses renders and the plugins' page hooks, and writes byte for byte what a fresh build of
+    the edited project writes (both sites, search indexes, mkdocstrings' inventory). The edited
+    page links to a heading of a reused page: that anchor reaches autorefs only by replay."""
+    pytest.importorskip("mkdocstrings_handlers.python")
+    pytest.importorskip("mkdocs_minify_plugin")
+    source = tmp_path / "src" / "demo_pkg"
+    source.mkdir(parents=True)
+    (source / "__init__.py").write_text('"""A demo package."""\n\n\ndef run() -> int:\n    """Run it once."""\n    return 1\n')
+    pages = {
+        "index.md": "# Welcome\n\nStart with [the run step][run-it] and [run][demo_pkg.run].\n",
+        "usage.md": "# Usage\n\n## Run it\n\nRun the build command twice.\n",
+        "api.md": "# API\n\n::: demo_pkg\n",
+    }
+    extra = {
+        "theme": {"name": "material"},
+        "plugins": [
+            "search",
+            "autorefs",
+            {"mkdocstrings": {"handlers": {"python": {"paths": ["src"]}}}},
+            {"minify": {"minify_html": True}},
+            {"zh-translate": {"backend": "pseudo"}},
+        ],
+        "markdown_extensions": ["toc"],
+    }
+    config = write_site(tmp_path, pages=pages, extra_config=extra)
+    session = Serve(config)
+    try:
+        session.rebuild()
+        _edit(tmp_path / "docs" / "index.md", "Start with", "Begin with")
+        plugin = session.rebuild()
+    finally:
+        session.close()
+    assert (plugin._renders.reused, plugin._renders.rendered) == (1, 2)  # usage reused; index, api rendered
+    assert plugin._hooks["zh"].reused > 0 and plugin._hooks["en"].reused > 0
+    reloaded = _tree(tmp_path / "site")
+    index = reloaded["zh/index.html"].decode()
+    assert "「Begin with" in index and 'title="「Run it」" href=usage/#run-it>' in index
+    fresh = Serve(config)  # a new process's first build: nothing to reuse
+    try:
+        fresh.rebuild()
+    finally:
+        fresh.close()
+    assert _tree(tmp_path / "site") == reloaded
