@@ -15,18 +15,20 @@ same input comes again:
   appended to the plugin's index, as the indexer would have appended them.
 
 Anything else is left as it is: other plugins' hooks run as always, and a hook of one of these
-plugins runs itself when its plugin is of another kind or version than the one described here
-(the wrapped method must be the plugin class's own), under ``strict``, with ``--dirty``
-(Material's search keeps a previous index then), and when Material's search loads jieba
-dictionaries of the user's (files that may change between reloads). Results are kept per site
+plugins runs itself when its plugin is of another kind or release than the one described here
+(the wrapped method must be the plugin class's own, of a release in ``_KNOWN``), under
+``strict``, with ``--dirty`` (Material's search keeps a previous index then), and when Material's
+search loads jieba dictionaries of the user's (files that may change between reloads). Results are kept per site
 (English, Chinese) for the last build only, so memory stays at one build's worth.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
@@ -36,6 +38,8 @@ from ..pipeline.stable import stable_text
 
 _MINIFY = "mkdocs_minify_plugin.plugin"
 _MATERIAL_SEARCH = "material.plugins.search.plugin"
+# The releases whose hooks are described above (distribution: version prefix); others run as always.
+_KNOWN = {_MINIFY: ("mkdocs-minify-plugin", "0."), _MATERIAL_SEARCH: ("mkdocs-material", "9.")}
 
 
 class HookMemo:
@@ -58,6 +62,8 @@ class HookMemo:
             return
         for plugin in config.plugins.values():
             module = type(plugin).__module__
+            if not _known_release(module):
+                continue
             if module == _MINIFY:
                 self._wrap(config, "post_page", plugin, self._minify)
             elif module == _MATERIAL_SEARCH and not _search_reads_files(plugin):
@@ -148,6 +154,17 @@ class _Options:
         if self._text is None:
             self._text = f"{type(self.plugin).__qualname__}\x01{stable_text(dict(self.plugin.config))}"
         return self._text
+
+
+@functools.cache
+def _known_release(module: str) -> bool:
+    if module not in _KNOWN:
+        return False
+    distribution, prefix = _KNOWN[module]
+    try:
+        return version(distribution).startswith(prefix)
+    except PackageNotFoundError:
+        return False
 
 
 def _search_reads_files(plugin: Any) -> bool:
