@@ -222,3 +222,37 @@ def test_a_reload_writes_what_a_fresh_build_writes_beside_minify_search_and_mkdo
     finally:
         fresh.close()
     assert _tree(tmp_path / "site") == reloaded
+
+
+def test_page_hooks_are_reused_only_for_known_plugins_and_never_under_strict(tmp_path: Path) -> None:
+    """The memo wraps mkdocs-minify's ``on_post_page`` and Material search's
+    ``on_page_context`` and nothing else; under strict, or with a jieba dictionary of the
+    user's (a file that may change), it wraps nothing."""
+    pytest.importorskip("mkdocs_minify_plugin")
+    from mkdocs.config import load_config
+    from mkdocs.config.defaults import MkDocsConfig
+
+    from mkdocs_zh_translate.plugin.hookmemo import HookMemo
+
+    def wrapped(strict: bool, search: Any = "search") -> set[str]:
+        MkDocsConfig.plugins.plugin_cache.clear()  # type: ignore[attr-defined]
+        extra = {"theme": {"name": "material"}, "plugins": [search, "minify", {"zh-translate": {"backend": "pseudo"}}]}
+        config = load_config(config_file=str(write_site(tmp_path, extra_config=extra)), strict=strict)
+        before = {event: list(methods) for event, methods in config.plugins.events.items()}
+        HookMemo().install(config)
+        return {
+            f"{type(getattr(old, '__self__', None)).__module__}:{event}"
+            for event, methods in config.plugins.events.items()
+            for old, new in zip(before[event], methods, strict=True)
+            if old is not new
+        }
+
+    assert wrapped(strict=False) == {
+        "mkdocs_minify_plugin.plugin:post_page",
+        "material.plugins.search.plugin:page_context",
+    }
+    assert wrapped(strict=True) == set()
+    (tmp_path / "dict.txt").write_text("缓存 3\n", encoding="utf-8")
+    assert wrapped(strict=False, search={"search": {"jieba_dict_user": str(tmp_path / "dict.txt")}}) == {
+        "mkdocs_minify_plugin.plugin:post_page"
+    }
