@@ -15,8 +15,10 @@ Any doubt means a full render: only in a ``serve`` process, never under ``strict
 logs the link warnings that strict counts) and only when every Markdown extension is one whose
 render depends on the page alone (Python-Markdown's, pymdown-extensions', Material's and ours)
 or one of mkdocstrings' and mkdocs-autorefs', whose effects beyond the page are known:
-pymdownx.snippets reads other files: the path, size and mtime of every file under its base
-paths go into the key (more than a few thousand files, or remote snippets: no reuse).
+pymdownx.snippets reads other files: each file a render included is recorded with its size and
+mtime, and the render is reused only while they are unchanged; a render that looked for a file
+that does not exist, found one outside the first base path (one in an earlier base could shadow
+it later) is not stored; with remote snippets (``url_download``) no render is reused.
 
 mkdocstrings and autorefs: a page with an autodoc block (``::: identifier``) reads source code
 and registers objects in mkdocstrings' inventory; such a render is never stored, the page is
@@ -53,8 +55,7 @@ from ..pipeline.stable import stable_text
 _PAGE_LOCAL = ("markdown.extensions.", "pymdownx.", "material.extensions.emoji", "mkdocs_zh_translate.")
 # Extension modules whose effects beyond the page are recorded and replayed (see above).
 _RECORDED = ("mkdocstrings.", "mkdocs_autorefs.")
-SNIPPETS = "pymdownx.snippets"  # reads other files: their sizes and times go into the key
-_SNIPPET_FILES = 5000  # more files than this under its base paths: no reuse (a key would cost too much)
+SNIPPETS = "pymdownx.snippets"  # reads other files: the files a render included are recorded
 
 
 @dataclass
@@ -66,6 +67,7 @@ class _Render:
     anchors: set[str] | None
     links: dict[str, dict[str, str]] | None  # target src_uri -> {anchor: link as written}
     anchors_registered: list[_Anchor]  # autorefs' register_anchor calls of the render, in order
+    snippets: list[tuple[str, int, int]]  # files pymdownx.snippets included: path, size, mtime
 
 
 @dataclass(frozen=True)
@@ -97,7 +99,8 @@ class RenderMemo:
         """Make ``page.render`` reuse the stored render when the page's key is unchanged."""
         if self._site is None:
             self._site = site_key(config, files)
-            self._watch = any((_module(e) + ".").startswith(_RECORDED) for e in config.markdown_extensions)
+            modules = [_module(e) for e in config.markdown_extensions]
+            self._watch = any((m + ".").startswith(_RECORDED) or m == SNIPPETS for m in modules)
             if not self._site:
                 self._renders.clear()
         if not self._site:
@@ -128,6 +131,7 @@ class RenderMemo:
                 if page.links_to_anchors is not None
                 else None,
                 recorded.anchors,
+                recorded.snippets,
             )
 
         page.render = render  # type: ignore[method-assign]
@@ -139,9 +143,8 @@ def site_key(config: MkDocsConfig, files: Files) -> str:
     modules = [_module(extension) for extension in extensions]
     if config.strict or not all((m + ".").startswith(_PAGE_LOCAL + _RECORDED) for m in modules):
         return ""
-    snippets = snippet_files(config.mdx_configs.get(SNIPPETS, {})) if SNIPPETS in modules else []
-    if snippets is None:
-        return ""
+    if SNIPPETS in modules and config.mdx_configs.get(SNIPPETS, {}).get("url_download"):
+        return ""  # remote snippets: nothing to record
     digest = hashlib.sha256()
     parts = [
         extensions_fingerprint(extensions, config.mdx_configs),
@@ -150,7 +153,6 @@ def site_key(config: MkDocsConfig, files: Files) -> str:
         str(config.docs_dir),
     ]
     parts.extend(f"{f.src_uri}\x01{f.dest_uri}\x01{f.url}\x01{f.inclusion}" for f in files)
-    parts.extend(snippets)
     autorefs = config.plugins.get("autorefs")
     if autorefs is not None:  # what its Markdown extension registers and marks up
         parts.append(_autorefs_switches(autorefs))
@@ -170,31 +172,6 @@ def _module(extension: Any) -> str:
     return extension.split(":")[0]
 
 
-def snippet_files(options: dict[str, Any]) -> list[str] | None:
-    """Path, size and mtime of each file pymdownx.snippets may include (None: too many to
-    list, or remote snippets)."""
-    if options.get("url_download"):
-        return None
-    bases = options.get("base_path", ["."])
-    listed: list[str] = []
-    for base in [bases] if isinstance(bases, str) else list(bases):
-        for root, dirs, names in os.walk(base):
-            dirs.sort()
-            for name in sorted(names):
-                path = os.path.join(root, name)
-                try:
-                    info = os.stat(path)
-                except OSError:
-                    continue
-                listed.append(f"{path}\x01{info.st_size}\x01{info.st_mtime_ns}")
-                if len(listed) > _SNIPPET_FILES:
-                    return None
-        if os.path.isfile(base):
-            info = os.stat(base)
-            listed.append(f"{base}\x01{info.st_size}\x01{info.st_mtime_ns}")
-    return listed
-
-
 def _page_key(site: str, page: Page) -> str:
     digest = hashlib.sha256()
     for part in (site, page.file.src_uri, page.file.url, page.markdown or "", stable_text(page.meta)):
@@ -207,6 +184,8 @@ def _restore(page: Page, stored: _Render, files: Files, autorefs: Any) -> bool:
     """Put the stored render on ``page`` and replay its anchor registrations; False when a
     linked file is gone or there is no autorefs plugin to replay them with (render instead)."""
     if stored.anchors_registered and not _is_autorefs(autorefs):
+        return False
+    if any(_stat(path) != (size, mtime) for path, size, mtime in stored.snippets):
         return False
     links = None
     if stored.links is not None:
@@ -229,60 +208,22 @@ def _restore(page: Page, stored: _Render, files: Files, autorefs: Any) -> bool:
 class _Recorded:
     def __init__(self) -> None:
         self.anchors: list[_Anchor] = []
+        self.snippets: list[tuple[str, int, int]] = []
         self.foreign = False  # something the render did beyond the page that cannot be replayed
 
 
 @contextlib.contextmanager
 def _recording(page: Page, autorefs: Any, watch: bool) -> Iterator[_Recorded]:
-    """Record autorefs' anchor registrations of ``page``'s render (``watch``: the build has
-    mkdocstrings' or autorefs' extension); ``foreign`` when the render did anything else beyond
-    the page (an autodoc block, another page's anchor, ``register_url``), or registered anchors
-    with no autorefs plugin of the build to replay them with."""
+    """Record autorefs' anchor registrations and pymdownx.snippets' files of ``page``'s render
+    (``watch``: the build has mkdocstrings', autorefs' or snippets' extension); ``foreign``
+    when the render did anything else beyond the page (an autodoc block, another page's anchor,
+    ``register_url``, a snippet it could not record), or registered anchors with no autorefs
+    plugin of the build to replay them with."""
     recorded = _Recorded()
     if not watch:  # no extension of theirs: nothing to watch
         yield recorded
         return
-    patches: list[tuple[Any, str, Any]] = []
-    try:
-        from mkdocs_autorefs import AutorefsPlugin
-    except ImportError:
-        AutorefsPlugin = None  # type: ignore[assignment,misc]
-    if AutorefsPlugin is not None:
-        register_anchor = AutorefsPlugin.register_anchor
-
-        def record_anchor(
-            self: Any,
-            target: Any,
-            identifier: str,
-            anchor: str | None = None,
-            *,
-            title: str | None = None,
-            primary: bool = True,
-        ) -> None:
-            register_anchor(self, target, identifier, anchor, title=title, primary=primary)
-            if self is autorefs and target is page:
-                recorded.anchors.append(_Anchor(identifier, anchor, title, primary))
-            else:
-                recorded.foreign = True
-
-        def record_url(self: Any, *args: Any, **kwargs: Any) -> None:
-            recorded.foreign = True
-            register_url(self, *args, **kwargs)
-
-        register_url = AutorefsPlugin.register_url
-        patches += [(AutorefsPlugin, "register_anchor", record_anchor), (AutorefsPlugin, "register_url", record_url)]
-    try:
-        from mkdocstrings import AutoDocProcessor
-    except ImportError:
-        AutoDocProcessor = None  # type: ignore[assignment,misc]
-    if AutoDocProcessor is not None:
-        run = AutoDocProcessor.run
-
-        def autodoc(self: Any, *args: Any, **kwargs: Any) -> None:
-            recorded.foreign = True
-            run(self, *args, **kwargs)
-
-        patches.append((AutoDocProcessor, "run", autodoc))
+    patches = [*_autorefs_patches(recorded, page, autorefs), *_autodoc_patches(recorded), *_snippet_patches(recorded)]
     saved = [(owner, name, owner.__dict__[name]) for owner, name, _ in patches]
     for owner, name, replacement in patches:
         setattr(owner, name, replacement)
@@ -292,8 +233,81 @@ def _recording(page: Page, autorefs: Any, watch: bool) -> Iterator[_Recorded]:
         for owner, name, method in saved:
             setattr(owner, name, method)
     if recorded.foreign or (recorded.anchors and not _is_autorefs(autorefs)):
-        recorded.anchors = []
+        recorded.anchors, recorded.snippets = [], []
         recorded.foreign = True
+
+
+def _autorefs_patches(recorded: _Recorded, page: Page, autorefs: Any) -> list[tuple[Any, str, Any]]:
+    try:
+        from mkdocs_autorefs import AutorefsPlugin
+    except ImportError:
+        return []
+    register_anchor = AutorefsPlugin.register_anchor
+    register_url = AutorefsPlugin.register_url
+
+    def record_anchor(
+        self: Any,
+        target: Any,
+        identifier: str,
+        anchor: str | None = None,
+        *,
+        title: str | None = None,
+        primary: bool = True,
+    ) -> None:
+        register_anchor(self, target, identifier, anchor, title=title, primary=primary)
+        if self is autorefs and target is page:
+            recorded.anchors.append(_Anchor(identifier, anchor, title, primary))
+        else:
+            recorded.foreign = True
+
+    def record_url(self: Any, *args: Any, **kwargs: Any) -> None:
+        recorded.foreign = True
+        register_url(self, *args, **kwargs)
+
+    return [(AutorefsPlugin, "register_anchor", record_anchor), (AutorefsPlugin, "register_url", record_url)]
+
+
+def _autodoc_patches(recorded: _Recorded) -> list[tuple[Any, str, Any]]:
+    try:
+        from mkdocstrings import AutoDocProcessor
+    except ImportError:
+        return []
+    run = AutoDocProcessor.run
+
+    def autodoc(self: Any, *args: Any, **kwargs: Any) -> None:
+        recorded.foreign = True
+        run(self, *args, **kwargs)
+
+    return [(AutoDocProcessor, "run", autodoc)]
+
+
+def _snippet_patches(recorded: _Recorded) -> list[tuple[Any, str, Any]]:
+    try:
+        from pymdownx.snippets import SnippetPreprocessor  # type: ignore[import-untyped]
+    except ImportError:
+        return []
+    find = SnippetPreprocessor.get_snippet_path
+
+    def get_snippet_path(self: Any, path: str) -> Any:
+        found = find(self, path)
+        bases = self.get_bases()
+        first = os.path.abspath(bases[0][0]) if bases and bases[0][1] else None
+        info = _stat(found) if isinstance(found, str) else None
+        if info is None or first is None or not os.path.abspath(found).startswith(first.rstrip(os.sep) + os.sep):
+            recorded.foreign = True  # missing, or found where an earlier base may shadow it later
+        else:
+            recorded.snippets.append((found, *info))
+        return found
+
+    return [(SnippetPreprocessor, "get_snippet_path", get_snippet_path)]
+
+
+def _stat(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_size, info.st_mtime_ns
 
 
 def _is_autorefs(plugin: Any) -> bool:

@@ -256,3 +256,23 @@ def test_page_hooks_are_reused_only_for_known_plugins_and_never_under_strict(tmp
     assert wrapped(strict=False, search={"search": {"jieba_dict_user": str(tmp_path / "dict.txt")}}) == {
         "mkdocs_minify_plugin.plugin:post_page"
     }
+
+
+def test_an_edited_page_under_the_snippets_base_path_leaves_the_other_renders_reused(tmp_path: Path) -> None:
+    """pymdownx.snippets' default base path is the project, docs included: the renders depend on
+    the files they included (recorded per render), not on every file under the base path."""
+    snippets = tmp_path / "snippets"
+    snippets.mkdir()
+    (snippets / "abbr.md").write_text("*[CLI]: Command Line One\n", encoding="utf-8")
+    extensions = ["abbr", {"pymdownx.snippets": {"base_path": [str(tmp_path)], "auto_append": ["snippets/abbr.md"]}}]
+    pages = {"index.md": "# Home\n\nUse the CLI here.\n", "other.md": "# Other\n\nThe CLI again.\n"}
+    session = Serve(write_site(tmp_path, pages=pages, extra_config={"markdown_extensions": extensions}))
+    try:
+        session.rebuild()
+        _edit(tmp_path / "docs" / "index.md", "Use the CLI", "Run the CLI")
+        plugin = session.rebuild()
+    finally:
+        session.close()
+    assert (plugin._renders.reused, plugin._renders.rendered) == (1, 1)
+    assert "Command Line One" in _zh(tmp_path, "other/index.html")
+    assert "「Run the" in _zh(tmp_path, "index.html")
