@@ -290,8 +290,8 @@ def _snippet_patches(recorded: _Recorded) -> list[tuple[Any, str, Any]]:
 
     def get_snippet_path(self: Any, path: str) -> Any:
         found = find(self, path)
-        bases = self.get_bases()
-        first = os.path.abspath(bases[0][0]) if bases and bases[0][1] else None
+        bases = list(getattr(self, "base_path", None) or [])  # as configured, existing or not
+        first = os.path.abspath(bases[0]) if bases and os.path.isdir(bases[0]) else None
         info = _stat(found) if isinstance(found, str) else None
         if info is None or first is None or not os.path.abspath(found).startswith(first.rstrip(os.sep) + os.sep):
             recorded.foreign = True  # missing, or found where an earlier base may shadow it later
