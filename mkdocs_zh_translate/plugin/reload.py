@@ -17,8 +17,8 @@ render depends on the page alone (Python-Markdown's, pymdown-extensions', Materi
 or one of mkdocstrings' and mkdocs-autorefs', whose effects beyond the page are known:
 pymdownx.snippets reads other files: each file a render included is recorded with its size and
 mtime, and the render is reused only while they are unchanged; a render that looked for a file
-that does not exist, found one outside the first base path (one in an earlier base could shadow
-it later) is not stored; with remote snippets (``url_download``) no render is reused.
+that does not exist, or found one outside the first base path (one in an earlier base could
+shadow it later), is not stored; with remote snippets (``url_download``) no render is reused.
 
 mkdocstrings and autorefs: a page with an autodoc block (``::: identifier``) reads source code
 and registers objects in mkdocstrings' inventory; such a render is never stored, the page is
@@ -86,7 +86,7 @@ class RenderMemo:
     def __init__(self) -> None:
         self._renders: dict[str, _Render] = {}
         self._site: str | None = None  # this build's site key ("" when renders are not reused)
-        self._watch = False  # whether this build's renders may call mkdocstrings / autorefs
+        self._watch = False  # whether this build's renders may call mkdocstrings, autorefs, snippets
         self.reused = 0  # renders reused in the current build (tests, log)
         self.rendered = 0
 
