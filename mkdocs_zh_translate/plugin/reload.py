@@ -16,9 +16,10 @@ logs the link warnings that strict counts) and only when every Markdown extensio
 render depends on the page alone (Python-Markdown's, pymdown-extensions', Material's and ours)
 or one of mkdocstrings' and mkdocs-autorefs', whose effects beyond the page are known:
 pymdownx.snippets reads other files: each file a render included is recorded with its size and
-mtime, and the render is reused only while they are unchanged; a render that looked for a file
-that does not exist, or found one outside the first base path (one in an earlier base could
-shadow it later), is not stored; with remote snippets (``url_download``) no render is reused.
+mtime, and the render is reused only while they are unchanged; each file it looked for and did
+not find, only while no base path has it; a render that found one outside the first base path
+(one in an earlier base could shadow it later) is not stored; with remote snippets
+(``url_download``) no render is reused.
 
 mkdocstrings and autorefs: a page with an autodoc block (``::: identifier``) reads source code
 and registers objects in mkdocstrings' inventory; such a render is never stored, the page is
@@ -68,6 +69,7 @@ class _Render:
     links: dict[str, dict[str, str]] | None  # target src_uri -> {anchor: link as written}
     anchors_registered: list[_Anchor]  # autorefs' register_anchor calls of the render, in order
     snippets: list[tuple[str, int, int]]  # files pymdownx.snippets included: path, size, mtime
+    missing: list[tuple[tuple[str, ...], str]]  # snippets it looked for and did not find: bases, path
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,7 @@ class RenderMemo:
                 else None,
                 recorded.anchors,
                 recorded.snippets,
+                recorded.missing,
             )
 
         page.render = render  # type: ignore[method-assign]
@@ -187,6 +190,8 @@ def _restore(page: Page, stored: _Render, files: Files, autorefs: Any) -> bool:
         return False
     if any(_stat(path) != (size, mtime) for path, size, mtime in stored.snippets):
         return False
+    if any(_found_now(bases, path) for bases, path in stored.missing):
+        return False
     links = None
     if stored.links is not None:
         links = {}
@@ -209,6 +214,7 @@ class _Recorded:
     def __init__(self) -> None:
         self.anchors: list[_Anchor] = []
         self.snippets: list[tuple[str, int, int]] = []
+        self.missing: list[tuple[tuple[str, ...], str]] = []
         self.foreign = False  # something the render did beyond the page that cannot be replayed
 
 
@@ -233,7 +239,7 @@ def _recording(page: Page, autorefs: Any, watch: bool) -> Iterator[_Recorded]:
         for owner, name, method in saved:
             setattr(owner, name, method)
     if recorded.foreign or (recorded.anchors and not _is_autorefs(autorefs)):
-        recorded.anchors, recorded.snippets = [], []
+        recorded.anchors, recorded.snippets, recorded.missing = [], [], []
         recorded.foreign = True
 
 
@@ -293,13 +299,25 @@ def _snippet_patches(recorded: _Recorded) -> list[tuple[Any, str, Any]]:
         bases = list(getattr(self, "base_path", None) or [])  # as configured, existing or not
         first = os.path.abspath(bases[0]) if bases and os.path.isdir(bases[0]) else None
         info = _stat(found) if isinstance(found, str) else None
-        if info is None or first is None or not os.path.abspath(found).startswith(first.rstrip(os.sep) + os.sep):
-            recorded.foreign = True  # missing, or found where an earlier base may shadow it later
+        if found is None and isinstance(path, str):
+            recorded.missing.append((tuple(str(b) for b in bases), path))  # reused while still missing
+        elif info is None or first is None or not os.path.abspath(found).startswith(first.rstrip(os.sep) + os.sep):
+            recorded.foreign = True  # found where an earlier base may shadow it later
         else:
             recorded.snippets.append((found, *info))
         return found
 
     return [(SnippetPreprocessor, "get_snippet_path", get_snippet_path)]
+
+
+def _found_now(bases: tuple[str, ...], path: str) -> bool:
+    """Whether a snippet that was missing may be found now: a file at ``path`` under any
+    configured base (beside it, for a base that is a file)."""
+    for base in bases:
+        folder = os.path.dirname(base) if os.path.isfile(base) else base
+        if os.path.exists(os.path.join(folder, path)):
+            return True
+    return False
 
 
 def _stat(path: str) -> tuple[int, int] | None:

@@ -264,15 +264,20 @@ def test_an_edited_page_under_the_snippets_base_path_leaves_the_other_renders_re
     snippets = tmp_path / "snippets"
     snippets.mkdir()
     (snippets / "abbr.md").write_text("*[CLI]: Command Line One\n", encoding="utf-8")
-    extensions = ["abbr", {"pymdownx.snippets": {"base_path": [str(tmp_path)], "auto_append": ["snippets/abbr.md"]}}]
+    appended = ["snippets/abbr.md", "snippets/later.md"]  # the second one is missing at first
+    extensions = ["abbr", {"pymdownx.snippets": {"base_path": [str(tmp_path)], "auto_append": appended}}]
     pages = {"index.md": "# Home\n\nUse the CLI here.\n", "other.md": "# Other\n\nThe CLI again.\n"}
     session = Serve(write_site(tmp_path, pages=pages, extra_config={"markdown_extensions": extensions}))
     try:
         session.rebuild()
         _edit(tmp_path / "docs" / "index.md", "Use the CLI", "Run the CLI")
         plugin = session.rebuild()
+        assert (plugin._renders.reused, plugin._renders.rendered) == (1, 1)
+        assert "Command Line One" in _zh(tmp_path, "other/index.html")
+        assert "「Run the" in _zh(tmp_path, "index.html")
+        (snippets / "later.md").write_text("*[again]: Once More\n", encoding="utf-8")  # now it is found
+        plugin = session.rebuild()
     finally:
         session.close()
-    assert (plugin._renders.reused, plugin._renders.rendered) == (1, 1)
-    assert "Command Line One" in _zh(tmp_path, "other/index.html")
-    assert "「Run the" in _zh(tmp_path, "index.html")
+    assert plugin._renders.reused == 0
+    assert "Once More" in _zh(tmp_path, "other/index.html")
