@@ -41,6 +41,7 @@ from .collect import Collector, EnglishBuild
 from .config import PluginConfig
 from .docs_source import human_pages
 from .factory import SitePipeline
+from .hookmemo import HookMemo
 from .jinjacache import SharedBytecode
 from .overrides import apply_overrides, translatable_copyright, translatable_site_name
 from .reload import RenderMemo
@@ -87,6 +88,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._banners: dict[str, str] = {}  # src_uri -> banner, from on_page_content to on_page_context
         self._templates = SharedBytecode()  # compiled theme templates, kept across builds
         self._renders = RenderMemo()  # the zh pages' Markdown renders, kept across serve reloads
+        self._hooks = {lang: HookMemo() for lang in ("en", "zh")}  # other plugins' page hooks, ditto
         self._warned_templates: set[Path] = set()
         self._english_warnings: WarningCount | None = None  # a strict English build's own warnings
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
@@ -127,10 +129,16 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             self._i18n = None
             site.set_alternates(config, self._build.langs)
         self._build.ui = uistrings.collect(config)
+        if self._i18n is None and self._reusing():
+            self._hooks["en"].install(config)
         self._stop_counting()
         if config.strict:
             self._english_warnings = WarningCount().start()
         return config
+
+    def _reusing(self) -> bool:
+        """Whether this build may reuse the previous build's work (reload.py, hookmemo.py)."""
+        return self._command == "serve" and not self._dirty
 
     def _stop_counting(self) -> int:
         """The English build's warnings so far (0 when not counting); counting stops."""
@@ -211,7 +219,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         return nav
 
     def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
-        if self._zh and self._command == "serve" and not self._dirty:  # see reload.py
+        if self._zh and self._reusing():  # see reload.py
             self._renders.attach(page, config, files)
         elif not self._zh and self._build is not None and self._i18n is None and self.collector is None:
             self.pipeline.english.attach(page)  # the guard's English renders (borrow.py)
@@ -469,6 +477,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
             log.info(f"building the Chinese site in {zh_dir}")
             self._renders.new_build()
+            if self._reusing():
+                self._hooks["zh"].install(zh_config)
             try:
                 with prefixed_warnings():
                     mkdocs_build(zh_config, serve_url=serve_url, dirty=self._dirty)
@@ -476,6 +486,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 raise Abort(f"{ZH_BUILD}{exc.message}") from None
             if self._renders.reused:
                 log.debug(f"{self._renders.reused} unchanged pages' renders reused, {self._renders.rendered} rendered")
+            hooks = self._hooks["zh"]
+            if hooks.reused:
+                log.debug(f"{hooks.reused} page hooks of other plugins reused, {hooks.ran} run")
         finally:
             self._zh = False
 

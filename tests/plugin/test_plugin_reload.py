@@ -171,3 +171,113 @@ def test_renders_are_not_reused_beside_an_unknown_extension_or_under_strict(tmp_
     assert site_key(config, Files([])) == ""
     config = load_config(config_file=str(write_site(tmp_path)), strict=True)
     assert site_key(config, Files([])) == ""
+
+
+def _tree(site: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(site)): p.read_bytes() for p in sorted(site.rglob("*")) if p.is_file()}
+
+
+def test_a_reload_writes_what_a_fresh_build_writes_beside_minify_search_and_mkdocstrings(tmp_path: Path) -> None:
+    """Material's search, mkdocs-minify and mkdocstrings with autorefs: a reload after an edit
+    reuses renders and the plugins' page hooks, and writes byte for byte what a fresh build of
+    the edited project writes (both sites, search indexes, mkdocstrings' inventory). The edited
+    page links to a heading of a reused page: that anchor reaches autorefs only by replay."""
+    pytest.importorskip("mkdocstrings_handlers.python")
+    pytest.importorskip("mkdocs_minify_plugin")
+    source = tmp_path / "src" / "demo_pkg"
+    source.mkdir(parents=True)
+    (source / "__init__.py").write_text('"""A demo package."""\n\n\ndef run() -> int:\n    """Run it once."""\n    return 1\n')
+    pages = {
+        "index.md": "# Welcome\n\nStart with [the run step][run-it] and [run][demo_pkg.run].\n",
+        "usage.md": "# Usage\n\n## Run it\n\nRun the build command twice.\n",
+        "api.md": "# API\n\n::: demo_pkg\n",
+    }
+    extra = {
+        "theme": {"name": "material"},
+        "plugins": [
+            "search",
+            "autorefs",
+            {"mkdocstrings": {"handlers": {"python": {"paths": ["src"]}}}},
+            {"minify": {"minify_html": True}},
+            {"zh-translate": {"backend": "pseudo"}},
+        ],
+        "markdown_extensions": ["toc"],
+    }
+    config = write_site(tmp_path, pages=pages, extra_config=extra)
+    session = Serve(config)
+    try:
+        session.rebuild()
+        _edit(tmp_path / "docs" / "index.md", "Start with", "Begin with")
+        plugin = session.rebuild()
+    finally:
+        session.close()
+    assert (plugin._renders.reused, plugin._renders.rendered) == (1, 2)  # usage reused; index, api rendered
+    assert plugin._hooks["zh"].reused > 0 and plugin._hooks["en"].reused > 0
+    reloaded = _tree(tmp_path / "site")
+    index = reloaded["zh/index.html"].decode()
+    assert "「Begin with" in index and 'title="「Run it」" href=usage/#run-it>' in index
+    fresh = Serve(config)  # a new process's first build: nothing to reuse
+    try:
+        fresh.rebuild()
+    finally:
+        fresh.close()
+    assert _tree(tmp_path / "site") == reloaded
+
+
+def test_page_hooks_are_reused_only_for_known_plugins_and_never_under_strict(tmp_path: Path) -> None:
+    """The memo wraps mkdocs-minify's ``on_post_page`` and Material search's
+    ``on_page_context`` and nothing else; under strict, or with a jieba dictionary of the
+    user's (a file that may change), it wraps nothing."""
+    pytest.importorskip("mkdocs_minify_plugin")
+    from mkdocs.config import load_config
+    from mkdocs.config.defaults import MkDocsConfig
+
+    from mkdocs_zh_translate.plugin.hookmemo import HookMemo
+
+    def wrapped(strict: bool, search: Any = "search") -> set[str]:
+        MkDocsConfig.plugins.plugin_cache.clear()  # type: ignore[attr-defined]
+        extra = {"theme": {"name": "material"}, "plugins": [search, "minify", {"zh-translate": {"backend": "pseudo"}}]}
+        config = load_config(config_file=str(write_site(tmp_path, extra_config=extra)), strict=strict)
+        before = {event: list(methods) for event, methods in config.plugins.events.items()}
+        HookMemo().install(config)
+        return {
+            f"{type(getattr(old, '__self__', None)).__module__}:{event}"
+            for event, methods in config.plugins.events.items()
+            for old, new in zip(before[event], methods, strict=True)
+            if old is not new
+        }
+
+    assert wrapped(strict=False) == {
+        "mkdocs_minify_plugin.plugin:post_page",
+        "material.plugins.search.plugin:page_context",
+    }
+    assert wrapped(strict=True) == set()
+    (tmp_path / "dict.txt").write_text("缓存 3\n", encoding="utf-8")
+    assert wrapped(strict=False, search={"search": {"jieba_dict_user": str(tmp_path / "dict.txt")}}) == {
+        "mkdocs_minify_plugin.plugin:post_page"
+    }
+
+
+def test_an_edited_page_under_the_snippets_base_path_leaves_the_other_renders_reused(tmp_path: Path) -> None:
+    """pymdownx.snippets' default base path is the project, docs included: the renders depend on
+    the files they included (recorded per render), not on every file under the base path."""
+    snippets = tmp_path / "snippets"
+    snippets.mkdir()
+    (snippets / "abbr.md").write_text("*[CLI]: Command Line One\n", encoding="utf-8")
+    appended = ["snippets/abbr.md", "snippets/later.md"]  # the second one is missing at first
+    extensions = ["abbr", {"pymdownx.snippets": {"base_path": [str(tmp_path)], "auto_append": appended}}]
+    pages = {"index.md": "# Home\n\nUse the CLI here.\n", "other.md": "# Other\n\nThe CLI again.\n"}
+    session = Serve(write_site(tmp_path, pages=pages, extra_config={"markdown_extensions": extensions}))
+    try:
+        session.rebuild()
+        _edit(tmp_path / "docs" / "index.md", "Use the CLI", "Run the CLI")
+        plugin = session.rebuild()
+        assert (plugin._renders.reused, plugin._renders.rendered) == (1, 1)
+        assert "Command Line One" in _zh(tmp_path, "other/index.html")
+        assert "「Run the" in _zh(tmp_path, "index.html")
+        (snippets / "later.md").write_text("*[again]: Once More\n", encoding="utf-8")  # now it is found
+        plugin = session.rebuild()
+    finally:
+        session.close()
+    assert plugin._renders.reused == 0
+    assert "Once More" in _zh(tmp_path, "other/index.html")

@@ -1,0 +1,194 @@
+"""Under ``mkdocs serve``, reuse what known plugins' page hooks made of unchanged input (issue 21).
+
+A serve reload rebuilds every page of both sites although an edit changes one; after the
+Markdown renders (``reload.py``), the most expensive steps left are other plugins' page hooks:
+on the 309-page instructor site mkdocs-minify's HTML minifier and Material's search indexer
+(an HTML parse of every page) cost more than the theme's templates. Both are functions of their
+input alone, so their results are kept, in this process, by that input, and reused when the
+same input comes again:
+
+* **mkdocs-minify** ``on_post_page``: htmlmin of the page's HTML; key: the HTML and the
+  plugin's options. The minified HTML is returned as the plugin would have returned it.
+* **Material's search** ``on_page_context``: the index entries of a page and its content with
+  the ``data-search-*`` attributes removed; key: everything the indexer reads (the page's
+  content, URL, title, metadata and table of contents, the plugin's options). The entries are
+  appended to the plugin's index, as the indexer would have appended them.
+
+Anything else is left as it is: other plugins' hooks run as always, and a hook of one of these
+plugins runs itself when its plugin is of another kind or release than the one described here
+(the wrapped method must be the plugin class's own, of a release in ``_KNOWN``), under
+``strict``, with ``--dirty`` (Material's search keeps a previous index then), and when Material's
+search loads jieba dictionaries of the user's (files that may change between reloads). Results are kept per site
+(English, Chinese) for the last build only, so memory stays at one build's worth.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import hashlib
+from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.pages import Page
+
+from ..pipeline.stable import stable_text
+
+_MINIFY = "mkdocs_minify_plugin.plugin"
+_MATERIAL_SEARCH = "material.plugins.search.plugin"
+# The releases whose hooks are described above (distribution: version prefix); others run as always.
+_KNOWN = {_MINIFY: ("mkdocs-minify-plugin", "0."), _MATERIAL_SEARCH: ("mkdocs-material", "9.")}
+
+
+class HookMemo:
+    """The results of known plugins' page hooks in this process's previous build of one site."""
+
+    def __init__(self) -> None:
+        self._previous: dict[str, Any] = {}
+        self._current: dict[str, Any] = {}
+        self.reused = 0  # hook calls answered from the memo in the current build (tests, log)
+        self.ran = 0
+
+    def install(self, config: MkDocsConfig) -> None:
+        """Wrap the known plugins' page hooks of this build's ``config`` (a new build starts)."""
+        if self._current:
+            self._previous = self._current
+        self._current = {}
+        self.reused = self.ran = 0
+        if config.strict:
+            self._previous.clear()
+            return
+        for plugin in config.plugins.values():
+            module = type(plugin).__module__
+            if not _known_release(module):
+                continue
+            if module == _MINIFY:
+                self._wrap(config, "post_page", plugin, self._minify)
+            elif module == _MATERIAL_SEARCH and not _search_reads_files(plugin):
+                self._wrap(config, "page_context", plugin, self._search)
+
+    def _wrap(self, config: MkDocsConfig, event: str, plugin: Any, make: Callable[[Any, Any], Any]) -> None:
+        method = getattr(plugin, f"on_{event}")
+        if getattr(method, "__func__", None) is not getattr(type(plugin), f"on_{event}", None):
+            return  # not the class's own method (patched by someone): leave it alone
+        methods = config.plugins.events[event]
+        for i, registered in enumerate(methods):
+            if registered == method:
+                wrapper = make(plugin, method)
+                setattr(wrapper, "mkdocs_priority", getattr(method, "mkdocs_priority", 0))  # noqa: B010
+                methods[i] = wrapper
+                origin = config.plugins._event_origins.get(method)
+                if origin is not None:
+                    config.plugins._event_origins[wrapper] = origin
+
+    def _lookup(self, key: str) -> Any:
+        found = self._current.get(key)
+        if found is None:
+            found = self._previous.get(key)
+            if found is not None:
+                self._current[key] = found
+        return found
+
+    def _minify(self, plugin: Any, method: Callable[..., Any]) -> Callable[..., Any]:
+        options = _Options(plugin)
+
+        def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> Any:
+            key = _digest("minify", options.text(), output)
+            found = self._lookup(key)
+            if found is not None:
+                self.reused += 1
+                return found
+            result = method(output, page=page, config=config)
+            self.ran += 1
+            if isinstance(result, str):
+                self._current[key] = result
+            return result
+
+        return on_post_page
+
+    def _search(self, plugin: Any, method: Callable[..., Any]) -> Callable[..., Any]:
+        options = _Options(plugin)
+
+        def on_page_context(context: Any, *, page: Page, config: MkDocsConfig, nav: Any) -> Any:
+            index = getattr(plugin, "search_index", None)
+            entries = getattr(index, "entries", None)
+            if not plugin.config.enabled or not isinstance(entries, list) or not isinstance(page.content, str):
+                return method(context, page=page, config=config, nav=nav)
+            key = _digest(
+                "search",
+                options.text(),
+                page.content,
+                page.url,
+                stable_text(page.title),
+                stable_text(page.meta),
+                _toc_text(page.toc),
+            )
+            found = self._lookup(key)
+            if found is not None:
+                added, content = found
+                entries.extend(copy.deepcopy(added))
+                page.content = content
+                self.reused += 1
+                return None
+            before = len(entries)
+            result = method(context, page=page, config=config, nav=nav)
+            self.ran += 1
+            if result is None and index is plugin.search_index and entries is index.entries:
+                self._current[key] = (copy.deepcopy(entries[before:]), page.content)
+            return result
+
+        return on_page_context
+
+
+class _Options:
+    """A plugin's options as a stable text, read at its first page (after every ``on_config``,
+    which may fill in defaults)."""
+
+    def __init__(self, plugin: Any) -> None:
+        self.plugin = plugin
+        self._text: str | None = None
+
+    def text(self) -> str:
+        if self._text is None:
+            self._text = f"{type(self.plugin).__qualname__}\x01{stable_text(dict(self.plugin.config))}"
+        return self._text
+
+
+@functools.cache
+def _known_release(module: str) -> bool:
+    if module not in _KNOWN:
+        return False
+    distribution, prefix = _KNOWN[module]
+    try:
+        return version(distribution).startswith(prefix)
+    except PackageNotFoundError:
+        return False
+
+
+def _search_reads_files(plugin: Any) -> bool:
+    """Material's search with jieba dictionaries of the user's: their files may change."""
+    options = plugin.config
+    return bool(options.get("jieba_dict") or options.get("jieba_dict_user"))
+
+
+def _toc_text(toc: Any) -> str:
+    """The table of contents as the search indexer reads it: ids, URLs, titles, nesting."""
+    parts: list[str] = []
+
+    def walk(items: Any, depth: int) -> None:
+        for item in items:
+            parts.append(f"{depth}\x01{item.id}\x01{item.url}\x01{item.title}")
+            walk(item.children, depth + 1)
+
+    walk(toc or [], 0)
+    return "\x02".join(parts)
+
+
+def _digest(*parts: str) -> str:
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\x00")
+    return digest.hexdigest()
