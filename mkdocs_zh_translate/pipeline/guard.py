@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any, Protocol
 
-from .stable import stable_text
+from .stable import parts_key, stable_text
 
 Render = Callable[[str], str]
 
@@ -613,7 +613,6 @@ class PageGuard:
         from .._version import __version__
 
         spliced = page.splice(list(translations))
-        digest = hashlib.sha256()
         parts = [
             f"guard={GUARD_FORMAT}",
             f"package={__version__}",
@@ -625,10 +624,7 @@ class PageGuard:
             spliced,
             json.dumps(list(translations), ensure_ascii=False),
         ]
-        for part in parts:
-            digest.update(part.encode("utf-8", "surrogatepass"))
-            digest.update(b"\x00")
-        return digest.hexdigest(), spliced
+        return parts_key(parts), spliced
 
     def _check(
         self,

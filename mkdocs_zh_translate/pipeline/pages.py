@@ -26,7 +26,7 @@ from .progress import progress_for
 from .report import PageCounts
 from .service import Guard, GuardOutcome, Requests, TranslationService
 from .spec import TranslatorSpec, bind_cache
-from .stable import stable_text
+from .stable import parts_key, stable_text
 
 # Segmented pages a memo keeps beyond those of the last call (see SiteTranslator's ``segmented``).
 _MEMO_SPARE = 256
@@ -362,11 +362,7 @@ class SiteTranslator:
         memo = self.segmented
         if memo is None:
             return segment_markdown(markdown, slugify=self.slugify, syntax=self.syntax, front_matter=False)
-        digest = hashlib.sha256()
-        for part in (markdown, self._segmenting()):
-            digest.update(part.encode("utf-8", "surrogatepass"))
-            digest.update(b"\x00")
-        key = digest.hexdigest()
+        key = parts_key((markdown, self._segmenting()))
         page = memo.pop(key, None)  # popped and put back: the most recently used come last
         if page is None:
             page = segment_markdown(markdown, slugify=self.slugify, syntax=self.syntax, front_matter=False)
@@ -383,13 +379,9 @@ class SiteTranslator:
 
         if memo is None or (guard is not None and not (isinstance(guard, PageGuard) and guard.fingerprint)):
             return splice()  # a guard that does not say what it renders with: no memo
-        digest = hashlib.sha256()
         parts = [job.markdown, self._segmenting(), stable_text(texts), job.label]
         parts += [str(job.line_offset), guard.fingerprint if guard is not None else "no guard"]
-        for part in parts:
-            digest.update(part.encode("utf-8", "surrogatepass"))
-            digest.update(b"\x00")
-        key = digest.hexdigest()
+        key = parts_key(parts)
         stored = memo.pop(key, None)  # popped and put back: the most recently used come last
         if stored is None:
             over = guard.over_budget if guard is not None else 0

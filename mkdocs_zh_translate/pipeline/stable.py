@@ -9,6 +9,8 @@ A key built from :func:`stable_text` is equal exactly when the configured values
 from __future__ import annotations
 
 import functools
+import hashlib
+from collections.abc import Iterable
 from typing import Any
 
 
@@ -52,3 +54,14 @@ def _filled(cell: Any) -> bool:
     except ValueError:
         return False
     return True
+
+
+def parts_key(parts: Iterable[str]) -> str:
+    """The SHA-256 hex digest of ``parts``, each ended by a NUL (so ``["ab", "c"]`` and
+    ``["a", "bc"]`` differ); lone surrogates from odd file names are kept, not an error. The
+    one key form of the memos and stored verdicts: keys already on disk depend on these bytes."""
+    digest = hashlib.sha256()
+    for part in parts:
+        digest.update(part.encode("utf-8", "surrogatepass"))
+        digest.update(b"\x00")
+    return digest.hexdigest()

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import hashlib
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
@@ -34,7 +33,7 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
-from ..pipeline.stable import stable_text
+from ..pipeline.stable import parts_key, stable_text
 
 _MINIFY = "mkdocs_minify_plugin.plugin"
 _MATERIAL_SEARCH = "material.plugins.search.plugin"
@@ -95,7 +94,7 @@ class HookMemo:
         options = _Options(plugin)
 
         def on_post_page(output: str, *, page: Page, config: MkDocsConfig) -> Any:
-            key = _digest("minify", options.text(), output)
+            key = parts_key(("minify", options.text(), output))
             found = self._lookup(key)
             if found is not None:
                 self.reused += 1
@@ -116,7 +115,7 @@ class HookMemo:
             entries = getattr(index, "entries", None)
             if not plugin.config.enabled or not isinstance(entries, list) or not isinstance(page.content, str):
                 return method(context, page=page, config=config, nav=nav)
-            key = _digest(
+            key = parts_key((
                 "search",
                 options.text(),
                 page.content,
@@ -124,7 +123,7 @@ class HookMemo:
                 stable_text(page.title),
                 stable_text(page.meta),
                 _toc_text(page.toc),
-            )
+            ))
             found = self._lookup(key)
             if found is not None:
                 added, content = found
@@ -184,11 +183,3 @@ def _toc_text(toc: Any) -> str:
 
     walk(toc or [], 0)
     return "\x02".join(parts)
-
-
-def _digest(*parts: str) -> str:
-    digest = hashlib.sha256()
-    for part in parts:
-        digest.update(part.encode("utf-8", "surrogatepass"))
-        digest.update(b"\x00")
-    return digest.hexdigest()

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import hashlib
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -50,7 +49,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from ..pipeline.guard import extensions_fingerprint
-from ..pipeline.stable import stable_text
+from ..pipeline.stable import parts_key, stable_text
 
 # Extension modules whose output depends on the page's Markdown and their options alone.
 _PAGE_LOCAL = ("markdown.extensions.", "pymdownx.", "material.extensions.emoji", "mkdocs_zh_translate.")
@@ -148,7 +147,6 @@ def site_key(config: MkDocsConfig, files: Files) -> str:
         return ""
     if SNIPPETS in modules and config.mdx_configs.get(SNIPPETS, {}).get("url_download"):
         return ""  # remote snippets: nothing to record
-    digest = hashlib.sha256()
     parts = [
         extensions_fingerprint(extensions, config.mdx_configs),
         stable_text(config.validation),
@@ -159,10 +157,7 @@ def site_key(config: MkDocsConfig, files: Files) -> str:
     autorefs = config.plugins.get("autorefs")
     if autorefs is not None:  # what its Markdown extension registers and marks up
         parts.append(_autorefs_switches(autorefs))
-    for part in parts:
-        digest.update(part.encode("utf-8", "surrogatepass"))
-        digest.update(b"\x00")
-    return digest.hexdigest()
+    return parts_key(parts)
 
 
 def _module(extension: Any) -> str:
@@ -176,11 +171,7 @@ def _module(extension: Any) -> str:
 
 
 def _page_key(site: str, page: Page) -> str:
-    digest = hashlib.sha256()
-    for part in (site, page.file.src_uri, page.file.url, page.markdown or "", stable_text(page.meta)):
-        digest.update(part.encode("utf-8", "surrogatepass"))
-        digest.update(b"\x00")
-    return digest.hexdigest()
+    return parts_key((site, page.file.src_uri, page.file.url, page.markdown or "", stable_text(page.meta)))
 
 
 def _restore(page: Page, stored: _Render, files: Files, autorefs: Any) -> bool:
