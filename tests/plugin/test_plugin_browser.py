@@ -138,10 +138,23 @@ def test_switch_language_then_find_a_page_by_a_chinese_word(browser: object, ser
         _wait(driver, lambda d: box.is_displayed())
         box.send_keys(query)
         selector = "#mkdocs-search-results a"
-    results = _wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, selector) or False)
-    hrefs = [r.get_attribute("href") for r in results]
-    assert any("zh/guide/install/" in h for h in hrefs), hrefs
-    target = next(r for r in results if "zh/guide/install/" in r.get_attribute("href"))
-    driver.execute_script("arguments[0].click()", target)
+    # The theme re-renders its result list as the query is typed and indexed, so an element
+    # found a moment ago may be gone: read the links and click in one script, in one frame.
+    read_links = "return Array.from(document.querySelectorAll(arguments[0])).map(a => a.href)"
+    hrefs: list[str] = []
+
+    def install_page_listed(d: object) -> bool:
+        hrefs[:] = d.execute_script(read_links, selector)
+        return any("zh/guide/install/" in h for h in hrefs)
+
+    try:
+        _wait(driver, install_page_listed)
+    except Exception:  # the timeout says nothing; the links found do
+        pytest.fail(f"the install page was not among the Chinese search results: {hrefs}")
+    driver.execute_script(
+        "const a = Array.from(document.querySelectorAll(arguments[0]))"
+        ".find(a => a.href.includes('zh/guide/install/')); a.click()",
+        selector,
+    )
     _wait(driver, lambda d: "/zh/guide/install/" in d.current_url)
     _wait(driver, lambda d: "安装" in d.find_element(By.TAG_NAME, "h1").text)
