@@ -1,6 +1,6 @@
 """The CommonMark spec examples, read from the markdown-it-py sdist (never copied into the repo).
 
-The sdist is fetched once with ``pip download`` into ``$ZH_TRANSLATE_TEST_CACHE`` (default
+The sdist is fetched once (:mod:`tests.sdists`) into ``$ZH_TRANSLATE_TEST_CACHE`` (default
 ``<repo>/.cache``); tests that need it are skipped when neither the cache nor a package
 registry is available.
 """
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 import tarfile
 from functools import lru_cache
 from pathlib import Path
 
 import markdown_it
+
+from tests.sdists import fetch
 
 REPO = Path(__file__).resolve().parent.parent
 SPEC_VERSION = "0.31.2"
@@ -30,18 +30,10 @@ def cache_dir() -> Path:
 def spec_examples() -> list[dict[str, object]] | None:
     """The spec examples (``markdown``, ``html``, ``example``), or None when unavailable."""
     version = markdown_it.__version__
-    target = cache_dir() / "sdist" / f"markdown-it-py-{version}"
-    sdists = sorted(target.glob("markdown_it_py-*.tar.gz"))
-    if not sdists:
-        target.mkdir(parents=True, exist_ok=True)
-        cmd = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
-               f"markdown-it-py=={version}", "-d", str(target), "-q"]
-        if subprocess.run(cmd, capture_output=True, timeout=300).returncode != 0:
-            return None
-        sdists = sorted(target.glob("markdown_it_py-*.tar.gz"))
-        if not sdists:
-            return None
-    with tarfile.open(sdists[0]) as tar:
+    found, _ = fetch("markdown-it-py", version, cache_dir() / "sdist" / f"markdown-it-py-{version}")
+    if found is None:
+        return None
+    with tarfile.open(found) as tar:
         members = {Path(m.name).name: m for m in tar.getmembers() if "/tests/test_cmark_spec/" in m.name}
         for name in ("spec.json", "commonmark.json"):
             if name in members:

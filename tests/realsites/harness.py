@@ -1,7 +1,7 @@
 """Build real third-party doc sets with the plugin and compare each zh page with its English page.
 
-How it works: download the pinned sdist (``pip download NAME==VER --no-deps --no-binary :all:``)
-into the corpus cache, unpack it into a work directory, strip markdown-exec's fence options
+How it works: download the pinned sdist (from pip's package index, :mod:`tests.sdists`) into
+the corpus cache, unpack it into a work directory, strip markdown-exec's fence options
 from its Markdown (its plugin is dropped; see :func:`strip_exec_options`), write ``mkdocs.zh-realsites.yml`` beside
 the project's ``mkdocs.yml`` (overrides documented in :mod:`tests.realsites.sites`), run
 ``python -m mkdocs build`` in a subprocess with the ``pseudo`` backend (every translated
@@ -58,6 +58,7 @@ from typing import Any
 
 import yaml
 
+from ..sdists import fetch
 from .marker_hook import BEGIN, END
 from .sites import OFFLINE_PLUGINS, Site
 
@@ -84,30 +85,11 @@ def cache_root() -> Path:
 # -- fetching -----------------------------------------------------------------------------
 
 
-def _normal(name: str) -> str:
-    return re.sub(r"[-_.]+", "_", name).lower()
-
-
 def sdist(site: Site) -> Path:
-    """The pinned sdist in the cache, downloaded with pip on first use."""
-    folder = cache_root() / "sdists"
-    folder.mkdir(parents=True, exist_ok=True)
-
-    def find() -> Path | None:
-        for path in folder.glob("*.tar.gz"):
-            stem = path.name[: -len(".tar.gz")]
-            name, _, version = stem.rpartition("-")
-            if _normal(name) == _normal(site.dist) and version == site.version:
-                return path
-        return None
-
-    found = find()
+    """The pinned sdist in the cache, fetched from pip's package index on first use."""
+    found, error = fetch(site.dist, site.version, cache_root() / "sdists")
     if found is None:
-        cmd = [sys.executable, "-m", "pip", "download", site.requirement, "--no-deps", "--no-binary", ":all:"]
-        done = subprocess.run([*cmd, "-q", "-d", str(folder)], capture_output=True, text=True)
-        found = find()
-        if found is None:
-            raise CorpusError(f"{site.name}: `pip download {site.requirement}` failed: {done.stderr.strip()[-400:]}")
+        raise CorpusError(f"{site.name}: `pip download {site.requirement}` failed: {error}")
     return found
 
 
