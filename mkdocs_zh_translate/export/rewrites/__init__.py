@@ -23,10 +23,12 @@ from .cross_attention import fuse_cross_attention
 from .cross_cache import add_cross_cache_to_encoder
 from .logits_bias import flatten_logits_bias
 from .self_attention import self_attention_in_place
+from .shortlist_head import add_shortlist_head
 from .topk_head import add_topk_head
 
 __all__ = [
     "add_cross_cache_to_encoder",
+    "add_shortlist_head",
     "add_topk_head",
     "flatten_logits_bias",
     "fuse_cross_attention",
