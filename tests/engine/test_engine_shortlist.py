@@ -121,7 +121,7 @@ def test_an_export_without_the_capability_refuses_a_shortlist_and_runs_without(t
     from mkdocs_zh_translate.engine import EngineError, OnnxTranslator
 
     old = _without_capability(tmp_path)
-    with pytest.raises(EngineError, match="cannot take a vocabulary shortlist.*set shortlist to 0"):
+    with pytest.raises(EngineError, match=r"cannot take a vocabulary shortlist.*set shortlist to 0"):
         OnnxTranslator(old, shortlist=200)
     assert OnnxTranslator(old, shortlist=0).translate(TEXTS) == _translator("int8").translate(TEXTS)
     with pytest.raises(EngineError, match="shortlist must be 0"):
