@@ -13,6 +13,9 @@
 * ``topk_head``: log-softmax, the logits processors' bias and top-k run inside the decoder, so
   only ``[rows, k]`` scores leave ONNX Runtime each step. Moving that work out of numpy made beam
   search about 3x faster (see BENCHMARKS.md).
+* ``shortlist_head`` (on the offline-optimised graph): the projection and the top-k head behind
+  an If, so an opt-in vocabulary shortlist projects onto its rows only (the engine's
+  ``shortlist`` setting); switched off, the same nodes as before run.
 
 ``graph`` holds what they share (pattern checks, pruning and topological sorting).
 """
