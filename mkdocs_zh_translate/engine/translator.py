@@ -136,8 +136,6 @@ class OnnxTranslator:
                 raise EngineError(f"{label} must be at least 1, got {value}")
         if min_new_tokens is not None and min_new_tokens < 0:
             raise EngineError(f"min_new_tokens must be >= 0, got {min_new_tokens}")
-        if shortlist is not None and (isinstance(shortlist, bool) or shortlist < 0):
-            raise EngineError(f"shortlist must be 0 (off) or a number of target pieces, got {shortlist}")
         self.num_beams = int(num_beams or settings.get("num_beams") or 1)
         # 1024 source tokens (~14 sentences of 70 tokens, ×beams rows): on the opus-mt-shaped
         # benchmark 64 lines translate no slower than at 2048 (5.29 vs 5.64 CPU s) and the
@@ -180,20 +178,26 @@ class OnnxTranslator:
         )
         self._tag_vocab: TagVocab | None = None
         self._term_vocab: TermVocab | None = None
-        self.shortlister: Shortlister | None = None
-        if shortlist:
-            if not self.sessions.supports_shortlist:
-                raise EngineError(f"{self.model_dir}: this export cannot take a vocabulary shortlist (exported "
-                                  f"before it, or as fp16); set shortlist to 0, or {recreate_hint(self.model_dir)}")
-            opts = self._base_options
-            self.shortlister = Shortlister(self.tokenizer, int(shortlist),
-                                           (opts.pad_id, opts.eos_id, opts.decoder_start_id, self.tokenizer.unk_id))
+        self.shortlister = self._shortlister(shortlist)
         self.fingerprint = (
             f"onnx:{manifest['fingerprint']}:beams={self.num_beams}:max={self.max_length}:min={self.min_length}"
             f":lp={self._base_options.length_penalty}:es={self._base_options.early_stopping}"
             f":prefix={self.target_prefix or ''}:renorm={int(renormalize)}"
             + (f":shortlist={int(shortlist)}" if shortlist else "")  # off: the keys of before
         )
+
+    def _shortlister(self, size: int | None) -> Shortlister | None:
+        """The vocabulary shortlist's builder (``shortlist.py``) for ``size``, None when off."""
+        if size is not None and (isinstance(size, bool) or size < 0):
+            raise EngineError(f"shortlist must be 0 (off) or a number of target pieces, got {size}")
+        if not size:
+            return None
+        if not self.sessions.supports_shortlist:
+            raise EngineError(f"{self.model_dir}: this export cannot take a vocabulary shortlist (exported "
+                              f"before it, or as fp16); set shortlist to 0, or {recreate_hint(self.model_dir)}")
+        opts = self._base_options
+        return Shortlister(self.tokenizer, int(size),
+                           (opts.pad_id, opts.eos_id, opts.decoder_start_id, self.tokenizer.unk_id))
 
     # --- public API ---------------------------------------------------------------------
     def translate(self, texts: Sequence[str], *, tags: bool = False,
