@@ -134,3 +134,23 @@ def test_the_shortlist_is_part_of_the_fingerprint() -> None:
     assert _translator("int8", shortlist=0).fingerprint == off.fingerprint
     on = _translator("int8", shortlist=200).fingerprint
     assert on != off.fingerprint and on != _translator("int8", shortlist=300).fingerprint
+
+
+def test_the_translate_command_takes_it_and_refuses_it_in_one_line(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    import io
+    import sys
+
+    from mkdocs_zh_translate.cli.app import main
+    from tests.models import tiny_onnx_model
+
+    lines = "\n".join(TEXTS) + "\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(lines.encode())))
+    assert main(["translate", "--model", str(tiny_onnx_model("int8")), "--shortlist", "40"]) == 0
+    assert capsys.readouterr().out.splitlines() == _translator("int8", shortlist=40).translate(TEXTS)
+    old = _without_capability(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(lines.encode())))
+    assert main(["translate", "--model", str(old), "--shortlist", "40"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot take a vocabulary shortlist" in err and "Traceback" not in err
