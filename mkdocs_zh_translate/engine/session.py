@@ -191,10 +191,6 @@ class Shortlist:
     ids: np.ndarray
     feeds: dict[str, np.ndarray]
 
-    @property
-    def size(self) -> int:
-        return int(self.ids.size)
-
 
 #: Self-attention cache capacity grows in steps of this many positions: each growth copies
 #: the cache once (what every step's Concat used to do).
