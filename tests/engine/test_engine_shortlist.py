@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -86,21 +87,30 @@ def test_the_shortlist_holds_specials_frequent_copied_and_forced_pieces() -> Non
 
 
 def test_tags_and_terms_come_out_whole_with_a_small_shortlist() -> None:
+    """A term whose pieces are neither frequent nor in the source is still spelt whole: the
+    batch's shortlist holds what the constraints may force."""
     from mkdocs_zh_translate.segment._placeholders import validate
 
     texts = ["Open the <g1>cache</g1> in the browser.", "Click <x1/> to build the site."]
     full = _translator("int8", num_beams=4)
-    term = next(t for t in ("里", "用户", "说") if full.can_force(t) and not any(t in o for o in full.translate(texts)))
     tr = _translator("int8", num_beams=4, shortlist=30)
     assert tr.shortlister is not None
+    unforced = set(tr.shortlister.for_batch([tr.tokenizer.encode(t) for t in texts]).tolist())
+
+    # Two characters that are pieces of their own, neither frequent nor in the sources, and no
+    # piece holding both: spelling the term needs a piece that only its constraint can offer.
+    tok = tr.tokenizer
+    rare = [p for p in tok.target_pieces_by_score()[100:]
+            if len(p) == 1 and "\u4e00" <= p <= "\u9fff" and tok.target_id(p) not in unforced]
+    outs = full.translate(texts)
+    term = next(a + b for a, b in pairwise(rare)
+                if a != b and not tr.term_vocab().term(a + b).whole.size and not any(a + b in o for o in outs))
     got = tr.translate_nbest(texts, 2, tags=True, terms=[[term], [term]])
     for text, alts in zip(texts, got):
         assert alts
         for out in alts:
             assert validate(text, out) == [], out
             assert out.count(term) == 1, out
-    # the term is not among the frequent pieces: only its being forced put it in the shortlist
-    assert not set(tr.term_vocab().automaton([term]).forced_ids().tolist()) <= set(tr.shortlister.base.tolist())
 
 
 def _without_capability(tmp_path: Path) -> Path:
