@@ -11,7 +11,7 @@ budget), or with ``--defaults`` the engine benchmark's 64 CLI lines through
 ``OnnxTranslator.translate`` at default settings (batch plan, threads; only the 32 forced
 new tokens are given), what the ``translate`` CLI runs.
 
-    python3 benchmarks/profile_engine.py [--defaults] [--quantize int8|fp32] [--beams 4] [--threads 2]
+    python3 benchmarks/profile_engine.py [--defaults] [--quantize int8|fp32] [--beams 4] [--threads 2] [--shortlist N]
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ def main() -> None:
     ap.add_argument("--beams", type=int, default=4)
     ap.add_argument("--threads", type=int, default=2, help="(batch-16 workload; --defaults uses the engine's)")
     ap.add_argument("--defaults", action="store_true", help="the 64 CLI lines at default settings")
+    ap.add_argument("--shortlist", type=int, default=0, help="the engine's vocabulary shortlist (0: off)")
     args = ap.parse_args()
 
     import engine as bench
@@ -81,12 +82,12 @@ def main() -> None:
     if args.defaults:
         lines = bench.cli_lines(paths)
         tr = OnnxTranslator(paths[args.quantize], num_beams=args.beams, max_new_tokens=bench.NEW_TOKENS,
-                            min_new_tokens=bench.NEW_TOKENS)
+                            min_new_tokens=bench.NEW_TOKENS, shortlist=args.shortlist)
         label = f"{args.quantize} beams {args.beams}, 64 CLI lines at default settings"
     else:
         tr = OnnxTranslator(paths[args.quantize], num_beams=args.beams, threads=args.threads,
                             max_new_tokens=bench.NEW_TOKENS, min_new_tokens=bench.NEW_TOKENS,
-                            max_batch_tokens=1 << 20, max_batch_sentences=1 << 20)
+                            max_batch_tokens=1 << 20, max_batch_sentences=1 << 20, shortlist=args.shortlist)
         label = f"{args.quantize} beams {args.beams}, batch 16, {args.threads} threads"
     timers: collections.Counter[str] = collections.Counter()
 

@@ -16,7 +16,7 @@ from ..errors import ZhTranslateError
 from ..owned import atomic_write, check_output
 from ..textfile import decode_utf8, read_bytes, split_bom
 from .errors import EXIT_USAGE, CliError
-from .options import PROVIDERS_HELP, add_translator_options, providers_of
+from .options import PROVIDERS_HELP, SHORTLIST_HELP, add_translator_options, providers_of
 
 
 def _read_text(path: Path) -> tuple[str, str]:
@@ -46,7 +46,7 @@ def _cmd_md(args: argparse.Namespace) -> int:
         print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr)
     spec = TranslatorSpec(
         args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers_of(args),
-        markup=args.markup,
+        markup=args.markup, shortlist=args.shortlist,
     )
     lazy = LazyTranslator()  # loaded only if some segment needs it, with the build's messages
     counts = PageCounts()
@@ -140,6 +140,7 @@ def _build_parser(own_only: bool = False) -> argparse.ArgumentParser:
     tr.add_argument("--min-new-tokens", type=int, default=None)
     tr.add_argument("--batch-tokens", type=int, default=None)
     tr.add_argument("--threads", type=int, default=None)
+    tr.add_argument("--shortlist", type=int, default=None, metavar="N", help=SHORTLIST_HELP)
     tr.add_argument("--providers", metavar="LIST", help=PROVIDERS_HELP)
     tr.set_defaults(func=_cmd_translate)
     if own_only:

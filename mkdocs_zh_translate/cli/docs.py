@@ -51,7 +51,8 @@ def _run(args: argparse.Namespace) -> int:
     from ..plugin.docs_source import docs_source, find_config
 
     options: dict[str, object] = {
-        k: v for k in ("backend", "model", "beams", "threads", "markup") if (v := getattr(args, k)) is not None
+        k: v for k in ("backend", "model", "beams", "threads", "markup", "shortlist")
+        if (v := getattr(args, k)) is not None
     }
     if args.providers:
         options["providers"] = list(providers_of(args) or ())

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 EXIT_BELOW = 1
 _INT_SETTINGS = ("beams", "threads", "max_batch_tokens")
-SETTINGS = ("backend", "model", "markup", *_INT_SETTINGS)
+SETTINGS = ("backend", "model", "markup", "shortlist", *_INT_SETTINGS)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -69,6 +69,10 @@ def parse_settings(text: str, base: TranslatorSpec) -> TranslatorSpec:
         if name in _INT_SETTINGS:
             if not value.isdigit() or int(value) < 1:
                 raise CliError(f"--compare {text}: {name} takes a whole number, 1 or more")
+            changes[name] = int(value)
+        elif name == "shortlist":
+            if not value.isdigit():
+                raise CliError(f"--compare {text}: shortlist takes a whole number, 0 (off) or more")
             changes[name] = int(value)
         elif name == "backend" and value not in BACKENDS:
             raise CliError(f"--compare {text}: unknown backend {value!r}; choose one of {', '.join(BACKENDS)}")
@@ -118,7 +122,7 @@ def _base_spec(args: argparse.Namespace, refs: ReferenceSet) -> TranslatorSpec:
         changes["backend"] = args.backend
     if args.model:
         changes["model"] = args.model
-    for name in ("beams", "threads", "markup"):
+    for name in ("beams", "threads", "markup", "shortlist"):
         if getattr(args, name) is not None:
             changes[name] = getattr(args, name)
     if args.providers:

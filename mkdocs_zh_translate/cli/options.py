@@ -15,6 +15,8 @@ from typing import Any
 from ..pipeline.backends import BACKENDS, DEFAULT_BACKEND, backend_names
 from ..pipeline.markup import DEFAULT_MARKUP, markup_choices
 
+SHORTLIST_HELP = ("vocabulary shortlist: score about N frequent target pieces plus the batch's own instead of "
+                  "all (faster, outputs can differ; 0: off, the default; needs an export made with it)")
 PROVIDERS_HELP = "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu (default: cpu; GPU untested)"
 
 
@@ -44,6 +46,7 @@ def add_translator_options(parser: argparse.ArgumentParser, *, overrides: str = 
         parser.add_argument("--model", metavar="DIR", help=f"exported model directory ({with_model} backend)")
     parser.add_argument("--beams", type=int, default=None)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--shortlist", type=int, default=None, metavar="N", help=SHORTLIST_HELP)
     parser.add_argument("--providers", metavar="LIST", help=PROVIDERS_HELP)
     add_markup_option(parser, overrides_config=bool(overrides))
 

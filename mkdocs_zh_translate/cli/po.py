@@ -90,7 +90,7 @@ def _run(args: argparse.Namespace) -> int:
         glossary = load_glossary(path)
     spec = TranslatorSpec(
         args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers_of(args),
-        markup=args.markup,
+        markup=args.markup, shortlist=args.shortlist,
     )
     summary = fill(
         [Path(p) for p in args.paths],

@@ -27,6 +27,7 @@ def run_translate(args: argparse.Namespace) -> int:
         max_batch_tokens=args.batch_tokens,
         max_new_tokens=args.max_new_tokens,
         min_new_tokens=args.min_new_tokens,
+        shortlist=getattr(args, "shortlist", None),
         providers=args.providers.split(",") if getattr(args, "providers", None) else None,
     )
     data = sys.stdin.buffer.read()

@@ -149,25 +149,47 @@ def make_session(
         raise EngineError(f"{path}: cannot load the ONNX graph ({first}); re-create it with `{hint}`") from None
 
 
+def map_initializer(model_dir: Path, entry: dict[str, Any], hint: str) -> np.ndarray:
+    """A weight the export located in a data file (``shared_initializers``' form), memory-mapped
+    read-only and lazily, like ONNX Runtime's own: only the rows read become resident."""
+    path = model_dir / str(entry["file"])
+    try:
+        return np.memmap(path, dtype=np.dtype(str(entry["dtype"])), mode="r", offset=int(entry["offset"]),
+                         shape=tuple(int(d) for d in entry["shape"]))
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        raise EngineError(f"{path}: cannot map the weight {entry.get('name')!r} ({exc}); "
+                          f"re-create the model with `{hint}`") from None
+
+
 def shared_initializers(model_dir: Path, entries: Sequence[dict[str, Any]],
                         hint: str) -> list[tuple[str, ort.OrtValue]]:
     """Weights both graphs use (the tied token embedding), mapped once for both sessions.
 
     Each session would otherwise map its own view of the file, and RSS counts the pages once
-    per mapping. The memory map is read-only and lazy, like ONNX Runtime's own: only the rows
-    decoding touches become resident.
+    per mapping.
     """
-    out = []
-    for entry in entries:
-        path = model_dir / str(entry["file"])
-        try:
-            array = np.memmap(path, dtype=np.dtype(str(entry["dtype"])), mode="r", offset=int(entry["offset"]),
-                              shape=tuple(int(d) for d in entry["shape"]))
-        except (OSError, ValueError, TypeError, KeyError) as exc:
-            raise EngineError(f"{path}: cannot map the shared weight {entry.get('name')!r} ({exc}); "
-                              f"re-create the model with `{hint}`") from None
-        out.append((str(entry["name"]), ort.OrtValue.ortvalue_from_numpy(array)))
-    return out
+    return [(str(entry["name"]), ort.OrtValue.ortvalue_from_numpy(map_initializer(model_dir, entry, hint)))
+            for entry in entries]
+
+
+#: The decoder inputs of an export with a vocabulary shortlist (``rewrites.shortlist_head``),
+#: by the role of the projection weight each is gathered from (``scale``/``zero_point``: int8).
+SHORTLIST_FEEDS = {"weight": "shortlist_weight", "bias": "shortlist_bias", "scale": "shortlist_scale",
+                   "zero_point": "shortlist_zero_point"}
+
+
+#: numpy types of the ONNX tensor types the shortlist inputs have.
+ORT_TYPES: dict[str, Any] = {"tensor(bool)": np.bool_, "tensor(int64)": np.int64, "tensor(int8)": np.int8,
+                             "tensor(uint8)": np.uint8, "tensor(float)": np.float32}
+
+
+@dataclass
+class Shortlist:
+    """One batch's shortlist: its vocabulary ids (sorted) and the projection's columns for
+    them, gathered once per batch and fed to every step of it."""
+
+    ids: np.ndarray
+    feeds: dict[str, np.ndarray]
 
 
 #: Self-attention cache capacity grows in steps of this many positions: each growth copies
@@ -194,6 +216,7 @@ class DecoderState:
     cross_kv: list[np.ndarray]
     encoder_mask: np.ndarray
     length: int = 0
+    shortlist: Shortlist | None = None  # the batch's vocabulary shortlist (None: every id)
 
     @property
     def rows(self) -> int:
@@ -286,13 +309,41 @@ class MarianSessions:
         self._cross_names = [
             (f"past_key_values.{i}.encoder.key", f"past_key_values.{i}.encoder.value") for i in range(self.layers)
         ]
+        # The projection's weights, mapped for the shortlist (exports since it, fp32 and int8).
+        entries = settings.get("shortlist") or {}
+        self._projection = ({role: map_initializer(model_dir, entry, hint) for role, entry in entries.items()}
+                            if entries and "use_shortlist" in names else {})
+        # Fed while no shortlist is on: the branch that would read them does not run.
+        self._no_shortlist = {i.name: np.zeros([1] * len(i.shape), dtype=ORT_TYPES.get(i.type, np.float32))
+                              for i in self.decoder.get_inputs()
+                              if i.name == "use_shortlist" or i.name.startswith("shortlist_")}
         self._renormalize = np.array([bool(renormalize)])
         self._true = np.array([True])
         self._false = np.array([False])
         self._no_bias = np.zeros((1, 1), dtype=np.float32)  # unread by the graph's plain path
 
+    @property
+    def supports_shortlist(self) -> bool:
+        """Whether the export can project onto a shortlist (older and fp16 exports cannot)."""
+        return bool(self._projection)
+
+    def _gather(self, ids: np.ndarray) -> dict[str, np.ndarray]:
+        """The projection's columns for ``ids``, contiguous, by decoder input name."""
+        out = {}
+        for role, array in self._projection.items():
+            taken = array[:, ids] if role == "weight" else array[ids]
+            out[SHORTLIST_FEEDS[role]] = np.ascontiguousarray(taken)
+        return out
+
+    def shortlist(self, ids: np.ndarray) -> Shortlist:
+        """The batch shortlist of the sorted vocabulary ``ids`` (gathered here, once)."""
+        if not self._projection:
+            raise EngineError("this model export cannot take a vocabulary shortlist")
+        ids = np.ascontiguousarray(ids, dtype=np.int64)
+        return Shortlist(ids, {"use_shortlist": np.array([True]), "shortlist_ids": ids, **self._gather(ids)})
+
     def encode(self, input_ids: np.ndarray, mask: np.ndarray, hidden: list[np.ndarray] | None = None,
-               positions: int = CACHE_GROWTH) -> DecoderState:
+               positions: int = CACHE_GROWTH, shortlist: Shortlist | None = None) -> DecoderState:
         """Run the encoder; the state has one row per sentence and nothing decoded yet.
 
         ``hidden`` (an export with :attr:`has_hidden` only): gets the encoder states
@@ -308,7 +359,8 @@ class MarianSessions:
             hidden.append(np.asarray(cross.pop(), dtype=np.float32))
         capacity = -(-max(1, positions) // CACHE_GROWTH) * CACHE_GROWTH
         shape = (input_ids.shape[0], self.heads, capacity, self.head_dim)
-        return DecoderState([np.zeros(shape, dtype=np.float32) for _ in range(2 * self.layers)], cross, mask)
+        return DecoderState([np.zeros(shape, dtype=np.float32) for _ in range(2 * self.layers)], cross, mask,
+                            shortlist=shortlist)
 
     def step(
         self, tokens: np.ndarray, state: DecoderState, bias: np.ndarray | None, k: int
@@ -319,10 +371,17 @@ class MarianSessions:
         and each self-attention buffer is bound as both the layer's past input and its present
         output: the graph's attention node writes the new position into it. The returned
         state is ``state`` itself, one position longer.
+
+        With ``state.shortlist`` the graph projects onto its ids only: ``bias`` (over the whole
+        vocabulary, as the search builds it) is cut to those columns, and the returned ids are
+        vocabulary ids (the graph maps them back). ``k`` must not exceed the shortlist's size
+        (the translator caps ``max_topk`` at its smallest).
         """
         state.reserve()
         rows = state.rows
         binding = self.decoder.io_binding()
+        if state.shortlist is not None and bias is not None:
+            bias = bias[:, state.shortlist.ids]
         feed: dict[str, np.ndarray] = {
             "input_ids": np.ascontiguousarray(tokens.reshape(rows, 1), dtype=np.int64),
             "encoder_attention_mask": state.encoder_mask,
@@ -333,6 +392,7 @@ class MarianSessions:
             "past_length": np.array(state.length, dtype=np.int64),
             "seqlens_k": np.full(rows, state.length, dtype=np.int32),
             "total_sequence_length": np.array([state.length + 1], dtype=np.int32),
+            **(self._no_shortlist if state.shortlist is None else state.shortlist.feeds),
         }
         for i, (kn, vn) in enumerate(self._cross_names):
             feed[kn] = state.cross_kv[2 * i]

@@ -129,7 +129,26 @@ def check_settings(settings: dict[str, Any], path: Path, files: Mapping[str, Any
     _check_tokenizer(c, c.mapping(c.field(settings, "tokenizer"), "tokenizer"), vocab, files)
     for i, entry in enumerate(c.array(settings.get("shared_initializers") or [], "shared_initializers")):
         _check_shared(c, c.mapping(entry, f"shared_initializers[{i}]"), f"shared_initializers[{i}].", files)
+    if settings.get("shortlist") is not None:
+        _check_shortlist(c, c.mapping(settings["shortlist"], "shortlist"), vocab, files)
     return settings
+
+
+#: The projection weights a shortlist export names: float32, and int8 (per-column quantised).
+SHORTLIST_ROLES = ({"weight", "bias"}, {"weight", "bias", "scale", "zero_point"})
+
+
+def _check_shortlist(c: _Checker, entries: dict[str, Any], vocab: int, files: Mapping[str, Any]) -> None:
+    """The output projection's weights, by role: mapped like ``shared_initializers``, and shaped
+    ``[d_model, vocab]`` (the weight) or ``[vocab]``, so a batch's columns are in range."""
+    if set(entries) not in SHORTLIST_ROLES:
+        c.fail("shortlist", "weight and bias (and scale and zero_point for int8)", sorted(entries))
+    for role, entry in entries.items():
+        key = f"shortlist.{role}"
+        _check_shared(c, c.mapping(entry, key), key + ".", files)
+        shape = entry["shape"]
+        if shape[-1] != vocab or len(shape) != (2 if role == "weight" else 1):
+            c.fail(key + ".shape", f"[d_model, {vocab}]" if role == "weight" else f"[{vocab}]", shape)
 
 
 def _check_tokenizer(c: _Checker, tok: dict[str, Any], vocab: int, files: Mapping[str, Any]) -> None:

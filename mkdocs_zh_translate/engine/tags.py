@@ -54,6 +54,11 @@ class Constraint(Protocol):
 
     def mask(self, state: Any) -> Mask: ...
 
+    def forced_ids(self) -> np.ndarray:
+        """Every id a mask may leave as the only choice or send EOS to: a vocabulary shortlist
+        (``shortlist.py``) must hold them, or a forced token would be out of reach."""
+        ...
+
 
 @dataclass(frozen=True)
 class Mask:
@@ -221,6 +226,13 @@ class TagAutomaton:
             if tid >= 0 and tid not in ban:
                 return tid
         return -1
+
+    def forced_ids(self) -> np.ndarray:
+        """The pieces tags are spelled with (the only ones inside a tag), those that may start
+        one, and each tag as one piece where the vocabulary has it (EOS's replacements)."""
+        v = self.vocab
+        whole = [v.by_surface[t] for t in (*self.tags, *self.closing.values(), "<") if t in v.by_surface]
+        return np.union1d(np.union1d(v.tag_only, v.with_lt), np.array(whole, dtype=np.int64))
 
     def mask(self, state: State) -> Mask:
         """What the state allows next (cached per state)."""

@@ -206,6 +206,17 @@ class TermAutomaton:
                 return (tuple(bumped), j, n, tail)  # a piece that begins a missing term: finish it
         return (tuple(bumped), -1, 0, (tail if tuple(bumped) != counts else flags & TAIL) | ended)
 
+    def forced_ids(self) -> np.ndarray:
+        """Every piece that begins, holds or continues a term (``only`` lists and EOS's
+        replacements), EOS and the sentence-end pieces a tail may end with."""
+        parts = [np.array([self.tv.vocab.eos_id, *self._openers], dtype=np.int64), np.flatnonzero(self._stops)]
+        for term in self.terms:
+            parts.append(np.array(list(term.begins), dtype=np.int64))
+            parts.append(term.whole)
+            parts.extend(self.tv.continuing(term, done) for done in range(1, len(term.text)))
+        ids = np.unique(np.concatenate(parts))
+        return ids[ids >= 0]
+
     def mask(self, state: TermState) -> Mask:
         hit = self._masks.get(state)
         if hit is not None:
@@ -263,6 +274,10 @@ class Constrained:
                 return None
             tag_state = nxt
         return (tag_state, self.terms.feed(term_state, token))
+
+    def forced_ids(self) -> np.ndarray:
+        ids = self.terms.forced_ids()
+        return ids if self.tags is None else np.union1d(ids, self.tags.forced_ids())
 
     def mask(self, state: CombinedState) -> Mask:
         tag_state, term_state = state

@@ -59,6 +59,8 @@ class MarianSpmTokenizer:
             self._tgt = sentencepiece.SentencePieceProcessor(model_file=str(model_dir / "target.spm"))
         except (OSError, RuntimeError) as exc:
             raise EngineError(f"{model_dir}: cannot load the SentencePiece models: {exc}") from None
+        self._target_ids: dict[str, int] | None = None  # built on first use (the shortlist)
+        self._source_pieces: dict[int, str] | None = None
         self.unk_id = self.encoder[self.unk_token]
         self.eos_id = self.encoder[self.eos_token]
         self.all_special_tokens: frozenset[str] = frozenset(settings["all_special_tokens"])
@@ -133,6 +135,31 @@ class MarianSpmTokenizer:
                 ids.append(self.encoder.get(piece, self.unk_id))
         ids.append(self.eos_id)
         return ids
+
+    # --- the target side as pieces (the vocabulary shortlist) ----------------------------------
+    def target_pieces_by_score(self) -> list[str]:
+        """The target SentencePiece model's pieces, highest unigram score first (its scores are
+        log-probabilities learnt on the training text: a frequency ranking any Marian model has
+        offline)."""
+        tgt = self._tgt
+        order = sorted(range(tgt.get_piece_size()), key=lambda i: -tgt.get_score(i))
+        return [tgt.id_to_piece(i) for i in order]
+
+    def target_id(self, piece: str) -> int | None:
+        """The model id of a target piece, None when the target vocabulary lacks it."""
+        if self._target_ids is None:
+            self._target_ids = {piece: tid for tid, piece in self.decoder.items()}
+        return self._target_ids.get(piece)
+
+    def source_piece(self, tid: int) -> str | None:
+        """The source piece of model input id ``tid`` (None for an id vocab.json lacks)."""
+        if self._source_pieces is None:
+            self._source_pieces = {i: piece for piece, i in self.encoder.items()}
+        return self._source_pieces.get(tid)
+
+    def target_pieces(self, text: str) -> list[str]:
+        """``text`` cut into pieces by the *target* SentencePiece model."""
+        return list(self._tgt.encode(text, out_type=str))
 
     # --- decoding -------------------------------------------------------------------------
     def decode(self, ids: Sequence[int]) -> str:

@@ -36,6 +36,7 @@ from .beam import MAX_FILTERED_BANS, NEG, Hypothesis, SearchOptions, beam_search
 from .errors import EngineError
 from .session import MarianSessions, concurrently, default_threads, make_session
 from .settings import check_settings
+from .shortlist import Shortlister
 from .tags import Constraint, TagAutomaton, TagVocab
 from .terms import Constrained, TermVocab
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
@@ -118,7 +119,10 @@ class OnnxTranslator:
         length_penalty: float | None = None,
         early_stopping: bool | str | None = None,
         renormalize_logits: bool | None = None,
+        shortlist: int | None = None,
     ) -> None:
+        """``shortlist``: project each step onto about this many frequent target pieces plus the
+        batch's own (``shortlist.py``) instead of the whole vocabulary; 0 or None: off (exact)."""
         self.model_dir = Path(model_dir)
         manifest, settings = check_model_dir(self.model_dir)
         self.settings = settings
@@ -174,11 +178,26 @@ class OnnxTranslator:
         )
         self._tag_vocab: TagVocab | None = None
         self._term_vocab: TermVocab | None = None
+        self.shortlister = self._shortlister(shortlist)
         self.fingerprint = (
             f"onnx:{manifest['fingerprint']}:beams={self.num_beams}:max={self.max_length}:min={self.min_length}"
             f":lp={self._base_options.length_penalty}:es={self._base_options.early_stopping}"
             f":prefix={self.target_prefix or ''}:renorm={int(renormalize)}"
+            + (f":shortlist={int(shortlist)}" if shortlist else "")  # off: the keys of before
         )
+
+    def _shortlister(self, size: int | None) -> Shortlister | None:
+        """The vocabulary shortlist's builder (``shortlist.py``) for ``size``, None when off."""
+        if size is not None and (isinstance(size, bool) or size < 0):
+            raise EngineError(f"shortlist must be 0 (off) or a number of target pieces, got {size}")
+        if not size:
+            return None
+        if not self.sessions.supports_shortlist:
+            raise EngineError(f"{self.model_dir}: this export cannot take a vocabulary shortlist (exported "
+                              f"before it, or as fp16); set shortlist to 0, or {recreate_hint(self.model_dir)}")
+        opts = self._base_options
+        return Shortlister(self.tokenizer, int(size),
+                           (opts.pad_id, opts.eos_id, opts.decoder_start_id, self.tokenizer.unk_id))
 
     # --- public API ---------------------------------------------------------------------
     def translate(self, texts: Sequence[str], *, tags: bool = False,
@@ -372,8 +391,11 @@ class OnnxTranslator:
         # The graph's two-stage top-k returns at most max_topk entries per row; a step asks
         # for 2·beams plus the few banned ids it filters itself (see beam._Biases.query).
         max_topk = int(self.settings.get("max_topk") or self._base_options.vocab_size)
+        if self.shortlister is not None:  # no batch's shortlist is smaller than its base
+            max_topk = min(max_topk, int(self.shortlister.base.size))
         if 2 * beams + MAX_FILTERED_BANS + 1 > max_topk:
-            raise EngineError(f"{beams} beams is more than this model export supports "
+            limit = "this model export" if self.shortlister is None else "this shortlist"
+            raise EngineError(f"{beams} beams is more than {limit} supports "
                               f"(at most {(max_topk - MAX_FILTERED_BANS - 1) // 2})")
         return dataclasses.replace(
             self._base_options, num_beams=beams, num_return=n, renormalize=self.sessions.renormalize,
@@ -455,8 +477,10 @@ class OnnxTranslator:
             search = greedy_search if opts.num_beams == 1 else beam_search
             constraints = None if automata is None else [automata[i] for i in batch]
             hidden: list[np.ndarray] | None = [] if states is not None and self.sessions.has_hidden else None
-            hyps = search(self.sessions, self.sessions.encode(input_ids, mask, hidden, min(width, opts.max_length)),
-                          opts, constraints)
+            shortlist = None if self.shortlister is None else self.sessions.shortlist(
+                self.shortlister.for_batch([encoded[i] for i in batch], constraints))
+            hyps = search(self.sessions, self.sessions.encode(input_ids, mask, hidden, min(width, opts.max_length),
+                                                              shortlist), opts, constraints)
             for row, i in enumerate(batch):
                 out[i] = hyps[row]
                 if hidden and states is not None:

@@ -26,12 +26,13 @@ from .errors import ExportError
 from .quantise import QUANTIZATIONS, quantize_int8, to_fp16
 from .rewrites import (
     add_cross_cache_to_encoder,
+    add_shortlist_head,
     add_topk_head,
     flatten_logits_bias,
     fuse_cross_attention,
     self_attention_in_place,
 )
-from .save import optimize_offline, save_pair_external, write_manifest
+from .save import external_entries, optimize_offline, save_pair_external, write_manifest
 from .settings import generation_settings
 from .source import load_marian, require_export_deps, resolve_source, run_optimum
 
@@ -64,7 +65,12 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
         settings["max_topk"] = _rewrite(src, raw, settings, quantize, encoder_fp32, decoder_fp32)
         shutil.rmtree(raw)
         encoder_src, decoder_src = _quantise(tmp, encoder_fp32, decoder_fp32, quantize)
+        decoder_src, shortlist = _shortlist_head(tmp, decoder_src, quantize)
         settings["shared_initializers"] = save_pair_external(encoder_src, decoder_src, final, settings["vocab_size"])
+        if shortlist:
+            # The engine maps the projection's weights from here to gather a batch's shortlist;
+            # an export without this entry (older, fp16) cannot take one.
+            settings["shortlist"] = external_entries(final / DECODER_FILE, shortlist)
         export_aligner(src, tmp, final / ALIGNER_FILE, quantize)
 
         for name in ("source.spm", "target.spm", "vocab.json", "target_vocab.json", "tokenizer_config.json"):
@@ -108,6 +114,25 @@ def _rewrite(src: Path, raw: Path, settings: dict[str, Any], quantize: str, enco
     onnx.save(encoder, encoder_fp32)
     onnx.save(decoder, decoder_fp32)
     return max_topk
+
+
+def _shortlist_head(tmp: Path, decoder_src: Path, quantize: str) -> tuple[Path, dict[str, str] | None]:
+    """The decoder with the optional vocabulary shortlist (``rewrites.shortlist_head``) and the
+    names of the projection's initializers; unchanged for fp16 (not pre-optimised: its
+    projection sits between casts) and wherever the projection has another shape."""
+    import onnx
+
+    if quantize == "fp16":
+        return decoder_src, None
+    decoder = onnx.load(decoder_src)
+    roles = add_shortlist_head(decoder)
+    if roles is None:
+        return decoder_src, None
+    (tmp / "shortlist").mkdir()
+    out = tmp / "shortlist" / DECODER_FILE
+    onnx.save_model(decoder, out, save_as_external_data=True, all_tensors_to_one_file=True,
+                    location=DECODER_FILE + ".data", size_threshold=1024)
+    return out, roles
 
 
 def _quantise(tmp: Path, encoder_fp32: Path, decoder_fp32: Path, quantize: str) -> tuple[Path, Path]:

@@ -98,6 +98,29 @@ def save_pair_external(encoder_src: Path, decoder_src: Path, final: Path, vocab:
     return shared
 
 
+def external_entries(path: Path, names: dict[str, str]) -> dict[str, dict[str, Any]] | None:
+    """Where each named initializer of the saved graph ``path`` lies in its data file (by
+    role, in ``shared_initializers``' form), so the engine can map it without onnx; None when
+    one is stored inside the graph instead (too small for external data)."""
+    import onnx
+    from onnx.external_data_helper import ExternalDataInfo
+
+    saved = onnx.load(path, load_external_data=False)
+    tensors = {t.name: t for t in saved.graph.initializer}
+    out: dict[str, dict[str, Any]] = {}
+    for role, name in names.items():
+        tensor = tensors.get(name)
+        if tensor is None or tensor.data_location != onnx.TensorProto.EXTERNAL:
+            return None
+        info = ExternalDataInfo(tensor)
+        if info.offset is None or info.length is None:
+            return None
+        out[role] = {"name": name, "file": info.location, "offset": int(info.offset), "length": int(info.length),
+                     "dtype": onnx.helper.tensor_dtype_to_np_dtype(tensor.data_type).name,
+                     "shape": [int(d) for d in tensor.dims]}
+    return out
+
+
 def _embedding_name(model: Any, vocab: int) -> str | None:
     """The initializer the token-embedding Gather reads (``[vocab, d_model]``), if any."""
     inits = {t.name: t for t in model.graph.initializer}

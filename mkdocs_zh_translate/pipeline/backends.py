@@ -79,6 +79,8 @@ def _onnx(spec: TranslatorSpec) -> Translator:
         options["threads"] = spec.threads
     if spec.max_batch_tokens is not None:
         options["max_batch_tokens"] = spec.max_batch_tokens
+    if spec.shortlist:
+        options["shortlist"] = spec.shortlist
     try:
         return OnnxTranslator(Path(spec.model), **options)
     except EngineError as exc:
@@ -129,6 +131,7 @@ def load_translator(
     max_batch_tokens: int | None = None,
     providers: list[str] | None = None,
     markup: str = DEFAULT_MARKUP,
+    shortlist: int | None = None,
 ) -> Translator:
     """Return a ready translator for ``backend`` (``onnx`` needs ``model``, an exported directory),
     wrapped in the markup strategy ``markup`` (see ``markup.MARKUP_STRATEGIES``; ``auto``:
@@ -146,6 +149,7 @@ def load_translator(
         beams=beams,
         threads=threads,
         max_batch_tokens=max_batch_tokens,
+        shortlist=shortlist,
         providers=tuple(providers) if providers else None,
         markup=markup,
     )

@@ -44,6 +44,8 @@ class LazyTranslator:
         extra: dict[str, Any] = {"providers": list(spec.providers)} if spec.providers else {}
         if spec.markup != DEFAULT_MARKUP:  # a custom factory that knows no strategies still works
             extra["markup"] = spec.markup
+        if spec.shortlist:  # likewise one that knows no shortlist
+            extra["shortlist"] = spec.shortlist
         try:
             translator = factory(
                 spec.backend,

@@ -37,6 +37,9 @@ class TranslatorSpec:
     beams: int | None = None
     threads: int | None = None
     max_batch_tokens: int | None = None
+    # The engine's vocabulary shortlist size (None or 0: off, the whole vocabulary). In the key
+    # only when on, so the caches filled before it keep their keys.
+    shortlist: int | None = None
     # ONNX Runtime execution providers (None: the CPU). Not in the cache key, like threads.
     providers: tuple[str, ...] | None = None
     # The markup strategy (``markup.MARKUP_STRATEGIES``) or ``auto`` (the default: ``project``
@@ -57,6 +60,8 @@ class TranslatorSpec:
         markup = self.resolved_markup
         if markup != UNNAMED_MARKUP:
             tail = f"markup={markup};{tail}"
+        if self.shortlist:
+            tail = f"shortlist={self.shortlist};{tail}"
         return f"beams={self.beams};max_batch_tokens={self.max_batch_tokens};{tail}"
 
 

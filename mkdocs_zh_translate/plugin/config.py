@@ -44,6 +44,21 @@ class PositiveInt(c.Type[int]):
         return number
 
 
+class NonNegativeInt(c.Type[int]):
+    """An ``int`` option that must be at least 0 (0: off)."""
+
+    def __init__(self) -> None:
+        super().__init__(int)
+
+    def run_validation(self, value: object) -> int:
+        if isinstance(value, bool):
+            raise base.ValidationError(f"Expected a whole number, 0 or more, got {value!r}")
+        number = super().run_validation(value)
+        if number < 0:
+            raise base.ValidationError(f"Expected a whole number, 0 or more, got {number}")
+        return number
+
+
 class Percent(c.Type[float]):
     """A number from 0 to 100 (``True``/``False`` are not numbers here)."""
 
@@ -183,6 +198,11 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
     max_batch_tokens = c.Optional(PositiveInt())
     """Upper bound of source tokens per engine batch (memory vs speed); part of the cache key
     because int8 results can depend on batch composition."""
+
+    shortlist = c.Optional(NonNegativeInt())
+    """Vocabulary shortlist of the ``onnx`` backend: each step scores about this many frequent
+    target pieces plus the batch's own instead of all of them (faster; outputs can differ, see
+    BENCHMARKS.md). Unset or 0: off. Needs an export made with it. Part of the cache key."""
 
     threads = c.Optional(PositiveInt())
     """ONNX Runtime intra-op threads; unset lets the engine choose. Not part of the cache key."""

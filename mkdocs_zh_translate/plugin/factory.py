@@ -124,6 +124,7 @@ class SitePipeline:
             beams=options.beams,
             threads=options.threads,
             max_batch_tokens=options.max_batch_tokens,
+            shortlist=options.shortlist,
             providers=tuple(options.providers) if options.providers else None,
             markup=options.markup,
         )

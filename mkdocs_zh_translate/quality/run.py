@@ -141,5 +141,7 @@ def describe(spec: TranslatorSpec) -> str:
     parts = [Path(spec.model).name if spec.model and needs_model(spec.backend) else spec.backend]
     if spec.beams is not None:
         parts.append(f"beams={spec.beams}")
+    if spec.shortlist:
+        parts.append(f"shortlist={spec.shortlist}")
     parts.append(f"markup={spec.resolved_markup}")
     return " ".join(parts)

@@ -105,6 +105,10 @@ def test_the_hand_made_model_passes_every_check_up_to_its_graphs(
     assert "cannot load the SentencePiece models" in line  # the tokenizer loads first
 
 
+# The projection of a shortlist export, located in decoder.onnx.data (100 bytes).
+_WEIGHT = {"name": "w", "file": "decoder.onnx.data", "offset": 0, "length": 96, "dtype": "int8", "shape": [16, 6]}
+_BIAS = {"name": "b", "file": "decoder.onnx.data", "offset": 0, "length": 24, "dtype": "float32", "shape": [6]}
+
 SETTINGS_CASES = [
     ("max_length", 1e9, "max_length must be an integer from 1 to 65536, got 1000000000.0"),
     ("max_length", 10**9, "max_length must be an integer from 1 to 65536"),
@@ -136,6 +140,10 @@ SETTINGS_CASES = [
     ("shared_initializers.0.length", 95, "shared_initializers[0].length must be 96 (the shape's size in bytes)"),
     ("shared_initializers.0.shape", [6, -16], r"shared_initializers[0].shape[1] must be an integer from 1"),
     ("shared_initializers.0.dtype", "object", "shared_initializers[0].dtype must be one of float32"),
+    ("shortlist", [], "shortlist must be an object"),
+    ("shortlist", {"weight": _WEIGHT}, 'shortlist must be weight and bias (and scale and zero_point for int8), got ["weight"]'),
+    ("shortlist", {"weight": dict(_WEIGHT, shape=[6, 16]), "bias": _BIAS}, "shortlist.weight.shape must be [d_model, 6]"),
+    ("shortlist", {"weight": _WEIGHT, "bias": dict(_BIAS, offset=90)}, "shortlist.bias.length must be an integer from 0 to 10"),
 ]
 
 

@@ -13,6 +13,9 @@
 * ``topk_head``: log-softmax, the logits processors' bias and top-k run inside the decoder, so
   only ``[rows, k]`` scores leave ONNX Runtime each step. Moving that work out of numpy made beam
   search about 3x faster (see BENCHMARKS.md).
+* ``shortlist_head`` (on the offline-optimised graph): the projection and the top-k head behind
+  an If, so an opt-in vocabulary shortlist projects onto its rows only (the engine's
+  ``shortlist`` setting); switched off, the same nodes as before run.
 
 ``graph`` holds what they share (pattern checks, pruning and topological sorting).
 """
@@ -23,10 +26,12 @@ from .cross_attention import fuse_cross_attention
 from .cross_cache import add_cross_cache_to_encoder
 from .logits_bias import flatten_logits_bias
 from .self_attention import self_attention_in_place
+from .shortlist_head import add_shortlist_head
 from .topk_head import add_topk_head
 
 __all__ = [
     "add_cross_cache_to_encoder",
+    "add_shortlist_head",
     "add_topk_head",
     "flatten_logits_bias",
     "fuse_cross_attention",

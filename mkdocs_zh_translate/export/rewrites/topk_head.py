@@ -48,6 +48,39 @@ def topk_nodes(source: str, scores: str, ids: str, tag: str, chunk: int | None) 
     ]
 
 
+def processed_topk(log_probs: str, scores: str, ids: str, prefix: str, chunk: int | None) -> Any:
+    """The If node on ``apply_bias`` that turns ``log_probs`` ``[rows, columns]`` into the top-k
+    ``scores``/``ids`` (column positions) of the plain or the biased path (see
+    ``add_topk_head``). ``prefix`` keeps the names inside its branches apart from those of
+    another head in the same model (the shortlist head's, ``shortlist_head``)."""
+    from onnx import TensorProto, helper
+
+    def topk_outputs(tag: str) -> list[Any]:
+        return [helper.make_tensor_value_info(f"zh_{prefix}{tag}_scores", TensorProto.FLOAT, None),
+                helper.make_tensor_value_info(f"zh_{prefix}{tag}_ids", TensorProto.INT64, None)]
+
+    def topk_node(source: str, tag: str) -> list[Any]:
+        return topk_nodes(source, f"zh_{prefix}{tag}_scores", f"zh_{prefix}{tag}_ids", prefix + tag, chunk)
+
+    biased_sum, renormalized = f"zh_{prefix}scores", f"zh_{prefix}renormalized"
+    renorm = helper.make_graph(
+        [
+            helper.make_node("LogSoftmax", [biased_sum], [renormalized], axis=-1),
+            *topk_node(renormalized, "renorm"),
+        ],
+        f"zh_{prefix}renormalize", [], topk_outputs("renorm"))
+    keep = helper.make_graph(topk_node(biased_sum, "keep"), f"zh_{prefix}keep", [], topk_outputs("keep"))
+    biased = helper.make_graph(
+        [
+            helper.make_node("Add", [log_probs, "logit_bias"], [biased_sum]),
+            helper.make_node("If", ["renormalize"], [f"zh_{prefix}biased_scores", f"zh_{prefix}biased_ids"],
+                             then_branch=renorm, else_branch=keep),
+        ],
+        f"zh_{prefix}biased", [], topk_outputs("biased"))
+    plain = helper.make_graph(topk_node(log_probs, "plain"), f"zh_{prefix}plain", [], topk_outputs("plain"))
+    return helper.make_node("If", ["apply_bias"], [scores, ids], then_branch=biased, else_branch=plain)
+
+
 def add_topk_head(decoder: Any, vocab: int) -> int:
     """Replace the decoder's ``logits`` output by in-graph processed top-k log-probabilities.
 
@@ -88,34 +121,11 @@ def add_topk_head(decoder: Any, vocab: int) -> int:
             numpy_helper.from_array(np.array([chunk], dtype=np.int64), "zh_topk_width"),
         ])
 
-    def topk_outputs(tag: str) -> list[Any]:
-        return [helper.make_tensor_value_info(f"zh_{tag}_scores", TensorProto.FLOAT, None),
-                helper.make_tensor_value_info(f"zh_{tag}_ids", TensorProto.INT64, None)]
-
-    def topk_node(source: str, tag: str) -> list[Any]:
-        return topk_nodes(source, f"zh_{tag}_scores", f"zh_{tag}_ids", tag, chunk)
-
-    renorm = helper.make_graph(
-        [
-            helper.make_node("LogSoftmax", ["zh_scores"], ["zh_renormalized"], axis=-1),
-            *topk_node("zh_renormalized", "renorm"),
-        ],
-        "zh_renormalize", [], topk_outputs("renorm"))
-    keep = helper.make_graph(topk_node("zh_scores", "keep"), "zh_keep", [], topk_outputs("keep"))
-    biased = helper.make_graph(
-        [
-            helper.make_node("Add", ["zh_log_probs", "logit_bias"], ["zh_scores"]),
-            helper.make_node(
-                "If", ["renormalize"], ["zh_biased_scores", "zh_biased_ids"], then_branch=renorm, else_branch=keep
-            ),
-        ],
-        "zh_biased", [], topk_outputs("biased"))
-    plain = helper.make_graph(topk_node("zh_log_probs", "plain"), "zh_plain", [], topk_outputs("plain"))
     graph.node.extend(
         [
             helper.make_node("Squeeze", ["logits", "zh_axis_1"], ["zh_last_logits"]),
             helper.make_node("LogSoftmax", ["zh_last_logits"], ["zh_log_probs"], axis=-1),
-            helper.make_node("If", ["apply_bias"], ["topk_scores", "topk_ids"], then_branch=biased, else_branch=plain),
+            processed_topk("zh_log_probs", "topk_scores", "topk_ids", "", chunk),
         ]
     )
     graph.input.extend(
