@@ -16,9 +16,12 @@ TEST_STAMP := $(VENV)/.test-stamp
 $(PY):
 	python3 -m venv $(VENV)
 
-# --no-compile: pip would byte-compile every module of every package (torch, transformers, sphinx:
-# ~40 s of CPU, a quarter of a fresh install); Python compiles the few it imports on first use.
-PIP_INSTALL := $(PY) -m pip install -q --no-compile
+PIP_INSTALL := $(PY) -m pip install -q
+
+# The suite starts hundreds of Python processes (mkdocs, sphinx, the CLI); with
+# PYTHONDONTWRITEBYTECODE set (container images often set it) each one would compile the package
+# and the tests from source again. Bytecode goes to __pycache__/ (ignored by git).
+unexport PYTHONDONTWRITEBYTECODE
 
 $(SITE_STAMP): pyproject.toml | $(PY)
 	$(PIP_INSTALL) -e ".[export,demo]"
