@@ -16,7 +16,8 @@ TEST_STAMP := $(VENV)/.test-stamp
 $(PY):
 	python3 -m venv $(VENV)
 
-PIP_INSTALL := $(PY) -m pip install -q
+# uv with pip's own package sources when it can (~11 s instead of ~100 s), pip otherwise.
+PIP_INSTALL := $(PY) -m tools.install
 
 # The suite starts hundreds of Python processes (mkdocs, sphinx, the CLI); with
 # PYTHONDONTWRITEBYTECODE set (container images often set it) each one would compile the package
