@@ -7,6 +7,7 @@ helpers bare (``from seghelp import ...``). Both styles work with ``tests/`` on 
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -27,8 +28,6 @@ def pytest_collection_finish(session: object) -> None:
     a plain ``pytest`` run builds them on demand as before. ``make test`` starts both builds
     before the gates (``python -m tests.models``); these calls then wait on the cache's locks.
     """
-    import os
-
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker not in ("gw0", "gw1") or int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) < 2:
         return
@@ -55,9 +54,44 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
 
     class _PerFileAndSite(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
-            path = nodeid.split("::", 1)[0]
-            if path.startswith("tests/realsites/") and nodeid.endswith("]") and "[" in nodeid:
-                return path + nodeid[nodeid.index("[") :]
-            return path
+            return _scope(nodeid)
 
+    # the queue keeps the order pytest_collection_modifyitems gave (longest scopes first)
+    config.option.loadscopereorder = False
     return _PerFileAndSite(config, log)
+
+
+def _scope(nodeid: str) -> str:
+    """The scheduler's unit: a test file, or one site of the real-site corpus."""
+    path = nodeid.split("::", 1)[0]
+    if path.startswith("tests/realsites/") and nodeid.endswith("]") and "[" in nodeid:
+        return path + nodeid[nodeid.index("[") :]
+    return path
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist, the longest scopes first, so that the run does not end on one of them.
+
+    A real site is one whole-site build (3-170 s) behind three quick tests; ordered by test
+    count, as xdist does by default, the sites came last and the largest (instructor) left one
+    worker building it alone for minutes at the end of a fresh-clone run. So: the corpus
+    first, its known-largest sites first (``SLOWEST_FIRST``), then every other file by its
+    number of tests, as before."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return
+    from tests.realsites.sites import SLOWEST_FIRST
+
+    sizes: dict[str, int] = {}
+    for item in items:
+        scope = _scope(item.nodeid)
+        sizes[scope] = sizes.get(scope, 0) + 1
+
+    def rank(item: pytest.Item) -> tuple[int, int]:
+        scope = _scope(item.nodeid)
+        if scope.startswith("tests/realsites/test_realsites.py["):
+            site = scope[scope.index("[") + 1 : -1]
+            known = SLOWEST_FIRST.index(site) if site in SLOWEST_FIRST else len(SLOWEST_FIRST)
+            return (0, known)
+        return (1, -sizes[scope])
+
+    items.sort(key=rank)  # stable: a scope's tests keep their order
