@@ -26,8 +26,11 @@ def pytest_collection_finish(session: object) -> None:
     while the other worker waits for it on the cache's lock; each training runs on one thread, so
     two at once keep both cores busy. Only when the run holds slow tests (they need the models);
     a plain ``pytest`` run builds them on demand as before. ``make test`` starts both builds
-    before the gates (``python -m tests.models``); these calls then wait on the cache's locks.
+    before the gates (``python -m tests.models``) and sets ``ZH_TRANSLATE_MODELS_AHEAD``: then
+    no worker waits here; the tests that need a model wait on the cache's lock when they run.
     """
+    if os.environ.get("ZH_TRANSLATE_MODELS_AHEAD"):
+        return
     worker = os.environ.get("PYTEST_XDIST_WORKER")
     if worker not in ("gw0", "gw1") or int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) < 2:
         return
@@ -69,29 +72,47 @@ def _scope(nodeid: str) -> str:
     return path
 
 
+def _needs_a_model(item: pytest.Item) -> bool:
+    """Whether a test's file asks the model cache for a tiny model (``tests.models``): under
+    ``make test`` such a test waits for the background training, so its file is best run last.
+    Read from the file's text (some import it inside a test); a wrong guess costs only time."""
+    path = Path(str(item.fspath))
+    text = _SOURCES.get(path)
+    if text is None:
+        text = _SOURCES[path] = path.read_text(encoding="utf-8") if path.is_file() else ""
+    return "tests.models" in text or "from tests import models" in text
+
+
+_SOURCES: dict[Path, str] = {}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under pytest-xdist, the longest scopes first, so that the run does not end on one of them.
+    """Under pytest-xdist, the order the scheduler hands scopes out in (xdist keeps it).
 
     A real site is one whole-site build (3-170 s) behind three quick tests; ordered by test
     count, as xdist does by default, the sites came last and the largest (instructor) left one
-    worker building it alone for minutes at the end of a fresh-clone run. So: the corpus
-    first, its known-largest sites first (``SLOWEST_FIRST``), then every other file by its
-    number of tests, as before."""
+    worker building it alone for minutes at the end of a fresh-clone run. And under ``make
+    test`` the suite starts while the tiny models still train (``ZH_TRANSLATE_MODELS_AHEAD``): a
+    file that needs one would hold its worker on the cache's lock. So: the corpus first, its
+    known-largest sites first (``SLOWEST_FIRST``), then the files that need no model, then
+    those that do, each group by its files' number of tests, as before."""
     if not os.environ.get("PYTEST_XDIST_WORKER"):
         return
     from tests.realsites.sites import SLOWEST_FIRST
 
     sizes: dict[str, int] = {}
+    model_scopes: set[str] = set()
     for item in items:
         scope = _scope(item.nodeid)
         sizes[scope] = sizes.get(scope, 0) + 1
+        if _needs_a_model(item):
+            model_scopes.add(scope)
 
     def rank(item: pytest.Item) -> tuple[int, int]:
         scope = _scope(item.nodeid)
         if scope.startswith("tests/realsites/test_realsites.py["):
             site = scope[scope.index("[") + 1 : -1]
-            known = SLOWEST_FIRST.index(site) if site in SLOWEST_FIRST else len(SLOWEST_FIRST)
-            return (0, known)
-        return (1, -sizes[scope])
+            return (0, SLOWEST_FIRST.index(site) if site in SLOWEST_FIRST else len(SLOWEST_FIRST))
+        return (2 if scope in model_scopes else 1, -sizes[scope])
 
     items.sort(key=rank)  # stable: a scope's tests keep their order
