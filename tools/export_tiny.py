@@ -411,6 +411,11 @@ class Preset:
     placeholder_rate: float = 0.5
     #: Whether SentencePiece learns every placeholder as one user-defined piece.
     placeholder_pieces: bool = True
+    #: Whether training scores the target pieces only (``_step_loss``, a step a third cheaper) and
+    #: the saved model masks the other pieces out. Not for "test": every such build (1500-1800
+    #: steps, clip 0-5) left one or two segments of the example site to the "runs" fallback,
+    #: which tests/pipeline/test_project_demo.py forbids (the full-vocabulary model leaves none).
+    target_only: bool = False
 
 
 PRESETS: dict[str, Preset] = {
@@ -428,11 +433,14 @@ PRESETS: dict[str, Preset] = {
     # The test recipe on the same task with no placeholder anywhere: none in the data, none as a
     # SentencePiece symbol, so `<x1/>` is spelt with ordinary pieces (`<`, `x`, `1`, ...) and
     # the model never saw one, which is the real opus-mt-en-zh's situation (issue 24).
+    # Trained on the target pieces only (``_step_loss``) it leaves the loss plateau sooner: 1400
+    # steps reach token accuracy 0.86 where 1800 on the full vocabulary gave 0.83.
     "tagfree": Preset(d_model=64, layers=2, heads=4, ffn=256, src_vocab=1500, tgt_vocab=1000,
-                      pairs=30000, steps=1800, batch=64, lr=3e-3, placeholder_rate=0.0, placeholder_pieces=False),
+                      pairs=30000, steps=1400, batch=64, lr=3e-3, placeholder_rate=0.0, placeholder_pieces=False,
+                      target_only=True),
     # Seconds, untrained: only for testing the builder itself (layout, determinism).
     "smoke": Preset(d_model=32, layers=1, heads=2, ffn=64, src_vocab=1200, tgt_vocab=800,
-                    pairs=3000, steps=20, batch=32, lr=3e-3),
+                    pairs=3000, steps=20, batch=32, lr=3e-3, target_only=True),
 }
 
 MAX_POSITIONS = 512
@@ -641,6 +649,55 @@ def _collate(data: Sequence[tuple[list[int], list[int]]], idx: Sequence[int], pa
     }
 
 
+#: The bias that keeps a piece out of every output: far below any trained logit, yet finite in fp16.
+_NEVER = -1e4
+
+
+def _mask_to_target_pieces(model: Any, tok: Any, out_dir: Path) -> tuple[Any, Any]:
+    """Ids of the pieces a translation can hold (``</s>``, ``<unk>`` and every target.spm
+    piece) and the map of vocabulary id to position among them (-100 for the rest); every
+    other vocabulary entry gets the fixed ``final_logits_bias`` of ``_NEVER``.
+
+    The vocabulary is joint (opus-mt's layout), but well over half of it is source-only pieces
+    no reference ever holds. Trained against the full vocabulary, the output layer spent most of
+    every step's largest matrix products learning to rule those out; masked by the bias (a
+    saved buffer, so the ONNX export and the engine see the same model), training may score
+    only the target pieces, and a step costs a third less for the same predictions.
+    """
+    import torch
+
+    wanted = {tok.eos_token_id, tok.unk_token_id}
+    wanted |= {tok.encoder[piece] for piece in _pieces(out_dir / "target.spm") if piece in tok.encoder}
+    ids = torch.tensor(sorted(wanted), dtype=torch.long)
+    with torch.no_grad():
+        model.final_logits_bias.fill_(_NEVER)
+        model.final_logits_bias[0, ids] = 0.0
+    column = torch.full((model.config.vocab_size,), -100, dtype=torch.long)
+    column[ids] = torch.arange(len(ids))
+    return ids, column
+
+
+def _step_loss(model: Any, batch: dict[str, Any], outputs: tuple[Any, Any] | None) -> Any:
+    """Cross-entropy of one batch over the whole vocabulary (``outputs`` None), or scored over
+    the target pieces ``outputs`` at the positions that hold a label (no padding): what
+    ``model(**batch).logits`` would give after the ``_mask_to_target_pieces`` bias, without the
+    output rows and positions that cannot matter."""
+    import torch
+
+    labels = batch.pop("labels")
+    if outputs is None:
+        logits = model(**batch).logits
+        return torch.nn.functional.cross_entropy(
+            logits.reshape(-1, logits.size(-1)), labels.reshape(-1), ignore_index=-100, label_smoothing=0.05
+        )
+    hidden = model.model(**batch).last_hidden_state
+    real = labels != -100
+    ids, column = outputs
+    weight = model.get_output_embeddings().weight[ids]
+    logits = torch.nn.functional.linear(hidden[real], weight, model.final_logits_bias[0, ids])
+    return torch.nn.functional.cross_entropy(logits, column[labels[real]], label_smoothing=0.05)
+
+
 def _lr_at(step: int, total: int, peak: float) -> float:
     warm = max(1, total // 20)
     if step < warm:
@@ -837,6 +894,7 @@ def _build(out_dir: Path, preset: str, seed: int, say: Callable[[str], None]) ->
     say(f"[tiny:{preset}] data+spm ready: {len(data)} pairs, vocab {len(tok)} ({time.monotonic() - started:.1f}s)")
 
     model = _make_model(len(tok.encoder), cfg)
+    outputs = _mask_to_target_pieces(model, tok, out_dir) if cfg.target_only else None
     params = sum(p.numel() for p in model.parameters())
     opt = torch.optim.AdamW(model.parameters(), lr=cfg.lr, betas=(0.9, 0.98), eps=1e-9, weight_decay=0.0)
     batches = _batches(data, cfg.batch, rng)
@@ -850,12 +908,7 @@ def _build(out_dir: Path, preset: str, seed: int, say: Callable[[str], None]) ->
         step_started = time.perf_counter()
         for group in opt.param_groups:
             group["lr"] = _lr_at(step, cfg.steps, cfg.lr)
-        batch = _collate(data, next(batches), pad)
-        labels = batch.pop("labels")
-        logits = model(**batch).logits
-        loss = torch.nn.functional.cross_entropy(
-            logits.reshape(-1, logits.size(-1)), labels.reshape(-1), ignore_index=-100, label_smoothing=0.05
-        )
+        loss = _step_loss(model, _collate(data, next(batches), pad), outputs)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
