@@ -5,7 +5,7 @@ sdist pip also prepares its metadata: it builds an isolated environment with the
 backend (setuptools, hatchling, ...) and runs it, 4-5 s of CPU per project, and a fresh clone's
 test run fetches about thirty. The file itself is one link on the package index's simple page
 (PEP 503), which names it ``{name}-{version}.tar.gz`` and carries its SHA-256. So: read the
-indexes pip is configured with (``pip config list`` and the ``PIP_*`` variables), download the
+indexes pip is configured with (``tools.install.read_pip_settings``), download the
 file from the first index that lists it, check the hash the index gives, and fall back to
 ``pip download`` when anything about that fails (an index that is not a simple index, no hash,
 no such file, no network): the fallback is the old way, slower, never wrong.
@@ -25,6 +25,8 @@ import urllib.request
 from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
+
+from tools.install import read_pip_settings
 
 DEFAULT_INDEX = "https://pypi.org/simple"
 #: Only tarballs: what the corpus and the spec reader unpack (the pinned projects all ship one).
@@ -56,21 +58,7 @@ def find(folder: Path, dist: str, version: str) -> Path | None:
 @lru_cache(maxsize=1)
 def index_urls() -> tuple[str, ...]:
     """The simple indexes pip would ask, in pip's order: the index URL, then the extra ones."""
-    settings: dict[str, str] = {}
-    try:
-        listed = subprocess.run([sys.executable, "-m", "pip", "config", "list"], capture_output=True,
-                                text=True, timeout=60).stdout
-    except (OSError, subprocess.SubprocessError):
-        listed = ""
-    for line in listed.splitlines():
-        key, _, value = line.partition("=")
-        option = key.rpartition(".")[2]
-        if option in ("index-url", "extra-index-url"):
-            settings[option] = value.strip().strip("'\"")
-    for option in ("index-url", "extra-index-url"):
-        from_env = os.environ.get("PIP_" + option.upper().replace("-", "_"))
-        if from_env:
-            settings[option] = from_env
+    settings = read_pip_settings()
     urls = [settings.get("index-url", DEFAULT_INDEX), *shlex.split(settings.get("extra-index-url", ""))]
     return tuple(u.rstrip("/") for u in urls if u)
 

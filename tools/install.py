@@ -60,6 +60,16 @@ def pip_settings(listed: str, environ: Mapping[str, str]) -> dict[str, str]:
     return settings
 
 
+def read_pip_settings(python: str = sys.executable) -> dict[str, str]:
+    """:func:`pip_settings` of ``python``'s pip (its ``pip config list``) and this environment."""
+    try:
+        listed = subprocess.run([python, "-m", "pip", "config", "list"], capture_output=True, text=True,
+                                timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        listed = ""
+    return pip_settings(listed, os.environ)
+
+
 def uv_arguments(settings: Mapping[str, str]) -> list[str]:
     """The uv flags that make it read the packages from where pip would."""
     args = ["--index-strategy", "unsafe-best-match"]
@@ -79,8 +89,7 @@ def install(specs: Sequence[str], python: str = sys.executable) -> int:
     """Install ``specs`` (pip requirement arguments) into ``python``'s environment."""
     pip = [python, "-m", "pip"]
     if os.environ.get("ZH_TRANSLATE_INSTALLER", "uv") != "pip" and _run([*pip, "install", "-q", "uv"]) == 0:
-        listed = subprocess.run([*pip, "config", "list"], capture_output=True, text=True).stdout
-        settings = pip_settings(listed, os.environ)
+        settings = read_pip_settings(python)
         uv = Path(python).with_name("uv")
         env = dict(os.environ)
         cert = settings.get("cert")

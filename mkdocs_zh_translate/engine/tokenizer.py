@@ -47,6 +47,7 @@ class MarianSpmTokenizer:
             target_vocab = _load_vocab(model_dir / "target_vocab.json", vocab_size)
         else:
             target_vocab = self.encoder
+        self._target_vocab = target_vocab  # piece -> id on the output side (the shortlist's look-ups)
         self.decoder: dict[int, str] = dict(zip(target_vocab.values(), target_vocab))
         self.unk_token: str = settings["unk_token"]
         self.eos_token: str = settings["eos_token"]
@@ -59,8 +60,7 @@ class MarianSpmTokenizer:
             self._tgt = sentencepiece.SentencePieceProcessor(model_file=str(model_dir / "target.spm"))
         except (OSError, RuntimeError) as exc:
             raise EngineError(f"{model_dir}: cannot load the SentencePiece models: {exc}") from None
-        self._target_ids: dict[str, int] | None = None  # built on first use (the shortlist)
-        self._source_pieces: dict[int, str] | None = None
+        self._source_pieces: dict[int, str] | None = None  # built on first use (the shortlist)
         self.unk_id = self.encoder[self.unk_token]
         self.eos_id = self.encoder[self.eos_token]
         self.all_special_tokens: frozenset[str] = frozenset(settings["all_special_tokens"])
@@ -147,9 +147,7 @@ class MarianSpmTokenizer:
 
     def target_id(self, piece: str) -> int | None:
         """The model id of a target piece, None when the target vocabulary lacks it."""
-        if self._target_ids is None:
-            self._target_ids = {piece: tid for tid, piece in self.decoder.items()}
-        return self._target_ids.get(piece)
+        return self._target_vocab.get(piece)
 
     def source_piece(self, tid: int) -> str | None:
         """The source piece of model input id ``tid`` (None for an id vocab.json lacks)."""
