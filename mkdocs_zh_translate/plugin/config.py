@@ -29,34 +29,33 @@ REPORT_FILE = "report.json"  # the build's JSON report, in the cache directory u
 _LANGUAGE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 
-class PositiveInt(c.Type[int]):
-    """An ``int`` option that must be at least 1 (``True``/``False`` are not numbers here)."""
+class _IntAtLeast(c.Type[int]):
+    """An ``int`` option with a lower bound (``True``/``False`` are not numbers here)."""
+
+    minimum = 0
+    expected = "a whole number, 0 or more"
 
     def __init__(self) -> None:
         super().__init__(int)
 
     def run_validation(self, value: object) -> int:
         if isinstance(value, bool):
-            raise base.ValidationError(f"Expected a positive integer, got {value!r}")
+            raise base.ValidationError(f"Expected {self.expected}, got {value!r}")
         number = super().run_validation(value)
-        if number < 1:
-            raise base.ValidationError(f"Expected a positive integer, got {number}")
+        if number < self.minimum:
+            raise base.ValidationError(f"Expected {self.expected}, got {number}")
         return number
 
 
-class NonNegativeInt(c.Type[int]):
+class PositiveInt(_IntAtLeast):
+    """An ``int`` option that must be at least 1."""
+
+    minimum = 1
+    expected = "a positive integer"
+
+
+class NonNegativeInt(_IntAtLeast):
     """An ``int`` option that must be at least 0 (0: off)."""
-
-    def __init__(self) -> None:
-        super().__init__(int)
-
-    def run_validation(self, value: object) -> int:
-        if isinstance(value, bool):
-            raise base.ValidationError(f"Expected a whole number, 0 or more, got {value!r}")
-        number = super().run_validation(value)
-        if number < 0:
-            raise base.ValidationError(f"Expected a whole number, 0 or more, got {number}")
-        return number
 
 
 class Percent(c.Type[float]):
