@@ -227,7 +227,7 @@ def write_config(site: Site, project: Path, cache_dir: Path, *, guard: bool | No
     for name, options in _entries(data.get("plugins")):
         if name in site.plugin_options:
             plugins.append({name: site.plugin_options[name]})
-        elif name in OFFLINE_PLUGINS or name in site.keep_plugins:
+        elif (name in OFFLINE_PLUGINS and name not in site.skip_plugins) or name in site.keep_plugins:
             plugins.append({name: options} if options else name)
         else:
             dropped.append(f"plugin {name}")
