@@ -3,15 +3,16 @@
 #   make test   runs the gates (ruff, mypy --strict, import contracts) and the whole test suite
 #               on every core
 # Both create .venv on first use; `make site` installs only what the demo needs (runtime, export
-# and the example site's theme), `make test` adds the test and benchmark tools. The test and
-# demo models are built into .cache/ and reused.
+# and the example site's theme), `make test` adds the test and benchmark tools. The demo model is
+# built into .cache/, the test models (and the sdists the tests read) into the user's cache,
+# ~/.cache/mkdocs-zh-translate/, shared by every clone and worktree (tests/models.py); all reused.
 
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 SITE_STAMP := $(VENV)/.site-stamp
 TEST_STAMP := $(VENV)/.test-stamp
 
-.PHONY: site test lint install clean bench browser gettext
+.PHONY: site test lint install clean clean-cache bench browser gettext
 
 $(PY):
 	python3 -m venv $(VENV)
@@ -94,3 +95,9 @@ bench: $(TEST_STAMP)
 
 clean:
 	rm -rf $(VENV) .cache example_site/site
+
+# The test models and sdists shared by every clone (`make clean` leaves them).
+clean-cache:
+	rm -rf "$${XDG_CACHE_HOME:-$$HOME/.cache}/mkdocs-zh-translate/test-models" \
+		"$${XDG_CACHE_HOME:-$$HOME/.cache}/mkdocs-zh-translate/realsites" \
+		"$${XDG_CACHE_HOME:-$$HOME/.cache}/mkdocs-zh-translate/sdist"

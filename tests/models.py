@@ -1,7 +1,7 @@
 """Tiny test models, built on first use and cached between runs (and between processes).
 
 Training takes minutes, so a model is built once per version of its builder and shared: the
-cache key is a hash of the builder's source plus the preset and seed, so editing
+cache key is a hash of the builder's source plus the preset, seed and library versions, so editing
 ``tools/export_tiny.py`` (or the package's ``export*.py`` for the ONNX copies) rebuilds automatically while stale
 entries are simply never looked at again. Several pytest processes (xdist workers, helpers
 sharing ``$ZH_TRANSLATE_TEST_CACHE``) may ask at once: a per-entry file lock makes one of them
@@ -25,10 +25,23 @@ TRAINER = REPO / "tools" / "export_tiny.py"
 DEFAULT_SEED = 0
 
 
+def dev_cache() -> Path:
+    """Where the suite keeps what it builds or fetches once: the user's cache directory of the
+    project (``~/.cache/mkdocs-zh-translate``, private), else ``<repo>/.cache``.
+
+    Per user, not per clone: the two trained models are about 9 minutes of CPU on a 2-core
+    machine, and every clone and worktree of the same source asks for the same ones (the keys
+    below say which). ``make clean`` leaves it; ``make clean-cache`` empties it.
+    """
+    from mkdocs_zh_translate.userdirs import user_cache_dir
+
+    return user_cache_dir() or REPO / ".cache"
+
+
 def cache_root() -> Path:
-    """``$ZH_TRANSLATE_TEST_CACHE`` or ``<repo>/.cache/test-models``."""
+    """``$ZH_TRANSLATE_TEST_CACHE``, else ``test-models`` in :func:`dev_cache`."""
     env = os.environ.get("ZH_TRANSLATE_TEST_CACHE")
-    root = Path(env) if env else REPO / ".cache" / "test-models"
+    root = Path(env) if env else dev_cache() / "test-models"
     root.mkdir(parents=True, exist_ok=True)
     return root
 
@@ -64,10 +77,12 @@ def _cached_dir(name: str, build: Callable[[Path], None]) -> Path:
     root = cache_root()
     final = root / name
     if final.is_dir():
+        _used(final)
         return final
     with _locked(root / f"{name}.lock"):
         if final.is_dir():  # another process finished it while we waited
             return final
+        prune(root)
         # Holding the lock, nobody else is building this entry: any leftover temporary
         # directory is from a killed build and can go.
         for stale in root.glob(f"{name}.tmp-*"):
@@ -81,9 +96,66 @@ def _cached_dir(name: str, build: Callable[[Path], None]) -> Path:
     return final
 
 
+#: An entry no run has used for this long is deleted when a new one is built: the cache is
+#: per user and outlives clones, and each edit of the trainer or exporter makes new entries.
+UNUSED_DAYS = 30
+
+
+def _used(entry: Path) -> None:
+    """Mark ``entry`` used now (its mtime: atime is not kept on most mounts)."""
+    with contextlib.suppress(OSError):
+        os.utime(entry)
+
+
+def prune(root: Path, *, days: float = UNUSED_DAYS, now: float | None = None) -> list[str]:
+    """Delete the entries of ``root`` unused for ``days``; return their names.
+
+    An entry is deleted only while its lock can be taken at once (nobody is building it); the
+    empty lock file stays, as a process may be waiting on it to build the entry again.
+    """
+    import time
+
+    cutoff = (time.time() if now is None else now) - days * 86400
+    gone = []
+    for entry in sorted(root.iterdir()):
+        if not entry.is_dir() or ".tmp-" in entry.name:
+            continue
+        try:
+            if entry.stat().st_mtime >= cutoff:
+                continue
+            with open(root / f"{entry.name}.lock", "a+") as handle:
+                try:
+                    fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError:
+                    continue
+                shutil.rmtree(entry)
+        except OSError:
+            continue
+        gone.append(entry.name)
+    return gone
+
+
+#: The libraries whose versions change what the same recipe trains (kernels, initialisation,
+#: tokenizer training): part of the key, as the cache outlives a clone's virtual environment.
+TRAINING_LIBRARIES = ("torch", "transformers", "sentencepiece", "tokenizers")
+
+
+def _versions(names: tuple[str, ...]) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = []
+    for name in names:
+        try:
+            found.append(f"{name}=={version(name)}")
+        except PackageNotFoundError:
+            found.append(f"{name} absent")
+    return ",".join(found)
+
+
 def tiny_hf_key(preset: str = "test", seed: int = DEFAULT_SEED) -> str:
-    """Cache key of the Hugging Face model: the builder's source, preset and seed."""
-    return _hash_files([TRAINER], preset, str(seed))
+    """Cache key of the Hugging Face model: the builder's source, preset, seed and the training
+    libraries' versions."""
+    return _hash_files([TRAINER], preset, str(seed), _versions(TRAINING_LIBRARIES))
 
 
 def tiny_hf_model(preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
@@ -98,7 +170,11 @@ def exporter_key(*extra: str) -> str:
     """Hash of the exporter's source (and ``extra``): an export keyed on it is rebuilt whenever
     the export code changes, even when the format number does not (also used by benchmarks/)."""
     exporters = sorted(PACKAGE.glob("export*.py")) + sorted(PACKAGE.glob("export/**/*.py"))  # rewrites/ too
-    return _hash_files(exporters, *extra)
+    return _hash_files(exporters, *extra, _versions(EXPORT_LIBRARIES))
+
+
+#: The libraries the export runs through (tracing, graph rewrites, quantisation).
+EXPORT_LIBRARIES = ("torch", "transformers", "optimum", "optimum-onnx", "onnx", "onnxruntime")
 
 
 def tiny_onnx_model(quantize: str = "none", preset: str = "test", seed: int = DEFAULT_SEED) -> Path:

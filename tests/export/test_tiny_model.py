@@ -120,6 +120,64 @@ def test_cache_key_follows_preset_and_seed() -> None:
     assert models.tiny_hf_key("test", 0) == models.tiny_hf_key("test", 0)
 
 
+def test_cache_key_follows_the_training_libraries(monkeypatch: Any) -> None:
+    # the cache is per user and outlives a virtual environment: a torch upgrade retrains
+    import importlib.metadata
+
+    before = models.tiny_hf_key("test", 0)
+    real = importlib.metadata.version
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.0" if name == "torch" else real(name))
+    assert models.tiny_hf_key("test", 0) != before
+    assert models.exporter_key("x") != models.exporter_key("y")
+
+
+def test_the_default_cache_is_the_users_shared_by_every_clone(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.delenv("ZH_TRANSLATE_TEST_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert models.cache_root() == tmp_path / "xdg" / "mkdocs-zh-translate" / "test-models"
+    assert (tmp_path / "xdg" / "mkdocs-zh-translate").stat().st_mode & 0o077 == 0  # private
+    # a cache directory that is not ours (or cannot be made): the clone's own .cache/
+    (tmp_path / "file").write_text("x")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "file"))
+    assert models.dev_cache() == models.REPO / ".cache"
+
+
+def test_prune_deletes_entries_unused_for_the_period_and_only_those(tmp_path: Path) -> None:
+    import fcntl
+    import os
+    import time
+
+    now = time.time()
+    old = now - (models.UNUSED_DAYS + 1) * 86400
+    for name in ("old", "fresh", "busy", "old.tmp-1"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "weights").write_text("x")
+    for name in ("old", "busy", "old.tmp-1"):
+        os.utime(tmp_path / name, (old, old))
+    (tmp_path / "old.lock").touch()
+    with open(tmp_path / "busy.lock", "a+") as held:  # another process is building it again
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert models.prune(tmp_path, now=now) == ["old"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["busy", "busy.lock", "fresh", "old.lock", "old.tmp-1"]
+    assert models.prune(tmp_path, now=now) == ["busy"]
+
+
+def test_an_entry_used_is_kept_and_a_new_build_prunes_the_unused(tmp_path: Path, monkeypatch: Any) -> None:
+    import os
+    import time
+
+    monkeypatch.setenv("ZH_TRANSLATE_TEST_CACHE", str(tmp_path))
+    old = time.time() - (models.UNUSED_DAYS + 1) * 86400
+    for name in ("used", "stale"):
+        models._cached_dir(name, lambda target: target.mkdir())
+    for name in ("used", "stale"):
+        os.utime(tmp_path / name, (old, old))
+    models._cached_dir("used", lambda target: pytest.fail("cached: not built again"))
+    assert (tmp_path / "used").stat().st_mtime > old + 86400
+    models._cached_dir("new", lambda target: target.mkdir())
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["new", "used"]
+
+
 def test_cli_refuses_a_non_empty_out_dir(tmp_path: Path, capsys: Any) -> None:
     (tmp_path / "keep.txt").write_text("mine")
     assert export_tiny.main(["--out", str(tmp_path)]) == 2

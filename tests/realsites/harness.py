@@ -25,7 +25,8 @@ segment is wrapped in 「」), then compare per page the body of ``site/X.html``
   ``docs/css/extra.css``: a name, which the segmenter keeps as written) is not prose either.
 
 Corpus cache: ``$ZH_TRANSLATE_REALSITES_CACHE``, else ``$ZH_TRANSLATE_TEST_CACHE/../realsites``,
-else ``<repo>/.cache/realsites`` (sdists/ holds the downloads; never committed).
+else ``realsites`` in the user's cache of the project beside the test models
+(:func:`tests.models.dev_cache`; sdists/ holds the downloads; never committed).
 
 Running it against another worktree (the code under test is whatever ``mkdocs_zh_translate``
 the subprocess imports, i.e. the first on ``PYTHONPATH``)::
@@ -79,7 +80,9 @@ def cache_root() -> Path:
     tests = os.environ.get("ZH_TRANSLATE_TEST_CACHE")
     if tests:
         return Path(tests).resolve().parent / "realsites"
-    return REPO / ".cache" / "realsites"
+    from tests.models import dev_cache
+
+    return dev_cache() / "realsites"
 
 
 # -- fetching -----------------------------------------------------------------------------
