@@ -1,7 +1,7 @@
 """The CommonMark spec examples, read from the markdown-it-py sdist (never copied into the repo).
 
-The sdist is fetched once (:mod:`tests.sdists`) into ``$ZH_TRANSLATE_TEST_CACHE`` (default
-the user's cache of the project, :func:`tests.models.dev_cache`); tests that need it are skipped when neither the cache nor a package
+The sdist is fetched once (:mod:`tests.sdists`) beside the test models (``$ZH_TRANSLATE_TEST_CACHE/..``,
+by default the user's cache of the project, :func:`tests.models.dev_cache`); tests that need it are skipped when neither the cache nor a package
 registry is available.
 """
 
@@ -25,8 +25,8 @@ SPEC_EXAMPLES = 652
 def cache_dir() -> Path:
     from tests.models import dev_cache
 
-    explicit = os.environ.get("ZH_TRANSLATE_TEST_CACHE")
-    return Path(explicit) if explicit else dev_cache()
+    explicit = os.environ.get("ZH_TRANSLATE_TEST_CACHE")  # the models' folder: the sdist goes beside it
+    return Path(explicit).resolve().parent if explicit else dev_cache()
 
 
 @lru_cache(maxsize=1)

@@ -17,6 +17,13 @@ _HERE = str(Path(__file__).resolve().parent)
 if _HERE not in sys.path:
     sys.path.append(_HERE)
 
+# The test models' cache is resolved once for the run and its subprocesses: a test that points
+# XDG_CACHE_HOME at a temporary folder (to keep the product's own user cache out of ~/.cache)
+# must not move the models with it, or it trains them again inside the test.
+from tests.models import cache_root  # noqa: E402
+
+os.environ["ZH_TRANSLATE_TEST_CACHE"] = str(cache_root())
+
 
 def pytest_collection_finish(session: object) -> None:
     """Under pytest-xdist (``make test``), the first two workers train the two tiny models at
