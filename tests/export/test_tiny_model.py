@@ -142,6 +142,13 @@ def test_the_default_cache_is_the_users_shared_by_every_clone(tmp_path: Path, mo
     assert models.dev_cache() == models.REPO / ".cache"
 
 
+def test_a_test_that_moves_xdg_cache_home_keeps_the_models_where_they_are(tmp_path: Path, monkeypatch: Any) -> None:
+    # tests/conftest.py fixes the folder for the run; otherwise such a test trains them again
+    before = models.cache_root()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert models.cache_root() == before
+
+
 def test_prune_deletes_entries_unused_for_the_period_and_only_those(tmp_path: Path) -> None:
     import fcntl
     import os
