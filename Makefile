@@ -98,6 +98,4 @@ clean:
 
 # The test models and sdists shared by every clone (`make clean` leaves them).
 clean-cache:
-	rm -rf "$${XDG_CACHE_HOME:-$$HOME/.cache}/mkdocs-zh-translate/test-models" \
-		"$${XDG_CACHE_HOME:-$$HOME/.cache}/mkdocs-zh-translate/realsites" \
-		"$${XDG_CACHE_HOME:-$$HOME/.cache}/mkdocs-zh-translate/sdist"
+	cd "$${XDG_CACHE_HOME:-$$HOME/.cache}/mkdocs-zh-translate" 2>/dev/null && rm -rf test-models realsites sdist || true

@@ -1,14 +1,13 @@
 """The CommonMark spec examples, read from the markdown-it-py sdist (never copied into the repo).
 
-The sdist is fetched once (:mod:`tests.sdists`) beside the test models (``$ZH_TRANSLATE_TEST_CACHE/..``,
-by default the user's cache of the project, :func:`tests.models.dev_cache`); tests that need it are skipped when neither the cache nor a package
-registry is available.
+The sdist is fetched once (:mod:`tests.sdists`) beside the test models
+(:func:`tests.models.dev_cache`); tests that need it are skipped when neither the cache nor a
+package registry is available.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import tarfile
 from functools import lru_cache
 from pathlib import Path
@@ -25,8 +24,7 @@ SPEC_EXAMPLES = 652
 def cache_dir() -> Path:
     from tests.models import dev_cache
 
-    explicit = os.environ.get("ZH_TRANSLATE_TEST_CACHE")  # the models' folder: the sdist goes beside it
-    return Path(explicit).resolve().parent if explicit else dev_cache()
+    return dev_cache()
 
 
 @lru_cache(maxsize=1)

@@ -26,8 +26,9 @@ DEFAULT_SEED = 0
 
 
 def dev_cache() -> Path:
-    """Where the suite keeps what it builds or fetches once: the user's cache directory of the
-    project (``~/.cache/mkdocs-zh-translate``, private), else ``<repo>/.cache``.
+    """Where the suite keeps what it builds or fetches once (``test-models/``, the sdists): the
+    folder holding ``$ZH_TRANSLATE_TEST_CACHE`` when that is set, else the user's cache
+    directory of the project (``~/.cache/mkdocs-zh-translate``, private), else ``<repo>/.cache``.
 
     Per user, not per clone: the two trained models are about 9 minutes of CPU on a 2-core
     machine, and every clone and worktree of the same source asks for the same ones (the keys
@@ -35,6 +36,9 @@ def dev_cache() -> Path:
     """
     from mkdocs_zh_translate.userdirs import user_cache_dir
 
+    explicit = os.environ.get("ZH_TRANSLATE_TEST_CACHE")
+    if explicit:
+        return Path(explicit).resolve().parent
     return user_cache_dir() or REPO / ".cache"
 
 

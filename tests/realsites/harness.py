@@ -24,9 +24,9 @@ segment is wrapped in 「」), then compare per page the body of ``site/X.html``
   A tab label or code block title that is exactly one file name (``pyproject.toml``,
   ``docs/css/extra.css``: a name, which the segmenter keeps as written) is not prose either.
 
-Corpus cache: ``$ZH_TRANSLATE_REALSITES_CACHE``, else ``$ZH_TRANSLATE_TEST_CACHE/../realsites``,
-else ``realsites`` in the user's cache of the project beside the test models
-(:func:`tests.models.dev_cache`; sdists/ holds the downloads; never committed).
+Corpus cache: ``$ZH_TRANSLATE_REALSITES_CACHE``, else ``realsites`` beside the test models
+(:func:`tests.models.dev_cache`: ``$ZH_TRANSLATE_TEST_CACHE/..``, by default the user's cache of
+the project; sdists/ holds the downloads; never committed).
 
 Running it against another worktree (the code under test is whatever ``mkdocs_zh_translate``
 the subprocess imports, i.e. the first on ``PYTHONPATH``)::
@@ -77,9 +77,6 @@ def cache_root() -> Path:
     explicit = os.environ.get("ZH_TRANSLATE_REALSITES_CACHE")
     if explicit:
         return Path(explicit)
-    tests = os.environ.get("ZH_TRANSLATE_TEST_CACHE")
-    if tests:
-        return Path(tests).resolve().parent / "realsites"
     from tests.models import dev_cache
 
     return dev_cache() / "realsites"
