@@ -102,7 +102,8 @@ _SETTINGS: dict[tuple[object, ...], Settings] = {}
 
 def settings(config: Any, srcdir: Path) -> Settings:
     """The checked settings (checked at ``config-inited``; memoised for every document)."""
-    key = (srcdir, *(config[name] for name in sorted(config.values) if name.startswith("zh_translate_")))
+    # repr: a value may be a list (zh_translate_providers), which cannot be a key itself
+    key = (srcdir, *(repr(config[name]) for name in sorted(config.values) if name.startswith("zh_translate_")))
     if key not in _SETTINGS:
         _SETTINGS[key] = settings_of(config, srcdir)
     return _SETTINGS[key]

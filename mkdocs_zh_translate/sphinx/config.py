@@ -18,6 +18,8 @@ from sphinx.errors import ConfigError
 from ..errors import ZhTranslateError
 from ..owned import check_output
 from ..pipeline.backends import DEFAULT_BACKEND, backend_names, needs_model
+from ..pipeline.markup import DEFAULT_MARKUP, markup_choices, unknown_markup
+from ..pipeline.spec import TranslatorSpec
 
 PREFIX = "zh_translate_"
 
@@ -32,7 +34,11 @@ OPTIONS: dict[str, tuple[object, str]] = {
     "zh_translate_strict": (False, ""),
     "zh_translate_banner": (True, "html"),
     "zh_translate_beams": (None, "env"),
+    "zh_translate_markup": (DEFAULT_MARKUP, "env"),
+    "zh_translate_max_batch_tokens": (None, "env"),
+    "zh_translate_shortlist": (None, "env"),
     "zh_translate_threads": (None, ""),
+    "zh_translate_providers": (None, ""),
     "zh_translate_batch": (None, ""),
 }
 
@@ -51,6 +57,25 @@ class Settings:
     beams: int | None
     threads: int | None
     batch: bool = True  # translate the misses of all documents to read in one batch (a pre-read)
+    # The engine options the MkDocs plugin has under the same names (its configuration
+    # reference says what each does); the spec decides which are part of the cache key.
+    markup: str = DEFAULT_MARKUP
+    max_batch_tokens: int | None = None
+    shortlist: int | None = None
+    providers: tuple[str, ...] | None = None
+
+    def spec(self) -> TranslatorSpec:
+        """The translator these settings ask for: what the build and the catalog sync load."""
+        return TranslatorSpec(
+            self.backend,
+            self.model,
+            beams=self.beams,
+            threads=self.threads,
+            max_batch_tokens=self.max_batch_tokens,
+            shortlist=self.shortlist,  # 0 is off, as in the plugin (the cache key leaves it out)
+            providers=self.providers,
+            markup=self.markup,
+        )
 
 
 def is_chinese(language: object) -> bool:
@@ -77,11 +102,28 @@ def _flag(config: Config, name: str) -> bool:
     return value
 
 
-def _count(config: Config, name: str) -> int | None:
+def _count(config: Config, name: str, *, minimum: int = 1) -> int | None:
     value = config[name]
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-        raise ConfigError(f"{name} must be a positive whole number or None, not {value!r}")
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < minimum):
+        what = "a positive whole number" if minimum == 1 else f"a whole number, {minimum} or more,"
+        raise ConfigError(f"{name} must be {what} or None, not {value!r}")
     return value
+
+
+def _markup(config: Config) -> str:
+    value = config.zh_translate_markup
+    if not isinstance(value, str) or value not in markup_choices():
+        raise ConfigError(f"zh_translate_markup: {unknown_markup(value)}")
+    return value
+
+
+def _providers(config: Config) -> tuple[str, ...] | None:
+    value = config.zh_translate_providers
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)) or not value or not all(isinstance(v, str) and v for v in value):
+        raise ConfigError(f"zh_translate_providers must be a list of provider names or None, not {value!r}")
+    return tuple(value)
 
 
 def settings_of(config: Config, srcdir: Path) -> Settings:
@@ -135,6 +177,10 @@ def settings_of(config: Config, srcdir: Path) -> Settings:
         beams=_count(config, "zh_translate_beams"),
         threads=_count(config, "zh_translate_threads"),
         batch=batch if batch is not None else with_model,  # no model, nothing to batch for
+        markup=_markup(config),
+        max_batch_tokens=_count(config, "zh_translate_max_batch_tokens"),
+        shortlist=_count(config, "zh_translate_shortlist", minimum=0),
+        providers=_providers(config),
     )
 
 

@@ -17,7 +17,7 @@ from ..pipeline.cache import Hit, MachineCache, TranslationMemory
 from ..pipeline.glossary import Glossary, load_glossary
 from ..pipeline.lazy import LazyTranslator
 from ..pipeline.service import Requests, TranslationService
-from ..pipeline.spec import TranslatorSpec, bind_cache
+from ..pipeline.spec import bind_cache
 from .config import Settings
 
 
@@ -48,7 +48,7 @@ def runtime_for(settings: Settings) -> Runtime:
         return found
     for stale in [k for k in _RUNTIMES if k[0] != key[0]]:
         del _RUNTIMES[stale]  # inherited through a fork: the parent's connection is not ours
-    spec = TranslatorSpec(settings.backend, settings.model, beams=settings.beams, threads=settings.threads)
+    spec = settings.spec()
     memory = TranslationMemory(MachineCache(settings.cache_dir))
     glossary: Glossary | None = load_glossary(settings.glossary) if settings.glossary else None
     lazy = LazyTranslator()

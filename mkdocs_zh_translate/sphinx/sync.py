@@ -29,7 +29,6 @@ from sphinx.util.i18n import docname_to_domain
 
 from ..errors import ZhTranslateError
 from ..pipeline.glossary import load_glossary
-from ..pipeline.spec import TranslatorSpec
 from ..pofill.fill import Summary, fill
 from ..review.store import display, write_if_changed
 from .config import settings_of
@@ -107,7 +106,7 @@ def sync(srcdir: Path, language: str = "zh_CN", *, quiet: bool = True) -> tuple[
             formats.update(message_formats(app, pot, Path(tmp) / "gettext", (target / f"{domain}.po").resolve()))
             update_catalog(pot, target / f"{domain}.po", language)
     glossary = load_glossary(settings.glossary) if settings.glossary else None
-    spec = TranslatorSpec(settings.backend, settings.model, beams=settings.beams, threads=settings.threads)
+    spec = settings.spec()
     if not pots:
         return Summary(), target
     summary = fill(

@@ -159,6 +159,8 @@ def test_missing_model_fails_unless_allowed(tmp_path: Path) -> None:
         ("zh_translate_strict = 'yes'", "zh_translate_strict must be True or False, not 'yes'"),
         ("zh_translate_glossary = 'nope.yml'", "zh_translate_glossary nope.yml: no such file"),
         ("zh_translate_cache_dir = '/etc'", "zh_translate_cache_dir /etc: is /etc, a system directory"),
+        ("zh_translate_markup = 'bold'", "zh_translate_markup: unknown markup strategy 'bold'; choose one of auto,"),
+        ("zh_translate_shortlist = -1", "zh_translate_shortlist must be a whole number, 0 or more, or None, not -1"),
     ],
 )
 def test_bad_option_is_one_line(tmp_path: Path, line: str, message: str) -> None:
@@ -174,6 +176,60 @@ def test_bad_option_is_one_line(tmp_path: Path, line: str, message: str) -> None
     errors = [x.strip() for x in proc.stderr.splitlines() if x.strip().startswith("sphinx.errors.")]
     assert len(errors) == 1 and errors[0].startswith(f"sphinx.errors.ConfigError: {message}")
     assert "mkdocs_zh_translate/pipeline" not in proc.stderr  # no deep frames: the check is the extension's
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("zh_translate_max_batch_tokens = 0", "zh_translate_max_batch_tokens must be a positive whole number or None, not 0"),
+        ("zh_translate_shortlist = True", "zh_translate_shortlist must be a whole number, 0 or more, or None, not True"),
+        ("zh_translate_providers = 'cuda'", "zh_translate_providers must be a list of provider names or None, not 'cuda'"),
+        ("zh_translate_providers = []", "zh_translate_providers must be a list of provider names or None, not []"),
+        ("zh_translate_markup = ['tags']", "zh_translate_markup: unknown markup strategy ['tags']"),
+    ],
+)
+def test_bad_engine_option_is_refused_before_any_document_is_read(tmp_path: Path, line: str, message: str) -> None:
+    from sphinx.errors import ConfigError
+
+    root = project(tmp_path, line + "\n")
+    with pytest.raises(ConfigError) as refused:
+        build(root)
+    assert str(refused.value).startswith(message)
+    assert not (root / "_build" / "zh" / "index.html").exists()
+
+
+def test_engine_options_reach_the_model_and_the_cache_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The engine options of the MkDocs plugin exist in conf.py too, and reach the translator;
+    those that can change a translation (shortlist, markup, batch size) are part of the cache
+    key, the others (threads, providers) are not."""
+    from tests.fakes import HanTranslator
+
+    loads: list[dict[str, object]] = []
+
+    def loader(backend: str, model: str | None, **options: object) -> HanTranslator:
+        loads.append({"backend": backend, "model": model, **options})
+        return HanTranslator()
+
+    monkeypatch.setattr(lazy, "load_translator", loader)
+    model = tmp_path / "model"
+    model.mkdir()  # a directory is all the loader checks before it calls the (patched) factory
+    engine = (
+        f"zh_translate_backend = 'onnx'\nzh_translate_model = {str(model)!r}\n"
+        "zh_translate_markup = 'tags'\nzh_translate_max_batch_tokens = 256\nzh_translate_threads = 1\n"
+        "zh_translate_providers = ['cpu']\n"
+    )
+    root = project(tmp_path, engine + "zh_translate_shortlist = 300\n")
+    build(root, "a")
+    assert loads == [{
+        "backend": "onnx", "model": str(model), "beams": None, "threads": 1, "max_batch_tokens": 256,
+        "providers": ["cpu"], "markup": "tags", "shortlist": 300,
+    }]
+    build(root, "b", zh_translate_threads=2)  # threads are not in the key: every text is cached
+    assert len(loads) == 1
+    build(root, "c", zh_translate_shortlist=0)  # off: another key, so the model runs again
+    assert len(loads) == 2 and "shortlist" not in loads[1]
+    build(root, "d", zh_translate_max_batch_tokens=512)
+    assert len(loads) == 3 and loads[2]["max_batch_tokens"] == 512
 
 
 def test_sync_writes_reviewable_catalogs_and_keeps_reviews(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
