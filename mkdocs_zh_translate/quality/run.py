@@ -66,6 +66,7 @@ class RunResult:
             "settings": {
                 "backend": spec.backend, "model": spec.model, "beams": spec.beams, "threads": spec.threads,
                 "max_batch_tokens": spec.max_batch_tokens, "markup": spec.resolved_markup,
+                "shortlist": spec.shortlist or 0,  # 0: off, the whole vocabulary
             },
             "sentences": self.sentences,
             "chrf": self.scores.chrf,

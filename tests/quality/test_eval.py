@@ -31,7 +31,7 @@ RUN_KEYS = {
     "label", "settings", "sentences", "chrf", "bleu", "whole", "pieces", "english", "placeholder_errors",
     "fallbacks", "untranslated", "length_outliers", "seconds", "worst_untranslated", "worst_length",
 }
-SETTINGS_KEYS = {"backend", "model", "beams", "threads", "max_batch_tokens", "markup"}
+SETTINGS_KEYS = {"backend", "model", "beams", "threads", "max_batch_tokens", "markup", "shortlist"}
 SENTENCE_KEYS = {"where", "source", "candidate", "reference"}
 
 
@@ -172,9 +172,10 @@ def test_compare_shows_two_settings_side_by_side(
     assert head.split() == ["beams=1", "beams=4,markup=tags"]
     row = next(line for line in lines if line.startswith("placeholder errors"))
     assert row.split()[2:] == ["1", "(50%)", "0", "(0%)"]
-    data = _json(capsys, "--references", str(refs), "--backend", "pseudo", "--compare", "beams=1", "beams=4")
+    data = _json(capsys, "--references", str(refs), "--backend", "pseudo", "--compare", "beams=1", "beams=4,shortlist=300")
     first, second = data["runs"]  # type: ignore[misc]
-    assert (first["label"], second["label"]) == ("beams=1", "beams=4")
+    assert (first["label"], second["label"]) == ("beams=1", "beams=4,shortlist=300")
+    assert (first["settings"]["shortlist"], second["settings"]["shortlist"]) == (0, 300)
     assert first["fallbacks"] == {"drop_pairs": 1} and second["fallbacks"] == {}
 
 
