@@ -1,7 +1,8 @@
 """Every translator backend, in one table, and constructing a translator by name.
 
 A backend is one :class:`Backend` entry in :data:`BACKENDS`: its name, the factory that builds
-its translator from a :class:`~.spec.TranslatorSpec`, what the cache key calls it, whether it
+its translator from a :class:`TranslatorSpec` (defined here, beside the factories that read it;
+what identifies its translations, the cache key, is :mod:`.spec`'s), what the cache key calls it, whether it
 needs a model directory and whether it can align (``markup: auto`` may pick ``project``).
 Everything else (the plugin's and Sphinx's option checks, the CLI's ``--backend`` choices, the
 cache key, the page notice, the Ray model shipping) asks this table, so adding a backend is
@@ -17,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..model_format import ALIGNER_FILE
 from .markup import (
@@ -32,8 +33,31 @@ from .markup import (
 from .translator import BackendError as BackendError  # raised here; its home is beside the protocol
 from .translator import PseudoTranslator, Translator
 
-if TYPE_CHECKING:
-    from .spec import TranslatorSpec
+
+@dataclass(frozen=True)
+class TranslatorSpec:
+    """Everything needed to build the translator, and to fingerprint it without building it
+    (``spec.bind_cache``; the decoding part of the key is ``spec.decode_options``)."""
+
+    backend: str
+    model: str | None
+    beams: int | None = None
+    threads: int | None = None
+    max_batch_tokens: int | None = None
+    # The engine's vocabulary shortlist size (None or 0: off, the whole vocabulary). In the key
+    # only when on, so the caches filled before it keep their keys.
+    shortlist: int | None = None
+    # ONNX Runtime execution providers (None: the CPU). Not in the cache key, like threads.
+    providers: tuple[str, ...] | None = None
+    # The markup strategy (``markup.MARKUP_STRATEGIES``) or ``auto`` (the default: ``project``
+    # where the model aligns, else ``tags``). The key names the strategy ``auto`` resolved to,
+    # and names none for ``tags``, so the caches filled before strategies existed stay valid.
+    markup: str = DEFAULT_MARKUP
+
+    @property
+    def resolved_markup(self) -> str:
+        """The strategy that translates under this spec (``auto`` resolved; no model loaded)."""
+        return resolve_markup(self.markup, self.backend, self.model).name
 
 
 @dataclass(frozen=True)
@@ -136,8 +160,6 @@ def load_translator(
     """Return a ready translator for ``backend`` (``onnx`` needs ``model``, an exported directory),
     wrapped in the markup strategy ``markup`` (see ``markup.MARKUP_STRATEGIES``; ``auto``:
     ``project`` when the model can align, else ``tags``, as the cache key resolves it)."""
-    from .spec import TranslatorSpec  # not at import: the CLI's parser reads this registry
-
     choice = resolve_markup(markup, backend, model)
     strategy = MARKUP_STRATEGIES.get(choice.name)
     if strategy is None:

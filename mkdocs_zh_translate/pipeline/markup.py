@@ -222,7 +222,7 @@ DEFAULT_MARKUP = AUTO
 
 UNNAMED_MARKUP = "tags"
 """The strategy the cache key leaves unnamed: every cache filled before strategies existed was
-filled under it, and stays valid for it (``spec.TranslatorSpec.decode_options``)."""
+filled under it, and stays valid for it (``spec.decode_options``)."""
 
 def markup_names() -> tuple[str, ...]:
     """The registered strategy names, in registration order."""

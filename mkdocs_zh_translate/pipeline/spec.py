@@ -13,9 +13,10 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .backends import TranslatorSpec as TranslatorSpec  # its home is the registry; the key is here
 from .backends import get_backend, needs_model, resolve_markup
 from .cache import TranslationMemory
-from .markup import AUTO, DEFAULT_MARKUP, UNNAMED_MARKUP, announce
+from .markup import AUTO, UNNAMED_MARKUP, announce
 
 # Bump only when placeholder validation or the fallback ladder (pipeline/ladder.py) change
 # what a translation of the same text can be, and say so in CHANGELOG.md: every cached
@@ -28,41 +29,17 @@ PIPELINE_FORMAT = 1
 LEGACY_VERSION = "0.1.0"
 
 
-@dataclass(frozen=True)
-class TranslatorSpec:
-    """Everything needed to build the translator, and to fingerprint it without building it."""
-
-    backend: str
-    model: str | None
-    beams: int | None = None
-    threads: int | None = None
-    max_batch_tokens: int | None = None
-    # The engine's vocabulary shortlist size (None or 0: off, the whole vocabulary). In the key
-    # only when on, so the caches filled before it keep their keys.
-    shortlist: int | None = None
-    # ONNX Runtime execution providers (None: the CPU). Not in the cache key, like threads.
-    providers: tuple[str, ...] | None = None
-    # The markup strategy (``markup.MARKUP_STRATEGIES``) or ``auto`` (the default: ``project``
-    # where the model aligns, else ``tags``). The key names the strategy ``auto`` resolved to,
-    # and names none for ``tags``, so the caches filled before strategies existed stay valid.
-    markup: str = DEFAULT_MARKUP
-
-    @property
-    def resolved_markup(self) -> str:
-        """The strategy that translates under this spec (``auto`` resolved; no model loaded)."""
-        return resolve_markup(self.markup, self.backend, self.model).name
-
-    def decode_options(self, *, legacy: bool = False) -> str:
-        """What besides the model can change a stored result: decoding options (threads
-        cannot), the markup strategy that produced it and the pipeline format (0.1.0 wrote its
-        package version instead)."""
-        tail = f"v={LEGACY_VERSION}" if legacy else f"pipeline={PIPELINE_FORMAT}"
-        markup = self.resolved_markup
-        if markup != UNNAMED_MARKUP:
-            tail = f"markup={markup};{tail}"
-        if self.shortlist:
-            tail = f"shortlist={self.shortlist};{tail}"
-        return f"beams={self.beams};max_batch_tokens={self.max_batch_tokens};{tail}"
+def decode_options(spec: TranslatorSpec, *, legacy: bool = False) -> str:
+    """What besides the model can change a stored result: decoding options (threads cannot),
+    the markup strategy that produced it and the pipeline format (0.1.0 wrote its package
+    version instead)."""
+    tail = f"v={LEGACY_VERSION}" if legacy else f"pipeline={PIPELINE_FORMAT}"
+    markup = spec.resolved_markup
+    if markup != UNNAMED_MARKUP:
+        tail = f"markup={markup};{tail}"
+    if spec.shortlist:
+        tail = f"shortlist={spec.shortlist};{tail}"
+    return f"beams={spec.beams};max_batch_tokens={spec.max_batch_tokens};{tail}"
 
 
 @dataclass(frozen=True)
@@ -154,4 +131,4 @@ def bind_cache(spec: TranslatorSpec, memory: TranslationMemory) -> CacheBinding:
     the key names the strategy that produces the text)."""
     content = _model_content(spec, memory)
     spec = _resolved(spec, memory, content)
-    return CacheBinding(memory, f"{content}|{spec.decode_options()}", f"{content}|{spec.decode_options(legacy=True)}")
+    return CacheBinding(memory, f"{content}|{decode_options(spec)}", f"{content}|{decode_options(spec, legacy=True)}")

@@ -16,7 +16,7 @@ from mkdocs_zh_translate.pipeline.backends import BackendError, load_translator
 from mkdocs_zh_translate.pipeline.glossary import Glossary, GlossaryTranslator, Term, _pattern
 from mkdocs_zh_translate.pipeline.ladder import translate_segments
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator, TranslationFailed
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
+from mkdocs_zh_translate.pipeline.spec import TranslatorSpec, decode_options
 from mkdocs_zh_translate.pipeline.translator import PseudoTranslator, Translator
 
 
@@ -63,8 +63,8 @@ def test_the_spec_s_strategy_reaches_the_factory_and_the_cache_key(shouting: str
     assert isinstance(LazyTranslator(factory).get(spec), Shouting)
     assert calls[0]["markup"] == shouting
     plain = TranslatorSpec("pseudo", None)
-    assert "markup" not in plain.decode_options()  # caches filled before strategies stay valid
-    assert spec.decode_options() != plain.decode_options()
+    assert "markup" not in decode_options(plain)  # caches filled before strategies stay valid
+    assert decode_options(spec) != decode_options(plain)
 
 
 def test_an_unknown_strategy_is_one_clear_error() -> None:

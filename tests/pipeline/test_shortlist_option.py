@@ -11,17 +11,17 @@ import pytest
 
 from mkdocs_zh_translate.pipeline.backends import get_backend
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
+from mkdocs_zh_translate.pipeline.spec import TranslatorSpec, decode_options
 from mkdocs_zh_translate.plugin.config import PluginConfig
 
 
 def test_the_shortlist_enters_the_cache_key_only_when_on() -> None:
     off = TranslatorSpec("onnx", "m", beams=4, markup="tags")
-    assert off.decode_options() == "beams=4;max_batch_tokens=None;pipeline=1"  # the key of before
-    assert TranslatorSpec("onnx", "m", beams=4, markup="tags", shortlist=0).decode_options() == off.decode_options()
-    on = TranslatorSpec("onnx", "m", beams=4, markup="tags", shortlist=2000).decode_options()
-    other = TranslatorSpec("onnx", "m", beams=4, markup="tags", shortlist=4000).decode_options()
-    assert len({off.decode_options(), on, other}) == 3
+    assert decode_options(off) == "beams=4;max_batch_tokens=None;pipeline=1"  # the key of before
+    assert decode_options(TranslatorSpec("onnx", "m", beams=4, markup="tags", shortlist=0)) == decode_options(off)
+    on = decode_options(TranslatorSpec("onnx", "m", beams=4, markup="tags", shortlist=2000))
+    other = decode_options(TranslatorSpec("onnx", "m", beams=4, markup="tags", shortlist=4000))
+    assert len({decode_options(off), on, other}) == 3
     assert "shortlist=2000" in on
 
 
