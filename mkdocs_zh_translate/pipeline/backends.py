@@ -1,8 +1,8 @@
 """Every translator backend, in one table, and constructing a translator by name.
 
 A backend is one :class:`Backend` entry in :data:`BACKENDS`: its name, the factory that builds
-its translator from a :class:`TranslatorSpec` (defined here, beside the factories that read it;
-what identifies its translations, the cache key, is :mod:`.spec`'s), what the cache key calls it, whether it
+its translator from a :class:`TranslatorSpec` (defined here, beside the factories that read
+it; the cache key built from a spec is :mod:`.spec`'s), what the cache key calls it, whether it
 needs a model directory and whether it can align (``markup: auto`` may pick ``project``).
 Everything else (the plugin's and Sphinx's option checks, the CLI's ``--backend`` choices, the
 cache key, the page notice, the Ray model shipping) asks this table, so adding a backend is
