@@ -16,6 +16,7 @@ import fcntl
 import hashlib
 import os
 import shutil
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -117,8 +118,6 @@ def prune(root: Path, *, days: float = UNUSED_DAYS, now: float | None = None) ->
     An entry is deleted only while its lock can be taken at once (nobody is building it); the
     empty lock file stays, as a process may be waiting on it to build the entry again.
     """
-    import time
-
     cutoff = (time.time() if now is None else now) - days * 86400
     gone = []
     for entry in sorted(root.iterdir()):
@@ -142,6 +141,9 @@ def prune(root: Path, *, days: float = UNUSED_DAYS, now: float | None = None) ->
 #: The libraries whose versions change what the same recipe trains (kernels, initialisation,
 #: tokenizer training): part of the key, as the cache outlives a clone's virtual environment.
 TRAINING_LIBRARIES = ("torch", "transformers", "sentencepiece", "tokenizers")
+
+#: The libraries the export runs through (tracing, graph rewrites, quantisation).
+EXPORT_LIBRARIES = ("torch", "transformers", "optimum", "optimum-onnx", "onnx", "onnxruntime")
 
 
 def _versions(names: tuple[str, ...]) -> str:
@@ -175,10 +177,6 @@ def exporter_key(*extra: str) -> str:
     the export code changes, even when the format number does not (also used by benchmarks/)."""
     exporters = sorted(PACKAGE.glob("export*.py")) + sorted(PACKAGE.glob("export/**/*.py"))  # rewrites/ too
     return _hash_files(exporters, *extra, _versions(EXPORT_LIBRARIES))
-
-
-#: The libraries the export runs through (tracing, graph rewrites, quantisation).
-EXPORT_LIBRARIES = ("torch", "transformers", "optimum", "optimum-onnx", "onnx", "onnxruntime")
 
 
 def tiny_onnx_model(quantize: str = "none", preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
