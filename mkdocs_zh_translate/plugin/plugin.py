@@ -33,7 +33,7 @@ from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_f
 from ..pipeline.report import PageCounts, dumps, run_report
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
-from . import coexist, site, templates, uistrings
+from . import coexist, editions, site, templates, uistrings
 from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import WarningCount, prefixed_warnings
@@ -127,7 +127,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             self._i18n.prepare(config)
         else:
             self._i18n = None
-            site.set_alternates(config, self._build.langs)
+            editions.set_alternates(config, self._build.langs)
         self._build.ui = uistrings.collect(config)
         if self._i18n is None and self._reusing():
             self._hooks["en"].install(config)
@@ -473,7 +473,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 log.debug(f"plugin {name!r}: locale {uistrings.ZH_LOCALE!r} in the Chinese site")
             apply_overrides(zh_config, self.config.overrides.values())
             self._warn_template_text(zh_config)
-            site.set_alternates(zh_config, build.langs)
+            editions.set_alternates(zh_config, build.langs)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
             log.info(f"building the Chinese site in {zh_dir}")
             self._renders.new_build()

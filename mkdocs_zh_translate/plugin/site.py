@@ -90,20 +90,27 @@ class LanguageLink(str):
         return (LanguageLink, (str(self), self.lang))
 
 
-def set_alternates(config: MkDocsConfig, langs: Languages) -> None:
-    """Give Material's language selector both languages (made relative per page by the url filter)."""
+def set_alternates(
+    config: MkDocsConfig, langs: Languages, human: list[dict[str, Any]] | None = None, zh_label: str = ZH_LABEL
+) -> None:
+    """Give Material's language selector both languages (made relative per page by the url filter).
+
+    ``human``: entries of ``extra.alternate`` for a team's own Chinese edition elsewhere
+    (editions.py), kept right after the machine site's entry, which is then ``zh_label``."""
     if not is_material(config):
         return
     # A user's own entries (other language sites) are kept, and their names for en / zh too.
-    own = [a for a in config.extra.get("alternate") or [] if isinstance(a, dict)]
+    human = human or []
+    own = [a for a in config.extra.get("alternate") or [] if isinstance(a, dict) and a not in human]
     names = {a.get("lang"): a.get("name") for a in own if isinstance(a.get("name"), str)}
     roots = langs.roots()
-    labels = {SOURCE_LANG: EN_LABEL, "zh": ZH_LABEL}
+    labels = {SOURCE_LANG: EN_LABEL, "zh": zh_label}
     config.extra["alternate"] = [
         *(
             {"name": names.get(code, label), "link": LanguageLink(roots[code], code), "lang": code}
             for code, label in labels.items()
         ),
+        *human,
         *(a for a in own if a.get("lang") not in (SOURCE_LANG, "zh")),
     ]
 
