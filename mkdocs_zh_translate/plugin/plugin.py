@@ -45,11 +45,11 @@ from .hookmemo import HookMemo
 from .jinjacache import SharedBytecode
 from .overrides import apply_overrides, translatable_copyright, translatable_site_name
 from .reload import RenderMemo
+from .titles import HOME_ZH, MadeUpTitles, recover_front_matter
 
 log = get_plugin_logger(PLUGIN_NAME)
 
 _FRONT_MATTER_KEYS = ("title", "description")
-HOME_ZH = "首页"  # MkDocs' implicit "Home"
 
 
 @dataclass
@@ -69,6 +69,7 @@ class _Build:
     backlinks: BacklinkLayout = field(default_factory=BacklinkLayout)  # mkdocstrings' backlink trees
     ui: list[uistrings.UiString] = field(default_factory=list)  # interface text written in mkdocs.yml
     counts: dict[str, PageCounts] = field(default_factory=dict)  # per page, for the JSON report
+    titles: MadeUpTitles = field(default_factory=MadeUpTitles)  # made from file names (titles.py)
 
 
 class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
@@ -230,6 +231,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         build = self._build
         if build is None or (self._i18n is not None and (self.collector is None or not self._i18n.is_default_build())):
             return markdown  # beside static-i18n the zh pages arrive translated (on_files)
+        markdown = recover_front_matter(markdown, page)
         key = page.file.src_uri
         if not self._zh:
             if not self._excluded(key) and key not in self._human:
@@ -257,6 +259,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             # render, before any template shows it in a nav).
             if page.is_homepage and "title" not in page.__dict__ and page.title == "Home":
                 page.title = HOME_ZH
+        if self._build is not None and self._i18n is None:
+            if self._zh:
+                self._build.titles.apply(page, self._build.strings)
+            else:
+                self._build.titles.collect(page)
         if isinstance(page.title, str) and (self._zh or self._generated_zh(page)):
             # A title taken from the translated H1 is escaped HTML, and themes pass it through
             # `striptags`, which unescapes it: `&lt;/title&gt;` would come back as a live tag.
@@ -352,6 +359,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         if build.copyright:
             site_strings.append(build.copyright)
         site_strings.extend(item.text for item in build.ui)  # reviewed in site.po like the rest
+        site_strings.extend(build.titles.strings())
         if self.collector is not None:
             assert self.pipeline.review is not None
             self.collector(
