@@ -76,7 +76,8 @@ def _chinese_entries(config: Any) -> list[dict[str, Any]]:
     alternates = config.extra.get("alternate") if hasattr(config, "extra") else None
     if not isinstance(alternates, list):
         return []
-    return [a for a in alternates if isinstance(a, dict) and is_chinese(a.get("lang")) and isinstance(a.get("link"), str)]
+    entries = [a for a in alternates if isinstance(a, dict) and isinstance(a.get("link"), str)]
+    return [a for a in entries if is_chinese(a.get("lang"))]
 
 
 def overwritten_edition(config: Any, langs: Languages) -> str | None:

@@ -33,7 +33,7 @@ from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_f
 from ..pipeline.report import PageCounts, dumps, run_report
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
-from . import coexist, editions, site, templates, uistrings
+from . import coexist, editions, site, templates, uistrings, versions
 from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import WarningCount, prefixed_warnings
@@ -322,7 +322,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         output = site.inject_language_links(output, config, hrefs, current)
         if not self._zh:
             return output
-        output = site.fix_html_lang(output)
+        output = versions.mike_selector(site.fix_html_lang(output), config, self._build.langs.prefix)
         return site.translate_material_text(output) if site.is_material(config) else output
 
     def on_post_template(self, output_content: str, template_name: str, config: MkDocsConfig) -> str | None:
