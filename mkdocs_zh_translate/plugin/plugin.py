@@ -33,7 +33,7 @@ from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_f
 from ..pipeline.report import PageCounts, dumps, run_report
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
-from . import coexist, editions, site, templates, uistrings, versions
+from . import clickdocs, coexist, editions, site, templates, uistrings, versions
 from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import WarningCount, prefixed_warnings
@@ -515,7 +515,11 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             )
 
     def _expand(self, markdown: str, page: Page) -> str:
-        """The page with its ``--8<--`` snippets included, so they are translated with it."""
+        """The page with its ``--8<--`` snippets and ``::: mkdocs-click`` references included, so
+        they are translated with it (mkdocs-click's preprocessor runs before snippets')."""
+        markdown, error = clickdocs.expand(markdown, self.pipeline.markdown[0])
+        if error:
+            log.warning(f"{_label(page)}: ::: mkdocs-click not included, kept in English: {error}")
         expanded, error = self.pipeline.snippets.expand(markdown)
         if error:
             log.warning(f"{_label(page)}: snippets not included, kept in English: {error}")
