@@ -33,7 +33,7 @@ from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_f
 from ..pipeline.report import PageCounts, dumps, run_report
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
-from . import clickdocs, coexist, editions, site, templates, uistrings, versions
+from . import clickdocs, coexist, editions, site, templates, theme404, uistrings, versions
 from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import WarningCount, prefixed_warnings
@@ -70,6 +70,7 @@ class _Build:
     ui: list[uistrings.UiString] = field(default_factory=list)  # interface text written in mkdocs.yml
     counts: dict[str, PageCounts] = field(default_factory=dict)  # per page, for the JSON report
     titles: MadeUpTitles = field(default_factory=MadeUpTitles)  # made from file names (titles.py)
+    theme_404: list[str] = field(default_factory=list)  # the theme's own 404 text (theme404.py)
 
 
 class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
@@ -129,6 +130,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         else:
             self._i18n = None
             editions.set_alternates(config, self._build.langs)
+            self._build.theme_404 = theme404.own_404_text(config)
         self._build.ui = uistrings.collect(config)
         if self._i18n is None and self._reusing():
             self._hooks["en"].install(config)
@@ -333,6 +335,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             return output_content
         if self._zh:
             output_content = site.fix_404_links(site.fix_html_lang(output_content), template_name, self._build.langs)
+            output_content = theme404.translate_404(
+                output_content, template_name, self._build.theme_404, self._build.strings
+            )
             if site.is_material(config):
                 output_content = site.translate_material_text(output_content, template_name)
             return output_content
@@ -360,6 +365,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             site_strings.append(build.copyright)
         site_strings.extend(item.text for item in build.ui)  # reviewed in site.po like the rest
         site_strings.extend(build.titles.strings())
+        site_strings.extend(build.theme_404)
         if self.collector is not None:
             assert self.pipeline.review is not None
             self.collector(
