@@ -34,6 +34,7 @@ FLOORS: dict[str, dict[str, float]] = {
     "mkdocs-macros-plugin": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 13.7},
     "zotero-cli-cc": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 100.0},
     "openai-agents": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 100.0},
+    "depthcharge-ms": {"identical": 100.0, "pre": 100.0, "hrefs": 100.0, "ids": 100.0, "coverage": 100.0},
 }
 
 # site -> page -> the likely cause; pages whose <pre>, href/src or ids differ today.

@@ -43,6 +43,7 @@ branch lacks them; they only need the ``realsites`` extra installed).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -254,6 +255,9 @@ def write_config(site: Site, project: Path, cache_dir: Path, *, guard: bool | No
     for name in site.plugin_options:
         dropped.append(f"plugin {name} options replaced")
     data.pop("watch", None)
+    for key, value in site.settings.items():
+        dropped.append(f"{key} -> {value}")
+        data[key] = value
     if site.theme is not None:
         dropped.append(f"theme -> {site.theme}")
         data["theme"] = dict(site.theme)
@@ -506,6 +510,10 @@ class SiteReport:
     # HTML files anywhere in the build (both languages, 404s, blog indexes) that still hold one
     # of the plugin's internal placeholders (`__zh_translate…`): a reader would see it
     placeholders: list[str] = field(default_factory=list)
+    # zh pages whose English page shows Material's mike version selector and which carry no
+    # version selector themselves (neither Material's nor the plugin's)
+    selectors: list[str] = field(default_factory=list)
+    versioned: int = 0  # English pages with Material's mike version selector
 
     def _ratio(self, attr: str) -> float:
         same = sum(getattr(p, attr)[0] for p in self.pages)
@@ -659,6 +667,24 @@ def compare_page(page: str, english: str, chinese: str, site_url: str = "") -> P
 PLACEHOLDER = "__zh_translate"
 
 
+_CONFIG_SCRIPT = re.compile(r'<script id="__config" type="application/json">(.*?)</script>', re.S)
+
+
+def version_selector(html: str) -> str:
+    """The version selector a Material page carries: ``material`` (Material's own, configured in
+    the page's ``__config``), ``zh-translate`` (the plugin's, on a zh page of a mike site), or ""."""
+    found = _CONFIG_SCRIPT.search(html)
+    if found is None:
+        return ""
+    try:
+        config = json.loads(found.group(1))
+    except ValueError:
+        return ""
+    if isinstance(config, dict) and isinstance(config.get("version"), dict):
+        return "material"
+    return "zh-translate" if 'new URL("versions.json", deployRoot)' in html else ""
+
+
 def compare(built: Built) -> SiteReport:
     report = SiteReport(built.site, dropped=built.dropped, log=built.log)
     report.placeholders = [
@@ -671,14 +697,20 @@ def compare(built: Built) -> SiteReport:
         rel = path.relative_to(built.site_dir)
         if rel.parts[0] == "zh" or rel.parts[0] in built.languages:
             continue
-        english = body(path.read_text(encoding="utf-8", errors="replace"))
+        english_html = path.read_text(encoding="utf-8", errors="replace")
+        english = body(english_html)
         if english is None:  # not a page (404.html, redirect stubs)
             continue
         target = zh_root / rel
-        chinese = body(target.read_text(encoding="utf-8", errors="replace")) if target.is_file() else None
+        chinese_html = target.read_text(encoding="utf-8", errors="replace") if target.is_file() else ""
+        chinese = body(chinese_html)
         if chinese is None:
             report.missing.append(rel.as_posix())
             continue
+        if version_selector(english_html) == "material":
+            report.versioned += 1
+            if not version_selector(chinese_html):
+                report.selectors.append(rel.as_posix())
         if rel.as_posix() in built.human:
             report.human.append(rel.as_posix())
             continue

@@ -36,6 +36,10 @@ because each one changes what the site builds:
   to the site's own), a config in a subfolder of the sdist (:attr:`Site.config`).
 * :attr:`Site.pending`: a site our plugin refuses today (the error it gives); the test expects
   that error until the fix lands.
+* :attr:`Site.settings`: top-level keys of ``mkdocs.yml`` replaced, to build a project the
+  way its team builds it (a second MkDocs project over the same sdist, say).
+* :attr:`Site.refused`: a site our plugin refuses on purpose, with the one line it must give
+  (a team's own Chinese edition where the machine site would go): never built, only refused.
 * Dangling symlinks in the sdist (griffe's ``docs/logo.svg -> ../logo.svg``) are removed.
 * ``hooks``: kept when the file exists in the sdist; :attr:`Site.hooks` adds the modules a
   dropped mkdocs-simple-hooks plugin loaded (their functions are plain MkDocs hooks); the
@@ -103,6 +107,10 @@ class Site:
     # a build error our plugin raises today on this site, with the issue that removes it: the
     # test expects exactly this error until the fix lands, then says to set the floors
     pending: str = ""
+    # top-level keys of mkdocs.yml replaced (documented at the entry)
+    settings: dict[str, Any] = field(default_factory=dict)
+    # the one line our plugin refuses this site with, on purpose (never built, see the docstring)
+    refused: str = ""
     # page (path of the HTML file relative to the site) -> why it is known to differ today
     known: dict[str, str] = field(default_factory=dict)
 
@@ -371,6 +379,37 @@ SITES: tuple[Site, ...] = (
         exclude_docs=("ref/",),
         remove=("docs/zh/handoffs.md", "docs/zh/guardrails.md"),
         plugin_options={"mkdocstrings": {"handlers": {"python": {"paths": ["src"]}}}},
+    ),
+    # -- round four: the set-ups of real teams (mike versions, a Chinese edition of their own) --
+    Site(
+        "depthcharge-ms",
+        "depthcharge-ms",
+        "0.4.1",
+        "material: mike versions (`extra.version.provider: mike`), mkdocstrings numpy, footer nav",
+        # mkquartodocs (not installed) renders the spectra page from a .qmd notebook: dropped, so
+        # that nav entry has no page in either language. The selector itself is checked per zh
+        # page (SiteReport.selectors): every zh page of a mike site must carry ours.
+    ),
+    Site(
+        "zotero-cli-cc-editions",
+        "zotero-cli-cc",
+        "0.10.0",
+        "material: a human Chinese edition as a second MkDocs project at /zh/ (extra.alternate)",
+        # The same sdist as zotero-cli-cc, built the way a team with its own Chinese edition
+        # builds it without mkdocs-static-i18n: the English project from docs/en, the human
+        # docs/zh as a second project published at /zh/, linked from the language selector.
+        # The machine site would be written over it: the build must stop with one line.
+        settings={
+            "docs_dir": "docs/en",
+            "extra": {
+                "alternate": [
+                    {"name": "English", "link": "/zotero-cli-cc/", "lang": "en"},
+                    {"name": "中文", "link": "/zotero-cli-cc/zh/", "lang": "zh"},
+                ]
+            },
+        },
+        exclude_docs=("reference/cli.md",),
+        refused="extra.alternate links Chinese ('中文') to '/zotero-cli-cc/zh/'",
     ),
 )
 

@@ -135,3 +135,30 @@ def test_template_tags_are_not_prose_but_the_words_around_them_are() -> None:
     assert (found.marked, found.unmarked) == (0, len("Readit"))
     found = scan("<p>「Use {{ macro() }} here」</p>")
     assert (found.marked, found.unmarked) == (len("Usehere"), 0)
+
+
+def test_a_sites_settings_replace_top_level_keys(tmp_path: Path) -> None:
+    import yaml
+
+    from .harness import write_config
+    from .sites import Site
+
+    (tmp_path / "mkdocs.yml").write_text("site_name: x\ndocs_dir: docs\nextra:\n  social: []\n", encoding="utf-8")
+    site = Site("x", "x", "1", "test", settings={"docs_dir": "docs/en", "extra": {"alternate": []}})
+    config, dropped = write_config(site, tmp_path, tmp_path / "cache")
+    data = yaml.safe_load(config.read_text(encoding="utf-8"))
+    assert data["docs_dir"] == "docs/en" and data["extra"] == {"alternate": []}
+    assert "docs_dir -> docs/en" in dropped
+
+
+def test_version_selectors_are_told_apart() -> None:
+    from .harness import version_selector
+
+    def page(config: str, script: str = "") -> str:
+        return f'<body><script id="__config" type="application/json">{config}</script>{script}</body>'
+
+    assert version_selector(page('{"base": ".", "version": {"provider": "mike"}}')) == "material"
+    assert version_selector(page('{"base": ".", "version": null}')) == ""
+    ours = '<script>fetch(new URL("versions.json", deployRoot))</script>'
+    assert version_selector(page('{"base": ".", "version": null}', ours)) == "zh-translate"
+    assert version_selector("<body>no config</body>") == ""

@@ -32,8 +32,9 @@ TOLERANCE = 0.3
 GUARD = os.environ.get("ZH_REALSITES_GUARD", "off") == "on"
 
 
-BUILT = [s for s in SITES if not s.pending]
+BUILT = [s for s in SITES if not s.pending and not s.refused]
 PENDING = [s for s in SITES if s.pending]
+REFUSED = [s for s in SITES if s.refused]
 
 
 @pytest.fixture(scope="module", params=BUILT, ids=[s.name for s in BUILT])
@@ -49,6 +50,25 @@ def test_a_pending_site_still_fails_as_known(site: Site, tmp_path: Path) -> None
     with pytest.raises(CorpusError) as failed:
         run_site(site, tmp_path / "w", guard=GUARD)
     assert site.pending in str(failed.value), f"{site.name} fails otherwise than known: {failed.value}"
+
+
+@pytest.mark.parametrize("site", REFUSED, ids=[s.name for s in REFUSED])
+def test_a_refused_site_stops_with_its_one_line(site: Site, tmp_path: Path) -> None:
+    # On purpose (a team's own Chinese edition where the machine site would go): one line
+    # that names it, no traceback, no Chinese site written.
+    with pytest.raises(CorpusError) as failed:
+        run_site(site, tmp_path / "w", guard=GUARD)
+    message = str(failed.value)
+    assert site.refused in message, f"{site.name} fails otherwise than intended: {message}"
+    assert "Traceback" not in message
+    assert next(line for line in message.splitlines() if site.refused in line).count("zh-translate:") == 1
+    assert not (tmp_path / "w" / "site" / "zh").exists()
+
+
+def test_zh_pages_of_a_versioned_site_keep_a_version_selector(report: SiteReport) -> None:
+    assert not report.selectors, f"{report.site.name}: no version selector on {report.selectors[:5]}"
+    if report.site.name == "depthcharge-ms":  # the corpus's mike site: there is something to check
+        assert report.versioned == len(report.pages) + len(report.human) > 0
 
 
 def test_every_english_page_has_a_zh_page(report: SiteReport) -> None:
