@@ -108,21 +108,27 @@ def _json_for_script(value: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace("'", "\\u0027")
 
 
-def _config_script(output: str) -> tuple[int, int, dict[str, Any]] | None:
-    """The span of the text of Material's ``<script id="__config">`` and its JSON."""
+def _config_script(output: str) -> tuple[int, int, dict[str, Any], int] | None:
+    """The span of the text of Material's ``<script id="__config">``, its JSON, and where
+    ``</body>`` starts (one pass over the page's tags)."""
     opened: int | None = None
+    found: tuple[int, int, dict[str, Any]] | None = None
     for tag in htmledit.tags(output):
-        if tag.name != "script":
+        if tag.name == "body" and tag.end_tag and found is not None:
+            return (*found, tag.start)
+        if tag.name != "script" or found is not None:
             continue
         ident = tag.attrs.get("id")
         if opened is None and not tag.end_tag and ident is not None and ident.value == "__config":
             opened = tag.end
         elif opened is not None and tag.end_tag:
             try:
-                found = json.loads(output[opened : tag.start])
+                values = json.loads(output[opened : tag.start])
             except ValueError:
                 return None
-            return (opened, tag.start, found) if isinstance(found, dict) else None
+            if not isinstance(values, dict):
+                return None
+            found = (opened, tag.start, values)
     return None
 
 
@@ -140,15 +146,9 @@ def mike_selector(output: str, config: MkDocsConfig, prefix: str) -> str:
     found = _config_script(output)
     if found is None:
         return output
-    start, end, values = found
+    start, end, values, body = found
     version = values.get("version")
     if not isinstance(version, dict):  # mike's `version_selector: false`: no selector wanted
-        return output
-    body = None
-    for tag in htmledit.tags(output):
-        if tag.name == "body" and tag.end_tag:
-            body = tag.start
-    if body is None:
         return output
     values["version"] = None
     data = {"prefix": prefix, "alias": bool(version.get("alias")), "default": version.get("default")}
