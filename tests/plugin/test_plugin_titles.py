@@ -80,3 +80,21 @@ def test_front_matter_valid_only_after_macros_gives_the_title(tmp_path: Path) ->
     for page in (en, zh):
         assert page.find("hr") == [] and "updated" not in page.text
         assert [h.get("id") for h in page.find("h2")] == ["fixed"]
+
+
+def test_made_up_titles_are_reviewed_in_site_po(tmp_path: Path) -> None:
+    import polib
+
+    from mkdocs_zh_translate.cli.app import main as cli_main
+
+    config = write_site(tmp_path, pages=PAGES, plugin={"backend": "pseudo"}, extra_config={"nav": NAV})
+    assert cli_main(["review", "sync", "-f", str(config)]) == 0
+    site_po = tmp_path / "translations" / "zh" / "site.po"
+    po = polib.pofile(str(site_po))
+    entries = [e for e in po if e.msgid == "Getting started" and not e.obsolete]
+    assert len(entries) == 1, [e.msgid for e in po]
+    entries[0].msgstr, entries[0].flags = "入门", []
+    po.save(str(site_po))
+    proc = run_mkdocs(tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert _title(Html(tmp_path / "site/zh/guide/getting-started/index.html")).startswith("入门 - ")
