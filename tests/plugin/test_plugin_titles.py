@@ -61,14 +61,15 @@ def test_titles_made_from_file_names_are_translated(tmp_path: Path, theme: str) 
     assert re.search(r">\s*首页\s*<", usage.source) and not re.search(r">\s*Home\s*<", usage.source)
 
 
-MACRO_FRONT_MATTER = "---\ntitle: Release notes\nupdated: {{ 2000 + 26 }}\n---\n\nThe notes of this release.\n\n## Fixed\n\nA bug.\n"
+MACRO_FRONT_MATTER = "---\ntitle: Release notes\nupdated: {value}\n---\n\nThe notes of this release.\n\n## Fixed\n\nA bug.\n"
 
 
-def test_front_matter_valid_only_after_macros_gives_the_title(tmp_path: Path) -> None:
+@pytest.mark.parametrize("value", ["{{ 2000 + 26 }}", "{% if true %}2026{% endif %}"])  # no YAML before macros
+def test_front_matter_valid_only_after_macros_gives_the_title(tmp_path: Path, value: str) -> None:
     write_site(
         tmp_path,
         theme="material",
-        pages={"index.md": "# Home page\n\nHello.\n", "notes.md": MACRO_FRONT_MATTER},
+        pages={"index.md": "# Home page\n\nHello.\n", "notes.md": MACRO_FRONT_MATTER.replace("{value}", value)},
         extra_config={"plugins": ["search", "macros", {"zh-translate": {"backend": "pseudo"}}]},
     )
     proc = run_mkdocs(tmp_path, "--strict")
