@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from ..review.sync import Planned
 
 EXIT_BELOW = 1
+_REPLANS = 3  # plans made before giving up on a PO file that keeps changing while sync runs
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -155,12 +157,17 @@ def _dispatch(args: argparse.Namespace) -> int:
 def _prune(args: argparse.Namespace, config_file: Path) -> int:
     """``review prune``: the only action that needs no site (no pages collected, no cache read)."""
     from ..plugin.collect import review_dir_of
-    from ..review.sync import apply, plan_prune
+    from ..review.sync import plan_prune
 
     review_dir = review_dir_of(config_file)
-    planned = plan_prune(review_dir, args.width)
+    planned: list[Planned] = []
+
+    def plan() -> list[Planned]:
+        planned[:] = plan_prune(review_dir, args.width)
+        return planned
+
+    changed = _apply_fresh(plan, review_dir)
     removed = sum(p.removed for p in planned)
-    changed = apply(planned, review_dir)
     print(f"review prune: {removed} obsolete entries removed, {len(changed)} file(s) changed")
     return 0
 
@@ -175,15 +182,25 @@ class _Review:
     files: list[ReviewFile]
     status: Status
 
+    def replan(self, args: argparse.Namespace) -> None:
+        """Plan again from the PO files as they are now (the site's pages stay as collected)."""
+        fresh = _plan(self.site, args)
+        self.planned, self.files, self.status = fresh.planned, fresh.files, fresh.status
+
 
 def _review(args: argparse.Namespace, config_file: Path) -> _Review:
     """Collect the site and plan the sync (in memory): the state each site action reads."""
     from ..plugin.collect import collect_site
+
+    return _plan(collect_site(config_file), args)
+
+
+def _plan(site: Site, args: argparse.Namespace) -> _Review:
+    """The sync planned from the PO files as they are now, and what the reports read of it."""
     from ..review.layer import rejected_entries
     from ..review.status import ReviewFile, status_of
     from ..review.sync import plan_sync
 
-    site = collect_site(config_file)
     memory = site.translation_memory if args.memory is None else args.memory
     planned = plan_sync(site, getattr(args, "width", None), memory=memory)
     files = [
@@ -198,14 +215,39 @@ def _review(args: argparse.Namespace, config_file: Path) -> _Review:
     return _Review(site, planned, files, status_of(files))
 
 
+def _apply_fresh(plan: Callable[[], list[Planned]], review_dir: Path) -> list[Path]:
+    """Write what ``plan()`` planned; when a PO file changed on disk since it was read (a
+    reviewer saved it meanwhile), plan again from the new content, a few times, before giving
+    up with the one line naming the file. Nothing a reviewer saved is ever overwritten."""
+    from ..review.sync import ChangedOnDisk, apply
+
+    error: ChangedOnDisk | None = None
+    for _attempt in range(_REPLANS):
+        try:
+            return apply(plan(), review_dir)
+        except ChangedOnDisk as exc:
+            if exc.written:
+                raise
+            error = exc
+    assert error is not None
+    raise error
+
+
 def _sync(args: argparse.Namespace, config_file: Path) -> int:
     """``review sync``: write the planned PO files (and the templates with ``--templates``)."""
-    from ..review.sync import apply
-
     review = _review(args, config_file)
     site, planned = review.site, review.planned
     templates = _plan_templates(site, args) if args.templates else []
-    changed = apply(planned, site.review_dir)
+    first = [planned]
+
+    def plan() -> list[Planned]:
+        if first:
+            return first.pop()
+        review.replan(args)
+        return review.planned
+
+    changed = _apply_fresh(plan, site.review_dir)
+    planned = review.planned
     t = review.status.total
     print(
         f"review sync: {len(changed)} of {len(planned)} PO file(s) written in {display(site.review_dir)}; "

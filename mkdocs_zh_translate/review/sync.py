@@ -26,7 +26,19 @@ from .confidence import annotate
 from .memory import DEFAULT_THRESHOLD, Memory, refresh_mark, suggest
 from .powrap import DEFAULT_WIDTH
 from .site import Site
-from .store import PAGE_SUFFIX, check_no_links, entry_state, existing_text, new_po, read_po, render_po, write_if_changed
+from .store import (
+    PAGE_SUFFIX,
+    ReviewError,
+    check_no_links,
+    display,
+    entry_state,
+    existing_text,
+    load_po,
+    new_po,
+    render_po,
+    unchanged,
+    write_if_changed,
+)
 from .units import Key, Unit, entry_key
 
 SIMILARITY = 0.6  # difflib ratio above which a changed source keeps the old translation
@@ -40,6 +52,23 @@ class Planned:
     po: polib.POFile
     text: str | None
     removed: int = 0  # obsolete entries dropped (prune)
+    seen: bytes | None = None  # the file as it was read (None: absent): written only over exactly that
+    read: bool = False  # ``seen`` was recorded (a plan made without reading writes unchecked)
+
+
+class ChangedOnDisk(ReviewError):
+    """PO files that changed on disk after they were read (a reviewer saved one while the command
+    ran): they were not written. ``written``: the files written before the change was seen
+    (none when it was seen before any write, so planning again from the new content is safe)."""
+
+    def __init__(self, paths: Sequence[Path], written: Sequence[Path]) -> None:
+        self.paths, self.written = list(paths), list(written)
+        names = ", ".join(display(p) for p in self.paths)
+        done = f"{len(self.written)} other file(s) written; " if self.written else "nothing written; "
+        super().__init__(
+            f"{names}: changed on disk while the command ran (saved by an editor?); not overwritten: "
+            f"{done}run the command again"
+        )
 
 
 def _copy(entry: polib.POEntry, **changes: Any) -> polib.POEntry:
@@ -235,7 +264,7 @@ def plan_sync(
     English anywhere on the site (:mod:`.memory`); 0 offers none."""
     width = site.po_width if width is None else width
     now = now or po_date()
-    olds = _read_all(site)
+    olds, seen = _read_all(site)
     moved = _moved_away(site, olds)
     machine, scores = _per_file(site)
     tm = Memory.of_files(olds.values(), memory) if memory > 0 else None
@@ -250,19 +279,24 @@ def plan_sync(
         text = render_po(po, width)
         if old is not None and render_po(old, width) == text:
             text = existing_text(path, site.review_dir) or text  # same content: the file stays as it is
-        planned.append(Planned(path, po, text))
+        planned.append(Planned(path, po, text, seen=seen[path], read=True))
     return planned
 
 
-def _read_all(site: Site) -> dict[Path, polib.POFile | None]:
+def _read_all(site: Site) -> tuple[dict[Path, polib.POFile | None], dict[Path, bytes | None]]:
     """Every page's PO file (None where there is none yet), then the orphaned page files of
-    the review directory: all are read (and checked) before anything is planned."""
-    olds: dict[Path, polib.POFile | None] = {path: read_po(path, site.review_dir) for path in site.pages}
+    the review directory: all are read (and checked) before anything is planned. With the
+    bytes each was read from: :func:`apply` writes a file only over exactly those."""
+    olds: dict[Path, polib.POFile | None] = {}
+    seen: dict[Path, bytes | None] = {}
+    paths = list(site.pages)
     if site.review_dir.is_dir():
         for path in sorted(site.review_dir.rglob("*" + PAGE_SUFFIX)):
-            if path not in olds and not path.name.startswith("."):
-                olds[path] = read_po(path, site.review_dir)
-    return olds
+            if path not in site.pages and not path.name.startswith("."):
+                paths.append(path)
+    for path in paths:
+        olds[path], seen[path] = load_po(path, site.review_dir)
+    return olds, seen
 
 
 def _moved_away(site: Site, olds: dict[Path, polib.POFile | None]) -> dict[Key, tuple[Path, polib.POEntry]]:
@@ -302,7 +336,7 @@ def plan_prune(review_dir: Path, width: int | None = None) -> list[Planned]:
     for path in sorted(review_dir.rglob("*.po")):
         if path.name.startswith("."):
             continue
-        old = read_po(path, review_dir)
+        old, seen = load_po(path, review_dir)
         if old is None:
             continue
         po = new_po(old)
@@ -311,22 +345,41 @@ def plan_prune(review_dir: Path, width: int | None = None) -> list[Planned]:
                 po.append(entry)
         removed = sum(1 for entry in old if entry.obsolete)
         if removed:
-            planned.append(Planned(path, po, render_po(po, width) if len(po) else None, removed))
+            planned.append(Planned(path, po, render_po(po, width) if len(po) else None, removed, seen, True))
     return planned
 
 
 def apply(planned: Sequence[Planned], review_dir: Path | None = None) -> list[Path]:
     """Write (or delete) the planned files; returns the paths that changed on disk. With
-    ``review_dir``, every path is checked first (no symbolic links inside it): all or nothing."""
+    ``review_dir``, every path is checked first (no symbolic links inside it): all or nothing.
+
+    A file read for the plan is written only while it still holds what was read: a reviewer
+    who saved it meanwhile (an editor's temporary file and rename) would lose that save to a
+    plan made from the older text. Every file is compared before any is written (a change seen
+    then raises :class:`ChangedOnDisk` with nothing written: plan again), and each once more
+    right before its own write (a change seen then skips that file only, and is raised after
+    the others are written)."""
+    root = review_dir
     if review_dir is not None:
         for plan in planned:
             check_no_links(review_dir, plan.path)
+    moved = [p.path for p in planned if not _still_as_read(p, root)]
+    if moved:
+        raise ChangedOnDisk(moved, [])
     changed: list[Path] = []
     for plan in planned:
-        if plan.text is None:
+        if not _still_as_read(plan, root):
+            moved.append(plan.path)
+        elif plan.text is None:
             po_files = Owned(review_dir or plan.path.parent, lambda rel: rel.suffix == PAGE_SUFFIX, "the PO files")
             if po_files.remove(plan.path):
                 changed.append(plan.path)
         elif write_if_changed(plan.path, plan.text):
             changed.append(plan.path)
+    if moved:
+        raise ChangedOnDisk(moved, changed)
     return changed
+
+
+def _still_as_read(plan: Planned, root: Path | None) -> bool:
+    return not plan.read or unchanged(plan.path, root or plan.path.parent, plan.seen)
