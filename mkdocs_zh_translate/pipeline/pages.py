@@ -379,7 +379,7 @@ class SiteTranslator:
 
         if memo is None or (guard is not None and not (isinstance(guard, PageGuard) and guard.fingerprint)):
             return splice()  # a guard that does not say what it renders with: no memo
-        parts = [job.markdown, self._segmenting(), stable_text(texts), job.label]
+        parts = [job.markdown, self._segmenting(), stable_text(texts), job.label, stable_text(sorted(page.reviewed))]
         parts += [str(job.line_offset), guard.fingerprint if guard is not None else "no guard"]
         key = parts_key(parts)
         stored = memo.pop(key, None)  # popped and put back: the most recently used come last
@@ -460,6 +460,10 @@ class SiteTranslator:
                 result.fallbacks.append(
                     f"{job.label}:{segment.line + job.line_offset}: translation fell back to '{hit.fallback}'"
                 )
+        # the reviewed segments go to the splice (and the guard's trial splices) as a person's text
+        person = frozenset(i for i, h in enumerate(page_hits) if h.origin is Origin.REVIEWED)
+        if person:
+            page = replace(page, reviewed=person)
         try:
             result.markdown, outcome = self._splice(job, page, [h.text for h in page_hits])
         except Exception as exc:
