@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -174,6 +174,13 @@ class Reviewer(Protocol):
 
     def page(self, src_uri: str, page: SegmentedPage, location: str, line_offset: int = 0) -> ReviewedPage: ...
 
+    def pages(
+        self, jobs: Sequence[tuple[str, SegmentedPage, str, int]], strings: Sequence[str] = ()
+    ) -> Mapping[str, ReviewedPage]:
+        """Every page at once, ``(src_uri, page, location, line_offset)``: a review that moved
+        to another page is found there (the site-wide view ``review sync`` has)."""
+        ...
+
     def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]: ...
 
     def has_files(self) -> bool: ...
@@ -336,9 +343,8 @@ class SiteTranslator:
         string_warnings: list[str] = []
         if self.reviewer is not None:
             try:
-                for job in jobs:
-                    if job.key in segmented:
-                        reviewed[job.key] = self.reviewer.page(job.key, segmented[job.key], job.label, job.line_offset)
+                todo = [(job.key, segmented[job.key], job.label, job.line_offset) for job in jobs if job.key in segmented]
+                reviewed.update(self.reviewer.pages(todo, [s for s in strings if s.strip()]))
                 reviewed_strings, string_warnings = self.reviewer.strings([s for s in strings if s.strip()])
                 stats.reviews = self.reviewer.has_files()
             except ReviewError as exc:

@@ -24,6 +24,7 @@ import polib
 from ..owned import Owned
 from .confidence import annotate
 from .memory import DEFAULT_THRESHOLD, Memory, refresh_mark, suggest
+from .moved import carries_human_text, moved_away
 from .powrap import DEFAULT_WIDTH
 from .site import Site
 from .store import (
@@ -88,11 +89,6 @@ def _copy(entry: polib.POEntry, **changes: Any) -> polib.POEntry:
     return polib.POEntry(**fields)
 
 
-def _carries_human_text(entry: polib.POEntry) -> bool:
-    """Reviewed, stale, or a memory suggestion (maybe a reviewer's unfinished edit of one)."""
-    return entry_state(entry) in ("reviewed", "stale", "suggested")
-
-
 @dataclass
 class _OldEntries:
     """A PO file's previous entries by key, and the keys already given to a unit: each old
@@ -111,7 +107,7 @@ class _OldEntries:
 
     def human_leftovers(self) -> list[polib.POEntry]:
         """Vanished active entries holding a person's text: what a changed source may inherit."""
-        return [e for k, e in self.active.items() if k not in self.used and _carries_human_text(e)]
+        return [e for k, e in self.active.items() if k not in self.used and carries_human_text(e)]
 
 
 def merge(
@@ -300,17 +296,8 @@ def _read_all(site: Site) -> tuple[dict[Path, polib.POFile | None], dict[Path, b
 
 
 def _moved_away(site: Site, olds: dict[Path, polib.POFile | None]) -> dict[Key, tuple[Path, polib.POEntry]]:
-    """Human text whose source left its file, by key, with the file it left: another page that
-    now holds the same source takes it over. The first file's wins, an active entry before an
-    obsolete one."""
-    moved: dict[Key, tuple[Path, polib.POEntry]] = {}
-    for path, old in olds.items():
-        keep = {u.key for u in site.pages.get(path, [])}
-        for entry in sorted(old or [], key=lambda e: e.obsolete):  # active entries first
-            key = entry_key(entry)
-            if key not in keep and _carries_human_text(entry):
-                moved.setdefault(key, (path, entry))
-    return moved
+    """Human text whose source left its file (:func:`.moved.moved_away`, as the build finds it)."""
+    return moved_away((path, old, {u.key for u in site.pages.get(path, [])}) for path, old in olds.items())
 
 
 def _per_file(
