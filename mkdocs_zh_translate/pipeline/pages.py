@@ -343,7 +343,7 @@ class SiteTranslator:
         string_warnings: list[str] = []
         if self.reviewer is not None:
             try:
-                todo = [(job.key, segmented[job.key], job.label, job.line_offset) for job in jobs if job.key in segmented]
+                todo = [(j.key, segmented[j.key], j.label, j.line_offset) for j in jobs if j.key in segmented]
                 reviewed.update(self.reviewer.pages(todo, [s for s in strings if s.strip()]))
                 reviewed_strings, string_warnings = self.reviewer.strings([s for s in strings if s.strip()])
                 stats.reviews = self.reviewer.has_files()

@@ -264,10 +264,17 @@ def _problems(segment: Segment, markdown: str, text: str, text_runs: list[str]) 
         problems.append("splits a one-line text into paragraphs")
     elif re.search(r"\n[ \t]*\n", markdown.strip()):
         problems.append("adds a blank line (a new paragraph)")
-    if not problems and restore_segment(segment, text, reviewed=True) is None:
-        # the splice's own verdict, so a review accepted here is never dropped there unseen
-        held = sorted({c for c in text if c in (segment.restore.attr_quote or "")})
-        problems.append(f"has characters its place in the page cannot hold ({' '.join(held)})" if held else
-                        "cannot be written into the page")
+    if not problems:
+        problems.extend(_splice_problems(segment, text))
     return list(dict.fromkeys(problems))
+
+
+def _splice_problems(segment: Segment, text: str) -> list[str]:
+    """The splice's own verdict on a reviewed text, so a review accepted here is never dropped
+    there unseen (an attribute value that cannot hold one of its characters)."""
+    if restore_segment(segment, text, reviewed=True) is not None:
+        return []
+    held = sorted({c for c in text if c in (segment.restore.attr_quote or "")})
+    return [f"has characters its place in the page cannot hold ({' '.join(held)})" if held else
+            "cannot be written into the page"]
 
