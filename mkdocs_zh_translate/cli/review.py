@@ -168,7 +168,9 @@ def _prune(args: argparse.Namespace, config_file: Path) -> int:
 
     changed = _apply_fresh(plan, review_dir)
     removed = sum(p.removed for p in planned)
-    print(f"review prune: {removed} obsolete entries removed, {len(changed)} file(s) changed")
+    drafts = sum(p.drafts for p in planned)
+    kept = f"; {drafts} obsolete draft(s) kept (a reviewer's work: delete them by hand)" if drafts else ""
+    print(f"review prune: {removed} obsolete entries removed, {len(changed)} file(s) changed{kept}")
     return 0
 
 
@@ -190,9 +192,9 @@ class _Review:
 
 def _review(args: argparse.Namespace, config_file: Path) -> _Review:
     """Collect the site and plan the sync (in memory): the state each site action reads."""
-    from ..plugin.collect import collect_site
+    from ..plugin.collect import with_site
 
-    return _plan(collect_site(config_file), args)
+    return with_site(config_file, lambda site: _plan(site, args))  # planned while the cache is open
 
 
 def _plan(site: Site, args: argparse.Namespace) -> _Review:
@@ -234,9 +236,16 @@ def _apply_fresh(plan: Callable[[], list[Planned]], review_dir: Path) -> list[Pa
 
 
 def _sync(args: argparse.Namespace, config_file: Path) -> int:
-    """``review sync``: write the planned PO files (and the templates with ``--templates``)."""
-    review = _review(args, config_file)
-    site, planned = review.site, review.planned
+    """``review sync``: write the planned PO files (and the templates with ``--templates``),
+    planned again while the English build's cache is open when a file changed meanwhile."""
+    from ..plugin.collect import with_site
+
+    return with_site(config_file, lambda site: _sync_site(site, args))
+
+
+def _sync_site(site: Site, args: argparse.Namespace) -> int:
+    review = _plan(site, args)
+    planned = review.planned
     templates = _plan_templates(site, args) if args.templates else []
     first = [planned]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import difflib
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,15 @@ import polib
 
 from ..owned import Owned
 from .confidence import annotate
-from .memory import DEFAULT_THRESHOLD, Memory, refresh_mark, suggest
+from .drafts import (
+    draft_pairs,
+    find_drafts,
+    has_draft_mark,
+    refresh_draft_mark,
+    with_draft_mark,
+    without_draft_mark,
+)
+from .memory import DEFAULT_THRESHOLD, Memory, refresh_mark, suggest, with_mark
 from .moved import carries_human_text, moved_away
 from .powrap import DEFAULT_WIDTH
 from .site import Site
@@ -55,6 +63,7 @@ class Planned:
     removed: int = 0  # obsolete entries dropped (prune)
     seen: bytes | None = None  # the file as it was read (None: absent): written only over exactly that
     read: bool = False  # ``seen`` was recorded (a plan made without reading writes unchecked)
+    drafts: int = 0  # obsolete drafts kept (prune)
 
 
 class ChangedOnDisk(ReviewError):
@@ -97,17 +106,21 @@ class _OldEntries:
     active: dict[Key, polib.POEntry]
     obsolete: dict[Key, polib.POEntry]
     used: set[Key]
+    drafts: Collection[Key] = ()  # entries holding a reviewer's draft (:mod:`.drafts`)
 
     @classmethod
-    def of(cls, old: polib.POFile | None) -> _OldEntries:
+    def of(cls, old: polib.POFile | None, drafts: Collection[Key] = ()) -> _OldEntries:
         entries = list(old) if old is not None else []
         active = {entry_key(e): e for e in entries if not e.obsolete}
         obsolete = {entry_key(e): e for e in entries if e.obsolete}
-        return cls(active, obsolete, set())
+        return cls(active, obsolete, set(), drafts)
 
     def human_leftovers(self) -> list[polib.POEntry]:
-        """Vanished active entries holding a person's text: what a changed source may inherit."""
-        return [e for k, e in self.active.items() if k not in self.used and carries_human_text(e)]
+        """Vanished active entries holding a person's text (a draft too): what a changed source
+        may inherit."""
+        return [
+            e for k, e in self.active.items() if k not in self.used and (carries_human_text(e) or k in self.drafts)
+        ]
 
 
 def merge(
@@ -117,32 +130,38 @@ def merge(
     moved: dict[tuple[str | None, str], polib.POEntry] | None = None,
     memory: Memory | None = None,
     scores: dict[tuple[str | None, str], float | None] | None = None,
+    drafts: Collection[Key] = (),
 ) -> polib.POFile:
     """The new content of one PO file for ``units`` given its ``old`` content; ``moved`` holds
     human translations of the same source texts that vanished from other files; ``memory``
     offers reviewed translations of near-identical English to entries no person translated;
     ``scores`` the machine cache's confidence for the units it holds a translation of
-    (``confidence``)."""
+    (``confidence``); ``drafts`` the keys of the old entries that hold a reviewer's draft
+    (:mod:`.drafts`): carried like a stale review, else kept obsolete with their marker."""
     po = new_po(old)
-    olds = _OldEntries.of(old)
+    olds = _OldEntries.of(old, drafts)
     out: list[polib.POEntry | None] = [_kept(olds, unit, machine, memory) for unit in units]
     # changed sources: the most similar vanished entry that holds a person's translation
     candidates = olds.human_leftovers()
     for index, unit in enumerate(units):
         if out[index] is None:
-            out[index] = _new_entry(unit, olds.used, candidates, machine, moved, memory)
+            out[index] = _new_entry(unit, olds, candidates, machine, moved, memory)
     for unit, done in zip(units, out):
         assert done is not None
         done.occurrences = [(path, line) for path, line in unit.occurrences]
         done.comment = annotate(unit.kind, done.comment, scores or {}, unit.key)
         done.tcomment = refresh_mark(done)
+        done.tcomment = refresh_draft_mark(done)
         po.append(done)
     seen: set[Key] = {entry_key(e) for e in po}
     for key, entry in list(olds.active.items()) + list(olds.obsolete.items()):
         if key in olds.used or key in seen:
             continue
         seen.add(key)
-        po.append(_copy(entry, obsolete=True, occurrences=[], previous_msgid=None, previous_msgctxt=None))
+        gone = _copy(entry, obsolete=True, occurrences=[], previous_msgid=None, previous_msgctxt=None)
+        if key in drafts:
+            gone.tcomment = with_draft_mark(gone.tcomment)
+        po.append(gone)
     return po
 
 
@@ -163,7 +182,7 @@ def _kept(
 
 def _new_entry(
     unit: Unit,
-    used: set[Key],
+    olds: _OldEntries,
     candidates: Sequence[polib.POEntry],
     machine: dict[tuple[str | None, str], str],
     moved: dict[tuple[str | None, str], polib.POEntry] | None,
@@ -174,10 +193,13 @@ def _new_entry(
     machine text (fuzzy) or a memory suggestion."""
     if moved and unit.key in moved:  # the same text moved here from another page
         return _copy(moved[unit.key], obsolete=False, msgid=unit.msgid)
-    best = _most_similar(unit.msgid, candidates, used)
+    best = _most_similar(unit.msgid, candidates, olds.used)
     if best is not None:
-        used.add(entry_key(best))
+        olds.used.add(entry_key(best))
         previous = best.previous_msgid if entry_state(best) in ("stale", "suggested") else best.msgid
+        tcomment = best.tcomment
+        if entry_key(best) in olds.drafts:  # a draft is offered, as a suggestion: no review went stale
+            tcomment = with_mark(without_draft_mark(tcomment), 0.0)  # the similarity: refresh_mark
         return polib.POEntry(
             msgid=unit.msgid,
             msgctxt=unit.msgctxt,
@@ -185,7 +207,7 @@ def _new_entry(
             flags=_with_fuzzy(best.flags),
             previous_msgid=previous,
             previous_msgctxt=best.msgctxt if best.msgctxt != unit.msgctxt else None,
-            tcomment=best.tcomment,
+            tcomment=tcomment,
         )
     text = machine.get(unit.key, "")
     entry = polib.POEntry(msgid=unit.msgid, msgctxt=unit.msgctxt, msgstr=text, flags=["fuzzy"] if text else [])
@@ -263,14 +285,17 @@ def plan_sync(
     olds, seen = _read_all(site)
     moved = _moved_away(site, olds)
     machine, scores = _per_file(site)
-    tm = Memory.of_files(olds.values(), memory) if memory > 0 else None
+    drafts = find_drafts(olds, {path: {u.key for u in units} for path, units in site.pages.items()}, site.former)
+    tm = Memory.of_files(olds.values(), memory, draft_pairs(olds, drafts)) if memory > 0 else None
     planned: list[Planned] = []
     for path, old in olds.items():
         units = site.pages.get(path, [])
         if old is None and not units:
             continue
         elsewhere = {u.key: moved[u.key][1] for u in units if u.key in moved and moved[u.key][0] != path}
-        po = merge(old, units, machine.get(path, {}), elsewhere, memory=tm, scores=scores.get(path))
+        po = merge(
+            old, units, machine.get(path, {}), elsewhere, tm, scores.get(path), drafts=drafts.get(path, ())
+        )
         finish_header(po, old, site.site_name, now)
         text = render_po(po, width)
         if old is not None and render_po(old, width) == text:
@@ -315,7 +340,8 @@ def _per_file(
 
 
 def plan_prune(review_dir: Path, width: int | None = None) -> list[Planned]:
-    """Every PO file without its obsolete entries (a file left with none is deleted)."""
+    """Every PO file without its obsolete entries (a file left with none is deleted), but for
+    a reviewer's drafts (:data:`.drafts.DRAFT_MARK`): only a person deletes those."""
     width = DEFAULT_WIDTH if width is None else width
     planned: list[Planned] = []
     if not review_dir.is_dir():
@@ -328,11 +354,14 @@ def plan_prune(review_dir: Path, width: int | None = None) -> list[Planned]:
             continue
         po = new_po(old)
         for entry in old:
-            if not entry.obsolete:
+            if not entry.obsolete or has_draft_mark(entry):
                 po.append(entry)
-        removed = sum(1 for entry in old if entry.obsolete)
+        drafts = sum(1 for entry in old if entry.obsolete and has_draft_mark(entry))
+        removed = sum(1 for entry in old if entry.obsolete) - drafts
         if removed:
-            planned.append(Planned(path, po, render_po(po, width) if len(po) else None, removed, seen, True))
+            planned.append(Planned(path, po, render_po(po, width) if len(po) else None, removed, seen, True, drafts))
+        elif drafts:  # nothing to write: counted only
+            planned.append(Planned(path, po, seen.decode("utf-8") if seen else "", 0, seen, True, drafts))
     return planned
 
 
