@@ -103,13 +103,17 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError(f"{where}{exc.strerror or exc}") from None
 
 
-def _plan_templates(site: Site, args: argparse.Namespace) -> list[tuple[Path, str | None]]:
-    """The .pot templates of the site's PO files (``review sync --templates``)."""
+def _plan_templates(
+    site: Site, args: argparse.Namespace, planned: list[Planned]
+) -> list[tuple[Path, str | None]]:
+    """The .pot templates of the site's PO files (``review sync --templates``), with the
+    extracted comments the planned PO files have (msgmerge takes them from the template)."""
     from ..review.sync import po_date
-    from ..review.templates import plan_templates
+    from ..review.templates import plan_templates, po_comments
 
     width = site.po_width if args.width is None else args.width
-    return plan_templates(site.review_dir, site.pages, site.site_name, po_date(), width)
+    comments = {p.path: po_comments(p.po) for p in planned}
+    return plan_templates(site.review_dir, site.pages, site.site_name, po_date(), width, comments)
 
 
 def _check_limits(args: argparse.Namespace) -> None:
@@ -245,9 +249,7 @@ def _sync(args: argparse.Namespace, config_file: Path) -> int:
 
 def _sync_site(site: Site, args: argparse.Namespace) -> int:
     review = _plan(site, args)
-    planned = review.planned
-    templates = _plan_templates(site, args) if args.templates else []
-    first = [planned]
+    first = [review.planned]
 
     def plan() -> list[Planned]:
         if first:
@@ -266,6 +268,7 @@ def _sync_site(site: Site, args: argparse.Namespace) -> int:
     if args.templates:
         from ..review.templates import apply_templates, templates_dir
 
+        templates = _plan_templates(site, args, planned)
         written = apply_templates(site.review_dir, templates)
         print(f"review sync: {len(written)} of {len(templates)} template(s) written in "
               f"{display(templates_dir(site.review_dir))}")
@@ -329,7 +332,8 @@ def _report(args: argparse.Namespace, config_file: Path) -> int:
     if args.output is not None:
         from ..review.report import render_report
 
-        text = render_report(files, status, f"Translation review: {site.config_file.resolve().parent.name}")
+        root = site.config_file.resolve().parent
+        text = render_report(files, status, f"Translation review: {site.site_name or root.name}", root)
         out = check_output(Path(args.output), "--output", config=config_file, docs_dir=site.docs_dir)
         write_if_changed(out, text)
         print(f"review report: wrote {display(out)} ({status.total.reviewed} of {status.total.total} reviewed)")

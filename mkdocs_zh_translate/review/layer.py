@@ -21,7 +21,7 @@ from ..pipeline.origin import Origin
 from ..segment import Segment, SegmentedPage, from_readable
 from .moved import Found, lookup, moved_away
 from .store import PAGE_SUFFIX, PoReader, display, entry_state, has_po_files, page_po_path, site_po_path
-from .units import Key, Unit, entry_key, merge_site_units, page_units, string_units
+from .units import Key, Unit, entry_key, loose_key, merge_site_units, page_units, string_units
 
 
 @dataclass
@@ -53,6 +53,7 @@ class ReviewedLayer:
         self.review_dir = review_dir
         self.reader = reader or PoReader(review_dir)
         self._found: Found | None = None  # the site-wide view of the last :meth:`pages` pass
+        self._warned: set[str] = set()  # the rejections that pass reported (not repeated by strings)
 
     def check(self, unit: Unit, entry: polib.POEntry, path: Path) -> tuple[str | None, str | None]:
         """(placeholder translation, None) or (None, warning); (None, None) when ``entry`` is not
@@ -92,11 +93,22 @@ class ReviewedLayer:
         missing = [u.key for u in units if u.key not in entries]
         if found is not None and missing:
             elsewhere = lookup(path, missing, {}, obsolete_index(self.reader.get(path)), found)
+        loose = self.reader.loose(path) if missing else {}
+        taken = {u.key for u in units}  # an entry a unit has exactly is no other unit's loose match
         for unit in units:
             where, entry = path, entries.get(unit.key)
             if entry is None and unit.key in elsewhere:
                 where, entry = elsewhere[unit.key]
                 entry = _revived(entry)
+            elif entry is None and loose.get(loose_key(unit.key), unit.key) not in taken:
+                # the English changed in spaces only: its review still serves where it fits (no warning
+                # where it does not: review sync then carries it as a stale review)
+                old = loose[loose_key(unit.key)]
+                taken.add(old)
+                text, _warning = self.check(unit, entries[old], path)
+                if text is not None:
+                    yield unit, entries[old], text
+                continue
             if entry is None:
                 continue
             text, warning = self.check(unit, entry, where)
@@ -117,12 +129,14 @@ class ReviewedLayer:
             if not group:
                 continue
             entries = self.reader.index(path)
-            if path == page_path:
-                review.stale = stale_entries(entries, {u.key for u in group})
-                review.suggested = sum(1 for entry in entries.values() if entry_state(entry) == "suggested")
-            for unit, _entry, text in self.reviewed(path, group, review.warnings, entries, found):
+            used: set[Key] = set()  # the entries found (a loosely matched one is not stale)
+            for unit, entry, text in self.reviewed(path, group, review.warnings, entries, found):
+                used.add(entry_key(entry))
                 for index in unit.indices:
                     review.hits[index] = Hit(text, None, Origin.REVIEWED)
+            if path == page_path:
+                review.stale = stale_entries(entries, {u.key for u in group} | used)
+                review.suggested = sum(1 for entry in entries.values() if entry_state(entry) == "suggested")
         return review
 
     def pages(
@@ -142,6 +156,11 @@ class ReviewedLayer:
             files.extend((p, set()) for p in orphans if p not in known and not p.name.startswith("."))
         self._found = found = Found(moved_away((path, self.reader.get(path), kept) for path, kept in files))
         reviews = {src: self.page(src, page, location, offset, found) for src, page, location, offset in jobs}
+        self._warned = set()
+        for review in reviews.values():  # a site.po entry on many pages is one rejected review: told once
+            fresh = [w for w in dict.fromkeys(review.warnings) if w not in self._warned]
+            self._warned.update(fresh)
+            review.warnings = fresh
         for src, review in reviews.items():  # a review another page took over is not stale here
             entries = self.reader.index(page_po_path(self.review_dir, src))
             left = found.left(page_po_path(self.review_dir, src))
@@ -159,7 +178,7 @@ class ReviewedLayer:
         units = string_units((s, "") for s in strings)
         for unit, _entry, text in self.reviewed(site_po_path(self.review_dir), units, warnings, found=self._found):
             found[unit.text] = text
-        return found, warnings
+        return found, [w for w in dict.fromkeys(warnings) if w not in self._warned]
 
 
 def obsolete_index(po: polib.POFile | None) -> dict[Key, polib.POEntry]:

@@ -25,7 +25,7 @@ from ..untrusted import display as display  # re-exported: every review module n
 from .pocheck import PoSyntaxError, check_po, polib_error
 from .poformat import format_po
 from .powrap import DEFAULT_WIDTH
-from .units import Key, entry_key
+from .units import Key, entry_key, loose_key
 
 SITE_PO = "site.po"  # site-wide strings: nav titles, site name, default admonition titles
 PAGE_SUFFIX = ".po"  # a page's file is <review_dir>/<src_uri>.po, e.g. guide/install.md.po
@@ -164,6 +164,7 @@ class CachedPo:
     stamp: tuple[int, int]
     po: polib.POFile | None
     index: dict[Key, polib.POEntry]
+    loose: dict[Key, Key] | None = None  # index keys by :func:`~.units.loose_key`, made when asked
 
 
 class PoReader:
@@ -198,6 +199,18 @@ class PoReader:
         """:func:`active_index` of the file at ``path`` (empty when it does not exist)."""
         cached = self._load(path)
         return cached.index if cached is not None else {}
+
+    def loose(self, path: Path) -> dict[Key, Key]:
+        """The active keys of the file at ``path`` by :func:`~.units.loose_key` (the first of
+        equals), made once per content like the index."""
+        cached = self._load(path)
+        if cached is None:
+            return {}
+        if cached.loose is None:
+            cached.loose = {}
+            for key in cached.index:
+                cached.loose.setdefault(loose_key(key), key)
+        return cached.loose
 
 
 def has_po_files(review_dir: Path) -> bool:

@@ -15,7 +15,7 @@ import difflib
 import os
 import time
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,7 @@ from .drafts import (
     with_draft_mark,
     without_draft_mark,
 )
+from .layer import review_problems
 from .memory import DEFAULT_THRESHOLD, Memory, refresh_mark, suggest, with_mark
 from .moved import carries_human_text, moved_away
 from .powrap import DEFAULT_WIDTH
@@ -48,7 +49,7 @@ from .store import (
     unchanged,
     write_if_changed,
 )
-from .units import Key, Unit, entry_key
+from .units import Key, Unit, entry_key, loose_key
 
 SIMILARITY = 0.6  # difflib ratio above which a changed source keeps the old translation
 
@@ -107,13 +108,17 @@ class _OldEntries:
     obsolete: dict[Key, polib.POEntry]
     used: set[Key]
     drafts: Collection[Key] = ()  # entries holding a reviewer's draft (:mod:`.drafts`)
+    loose: dict[Key, Key] = field(default_factory=dict)  # active keys by :func:`.units.loose_key`
 
     @classmethod
     def of(cls, old: polib.POFile | None, drafts: Collection[Key] = ()) -> _OldEntries:
         entries = list(old) if old is not None else []
         active = {entry_key(e): e for e in entries if not e.obsolete}
         obsolete = {entry_key(e): e for e in entries if e.obsolete}
-        return cls(active, obsolete, set(), drafts)
+        loose: dict[Key, Key] = {}
+        for key in active:
+            loose.setdefault(loose_key(key), key)
+        return cls(active, obsolete, set(), drafts, loose)
 
     def human_leftovers(self) -> list[polib.POEntry]:
         """Vanished active entries holding a person's text (a draft too): what a changed source
@@ -141,6 +146,8 @@ def merge(
     po = new_po(old)
     olds = _OldEntries.of(old, drafts)
     out: list[polib.POEntry | None] = [_kept(olds, unit, machine, memory) for unit in units]
+    # a change of spaces only (renders the same): the entry stays, its review with it if it fits
+    out = [done or _kept(olds, unit, machine, memory, loose=True) for unit, done in zip(units, out)]
     # changed sources: the most similar vanished entry that holds a person's translation
     candidates = olds.human_leftovers()
     for index, unit in enumerate(units):
@@ -166,14 +173,26 @@ def merge(
 
 
 def _kept(
-    olds: _OldEntries, unit: Unit, machine: dict[tuple[str | None, str], str], memory: Memory | None
+    olds: _OldEntries,
+    unit: Unit,
+    machine: dict[tuple[str | None, str], str],
+    memory: Memory | None,
+    loose: bool = False,
 ) -> polib.POEntry | None:
     """The unit's own old entry (active, else obsolete: a text that came back), revived with
-    its translation and flags; None when the file never had this source text."""
+    its translation and flags; None when the file never had this source text. ``loose``: an
+    unused active entry whose English differs in runs of spaces only (:func:`.units.loose_key`)
+    and whose translation still fits the unit's markup (a code span's spaces are the code's)."""
     have = olds.active.get(unit.key) or olds.obsolete.get(unit.key)
+    key = unit.key
+    if loose:
+        key = olds.loose.get(loose_key(unit.key), unit.key)
+        have = olds.active.get(key) if key not in olds.used and key != unit.key else None
+        if have is not None and have.msgstr and review_problems(unit, have.msgstr):
+            return None
     if have is None:
         return None
-    olds.used.add(unit.key)
+    olds.used.add(key)
     entry = _copy(have, obsolete=False, msgid=unit.msgid)  # an older file's soft breaks go
     if not entry.msgstr and unit.key in machine:
         entry.msgstr, entry.flags = machine[unit.key], _with_fuzzy(entry.flags)
