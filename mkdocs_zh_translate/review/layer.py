@@ -89,33 +89,48 @@ class ReviewedLayer:
         if entries is None:
             entries = self.reader.index(path)
         units = list(units)
-        elsewhere: dict[Key, tuple[Path, polib.POEntry]] = {}
-        missing = [u.key for u in units if u.key not in entries]
-        if found is not None and missing:
-            elsewhere = lookup(path, missing, {}, obsolete_index(self.reader.get(path)), found)
+        missing = any(u.key not in entries for u in units)
+        obsolete = obsolete_index(self.reader.get(path)) if found is not None and missing else {}
         loose = self.reader.loose(path) if missing else {}
         taken = {u.key for u in units}  # an entry a unit has exactly is no other unit's loose match
         for unit in units:
-            where, entry = path, entries.get(unit.key)
-            if entry is None and unit.key in elsewhere:
-                where, entry = elsewhere[unit.key]
-                entry = _revived(entry)
-            elif entry is None and loose.get(loose_key(unit.key), unit.key) not in taken:
-                # the English changed in spaces only: its review still serves where it fits (no warning
-                # where it does not: review sync then carries it as a stale review)
-                old = loose[loose_key(unit.key)]
-                taken.add(old)
-                text, _warning = self.check(unit, entries[old], path)
-                if text is not None:
-                    yield unit, entries[old], text
-                continue
+            where, entry, spaces = path, entries.get(unit.key), False
+            if entry is None:
+                where, entry, spaces = self._elsewhere(path, unit, (entries, obsolete), loose, taken, found)
             if entry is None:
                 continue
             text, warning = self.check(unit, entry, where)
-            if warning:
+            if warning and not spaces:  # a re-spaced English whose review no longer fits: stale
                 warnings.append(warning)
             if text is not None:
                 yield unit, entry, text
+
+    def _elsewhere(
+        self,
+        path: Path,
+        unit: Unit,
+        own: tuple[dict[Key, polib.POEntry], dict[Key, polib.POEntry]],
+        loose: dict[Key, Key],
+        taken: set[Key],
+        found: Found | None,
+    ) -> tuple[Path, polib.POEntry | None, bool]:
+        """The entry ``review sync`` gives a unit its file has no active entry for, in sync's
+        order: the file's obsolete one (the text came back), an unused active one whose English
+        differs in spaces only (flagged: used only where its translation still fits), a review
+        that moved here from another page (:func:`.moved.lookup`). ``own``: the file's active
+        and obsolete entries by key."""
+        active, obsolete = own
+        if found is not None and unit.key in obsolete:
+            return path, _revived(obsolete[unit.key]), False
+        old = loose.get(loose_key(unit.key))
+        if old is not None and old not in taken:
+            taken.add(old)
+            return path, active[old], True
+        if found is not None:
+            got = lookup(path, [unit.key], {}, {}, found).get(unit.key)
+            if got is not None:
+                return got[0], _revived(got[1]), False
+        return path, None, False
 
     def page(
         self, src_uri: str, page: SegmentedPage, location: str, line_offset: int = 0, found: Found | None = None
