@@ -7,6 +7,10 @@ old source as ``#| msgid``: the reviewer sees what changed, and nothing a person
 Other new entries get the cached machine text, fuzzy (or stay empty when the cache has none).
 Vanished entries become obsolete (``#~``) until ``review prune``. Every file is computed
 before any is written, so a malformed file stops the command with nothing half-done.
+
+An English that changed in spaces only (it renders the same) keeps its entry and review. A
+reviewer's fuzzy draft is a person's text too (:mod:`.drafts`). A file is written only over the
+bytes it was read from: a reviewer's save during the run is never overwritten (:func:`apply`).
 """
 
 from __future__ import annotations
@@ -181,15 +185,16 @@ def _kept(
 ) -> polib.POEntry | None:
     """The unit's own old entry (active, else obsolete: a text that came back), revived with
     its translation and flags; None when the file never had this source text. ``loose``: an
-    unused active entry whose English differs in runs of spaces only (:func:`.units.loose_key`)
-    and whose translation still fits the unit's markup (a code span's spaces are the code's)."""
+    unused active entry holding a person's text whose English differs in runs of spaces only
+    (:func:`.units.loose_key`) and whose translation still fits the unit's markup (a code
+    span's spaces are the code's)."""
     have = olds.active.get(unit.key) or olds.obsolete.get(unit.key)
     key = unit.key
     if loose:
         key = olds.loose.get(loose_key(unit.key), unit.key)
         have = olds.active.get(key) if key not in olds.used and key != unit.key else None
-        if have is not None and have.msgstr and review_problems(unit, have.msgstr):
-            return None
+        if have is None or not carries_human_text(have) or review_problems(unit, have.msgstr):
+            return None  # machine text follows its English as before (a new entry, the old obsolete)
     if have is None:
         return None
     olds.used.add(key)
