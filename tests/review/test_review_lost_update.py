@@ -152,9 +152,11 @@ def test_an_editor_saving_from_another_thread_loses_nothing(site: Path, monkeypa
     planned, saved = threading.Event(), threading.Event()
 
     def editor() -> None:
-        if planned.wait(30):
-            _editor_save(guide, FIRST, "第一段。")
-        saved.set()
+        try:
+            if planned.wait(30):
+                _editor_save(guide, FIRST, "第一段。")
+        finally:
+            saved.set()
 
     thread = threading.Thread(target=editor)
     thread.start()
