@@ -103,3 +103,15 @@ def test_the_report_is_titled_by_site_name_and_names_files_relative_to_the_proje
     text = out.read_text(encoding="utf-8")
     assert "<title>Translation review: Demo Docs</title>" in text
     assert "translations/zh/index.md.po: " in text and str(site.parent) not in text
+
+
+def test_two_rejected_entries_of_one_msgid_are_told_apart_by_their_context(tmp_path: Path) -> None:
+    from mkdocs_zh_translate.review.status import ReviewFile, rejection_lines
+
+    po = polib.POFile()
+    for ctx in ("heading", "table_cell"):
+        po.append(polib.POEntry(msgid="Run `x`", msgctxt=ctx, msgstr="运行"))
+    rejected = {(ctx, "Run `x`"): ["lost the code `x`"] for ctx in ("heading", "table_cell")}
+    lines = rejection_lines([ReviewFile(tmp_path / "a.md.po", "a.md", po, rejected)])
+    assert len(lines) == len(set(lines)) == 2
+    assert "(msgctxt 'heading')" in lines[0] and "(msgctxt 'table_cell')" in lines[1]
