@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from ..review.sync import Planned
 
 EXIT_BELOW = 1
+_REPLANS = 3  # plans made before giving up on a PO file that keeps changing while sync runs
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -101,13 +103,17 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError(f"{where}{exc.strerror or exc}") from None
 
 
-def _plan_templates(site: Site, args: argparse.Namespace) -> list[tuple[Path, str | None]]:
-    """The .pot templates of the site's PO files (``review sync --templates``)."""
+def _plan_templates(
+    site: Site, args: argparse.Namespace, planned: list[Planned]
+) -> list[tuple[Path, str | None]]:
+    """The .pot templates of the site's PO files (``review sync --templates``), with the
+    extracted comments the planned PO files have (msgmerge takes them from the template)."""
     from ..review.sync import po_date
-    from ..review.templates import plan_templates
+    from ..review.templates import plan_templates, po_comments
 
     width = site.po_width if args.width is None else args.width
-    return plan_templates(site.review_dir, site.pages, site.site_name, po_date(), width)
+    comments = {p.path: po_comments(p.po) for p in planned}
+    return plan_templates(site.review_dir, site.pages, site.site_name, po_date(), width, comments)
 
 
 def _check_limits(args: argparse.Namespace) -> None:
@@ -155,13 +161,20 @@ def _dispatch(args: argparse.Namespace) -> int:
 def _prune(args: argparse.Namespace, config_file: Path) -> int:
     """``review prune``: the only action that needs no site (no pages collected, no cache read)."""
     from ..plugin.collect import review_dir_of
-    from ..review.sync import apply, plan_prune
+    from ..review.sync import plan_prune
 
     review_dir = review_dir_of(config_file)
-    planned = plan_prune(review_dir, args.width)
+    planned: list[Planned] = []
+
+    def plan() -> list[Planned]:
+        planned[:] = plan_prune(review_dir, args.width)
+        return planned
+
+    changed = _apply_fresh(plan, review_dir)
     removed = sum(p.removed for p in planned)
-    changed = apply(planned, review_dir)
-    print(f"review prune: {removed} obsolete entries removed, {len(changed)} file(s) changed")
+    drafts = sum(p.drafts for p in planned)
+    kept = f"; {drafts} obsolete draft(s) kept (a reviewer's work: delete them by hand)" if drafts else ""
+    print(f"review prune: {removed} obsolete entries removed, {len(changed)} file(s) changed{kept}")
     return 0
 
 
@@ -175,15 +188,25 @@ class _Review:
     files: list[ReviewFile]
     status: Status
 
+    def replan(self, args: argparse.Namespace) -> None:
+        """Plan again from the PO files as they are now (the site's pages stay as collected)."""
+        fresh = _plan(self.site, args)
+        self.planned, self.files, self.status = fresh.planned, fresh.files, fresh.status
+
 
 def _review(args: argparse.Namespace, config_file: Path) -> _Review:
     """Collect the site and plan the sync (in memory): the state each site action reads."""
-    from ..plugin.collect import collect_site
+    from ..plugin.collect import with_site
+
+    return with_site(config_file, lambda site: _plan(site, args))  # planned while the cache is open
+
+
+def _plan(site: Site, args: argparse.Namespace) -> _Review:
+    """The sync planned from the PO files as they are now, and what the reports read of it."""
     from ..review.layer import rejected_entries
     from ..review.status import ReviewFile, status_of
     from ..review.sync import plan_sync
 
-    site = collect_site(config_file)
     memory = site.translation_memory if args.memory is None else args.memory
     planned = plan_sync(site, getattr(args, "width", None), memory=memory)
     files = [
@@ -198,14 +221,44 @@ def _review(args: argparse.Namespace, config_file: Path) -> _Review:
     return _Review(site, planned, files, status_of(files))
 
 
-def _sync(args: argparse.Namespace, config_file: Path) -> int:
-    """``review sync``: write the planned PO files (and the templates with ``--templates``)."""
-    from ..review.sync import apply
+def _apply_fresh(plan: Callable[[], list[Planned]], review_dir: Path) -> list[Path]:
+    """Write what ``plan()`` planned; when a PO file changed on disk since it was read (a
+    reviewer saved it meanwhile), plan again from the new content, a few times, before giving
+    up with the one line naming the file. Nothing a reviewer saved is ever overwritten."""
+    from ..review.sync import ChangedOnDisk, apply
 
-    review = _review(args, config_file)
-    site, planned = review.site, review.planned
-    templates = _plan_templates(site, args) if args.templates else []
-    changed = apply(planned, site.review_dir)
+    error: ChangedOnDisk | None = None
+    for _attempt in range(_REPLANS):
+        try:
+            return apply(plan(), review_dir)
+        except ChangedOnDisk as exc:
+            if exc.written:
+                raise
+            error = exc
+    assert error is not None
+    raise error
+
+
+def _sync(args: argparse.Namespace, config_file: Path) -> int:
+    """``review sync``: write the planned PO files (and the templates with ``--templates``),
+    planned again while the English build's cache is open when a file changed meanwhile."""
+    from ..plugin.collect import with_site
+
+    return with_site(config_file, lambda site: _sync_site(site, args))
+
+
+def _sync_site(site: Site, args: argparse.Namespace) -> int:
+    review = _plan(site, args)
+    first = [review.planned]
+
+    def plan() -> list[Planned]:
+        if first:
+            return first.pop()
+        review.replan(args)
+        return review.planned
+
+    changed = _apply_fresh(plan, site.review_dir)
+    planned = review.planned
     t = review.status.total
     print(
         f"review sync: {len(changed)} of {len(planned)} PO file(s) written in {display(site.review_dir)}; "
@@ -215,6 +268,7 @@ def _sync(args: argparse.Namespace, config_file: Path) -> int:
     if args.templates:
         from ..review.templates import apply_templates, templates_dir
 
+        templates = _plan_templates(site, args, planned)
         written = apply_templates(site.review_dir, templates)
         print(f"review sync: {len(written)} of {len(templates)} template(s) written in "
               f"{display(templates_dir(site.review_dir))}")
@@ -278,7 +332,8 @@ def _report(args: argparse.Namespace, config_file: Path) -> int:
     if args.output is not None:
         from ..review.report import render_report
 
-        text = render_report(files, status, f"Translation review: {site.config_file.resolve().parent.name}")
+        root = site.config_file.resolve().parent
+        text = render_report(files, status, f"Translation review: {site.site_name or root.name}", root)
         out = check_output(Path(args.output), "--output", config=config_file, docs_dir=site.docs_dir)
         write_if_changed(out, text)
         print(f"review report: wrote {display(out)} ({status.total.reviewed} of {status.total.total} reviewed)")

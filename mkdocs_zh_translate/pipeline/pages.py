@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -174,6 +174,13 @@ class Reviewer(Protocol):
 
     def page(self, src_uri: str, page: SegmentedPage, location: str, line_offset: int = 0) -> ReviewedPage: ...
 
+    def pages(
+        self, jobs: Sequence[tuple[str, SegmentedPage, str, int]], strings: Sequence[str] = ()
+    ) -> Mapping[str, ReviewedPage]:
+        """Every page at once, ``(src_uri, page, location, line_offset)``: a review that moved
+        to another page is found there (the site-wide view ``review sync`` has)."""
+        ...
+
     def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]: ...
 
     def has_files(self) -> bool: ...
@@ -336,9 +343,8 @@ class SiteTranslator:
         string_warnings: list[str] = []
         if self.reviewer is not None:
             try:
-                for job in jobs:
-                    if job.key in segmented:
-                        reviewed[job.key] = self.reviewer.page(job.key, segmented[job.key], job.label, job.line_offset)
+                todo = [(j.key, segmented[j.key], j.label, j.line_offset) for j in jobs if j.key in segmented]
+                reviewed.update(self.reviewer.pages(todo, [s for s in strings if s.strip()]))
                 reviewed_strings, string_warnings = self.reviewer.strings([s for s in strings if s.strip()])
                 stats.reviews = self.reviewer.has_files()
             except ReviewError as exc:
@@ -379,7 +385,7 @@ class SiteTranslator:
 
         if memo is None or (guard is not None and not (isinstance(guard, PageGuard) and guard.fingerprint)):
             return splice()  # a guard that does not say what it renders with: no memo
-        parts = [job.markdown, self._segmenting(), stable_text(texts), job.label]
+        parts = [job.markdown, self._segmenting(), stable_text(texts), job.label, stable_text(sorted(page.reviewed))]
         parts += [str(job.line_offset), guard.fingerprint if guard is not None else "no guard"]
         key = parts_key(parts)
         stored = memo.pop(key, None)  # popped and put back: the most recently used come last
@@ -460,6 +466,10 @@ class SiteTranslator:
                 result.fallbacks.append(
                     f"{job.label}:{segment.line + job.line_offset}: translation fell back to '{hit.fallback}'"
                 )
+        # the reviewed segments go to the splice (and the guard's trial splices) as a person's text
+        person = frozenset(i for i, h in enumerate(page_hits) if h.origin is Origin.REVIEWED)
+        if person:
+            page = replace(page, reviewed=person)
         try:
             result.markdown, outcome = self._splice(job, page, [h.text for h in page_hits])
         except Exception as exc:

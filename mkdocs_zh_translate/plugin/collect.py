@@ -74,7 +74,42 @@ def _segment_of(unit: Unit) -> Segment:
 
 def collect_site(config_file: Path) -> Site:
     """Run the English build of ``config_file`` in collect mode; ReviewError on any failure."""
-    return with_english_build(config_file, lambda english: _units(english, config_file))
+    return with_site(config_file, lambda site: site)
+
+
+def with_site(config_file: Path, use: Callable[[Site], T]) -> T:
+    """``use(site)`` for the collected site, called while the English build's cache is open:
+    ``site.former`` (the machine text of English that left the site) works only then."""
+
+    def collected(english: EnglishBuild) -> T:
+        site = _units(english, config_file)
+        site.former = lambda texts: _former(english, texts)
+        try:
+            return use(site)
+        finally:
+            site.former = None  # the cache closes with the build
+
+    return with_english_build(config_file, collected)
+
+
+def _former(build: EnglishBuild, texts: Sequence[str]) -> dict[str, str]:
+    """The cached machine text of each English (a PO entry's msgid that left its page), read as
+    ``review sync`` wrote it: the text segmented on its own as the build segments a page, when
+    that gives back exactly one segment of the same readable text (else it is not looked up)."""
+    found: dict[str, tuple[SegmentedPage, Segment]] = {}
+    for text in texts:
+        try:
+            page = segment_markdown(text, syntax=build.translator.syntax, front_matter=False)
+        except Exception:  # the segmenter's own errors: such a text is simply not found
+            continue
+        if len(page.segments) == 1 and soft_breaks_as_spaces(to_readable(page.segments[0])) == text:
+            found[text] = (page, page.segments[0])
+    hits = build.translator.cached([page for page, _segment in found.values()], [])
+    return {
+        text: soft_breaks_as_spaces(to_readable(segment, hits[segment.text].text))
+        for text, (_page, segment) in found.items()
+        if segment.text in hits
+    }
 
 
 def with_english_build(config_file: Path, use: Callable[[EnglishBuild], T]) -> T:

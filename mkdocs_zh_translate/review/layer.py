@@ -9,6 +9,7 @@ translation (or English). Nothing here ever writes a PO file.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,8 +19,9 @@ import polib
 from ..pipeline.cache import Hit
 from ..pipeline.origin import Origin
 from ..segment import Segment, SegmentedPage, from_readable
-from .store import PoReader, display, entry_state, has_po_files, page_po_path, site_po_path
-from .units import Key, Unit, entry_key, page_units, string_units
+from .moved import Found, lookup, moved_away
+from .store import PAGE_SUFFIX, PoReader, display, entry_state, has_po_files, page_po_path, site_po_path
+from .units import Key, Unit, entry_key, loose_key, merge_site_units, page_units, string_units
 
 
 @dataclass
@@ -50,6 +52,8 @@ class ReviewedLayer:
     def __init__(self, review_dir: Path, reader: PoReader | None = None) -> None:
         self.review_dir = review_dir
         self.reader = reader or PoReader(review_dir)
+        self._found: Found | None = None  # the site-wide view of the last :meth:`pages` pass
+        self._warned: set[str] = set()  # the rejections that pass reported (not repeated by strings)
 
     def check(self, unit: Unit, entry: polib.POEntry, path: Path) -> tuple[str | None, str | None]:
         """(placeholder translation, None) or (None, warning); (None, None) when ``entry`` is not
@@ -73,25 +77,66 @@ class ReviewedLayer:
         units: Iterable[Unit],
         warnings: list[str],
         entries: dict[Key, polib.POEntry] | None = None,
+        found: Found | None = None,
     ) -> Iterator[tuple[Unit, polib.POEntry, str]]:
         """Each of ``units`` that ``path``'s file (its ``entries`` when the caller has them)
         holds a usable reviewed translation of: the unit, its entry, the placeholder text. A
         rejected entry's warning goes to ``warnings``. The one lookup loop the build (pages,
-        site strings) and ``eval``'s references share, so they never disagree on an entry."""
+        site strings) and ``eval``'s references share, so they never disagree on an entry.
+        With ``found`` (the build), a unit the file holds no active entry for is looked up as
+        ``review sync`` would fill it (:func:`.moved.lookup`): the file's obsolete entry of a
+        text that came back, else a review that moved here from another page."""
         if entries is None:
             entries = self.reader.index(path)
+        units = list(units)
+        missing = any(u.key not in entries for u in units)
+        obsolete = obsolete_index(self.reader.get(path)) if found is not None and missing else {}
+        loose = self.reader.loose(path) if missing else {}
+        taken = {u.key for u in units}  # an entry a unit has exactly is no other unit's loose match
         for unit in units:
-            entry = entries.get(unit.key)
+            where, entry, spaces = path, entries.get(unit.key), False
+            if entry is None:
+                where, entry, spaces = self._elsewhere(path, unit, (entries, obsolete), loose, taken, found)
             if entry is None:
                 continue
-            text, warning = self.check(unit, entry, path)
-            if warning:
+            text, warning = self.check(unit, entry, where)
+            if warning and not spaces:  # a re-spaced English whose review no longer fits: stale
                 warnings.append(warning)
             if text is not None:
                 yield unit, entry, text
 
-    def page(self, src_uri: str, page: SegmentedPage, location: str, line_offset: int = 0) -> PageReview:
-        """Reviewed hits for ``page``'s segments (raises ReviewError for a malformed file)."""
+    def _elsewhere(
+        self,
+        path: Path,
+        unit: Unit,
+        own: tuple[dict[Key, polib.POEntry], dict[Key, polib.POEntry]],
+        loose: dict[Key, Key],
+        taken: set[Key],
+        found: Found | None,
+    ) -> tuple[Path, polib.POEntry | None, bool]:
+        """The entry ``review sync`` gives a unit its file has no active entry for, in sync's
+        order: the file's obsolete one (the text came back), an unused active one whose English
+        differs in spaces only (flagged: used only where its translation still fits), a review
+        that moved here from another page (:func:`.moved.lookup`). ``own``: the file's active
+        and obsolete entries by key."""
+        active, obsolete = own
+        if found is not None and unit.key in obsolete:
+            return path, _revived(obsolete[unit.key]), False
+        old = loose.get(loose_key(unit.key))
+        if old is not None and old not in taken:
+            taken.add(old)
+            return path, active[old], True
+        if found is not None:
+            got = lookup(path, [unit.key], {}, {}, found).get(unit.key)
+            if got is not None:
+                return got[0], _revived(got[1]), False
+        return path, None, False
+
+    def page(
+        self, src_uri: str, page: SegmentedPage, location: str, line_offset: int = 0, found: Found | None = None
+    ) -> PageReview:
+        """Reviewed hits for ``page``'s segments (raises ReviewError for a malformed file).
+        ``found``: the site-wide view of moved reviews (:meth:`pages`), else this page alone."""
         review = PageReview()
         page_path, site_path = page_po_path(self.review_dir, src_uri), site_po_path(self.review_dir)
         units, site_units = page_units(page, location, line_offset)
@@ -99,13 +144,43 @@ class ReviewedLayer:
             if not group:
                 continue
             entries = self.reader.index(path)
-            if path == page_path:
-                review.stale = stale_entries(entries, {u.key for u in group})
-                review.suggested = sum(1 for entry in entries.values() if entry_state(entry) == "suggested")
-            for unit, _entry, text in self.reviewed(path, group, review.warnings, entries):
+            used: set[Key] = set()  # the entries found (a loosely matched one is not stale)
+            for unit, entry, text in self.reviewed(path, group, review.warnings, entries, found):
+                used.add(entry_key(entry))
                 for index in unit.indices:
                     review.hits[index] = Hit(text, None, Origin.REVIEWED)
+            if path == page_path:
+                review.stale = stale_entries(entries, {u.key for u in group} | used)
+                review.suggested = sum(1 for entry in entries.values() if entry_state(entry) == "suggested")
         return review
+
+    def pages(
+        self, jobs: Sequence[tuple[str, SegmentedPage, str, int]], strings: Sequence[str] = ()
+    ) -> dict[str, PageReview]:
+        """:meth:`page` for every page of the site, ``(src_uri, page, location, line_offset)``,
+        with the site's strings: a reviewed text that moved to another page is found where it
+        now stands, as ``review sync`` will put it (every PO file is read), and is not counted
+        stale in the file it left. Remembered for :meth:`strings` of the same pass."""
+        keys = {src: page_units(page, location, offset) for src, page, location, offset in jobs}
+        site_units = merge_site_units([*(s for _p, s in keys.values()), string_units((t, "") for t in strings)])
+        files = [(page_po_path(self.review_dir, src), {u.key for u in keys[src][0]}) for src in sorted(keys)]
+        files.append((site_po_path(self.review_dir), {u.key for u in site_units}))
+        known = {path for path, _keys in files}
+        if self.review_dir.is_dir():
+            orphans = sorted(self.review_dir.rglob("*" + PAGE_SUFFIX))
+            files.extend((p, set()) for p in orphans if p not in known and not p.name.startswith("."))
+        self._found = found = Found(moved_away((path, self.reader.get(path), kept) for path, kept in files))
+        reviews = {src: self.page(src, page, location, offset, found) for src, page, location, offset in jobs}
+        self._warned = set()
+        for review in reviews.values():  # a site.po entry on many pages is one rejected review: told once
+            fresh = [w for w in dict.fromkeys(review.warnings) if w not in self._warned]
+            self._warned.update(fresh)
+            review.warnings = fresh
+        for src, review in reviews.items():  # a review another page took over is not stale here
+            entries = self.reader.index(page_po_path(self.review_dir, src))
+            left = found.left(page_po_path(self.review_dir, src))
+            review.stale -= sum(1 for key in left if key in entries and entry_state(entries[key]) == "reviewed")
+        return reviews
 
     def has_files(self) -> bool:
         """Whether there are PO files at all (a site nobody reviews gets no review counts)."""
@@ -116,9 +191,23 @@ class ReviewedLayer:
         found: dict[str, str] = {}
         warnings: list[str] = []
         units = string_units((s, "") for s in strings)
-        for unit, _entry, text in self.reviewed(site_po_path(self.review_dir), units, warnings):
+        for unit, _entry, text in self.reviewed(site_po_path(self.review_dir), units, warnings, found=self._found):
             found[unit.text] = text
-        return found, warnings
+        return found, [w for w in dict.fromkeys(warnings) if w not in self._warned]
+
+
+def obsolete_index(po: polib.POFile | None) -> dict[Key, polib.POEntry]:
+    """The obsolete entries of ``po`` by key (what ``review sync`` revives when a text returns)."""
+    return {entry_key(e): e for e in po or [] if e.obsolete}
+
+
+def _revived(entry: polib.POEntry) -> polib.POEntry:
+    """An obsolete entry as ``review sync`` brings it back (same text, flags and line)."""
+    if not entry.obsolete:
+        return entry
+    revived = copy.copy(entry)
+    revived.obsolete = False
+    return revived
 
 
 def stale_entries(entries: dict[tuple[str | None, str], polib.POEntry], current: set[tuple[str | None, str]]) -> int:

@@ -99,15 +99,19 @@ class Memory:
         return len(self._english)
 
     @classmethod
-    def of_files(cls, files: Iterable[polib.POFile | None], threshold: float = DEFAULT_THRESHOLD) -> Memory:
+    def of_files(
+        cls, files: Iterable[polib.POFile | None], threshold: float = DEFAULT_THRESHOLD,
+        drafts: Iterable[tuple[str, str]] = (),
+    ) -> Memory:
         """The memory of every reviewed entry (not fuzzy, obsolete ones too: a person's work on
-        an English that left the site) of ``files``, in their order."""
+        an English that left the site) of ``files``, in their order; then ``drafts`` (English,
+        a reviewer's unfinished text: :mod:`.drafts`), offered only where no review matches."""
         pairs: list[tuple[str, str]] = []
         for po in files:
             for entry in po or []:
                 if entry_state(entry) == "reviewed":
                     pairs.append((entry_key(entry)[1], entry.msgstr))
-        return cls(pairs, threshold)
+        return cls([*pairs, *drafts], threshold)
 
     def _candidates(self, normal: str) -> list[int]:
         size = len(normal)
@@ -157,7 +161,7 @@ def open_to_suggestion(entry: polib.POEntry, machine_text: str | None) -> bool:
     return state == "missing" or (state == "machine" and machine_text is not None and entry.msgstr == machine_text)
 
 
-def _with_mark(tcomment: str | None, score: float) -> str:
+def with_mark(tcomment: str | None, score: float) -> str:
     """``tcomment`` with the marker line for ``score``: in the old marker's place, else last;
     the team's other comment lines as they were."""
     lines = tcomment.split("\n") if tcomment else []
@@ -180,7 +184,7 @@ def suggest(memory: Memory | None, unit: Unit, entry: polib.POEntry, machine_tex
     entry.flags = ["fuzzy", *(f for f in entry.flags if f != "fuzzy")]
     entry.previous_msgid = found.english
     entry.previous_msgctxt = None
-    entry.tcomment = _with_mark(entry.tcomment, found.score)
+    entry.tcomment = with_mark(entry.tcomment, found.score)
     return entry
 
 
@@ -200,4 +204,4 @@ def refresh_mark(entry: polib.POEntry) -> str:
         return tcomment
     from rapidfuzz import fuzz
 
-    return _with_mark(tcomment, fuzz.ratio(_normal(entry.msgid), _normal(entry.previous_msgid)))
+    return with_mark(tcomment, fuzz.ratio(_normal(entry.msgid), _normal(entry.previous_msgid)))

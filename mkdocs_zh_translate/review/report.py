@@ -8,7 +8,9 @@ The page has no external resources and no JavaScript at all.
 from __future__ import annotations
 
 import html
+import os
 from collections.abc import Sequence
+from pathlib import Path
 
 from .status import ReviewFile, Status, count, state_of
 from .units import entry_key
@@ -34,11 +36,23 @@ _STATE_LABEL = {
 }
 
 
+def _name(path: Path, root: Path | None) -> str:
+    """``path`` relative to ``root`` with ``/`` separators (its name alone on another drive)."""
+    if root is None:
+        return path.as_posix()
+    try:
+        return Path(os.path.relpath(path, root)).as_posix()
+    except ValueError:  # another drive (Windows)
+        return path.name
+
+
 def _e(text: str | None) -> str:
     return html.escape(text or "", quote=True)
 
 
-def render_report(files: Sequence[ReviewFile], status: Status, title: str) -> str:
+def render_report(files: Sequence[ReviewFile], status: Status, title: str, root: Path | None = None) -> str:
+    """The report page. ``root``: the project directory the PO files are named relative to
+    (the report is shared and published: no absolute path of the machine that made it)."""
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -58,7 +72,8 @@ def render_report(files: Sequence[ReviewFile], status: Status, title: str) -> st
     for file in files:
         counts = count(file)
         out.append(
-            f"<h2>{_e(file.label)}</h2><p>{_e(str(file.path))}: {counts.reviewed} of {counts.total} reviewed</p>"
+            f"<h2>{_e(file.label)}</h2><p>{_e(_name(file.path, root))}: {counts.reviewed} of {counts.total} "
+            "reviewed</p>"
         )
         out.append(
             '<table><tr><th class="ref">where</th><th>source</th><th>translation</th><th class="state">state</th></tr>'

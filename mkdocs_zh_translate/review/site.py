@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..pipeline.glossary import Glossary
 from ..pipeline.spec import TranslatorSpec
+from .drafts import Former
 from .memory import DEFAULT_THRESHOLD
 from .powrap import DEFAULT_WIDTH
 from .units import Unit
@@ -34,3 +35,6 @@ class Site:
     spec: TranslatorSpec | None = None  # the site's translator (``eval`` runs it)
     glossary: Glossary | None = None  # the site's glossary, as the build applies it
     translation_memory: float = DEFAULT_THRESHOLD
+    # the machine cache's text for English no longer on the site (:data:`.drafts.Former`): set
+    # only while the English build's cache is open (``plugin.collect.with_site``), else None
+    former: Former | None = None

@@ -137,5 +137,7 @@ def rejection_lines(files: Sequence[ReviewFile]) -> list[str]:
             if problems and not entry.obsolete:
                 first = entry.msgid.splitlines()[0] if entry.msgid else ""
                 short = first if len(first) <= 50 else first[:47] + "..."
-                lines.append(f"{display(file.path)}: msgid {short!r}: rejected ({'; '.join(problems)})")
+                # two entries of one msgid differ in their context: named, or the lines read the same
+                ctx = f" (msgctxt {entry.msgctxt!r})" if entry.msgctxt else ""
+                lines.append(f"{display(file.path)}: msgid {short!r}{ctx}: rejected ({'; '.join(problems)})")
     return lines

@@ -19,13 +19,13 @@ import polib
 
 from .. import owned
 from ..errors import ReviewError as ReviewError  # re-exported: review's modules and the CLI raise it from here
-from ..textfile import NotUtf8Error
-from ..untrusted import UntrustedFileError, read_untrusted_text
+from ..textfile import NotUtf8Error, decode_utf8
+from ..untrusted import UntrustedFileError, read_untrusted, read_untrusted_text
 from ..untrusted import display as display  # re-exported: every review module names files with it
 from .pocheck import PoSyntaxError, check_po, polib_error
 from .poformat import format_po
 from .powrap import DEFAULT_WIDTH
-from .units import Key, entry_key
+from .units import Key, entry_key, loose_key
 
 SITE_PO = "site.po"  # site-wide strings: nav titles, site name, default admonition titles
 PAGE_SUFFIX = ".po"  # a page's file is <review_dir>/<src_uri>.po, e.g. guide/install.md.po
@@ -82,12 +82,19 @@ def read_po(path: Path, review_dir: Path | None = None) -> polib.POFile | None:
     """The parsed PO file, None when it does not exist; ReviewError naming file and line when
     it cannot be read. ``review_dir``: the directory it must lie in without a symbolic link on
     the way (default: the file's own directory)."""
+    return load_po(path, review_dir)[0]
+
+
+def load_po(path: Path, review_dir: Path | None = None) -> tuple[polib.POFile | None, bytes | None]:
+    """:func:`read_po`, with the bytes it parsed (None: no file): what a writer later compares
+    the file with (:func:`unchanged`), so a reviewer's save in between is never overwritten."""
     try:
-        text = read_untrusted_text(path, review_dir)
+        data = read_untrusted(path, review_dir)
+        text = None if data is None else decode_utf8(data, display(path))
     except (UntrustedFileError, NotUtf8Error) as exc:
         raise ReviewError(str(exc)) from None
     if text is None:
-        return None
+        return None, None
     try:
         check_po(text)  # msgfmt's rules first: polib would quietly accept a broken string
     except PoSyntaxError as exc:
@@ -97,7 +104,16 @@ def read_po(path: Path, review_dir: Path | None = None) -> polib.POFile | None:
     except (OSError, ValueError) as exc:
         line, reason = polib_error(exc)
         raise ReviewError(f"{display(path)}:{line}: malformed PO file: {reason}") from None
-    return po
+    return po, data
+
+
+def unchanged(path: Path, root: Path, seen: bytes | None) -> bool:
+    """Whether ``path`` still holds exactly ``seen`` (None: still absent). A file that cannot be
+    read now (it became a link, a directory) has changed."""
+    try:
+        return read_untrusted(path, root) == seen
+    except (UntrustedFileError, OSError):
+        return False
 
 
 def new_po(old: polib.POFile | None = None, defaults: dict[str, str] | None = None) -> polib.POFile:
@@ -148,6 +164,7 @@ class CachedPo:
     stamp: tuple[int, int]
     po: polib.POFile | None
     index: dict[Key, polib.POEntry]
+    loose: dict[Key, Key] | None = None  # index keys by :func:`~.units.loose_key`, made when asked
 
 
 class PoReader:
@@ -182,6 +199,18 @@ class PoReader:
         """:func:`active_index` of the file at ``path`` (empty when it does not exist)."""
         cached = self._load(path)
         return cached.index if cached is not None else {}
+
+    def loose(self, path: Path) -> dict[Key, Key]:
+        """The active keys of the file at ``path`` by :func:`~.units.loose_key` (the first of
+        equals), made once per content like the index."""
+        cached = self._load(path)
+        if cached is None:
+            return {}
+        if cached.loose is None:
+            cached.loose = {}
+            for key in cached.index:
+                cached.loose.setdefault(loose_key(key), key)
+        return cached.loose
 
 
 def has_po_files(review_dir: Path) -> bool:

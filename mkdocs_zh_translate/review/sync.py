@@ -7,6 +7,10 @@ old source as ``#| msgid``: the reviewer sees what changed, and nothing a person
 Other new entries get the cached machine text, fuzzy (or stay empty when the cache has none).
 Vanished entries become obsolete (``#~``) until ``review prune``. Every file is computed
 before any is written, so a malformed file stops the command with nothing half-done.
+
+An English that changed in spaces only (it renders the same) keeps its entry and review. A
+reviewer's fuzzy draft is a person's text too (:mod:`.drafts`). A file is written only over the
+bytes it was read from: a reviewer's save during the run is never overwritten (:func:`apply`).
 """
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ from __future__ import annotations
 import difflib
 import os
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +27,33 @@ import polib
 
 from ..owned import Owned
 from .confidence import annotate
-from .memory import DEFAULT_THRESHOLD, Memory, refresh_mark, suggest
+from .drafts import (
+    draft_pairs,
+    find_drafts,
+    has_draft_mark,
+    refresh_draft_mark,
+    with_draft_mark,
+    without_draft_mark,
+)
+from .layer import review_problems
+from .memory import DEFAULT_THRESHOLD, Memory, refresh_mark, suggest, with_mark
+from .moved import carries_human_text, moved_away
 from .powrap import DEFAULT_WIDTH
 from .site import Site
-from .store import PAGE_SUFFIX, check_no_links, entry_state, existing_text, new_po, read_po, render_po, write_if_changed
-from .units import Key, Unit, entry_key
+from .store import (
+    PAGE_SUFFIX,
+    ReviewError,
+    check_no_links,
+    display,
+    entry_state,
+    existing_text,
+    load_po,
+    new_po,
+    render_po,
+    unchanged,
+    write_if_changed,
+)
+from .units import Key, Unit, entry_key, loose_key
 
 SIMILARITY = 0.6  # difflib ratio above which a changed source keeps the old translation
 
@@ -40,6 +66,24 @@ class Planned:
     po: polib.POFile
     text: str | None
     removed: int = 0  # obsolete entries dropped (prune)
+    seen: bytes | None = None  # the file as it was read (None: absent): written only over exactly that
+    read: bool = False  # ``seen`` was recorded (a plan made without reading writes unchecked)
+    drafts: int = 0  # obsolete drafts kept (prune)
+
+
+class ChangedOnDisk(ReviewError):
+    """PO files that changed on disk after they were read (a reviewer saved one while the command
+    ran): they were not written. ``written``: the files written before the change was seen
+    (none when it was seen before any write, so planning again from the new content is safe)."""
+
+    def __init__(self, paths: Sequence[Path], written: Sequence[Path]) -> None:
+        self.paths, self.written = list(paths), list(written)
+        names = ", ".join(display(p) for p in self.paths)
+        done = f"{len(self.written)} other file(s) written; " if self.written else "nothing written; "
+        super().__init__(
+            f"{names}: changed on disk while the command ran (saved by an editor?); not overwritten: "
+            f"{done}run the command again"
+        )
 
 
 def _copy(entry: polib.POEntry, **changes: Any) -> polib.POEntry:
@@ -59,11 +103,6 @@ def _copy(entry: polib.POEntry, **changes: Any) -> polib.POEntry:
     return polib.POEntry(**fields)
 
 
-def _carries_human_text(entry: polib.POEntry) -> bool:
-    """Reviewed, stale, or a memory suggestion (maybe a reviewer's unfinished edit of one)."""
-    return entry_state(entry) in ("reviewed", "stale", "suggested")
-
-
 @dataclass
 class _OldEntries:
     """A PO file's previous entries by key, and the keys already given to a unit: each old
@@ -72,17 +111,25 @@ class _OldEntries:
     active: dict[Key, polib.POEntry]
     obsolete: dict[Key, polib.POEntry]
     used: set[Key]
+    drafts: Collection[Key] = ()  # entries holding a reviewer's draft (:mod:`.drafts`)
+    loose: dict[Key, Key] = field(default_factory=dict)  # active keys by :func:`.units.loose_key`
 
     @classmethod
-    def of(cls, old: polib.POFile | None) -> _OldEntries:
+    def of(cls, old: polib.POFile | None, drafts: Collection[Key] = ()) -> _OldEntries:
         entries = list(old) if old is not None else []
         active = {entry_key(e): e for e in entries if not e.obsolete}
         obsolete = {entry_key(e): e for e in entries if e.obsolete}
-        return cls(active, obsolete, set())
+        loose: dict[Key, Key] = {}
+        for key in active:
+            loose.setdefault(loose_key(key), key)
+        return cls(active, obsolete, set(), drafts, loose)
 
     def human_leftovers(self) -> list[polib.POEntry]:
-        """Vanished active entries holding a person's text: what a changed source may inherit."""
-        return [e for k, e in self.active.items() if k not in self.used and _carries_human_text(e)]
+        """Vanished active entries holding a person's text (a draft too): what a changed source
+        may inherit."""
+        return [
+            e for k, e in self.active.items() if k not in self.used and (carries_human_text(e) or k in self.drafts)
+        ]
 
 
 def merge(
@@ -92,44 +139,65 @@ def merge(
     moved: dict[tuple[str | None, str], polib.POEntry] | None = None,
     memory: Memory | None = None,
     scores: dict[tuple[str | None, str], float | None] | None = None,
+    drafts: Collection[Key] = (),
 ) -> polib.POFile:
     """The new content of one PO file for ``units`` given its ``old`` content; ``moved`` holds
     human translations of the same source texts that vanished from other files; ``memory``
     offers reviewed translations of near-identical English to entries no person translated;
     ``scores`` the machine cache's confidence for the units it holds a translation of
-    (``confidence``)."""
+    (``confidence``); ``drafts`` the keys of the old entries that hold a reviewer's draft
+    (:mod:`.drafts`): carried like a stale review, else kept obsolete with their marker."""
     po = new_po(old)
-    olds = _OldEntries.of(old)
+    olds = _OldEntries.of(old, drafts)
     out: list[polib.POEntry | None] = [_kept(olds, unit, machine, memory) for unit in units]
+    # a change of spaces only (renders the same): the entry stays, its review with it if it fits
+    out = [done or _kept(olds, unit, machine, memory, loose=True) for unit, done in zip(units, out)]
     # changed sources: the most similar vanished entry that holds a person's translation
     candidates = olds.human_leftovers()
     for index, unit in enumerate(units):
         if out[index] is None:
-            out[index] = _new_entry(unit, olds.used, candidates, machine, moved, memory)
+            out[index] = _new_entry(unit, olds, candidates, machine, moved, memory)
     for unit, done in zip(units, out):
         assert done is not None
         done.occurrences = [(path, line) for path, line in unit.occurrences]
         done.comment = annotate(unit.kind, done.comment, scores or {}, unit.key)
         done.tcomment = refresh_mark(done)
+        done.tcomment = refresh_draft_mark(done)
         po.append(done)
     seen: set[Key] = {entry_key(e) for e in po}
     for key, entry in list(olds.active.items()) + list(olds.obsolete.items()):
         if key in olds.used or key in seen:
             continue
         seen.add(key)
-        po.append(_copy(entry, obsolete=True, occurrences=[], previous_msgid=None, previous_msgctxt=None))
+        gone = _copy(entry, obsolete=True, occurrences=[], previous_msgid=None, previous_msgctxt=None)
+        if key in drafts:
+            gone.tcomment = with_draft_mark(gone.tcomment)
+        po.append(gone)
     return po
 
 
 def _kept(
-    olds: _OldEntries, unit: Unit, machine: dict[tuple[str | None, str], str], memory: Memory | None
+    olds: _OldEntries,
+    unit: Unit,
+    machine: dict[tuple[str | None, str], str],
+    memory: Memory | None,
+    loose: bool = False,
 ) -> polib.POEntry | None:
     """The unit's own old entry (active, else obsolete: a text that came back), revived with
-    its translation and flags; None when the file never had this source text."""
+    its translation and flags; None when the file never had this source text. ``loose``: an
+    unused active entry holding a person's text whose English differs in runs of spaces only
+    (:func:`.units.loose_key`) and whose translation still fits the unit's markup (a code
+    span's spaces are the code's)."""
     have = olds.active.get(unit.key) or olds.obsolete.get(unit.key)
+    key = unit.key
+    if loose:
+        key = olds.loose.get(loose_key(unit.key), unit.key)
+        have = olds.active.get(key) if key not in olds.used and key != unit.key else None
+        if have is None or not carries_human_text(have) or review_problems(unit, have.msgstr):
+            return None  # machine text follows its English as before (a new entry, the old obsolete)
     if have is None:
         return None
-    olds.used.add(unit.key)
+    olds.used.add(key)
     entry = _copy(have, obsolete=False, msgid=unit.msgid)  # an older file's soft breaks go
     if not entry.msgstr and unit.key in machine:
         entry.msgstr, entry.flags = machine[unit.key], _with_fuzzy(entry.flags)
@@ -138,7 +206,7 @@ def _kept(
 
 def _new_entry(
     unit: Unit,
-    used: set[Key],
+    olds: _OldEntries,
     candidates: Sequence[polib.POEntry],
     machine: dict[tuple[str | None, str], str],
     moved: dict[tuple[str | None, str], polib.POEntry] | None,
@@ -149,10 +217,13 @@ def _new_entry(
     machine text (fuzzy) or a memory suggestion."""
     if moved and unit.key in moved:  # the same text moved here from another page
         return _copy(moved[unit.key], obsolete=False, msgid=unit.msgid)
-    best = _most_similar(unit.msgid, candidates, used)
+    best = _most_similar(unit.msgid, candidates, olds.used)
     if best is not None:
-        used.add(entry_key(best))
+        olds.used.add(entry_key(best))
         previous = best.previous_msgid if entry_state(best) in ("stale", "suggested") else best.msgid
+        tcomment = best.tcomment
+        if entry_key(best) in olds.drafts:  # a draft is offered, as a suggestion: no review went stale
+            tcomment = with_mark(without_draft_mark(tcomment), 0.0)  # the similarity: refresh_mark
         return polib.POEntry(
             msgid=unit.msgid,
             msgctxt=unit.msgctxt,
@@ -160,7 +231,7 @@ def _new_entry(
             flags=_with_fuzzy(best.flags),
             previous_msgid=previous,
             previous_msgctxt=best.msgctxt if best.msgctxt != unit.msgctxt else None,
-            tcomment=best.tcomment,
+            tcomment=tcomment,
         )
     text = machine.get(unit.key, "")
     entry = polib.POEntry(msgid=unit.msgid, msgctxt=unit.msgctxt, msgstr=text, flags=["fuzzy"] if text else [])
@@ -235,48 +306,47 @@ def plan_sync(
     English anywhere on the site (:mod:`.memory`); 0 offers none."""
     width = site.po_width if width is None else width
     now = now or po_date()
-    olds = _read_all(site)
+    olds, seen = _read_all(site)
     moved = _moved_away(site, olds)
     machine, scores = _per_file(site)
-    tm = Memory.of_files(olds.values(), memory) if memory > 0 else None
+    drafts = find_drafts(olds, {path: {u.key for u in units} for path, units in site.pages.items()}, site.former)
+    tm = Memory.of_files(olds.values(), memory, draft_pairs(olds, drafts)) if memory > 0 else None
     planned: list[Planned] = []
     for path, old in olds.items():
         units = site.pages.get(path, [])
         if old is None and not units:
             continue
         elsewhere = {u.key: moved[u.key][1] for u in units if u.key in moved and moved[u.key][0] != path}
-        po = merge(old, units, machine.get(path, {}), elsewhere, memory=tm, scores=scores.get(path))
+        po = merge(
+            old, units, machine.get(path, {}), elsewhere, tm, scores.get(path), drafts=drafts.get(path, ())
+        )
         finish_header(po, old, site.site_name, now)
         text = render_po(po, width)
         if old is not None and render_po(old, width) == text:
             text = existing_text(path, site.review_dir) or text  # same content: the file stays as it is
-        planned.append(Planned(path, po, text))
+        planned.append(Planned(path, po, text, seen=seen[path], read=True))
     return planned
 
 
-def _read_all(site: Site) -> dict[Path, polib.POFile | None]:
+def _read_all(site: Site) -> tuple[dict[Path, polib.POFile | None], dict[Path, bytes | None]]:
     """Every page's PO file (None where there is none yet), then the orphaned page files of
-    the review directory: all are read (and checked) before anything is planned."""
-    olds: dict[Path, polib.POFile | None] = {path: read_po(path, site.review_dir) for path in site.pages}
+    the review directory: all are read (and checked) before anything is planned. With the
+    bytes each was read from: :func:`apply` writes a file only over exactly those."""
+    olds: dict[Path, polib.POFile | None] = {}
+    seen: dict[Path, bytes | None] = {}
+    paths = list(site.pages)
     if site.review_dir.is_dir():
         for path in sorted(site.review_dir.rglob("*" + PAGE_SUFFIX)):
-            if path not in olds and not path.name.startswith("."):
-                olds[path] = read_po(path, site.review_dir)
-    return olds
+            if path not in site.pages and not path.name.startswith("."):
+                paths.append(path)
+    for path in paths:
+        olds[path], seen[path] = load_po(path, site.review_dir)
+    return olds, seen
 
 
 def _moved_away(site: Site, olds: dict[Path, polib.POFile | None]) -> dict[Key, tuple[Path, polib.POEntry]]:
-    """Human text whose source left its file, by key, with the file it left: another page that
-    now holds the same source takes it over. The first file's wins, an active entry before an
-    obsolete one."""
-    moved: dict[Key, tuple[Path, polib.POEntry]] = {}
-    for path, old in olds.items():
-        keep = {u.key for u in site.pages.get(path, [])}
-        for entry in sorted(old or [], key=lambda e: e.obsolete):  # active entries first
-            key = entry_key(entry)
-            if key not in keep and _carries_human_text(entry):
-                moved.setdefault(key, (path, entry))
-    return moved
+    """Human text whose source left its file (:func:`.moved.moved_away`, as the build finds it)."""
+    return moved_away((path, old, {u.key for u in site.pages.get(path, [])}) for path, old in olds.items())
 
 
 def _per_file(
@@ -294,7 +364,8 @@ def _per_file(
 
 
 def plan_prune(review_dir: Path, width: int | None = None) -> list[Planned]:
-    """Every PO file without its obsolete entries (a file left with none is deleted)."""
+    """Every PO file without its obsolete entries (a file left with none is deleted), but for
+    a reviewer's drafts (:data:`.drafts.DRAFT_MARK`): only a person deletes those."""
     width = DEFAULT_WIDTH if width is None else width
     planned: list[Planned] = []
     if not review_dir.is_dir():
@@ -302,31 +373,53 @@ def plan_prune(review_dir: Path, width: int | None = None) -> list[Planned]:
     for path in sorted(review_dir.rglob("*.po")):
         if path.name.startswith("."):
             continue
-        old = read_po(path, review_dir)
+        old, seen = load_po(path, review_dir)
         if old is None:
             continue
         po = new_po(old)
         for entry in old:
-            if not entry.obsolete:
+            if not entry.obsolete or has_draft_mark(entry):
                 po.append(entry)
-        removed = sum(1 for entry in old if entry.obsolete)
+        drafts = sum(1 for entry in old if entry.obsolete and has_draft_mark(entry))
+        removed = sum(1 for entry in old if entry.obsolete) - drafts
         if removed:
-            planned.append(Planned(path, po, render_po(po, width) if len(po) else None, removed))
+            planned.append(Planned(path, po, render_po(po, width) if len(po) else None, removed, seen, True, drafts))
+        elif drafts:  # nothing to write: counted only
+            planned.append(Planned(path, po, seen.decode("utf-8") if seen else "", 0, seen, True, drafts))
     return planned
 
 
 def apply(planned: Sequence[Planned], review_dir: Path | None = None) -> list[Path]:
     """Write (or delete) the planned files; returns the paths that changed on disk. With
-    ``review_dir``, every path is checked first (no symbolic links inside it): all or nothing."""
+    ``review_dir``, every path is checked first (no symbolic links inside it): all or nothing.
+
+    A file read for the plan is written only while it still holds what was read: a reviewer
+    who saved it meanwhile (an editor's temporary file and rename) would lose that save to a
+    plan made from the older text. Every file is compared before any is written (a change seen
+    then raises :class:`ChangedOnDisk` with nothing written: plan again), and each once more
+    right before its own write (a change seen then skips that file only, and is raised after
+    the others are written)."""
+    root = review_dir
     if review_dir is not None:
         for plan in planned:
             check_no_links(review_dir, plan.path)
+    moved = [p.path for p in planned if not _still_as_read(p, root)]
+    if moved:
+        raise ChangedOnDisk(moved, [])
     changed: list[Path] = []
     for plan in planned:
-        if plan.text is None:
+        if not _still_as_read(plan, root):
+            moved.append(plan.path)
+        elif plan.text is None:
             po_files = Owned(review_dir or plan.path.parent, lambda rel: rel.suffix == PAGE_SUFFIX, "the PO files")
             if po_files.remove(plan.path):
                 changed.append(plan.path)
         elif write_if_changed(plan.path, plan.text):
             changed.append(plan.path)
+    if moved:
+        raise ChangedOnDisk(moved, changed)
     return changed
+
+
+def _still_as_read(plan: Planned, root: Path | None) -> bool:
+    return not plan.read or unchanged(plan.path, root or plan.path.parent, plan.seen)

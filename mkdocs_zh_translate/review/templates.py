@@ -14,14 +14,14 @@ files whose header names us as their generator) are ever removed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import polib
 
 from ..owned import Owned
 from .store import PAGE_SUFFIX, ReviewError, existing_text, render_po
-from .units import Unit
+from .units import Key, Unit, entry_key
 
 TEMPLATES_DIR = "templates"
 POT_SUFFIX = ".pot"
@@ -54,8 +54,14 @@ def template_path(review_dir: Path, po_path: Path) -> Path:
     return templates_dir(review_dir) / rel.parent / (rel.name.removesuffix(PAGE_SUFFIX) + POT_SUFFIX)
 
 
-def template_of(units: Sequence[Unit], project: str, now: str) -> polib.POFile:
-    """A template with one entry per unit, in page order, and the usual xgettext header."""
+def template_of(
+    units: Sequence[Unit], project: str, now: str, comments: Mapping[Key, str] | None = None
+) -> polib.POFile:
+    """A template with one entry per unit, in page order, and the usual xgettext header.
+    ``comments``: each entry's extracted comment as its PO file has it (kind and confidence,
+    :mod:`.confidence`): ``msgmerge`` takes extracted comments from the template, so a
+    confidence line missing here would be dropped from every entry, and ``review sync`` can
+    restore it only where the cache still holds the machine text (not for reviewed entries)."""
     pot = polib.POFile()
     pot.header = _COMMENT
     pot.metadata = dict(_HEADER)
@@ -68,10 +74,15 @@ def template_of(units: Sequence[Unit], project: str, now: str) -> polib.POFile:
                 msgctxt=unit.msgctxt,
                 msgstr="",
                 occurrences=[(path, line) for path, line in unit.occurrences],
-                comment=unit.kind,
+                comment=(comments or {}).get(unit.key, unit.kind),
             )
         )
     return pot
+
+
+def po_comments(po: polib.POFile) -> dict[Key, str]:
+    """The extracted comments of ``po``'s active entries by key (for :func:`plan_templates`)."""
+    return {entry_key(e): e.comment for e in po if not e.obsolete and e.comment}
 
 
 def _ours(text: str | None) -> bool:
@@ -79,10 +90,16 @@ def _ours(text: str | None) -> bool:
 
 
 def plan_templates(
-    review_dir: Path, pages: dict[Path, list[Unit]], project: str, now: str, width: int
+    review_dir: Path,
+    pages: dict[Path, list[Unit]],
+    project: str,
+    now: str,
+    width: int,
+    comments: Mapping[Path, Mapping[Key, str]] | None = None,
 ) -> list[tuple[Path, str | None]]:
     """``(path, text)`` for every template (text None: remove a template of a page that is
-    gone). A template whose entries are unchanged keeps its text, date included."""
+    gone). A template whose entries are unchanged keeps its text, date included. ``comments``:
+    per PO file, its entries' extracted comments (see :func:`template_of`)."""
     root = templates_dir(review_dir)
     planned: list[tuple[Path, str | None]] = []
     wanted: set[Path] = set()
@@ -92,9 +109,10 @@ def plan_templates(
         path = template_path(review_dir, po_path)
         wanted.add(path)
         old = existing_text(path, root)
-        text = render_po(template_of(units, project, now), width)
+        notes = (comments or {}).get(po_path)
+        text = render_po(template_of(units, project, now, notes), width)
         if old is not None:
-            kept = render_po(template_of(units, project, _creation_date(old) or now), width)
+            kept = render_po(template_of(units, project, _creation_date(old) or now, notes), width)
             text = old if kept == old else text
         planned.append((path, text))
     if root.is_dir():

@@ -14,6 +14,7 @@ which reads every file's msgids the same way, and ``review sync`` rewrites them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -40,12 +41,21 @@ class Unit:
 
 
 Key = tuple[str | None, str]
+_SPACES = re.compile(r"[ \t]+")  # one class, one quantifier: linear; not NBSP, which renders
 
 
 def entry_key(entry: polib.POEntry) -> Key:
     """The (msgctxt, msgid) a PO entry stands for, read as :class:`Unit` keys are made: a file
     written before msgids dropped soft breaks still matches, with no review lost."""
     return (entry.msgctxt, soft_breaks_as_spaces(entry.msgid))
+
+
+def loose_key(key: Key) -> Key:
+    """``key`` with every run of spaces as one and none at the ends: two English texts that
+    differ only there render the same, so a review of one still serves the other (where its
+    markup fits: spaces inside a code span are the code's, and the review's code span then
+    no longer matches)."""
+    return (key[0], _SPACES.sub(" ", key[1]).strip(" "))
 
 
 def is_site_wide(segment: Segment) -> bool:

@@ -23,6 +23,9 @@ class SegmentedPage:
 
     source: str
     segments: list[Segment] = field(default_factory=list)
+    # indices of the segments whose translation a person wrote (a reviewed PO entry): the
+    # splice holds them to the review check's rule, not the model's (no runaway length)
+    reviewed: frozenset[int] = frozenset()
 
     def splice(self, translations: Sequence[str | None], *, heading_ids: bool = True) -> str:
         """The page with each segment replaced by its translation; every other byte untouched.
@@ -38,15 +41,15 @@ class SegmentedPage:
         # Attribute text inside an image (its title, a lightbox caption) lies inside a segment's
         # kept syntax when the image sits in prose: edited into that syntax, not the page.
         inner: dict[tuple[int, int], list[tuple[int, int, str]]] = {}
-        for segment, translation in zip(self.segments, translations):
+        for index, (segment, translation) in enumerate(zip(self.segments, translations)):
             host = segment.restore.host
             if translation is None or host is None:
                 continue
-            out = restore_segment(segment, translation, heading_ids=heading_ids)
+            out = restore_segment(segment, translation, heading_ids=heading_ids, reviewed=index in self.reviewed)
             if out is not None:
                 inner.setdefault(host, []).append((segment.start - host[0], segment.end - host[0], out))
         hosts = sorted(inner)
-        for segment, translation in zip(self.segments, translations):
+        for index, (segment, translation) in enumerate(zip(self.segments, translations)):
             if translation is None or segment.restore.host is not None:
                 continue
             first = at = bisect.bisect_left(hosts, (segment.start, segment.start))
@@ -55,7 +58,8 @@ class SegmentedPage:
                 raw = self.source[hosts[at][0] : hosts[at][1]]
                 edited[raw] = _edited(raw, inner[hosts[at]])
                 at += 1
-            out = restore_segment(_with_syntax(segment, edited), translation, heading_ids=heading_ids)
+            person = index in self.reviewed
+            out = restore_segment(_with_syntax(segment, edited), translation, heading_ids=heading_ids, reviewed=person)
             if out is None:
                 continue  # English: its hosts' edits go to the page
             for host in hosts[first:at]:

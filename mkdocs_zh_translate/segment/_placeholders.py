@@ -92,11 +92,12 @@ RUNAWAY_RATIO = 3
 RUNAWAY_SLACK = 20
 
 
-def validate(source: str, translated: str) -> list[str]:
+def validate(source: str, translated: str, *, runaway: bool = True) -> list[str]:
     """Problems that make ``translated`` unusable for ``source``; empty when it is fine.
 
     The translation must hold exactly the source's placeholders, each once, with every pair
-    opened before it is closed and pairs properly nested.
+    opened before it is closed and pairs properly nested. ``runaway=False``: a text a person
+    wrote may be as long as they chose; only a model's output repeats itself.
     """
     problems: list[str] = []
     want = Counter((kind, pid) for kind, pid in tokenize(source) if kind != "text")
@@ -131,7 +132,7 @@ def validate(source: str, translated: str) -> list[str]:
     source_text, translated_text = strip_tags(source).strip(), strip_tags(translated).strip()
     if source_text and not translated_text:
         problems.append("empty translation")
-    elif len(translated_text) > RUNAWAY_RATIO * len(source_text) + RUNAWAY_SLACK:
+    elif runaway and len(translated_text) > RUNAWAY_RATIO * len(source_text) + RUNAWAY_SLACK:
         problems.append("runaway translation (far longer than its source)")
     return problems
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from ..plaintext import invisible_controls
 from ._model import Segment
 from ._placeholders import TAG_RE, tokenize, validate, without_pairs
+from ._splice import restore_segment
 
 
 class _RawHtml:
@@ -248,14 +249,13 @@ def _problems(segment: Segment, markdown: str, text: str, text_runs: list[str]) 
         problems.append("contains placeholder tags")
     # Dropping bold or italics loses formatting only; the splice accepts that (as for the model).
     dropped = {pid for pid in segment.droppable_pairs if f"<g{pid}>" not in text and f"</g{pid}>" not in text}
-    for problem in validate(without_pairs(segment.text, dropped), text):
+    # a person's longer wording is theirs (runaway=False); only a model repeats itself
+    for problem in validate(without_pairs(segment.text, dropped), text, runaway=False):
         tag = problem.split(" ", 1)[0]
         if problem.endswith("missing"):
             problems.append(f"lost the {_describe(segment, tag)}")
         elif problem == "empty translation":
             problems.append("is empty")
-        elif problem.startswith("runaway"):
-            continue  # a person's longer wording is theirs; only a model repeats itself
         elif "appears" in problem or "not in the source" in problem:
             problems.append(f"repeats the {_describe(segment, tag)}")
         else:
@@ -264,5 +264,17 @@ def _problems(segment: Segment, markdown: str, text: str, text_runs: list[str]) 
         problems.append("splits a one-line text into paragraphs")
     elif re.search(r"\n[ \t]*\n", markdown.strip()):
         problems.append("adds a blank line (a new paragraph)")
+    if not problems:
+        problems.extend(_splice_problems(segment, text))
     return list(dict.fromkeys(problems))
+
+
+def _splice_problems(segment: Segment, text: str) -> list[str]:
+    """The splice's own verdict on a reviewed text, so a review accepted here is never dropped
+    there unseen (an attribute value that cannot hold one of its characters)."""
+    if restore_segment(segment, text, reviewed=True) is not None:
+        return []
+    held = sorted({c for c in text if c in (segment.restore.attr_quote or "")})
+    return [f"has characters its place in the page cannot hold ({' '.join(held)})" if held else
+            "cannot be written into the page"]
 

@@ -320,10 +320,14 @@ def _yaml_value(text: str, quote: str) -> str:
     return text
 
 
-def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = True) -> str | None:
-    """The Markdown that replaces ``segment``'s span, or None when ``translation`` is unusable."""
+def restore_segment(
+    segment: Segment, translation: str, *, heading_ids: bool = True, reviewed: bool = False
+) -> str | None:
+    """The Markdown that replaces ``segment``'s span, or None when ``translation`` is unusable.
+    ``reviewed``: a person wrote it (no runaway-length rule; see :func:`validate`). The review
+    check asks this same function, so a review it accepts is never dropped here."""
     r: Restore = segment.restore
-    if _unusable(segment, translation):
+    if _unusable(segment, translation, reviewed):
         return None
     changed = translation != segment.text
     if r.insert_title or r.yaml_quote is not None or r.attr_quote is not None:
@@ -342,12 +346,12 @@ def restore_segment(segment: Segment, translation: str, *, heading_ids: bool = T
     return out
 
 
-def _unusable(segment: Segment, translation: str) -> bool:
+def _unusable(segment: Segment, translation: str, reviewed: bool = False) -> bool:
     """The translation fails validation, even once pairs it may drop (and did) are left out."""
-    if not validate(segment.text, translation):
+    if not validate(segment.text, translation, runaway=not reviewed):
         return False
     dropped = {pid for pid in segment.droppable_pairs if f"<g{pid}>" not in translation}
-    return not dropped or bool(validate(without_pairs(segment.text, dropped), translation))
+    return not dropped or bool(validate(without_pairs(segment.text, dropped), translation, runaway=not reviewed))
 
 
 def _restore_value(r: Restore, translation: str, changed: bool) -> str | None:

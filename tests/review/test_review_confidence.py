@@ -173,3 +173,32 @@ def test_the_pseudo_backend_gives_no_scores_and_the_report_says_so(
     out = capsys.readouterr().out
     assert "no confidence scores" in out and "pseudo" in out
     assert _review(config, "report") == 2  # neither -o nor --worst: one clear line
+
+
+@pytest.mark.skipif(shutil.which("msgmerge") is None, reason="GNU gettext is not installed")
+def test_msgmerge_with_the_templates_keeps_every_confidence_line(scored_site: tuple[Path, list[float]]) -> None:
+    """msgmerge takes extracted comments from the .pot: the template carries the PO file's, so a
+    reviewed entry (whose machine text the cache may no longer hold) keeps its line."""
+    config, factor = scored_site
+    review = config.parent / "translations" / "zh"
+    guide, pot = review / "guide.md.po", config.parent / "translations" / "templates" / "guide.md.pot"
+    first, second = "First paragraph of the guide.", "Second paragraph of the guide."
+    build_in_process(config)
+    assert _review(config, "sync", "--templates") == 0
+    po = polib.pofile(str(guide))
+    po.find(second).msgstr = "第二段。"
+    po.find(second).flags.remove("fuzzy")
+    po.save(str(guide))
+    shutil.rmtree(config.parent / ".zh-translate-cache")  # another model: the reviewed text is never retranslated
+    factor[0] = 3.0
+    build_in_process(config)
+    assert _review(config, "sync", "--templates") == 0
+    assert f"#. confidence: {format_score(score_for(second, 1))}" in pot.read_text("utf-8")
+    merged = subprocess.run(["msgmerge", "--quiet", "--no-wrap", str(guide), str(pot)], capture_output=True,
+                            text=True, check=True)
+    guide.write_text(merged.stdout, encoding="utf-8")  # as `msgmerge -U` leaves it
+    expected = {"Guide": round(score_for("Guide", 3), 2), first: round(score_for(first, 3), 2),
+                second: round(score_for(second, 1), 2)}
+    assert _scores(guide) == expected
+    assert _review(config, "sync", "--templates") == 0
+    assert _scores(guide) == expected and polib.pofile(str(guide)).find(second).msgstr == "第二段。"
