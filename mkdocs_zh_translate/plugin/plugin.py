@@ -45,6 +45,7 @@ from .hookmemo import HookMemo
 from .jinjacache import SharedBytecode
 from .overrides import apply_overrides, translatable_copyright, translatable_site_name
 from .reload import RenderMemo
+from .sources import PageSources
 
 log = get_plugin_logger(PLUGIN_NAME)
 
@@ -90,6 +91,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._renders = RenderMemo()  # the zh pages' Markdown renders, kept across serve reloads
         self._hooks = {lang: HookMemo() for lang in ("en", "zh")}  # other plugins' page hooks, ditto
         self._warned_templates: set[Path] = set()
+        self._sources = PageSources()  # notebooks, includes, pages other plugins render
         self._english_warnings: WarningCount | None = None  # a strict English build's own warnings
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
@@ -122,6 +124,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             site_description=config.site_description,
             copyright=config.copyright if translatable_copyright(config.copyright) else None,
         )
+        self._sources.reset()
         if i18n is not None:
             self._i18n = coexist.StaticI18nBridge(i18n, self.config.language, self.config.overrides.values())
             self._i18n.prepare(config)
@@ -153,7 +156,10 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         if not self._zh:
             self._warn_unused_excludes(files)
         if self._i18n is None:
-            return self._use_human_pages(files, config)
+            files = self._use_human_pages(files, config)
+            if self._zh:
+                self._sources.point_files(files)
+            return files
         if self.collector is not None:
             return files
         added: Files = self._i18n.add_files(files, config, self)
@@ -233,14 +239,18 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         key = page.file.src_uri
         if not self._zh:
             if not self._excluded(key) and key not in self._human:
-                build.jobs[key] = PageJob(key, _label(page), self._expand(markdown, page), _front_matter_lines(page))
+                job = self._job(page, markdown, config)
+                if job is not None:
+                    build.jobs[key] = job
                 build.metas[key] = _translatable_meta(page)
             return markdown
-        if self._excluded(key) or key in self._human:
+        if self._excluded(key) or key in self._human or self._sources.handled(key):
             return markdown
         result = build.results.get(key)
         if result is None:  # not seen by the English build (--dirty): translate it now
-            job = PageJob(key, _label(page), self._expand(markdown, page), _front_matter_lines(page))
+            job = self._job(page, markdown, config)
+            if job is None:
+                return markdown
             self._translate({key: job}, list(_translatable_meta(page).values()))
             result = build.results[key]
         for name, value in _translatable_meta(page).items():
@@ -388,6 +398,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             results, translated, stats = translator.translate_pages(list(jobs.values()), strings)
         except TranslationFailed as exc:
             raise PluginError(f"{PREFIX}{exc}") from None
+        self._sources.merge(results)
         build.results.update(results)
         build.strings.update(translated)
         build.counts.update(stats.pages)
@@ -472,6 +483,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             for name in uistrings.localize_dates(zh_config):
                 log.debug(f"plugin {name!r}: locale {uistrings.ZH_LOCALE!r} in the Chinese site")
             apply_overrides(zh_config, self.config.overrides.values())
+            self._sources.prepare_zh(zh_config, build.results, build.langs.prefix)
             self._warn_template_text(zh_config)
             site.set_alternates(zh_config, build.langs)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
@@ -491,6 +503,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 log.debug(f"{hooks.reused} page hooks of other plugins reused, {hooks.ran} run")
         finally:
             self._zh = False
+            self._sources.finish()
 
     def _warn_template_text(self, config: MkDocsConfig) -> None:
         """Name, once per file and process, each override template with English text of its own."""
@@ -506,12 +519,14 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 "wrap it in {% if config.theme.language == 'zh' %}…{% else %}…{% endif %}"
             )
 
-    def _expand(self, markdown: str, page: Page) -> str:
-        """The page with its ``--8<--`` snippets included, so they are translated with it."""
-        expanded, error = self.pipeline.snippets.expand(markdown)
-        if error:
-            log.warning(f"{_label(page)}: snippets not included, kept in English: {error}")
-        return expanded
+    def _job(self, page: Page, markdown: str, config: MkDocsConfig) -> PageJob | None:
+        """The page's translation job, its included files expanded (sources.py); None for a page
+        whose text no translation reaches (kept English, named in the build's warnings)."""
+        job = self._sources.job(page, markdown, config, self.pipeline.expand, _label(page), _front_matter_lines(page))
+        if self.collector is not None:  # `review sync` stops before the translation names them
+            for problem in self._sources.problems.get(page.file.src_uri, []):
+                log.warning(problem)
+        return job
 
     def _excluded(self, src_uri: str) -> bool:
         return self.pipeline.excluded(src_uri)

@@ -1,0 +1,163 @@
+"""Where a page's text comes from, when not (only) from its Markdown: what the plugin translates
+and what it must name.
+
+A page's Markdown is what the plugin translates; three kinds of pages hold text that is not in
+it. Included files (markdown-include's ``{!file!}``, pymdownx.snippets' ``--8<--``): expanded
+into the page's job (``SitePipeline.expand``); an include that cannot be expanded is named.
+Notebooks rendered by mkdocs-jupyter: their Markdown cells are the job, and the Chinese build
+renders a translated copy of the notebook (notebooks.py). Pages some other plugin renders
+from elsewhere (it replaced the page's ``render``): nothing the plugin returns is shown, so
+the page is kept English, without a banner that claims a translation, and named.
+
+Every such name is a warning of the page's result, so ``strict: true`` turns it into an
+error and fails the build, like an English sentence left in a page.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from mkdocs.structure.pages import Page
+
+from ..pipeline.pages import PageJob, PageResult
+from . import notebooks
+
+
+class PageSources:
+    """One build's pages whose text comes from elsewhere (see the module)."""
+
+    def __init__(self) -> None:
+        self.notebooks: dict[str, str] = {}  # src_uri -> the notebook's JSON, as the English build read it
+        self.kept: dict[str, PageResult] = {}  # pages nothing can translate: kept English, and why
+        self.problems: dict[str, list[str]] = {}  # included text kept English, per page
+        self.written: dict[str, Path] = {}  # the Chinese build's translated notebooks
+        self._tmp: Path | None = None
+
+    def reset(self) -> None:
+        """Forget the last build's pages (each English build collects them again)."""
+        self.notebooks.clear()
+        self.kept.clear()
+        self.problems.clear()
+
+    def handled(self, src_uri: str) -> bool:
+        """Whether the page's Markdown is not what the Chinese build shows (a notebook, or a page
+        another plugin renders): its Markdown goes through unchanged."""
+        return src_uri in self.notebooks or src_uri in self.kept
+
+    def job(
+        self,
+        page: Page,
+        markdown: str,
+        config: Any,
+        expand: Callable[[str], tuple[str, list[str]]],
+        label: str,
+        line_offset: int,
+    ) -> PageJob | None:
+        """The page's translation job, or None for a page nothing can translate (then kept)."""
+        key = page.file.src_uri
+        jupyter = notebooks.notebook_plugin(config)
+        if jupyter is not None and notebooks.renders_notebook(jupyter, page.file):
+            source = _read(page, markdown)
+            cells = notebooks.markdown_cells(source)
+            if cells is not None:
+                self.notebooks[key] = source
+                return PageJob(key, label, cells)
+            self._keep(
+                key,
+                markdown,
+                f"{label}: mkdocs-jupyter renders this page from its source, which is not a notebook's "
+                "JSON (jupytext): kept in English",
+            )
+            return None
+        renderer = foreign_renderer(page)
+        if renderer is not None:
+            self._keep(
+                key, markdown, f"{label}: rendered by {renderer} from elsewhere than its Markdown: kept in English"
+            )
+            return None
+        expanded, problems = expand(markdown)
+        if problems:
+            self.problems[key] = [f"{label}: {problem}" for problem in problems]
+        else:
+            self.problems.pop(key, None)
+        return PageJob(key, label, expanded, line_offset)
+
+    def _keep(self, key: str, markdown: str, message: str) -> None:
+        self.kept[key] = PageResult(markdown, translated=False, warnings=[message])
+
+    def merge(self, results: dict[str, PageResult]) -> None:
+        """Add what this build could not translate to the pipeline's ``results`` (in place)."""
+        for key, problems in self.problems.items():
+            result = results.get(key)
+            if result is not None:
+                result.warnings[:0] = [p for p in problems if p not in result.warnings]
+        for key, kept in self.kept.items():
+            results.setdefault(key, kept)
+
+    # -- the Chinese build --------------------------------------------------------------
+
+    def prepare_zh(self, config: Any, results: dict[str, PageResult], language: str) -> None:
+        """Write each translated notebook outside docs_dir (``self.written``) and give the
+        Chinese build's mkdocs-jupyter a render cache of its own."""
+        self.finish()
+        jupyter = notebooks.notebook_plugin(config)
+        if jupyter is None or not self.notebooks:
+            return
+        notebooks.separate_cache(jupyter, language)
+        self._tmp = Path(tempfile.mkdtemp(prefix="mkdocs-zh-translate-notebooks-"))
+        for key, source in self.notebooks.items():
+            result = results.get(key)
+            if result is None or not result.translated:
+                continue
+            text = notebooks.translated_notebook(source, result.markdown)
+            if text is None:
+                result.translated = False
+                continue
+            path = self._tmp / key
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            self.written[key] = path
+
+    def point_files(self, files: Any) -> None:
+        """Make the Chinese build read each translated notebook instead of the English one."""
+        for key, path in self.written.items():
+            file = files.get_file_from_path(key)
+            if file is not None:
+                file.abs_src_path = str(path)
+
+    def finish(self) -> None:
+        """Remove the translated notebooks (after the Chinese build)."""
+        self.written.clear()
+        if self._tmp is not None:
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            self._tmp = None
+
+
+def foreign_renderer(page: Page) -> str | None:
+    """The module of a plugin that replaced ``page``'s render (it renders the page from something
+    other than its Markdown), or None. The plugin's own wrappers say what they wrap (``__wrapped__``)."""
+    render = page.__dict__.get("render")
+    while render is not None and getattr(render, "__wrapped__", None) is not None:
+        render = render.__wrapped__
+    if render is None:
+        return None
+    function = getattr(render, "__func__", render)
+    if function is getattr(type(page), "render", None) or function is Page.render:
+        return None
+    module = str(getattr(function, "__module__", "") or "")
+    return module.split(".")[0] or "another plugin"
+
+
+def _read(page: Page, markdown: str) -> str:
+    """The notebook's file as MkDocs read it (the ``markdown`` MkDocs handed over, if unreadable)."""
+    path = page.file.abs_src_path
+    if not path:
+        return markdown
+    try:
+        return Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return markdown

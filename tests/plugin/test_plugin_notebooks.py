@@ -1,0 +1,134 @@
+"""Notebook pages (mkdocs-jupyter) are covered like Markdown pages: their Markdown cells are
+translated (code cells, outputs and metadata as they were), cached, reviewable in a PO file; a
+page the plugin cannot translate carries no "translated" banner and is named."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mkdocs.exceptions import Abort
+
+from mkdocs_zh_translate.pipeline.translator import PSEUDO_OPEN
+from mkdocs_zh_translate.plugin import notebooks
+from tests.plugin_sites import Html, build_in_process, run_mkdocs, write_site
+
+pytest.importorskip("mkdocs_jupyter")
+
+CODE = "print('keep <me> & exact')"
+NOTEBOOK: dict[str, Any] = {
+    "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Demo notebook\n", "\n", "This notebook demonstrates the cache."]},
+        {
+            "cell_type": "code",
+            "execution_count": 1,
+            "metadata": {"tags": ["keep"]},
+            "outputs": [{"name": "stdout", "output_type": "stream", "text": ["keep <me> & exact\n"]}],
+            "source": [CODE],
+        },
+        {"cell_type": "markdown", "metadata": {}, "source": "## Second part\n\nThe second cell explains the output."},
+    ],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+PAGES = {"index.md": "# Home\n\nSee the example notebook.\n"}
+NAV = [{"Home": "index.md"}, {"Example": "examples/demo.ipynb"}]
+
+
+def _site(root: Path, **options: object) -> Path:
+    (root / "docs" / "examples").mkdir(parents=True)
+    (root / "docs" / "examples" / "demo.ipynb").write_text(json.dumps(NOTEBOOK, indent=1), encoding="utf-8")
+    plugin = {"backend": "pseudo", **options}
+    config = write_site(root, pages=PAGES, plugin=plugin, extra_config={"nav": NAV})
+    text = config.read_text(encoding="utf-8").replace("- search\n", "- search\n- mkdocs-jupyter:\n    execute: false\n")
+    config.write_text(text, encoding="utf-8")
+    return config
+
+
+def test_cells_are_taken_apart_and_put_back() -> None:
+    source = json.dumps(NOTEBOOK, indent=1)
+    joined = notebooks.markdown_cells(source)
+    assert joined is not None and "This notebook demonstrates the cache." in joined and CODE not in joined
+    translated = joined.replace("Second part", "第二部分 { #second-part }").replace("The second", "第二个")
+    back = notebooks.translated_notebook(source, translated)
+    assert back is not None
+    cells = json.loads(back)["cells"]
+    assert cells[1] == NOTEBOOK["cells"][1]  # code, outputs, metadata: as they were
+    assert cells[0]["source"] == NOTEBOOK["cells"][0]["source"]  # a list stays a list of lines
+    assert cells[2]["source"] == "## 第二部分\n\n第二个 cell explains the output."  # the pin is taken off
+    assert json.loads(back)["metadata"] == NOTEBOOK["metadata"]
+    assert notebooks.translated_notebook(source, "one cell only") is None
+    assert notebooks.markdown_cells("# not json") is None
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("notebooks")
+    _site(root)
+    proc = run_mkdocs(root, "--strict")
+    assert proc.returncode == 0, proc.stderr
+    return root
+
+
+def test_a_notebook_page_is_translated_like_a_markdown_page(site: Path) -> None:
+    zh = Html(site / "site" / "zh" / "examples" / "demo" / "index.html")
+    en = Html(site / "site" / "examples" / "demo" / "index.html")
+    assert "This notebook demonstrates the cache." in en.text and PSEUDO_OPEN not in en.text
+    assert f"{PSEUDO_OPEN}This notebook demonstrates the cache." in zh.text
+    assert f"{PSEUDO_OPEN}The second cell explains the output." in zh.text
+    assert f"{PSEUDO_OPEN}Demo notebook" in zh.text
+    assert "本页由机器翻译" in zh.source and "本页未翻译" not in zh.source
+    assert zh.pre_blocks() == en.pre_blocks()  # code and outputs byte-identical
+    assert "{ #" not in zh.text
+    # the nav and the page title come from the translated notebook (mkdocs-jupyter titles the
+    # page with its first heading, in the nav too)
+    assert "Demo notebook" in Html(site / "site" / "index.html").text
+    assert f"{PSEUDO_OPEN}Demo notebook" in Html(site / "site" / "zh" / "index.html").text
+    assert f"{PSEUDO_OPEN}Demo notebook" in zh.source.split("<title>")[1].split("</title>")[0]
+    # each build keeps its own mkdocs-jupyter renders: neither evicts the other's
+    assert len(list((site / ".cache" / "mkdocs-jupyter").glob("*.json"))) == 1
+    assert len(list((site / ".cache" / "mkdocs-jupyter" / "zh").glob("*.json"))) == 1
+    # nothing was written into docs_dir
+    assert sorted(p.name for p in (site / "docs" / "examples").iterdir()) == ["demo.ipynb"]
+
+
+def test_the_notebook_is_reviewable_in_a_po_file_and_the_review_wins(tmp_path: Path) -> None:
+    from mkdocs_zh_translate.cli.app import main
+
+    config = _site(tmp_path)
+    assert main(["review", "sync", "-f", str(config)]) == 0
+    po = tmp_path / "translations" / "zh" / "examples" / "demo.ipynb.po"
+    text = po.read_text(encoding="utf-8")
+    assert 'msgid "This notebook demonstrates the cache."' in text and "print(" not in text
+    text = text.replace(
+        'msgid "This notebook demonstrates the cache."\nmsgstr ""',
+        'msgid "This notebook demonstrates the cache."\nmsgstr "本笔记本演示缓存。"',
+    )
+    po.write_text(text, encoding="utf-8")
+    build_in_process(config)
+    zh = Html(tmp_path / "site" / "zh" / "examples" / "demo" / "index.html")
+    assert "本笔记本演示缓存。" in zh.text
+
+
+def test_a_page_the_plugin_cannot_translate_has_no_translated_banner_and_is_named(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    config = _site(tmp_path)
+    # a jupytext notebook: mkdocs-jupyter renders it from the .py file, not from Markdown
+    (tmp_path / "docs" / "examples" / "script.py").write_text(
+        "# %% [markdown]\n# This script explains the cache.\n\n# %%\nprint(1)\n", encoding="utf-8"
+    )
+    text = config.read_text(encoding="utf-8").replace("- Example: examples/demo.ipynb\n", "- Example: examples/demo.ipynb\n- Script: examples/script.py\n")
+    config.write_text(text, encoding="utf-8")
+    with caplog.at_level(logging.WARNING):
+        build_in_process(config)
+    named = [r.getMessage() for r in caplog.records if "script.py" in r.getMessage()]
+    assert len(named) == 1 and "kept in English" in named[0]
+    zh = Html(tmp_path / "site" / "zh" / "examples" / "script" / "index.html")
+    assert "本页未翻译" in zh.source and "本页由机器翻译" not in zh.source
+    with pytest.raises(Abort):
+        build_in_process(config, strict=True)
