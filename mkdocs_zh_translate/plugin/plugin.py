@@ -92,6 +92,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._hooks = {lang: HookMemo() for lang in ("en", "zh")}  # other plugins' page hooks, ditto
         self._warned_templates: set[Path] = set()
         self._sources = PageSources()  # notebooks, includes, pages other plugins render
+        self._theme_text = templates.ThemeText()  # the English of the site's override templates
         self._english_warnings: WarningCount | None = None  # a strict English build's own warnings
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
@@ -132,6 +133,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             self._i18n = None
             site.set_alternates(config, self._build.langs)
         self._build.ui = uistrings.collect(config)
+        self._theme_text.collect(config.theme.custom_dir)
         if self._i18n is None and self._reusing():
             self._hooks["en"].install(config)
         self._stop_counting()
@@ -362,6 +364,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         if build.copyright:
             site_strings.append(build.copyright)
         site_strings.extend(item.text for item in build.ui)  # reviewed in site.po like the rest
+        site_strings.extend(self._theme_text.texts)  # and the override templates' text
         if self.collector is not None:
             assert self.pipeline.review is not None
             self.collector(
@@ -484,7 +487,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 log.debug(f"plugin {name!r}: locale {uistrings.ZH_LOCALE!r} in the Chinese site")
             apply_overrides(zh_config, self.config.overrides.values())
             self._sources.prepare_zh(zh_config, build.results, build.langs.prefix)
-            self._warn_template_text(zh_config)
+            self._warn_template_text()
+            self._theme_text.apply(zh_config.theme, build.strings)
             site.set_alternates(zh_config, build.langs)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
             log.info(f"building the Chinese site in {zh_dir}")
@@ -504,13 +508,12 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         finally:
             self._zh = False
             self._sources.finish()
+            self._theme_text.finish()
 
-    def _warn_template_text(self, config: MkDocsConfig) -> None:
-        """Name, once per file and process, each override template with English text of its own."""
-        custom_dir = config.theme.custom_dir
-        if not custom_dir:
-            return
-        for path, samples in templates.english_in_templates(Path(custom_dir)):
+    def _warn_template_text(self) -> None:
+        """Name, once per file and process, each override template with English text that stays
+        English (a sentence around a ``{{ expression }}``: templates.py)."""
+        for path, samples in self._theme_text.english_left():
             if path in self._warned_templates:
                 continue
             self._warned_templates.add(path)

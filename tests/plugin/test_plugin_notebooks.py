@@ -21,7 +21,11 @@ pytest.importorskip("mkdocs_jupyter")
 CODE = "print('keep <me> & exact')"
 NOTEBOOK: dict[str, Any] = {
     "cells": [
-        {"cell_type": "markdown", "metadata": {}, "source": ["# Demo notebook\n", "\n", "This notebook demonstrates the cache."]},
+        {
+            "cell_type": "markdown",
+            "metadata": {},
+            "source": ["# Demo notebook\n", "\n", "This notebook demonstrates the cache."],
+        },
         {
             "cell_type": "code",
             "execution_count": 1,
@@ -122,7 +126,9 @@ def test_a_page_the_plugin_cannot_translate_has_no_translated_banner_and_is_name
     (tmp_path / "docs" / "examples" / "script.py").write_text(
         "# %% [markdown]\n# This script explains the cache.\n\n# %%\nprint(1)\n", encoding="utf-8"
     )
-    text = config.read_text(encoding="utf-8").replace("- Example: examples/demo.ipynb\n", "- Example: examples/demo.ipynb\n- Script: examples/script.py\n")
+    text = config.read_text(encoding="utf-8").replace(
+        "- Example: examples/demo.ipynb\n", "- Example: examples/demo.ipynb\n- Script: examples/script.py\n"
+    )
     config.write_text(text, encoding="utf-8")
     with caplog.at_level(logging.WARNING):
         build_in_process(config)
