@@ -33,7 +33,7 @@ from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_f
 from ..pipeline.report import PageCounts, dumps, run_report
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
-from . import coexist, site, templates, uistrings
+from . import chrome, coexist, site, templates, uistrings
 from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import WarningCount, prefixed_warnings
@@ -65,6 +65,7 @@ class _Build:
     site_name: str = ""
     site_description: str | None = None
     copyright: str | None = None  # when it is plain text (translatable_copyright)
+    copyright_html: templates.Template | None = None  # when it is HTML: its text pieces (chrome.py)
     results: dict[str, PageResult] = field(default_factory=dict)
     strings: dict[str, str] = field(default_factory=dict)
     backlinks: BacklinkLayout = field(default_factory=BacklinkLayout)  # mkdocstrings' backlink trees
@@ -124,6 +125,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             site_name=config.site_name,
             site_description=config.site_description,
             copyright=config.copyright if translatable_copyright(config.copyright) else None,
+            copyright_html=chrome.html_copyright(config.copyright),
         )
         self._sources.reset()
         if i18n is not None:
@@ -353,6 +355,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             return  # static-i18n builds the zh site from the files added in on_files
         site_dir = Path(config.site_dir)
         if self._zh:
+            for message in chrome.translate_scripts(config, site_dir):
+                log.warning(message)
             site.segment_search_index(site_dir)
             site.add_sitemap_alternates(site_dir / "sitemap.xml", build.langs, "zh")
             return
@@ -363,6 +367,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             site_strings.append(build.site_description)
         if build.copyright:
             site_strings.append(build.copyright)
+        if build.copyright_html:
+            site_strings.extend(piece.text for piece in build.copyright_html.pieces)
         site_strings.extend(item.text for item in build.ui)  # reviewed in site.po like the rest
         site_strings.extend(self._theme_text.texts)  # and the override templates' text
         if self.collector is not None:
@@ -482,6 +488,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 )
             if build.copyright:
                 zh_config.copyright = for_template(build.strings.get(build.copyright, build.copyright))
+            if build.copyright_html:
+                zh_config.copyright = chrome.zh_copyright(build.copyright_html, build.strings) or zh_config.copyright
             uistrings.apply(zh_config, build.ui, build.strings)
             for name in uistrings.localize_dates(zh_config):
                 log.debug(f"plugin {name!r}: locale {uistrings.ZH_LOCALE!r} in the Chinese site")
