@@ -200,6 +200,11 @@ class SitePipeline:
             problems.append(f"snippets not included, kept in English: {error}")
         return expanded, problems
 
+    def included_files(self) -> list[Path]:
+        """The files outside the pages that :meth:`expand` included since :meth:`configure`
+        (snippets and markdown-include files, absolute): their text reaches the Chinese site."""
+        return sorted(Path(p) for p in self.snippets.read | self.includes.read)
+
     def excluded(self, src_uri: str) -> bool:
         """Whether the option ``exclude`` keeps this page English."""
         return any(fnmatch.fnmatchcase(src_uri, pattern) for pattern in self.options.exclude)

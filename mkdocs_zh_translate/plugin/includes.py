@@ -19,6 +19,7 @@ their syntax, so that no page goes out silently English.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,7 @@ class IncludeExpander:
         self.enabled = EXTENSION in names
         self.options = dict(configs.get(EXTENSION) or {})
         self.unresolved = [name for name in UNRESOLVED if name in names]
+        self.read: set[str] = set()  # the files expansions included (absolute paths), for inputs
 
     def expand(self, markdown: str) -> tuple[str, str | None]:
         """The page with its includes expanded, and None; or the page unchanged and the reason
@@ -53,17 +55,30 @@ class IncludeExpander:
             lines = IncludePreprocessor(None, options).run(markdown.split("\n"))
         except Exception as exc:  # a missing file, a bad line range, a bad option
             return markdown, _reason(exc)
+        self._record(markdown, str(options["base_path"]))
         return "\n".join(lines), None
+
+    def _record(self, markdown: str, base_path: str) -> None:
+        """Add the files ``markdown`` includes, and those they include, to ``read`` (resolved as
+        markdown-include resolves them; each file read once)."""
+        from markdown_include.include import INC_SYNTAX
+
+        pending = [markdown]
+        while pending:
+            for match in INC_SYNTAX.finditer(pending.pop()):
+                name = os.path.expanduser(match.group(1))
+                path = os.path.abspath(name if os.path.isabs(name) else os.path.join(base_path, name))
+                if path in self.read:
+                    continue
+                self.read.add(path)
+                try:
+                    pending.append(Path(path).read_text(encoding=str(self.options.get("encoding", "utf-8"))))
+                except (OSError, UnicodeDecodeError, LookupError):
+                    continue
 
     def unknown(self, markdown: str) -> list[str]:
         """The include extensions of :data:`UNRESOLVED` whose syntax ``markdown`` uses."""
         return [name for name in self.unresolved if UNRESOLVED[name] in markdown]
-
-    def base_paths(self) -> list[Path]:
-        """Where included files are looked up (for the list of files the zh build reads)."""
-        if not self.enabled:
-            return []
-        return [Path(str(self.options.get("base_path", _DEFAULTS["base_path"])))]
 
 
 _DEFAULTS: dict[str, Any] = {

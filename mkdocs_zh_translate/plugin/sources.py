@@ -137,6 +137,20 @@ class PageSources:
             self._tmp = None
 
 
+def read_beyond_docs(config: Any, included: list[Path]) -> list[Path]:
+    """The files outside ``docs_dir`` whose text the Chinese site shows: the files the last
+    English build's pages included (``included``: ``SitePipeline.included_files()``, snippets
+    and markdown-include) and the override templates of ``theme.custom_dir`` (templates.py),
+    absolute and sorted. One list for whoever must know when the Chinese site may change
+    although no page did (a CI cache key, say)."""
+    docs_dir = Path(config.docs_dir).resolve()
+    found = set(included)
+    custom_dir = config.theme.custom_dir
+    if custom_dir and Path(custom_dir).is_dir():
+        found.update(path.resolve() for path in Path(custom_dir).rglob("*.html"))
+    return sorted(path for path in found if not path.resolve().is_relative_to(docs_dir))
+
+
 def foreign_renderer(page: Page) -> str | None:
     """The module of a plugin that replaced ``page``'s render (it renders the page from something
     other than its Markdown), or None. The plugin's own wrappers say what they wrap (``__wrapped__``)."""

@@ -117,3 +117,35 @@ def test_an_include_that_cannot_be_resolved_fails_mkdocs_strict(tmp_path: Path) 
     _missing_site(tmp_path)  # the plugin's own `strict` off: MkDocs' --strict counts the warning
     proc = run_mkdocs(tmp_path, "--strict")
     assert proc.returncode != 0 and "index.md" in proc.stderr and "gone.md" in proc.stderr, proc.stderr
+
+
+def test_the_files_read_beyond_docs_dir_are_listed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a CI cache key must cover besides docs_dir: included files (markdown-include and
+    snippets, nested ones too) and the override templates."""
+    from mkdocs.config import load_config
+
+    from mkdocs_zh_translate.plugin.sources import read_beyond_docs
+
+    _write_includes(tmp_path)
+    (tmp_path / "snips").mkdir()
+    (tmp_path / "snips" / "shared.md").write_text("Shared snippet text.\n", encoding="utf-8")
+    (tmp_path / "overrides").mkdir()
+    (tmp_path / "overrides" / "main.html").write_text('{% extends "base.html" %}', encoding="utf-8")
+    pages = {**PAGES, "snip.md": '# Snip\n\n--8<-- "shared.md"\n'}
+    extensions = [*EXTENSIONS, {"pymdownx.snippets": {"base_path": ["snips"]}}]
+    config_file = write_site(
+        tmp_path,
+        pages=pages,
+        extra_config={"markdown_extensions": extensions, "theme": {"name": "mkdocs", "custom_dir": "overrides"}},
+    )
+    monkeypatch.chdir(tmp_path)
+    plugin = build_in_process(config_file)
+    listed = read_beyond_docs(load_config(config_file=str(config_file)), plugin.pipeline.included_files())
+    root = tmp_path.resolve()
+    assert [p.relative_to(root).as_posix() for p in listed] == [
+        "includes/README.md",
+        "includes/parts/note.md",
+        "includes/parts/usage.md",
+        "overrides/main.html",
+        "snips/shared.md",
+    ]
