@@ -149,3 +149,20 @@ def test_the_files_read_beyond_docs_dir_are_listed(tmp_path: Path, monkeypatch: 
         "overrides/main.html",
         "snips/shared.md",
     ]
+
+
+def test_review_status_lists_the_included_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from mkdocs_zh_translate.cli.app import main
+
+    _write_includes(tmp_path)
+    config = write_site(tmp_path, pages=PAGES, extra_config={"markdown_extensions": EXTENSIONS})
+    monkeypatch.chdir(tmp_path)
+    assert main(["review", "sync", "-f", str(config)]) == 0
+    po = (tmp_path / "translations" / "zh" / "index.md.po").read_text(encoding="utf-8")
+    assert 'msgid "The project turns notes into pages."' in po
+    capsys.readouterr()
+    assert main(["review", "status", "-f", str(config)]) == 0
+    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines() if line.endswith("%")}
+    assert "index.md" in rows and int(rows["index.md"][5]) + int(rows["index.md"][2]) >= 4  # missing + machine
