@@ -22,6 +22,8 @@ do not evict each other's renders.
 from __future__ import annotations
 
 import json
+import re
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -48,22 +50,23 @@ def renders_notebook(plugin: Any, file: Any) -> bool:
         return False
 
 
-def markdown_cells(source: str) -> str | None:
+def markdown_cells(source: str, suffix: str = ".ipynb") -> str | None:
     """The notebook's Markdown cells as one Markdown text (see the module), or None when
-    ``source`` is not a notebook's JSON (a jupytext ``.py``/``.md`` notebook, say)."""
-    cells = _cells(source)
-    if cells is None:
+    ``source`` is not a notebook (``suffix``: ``.ipynb`` JSON, or a jupytext ``.py``/``.md``)."""
+    loaded = _load(source, suffix)
+    if loaded is None:
         return None
-    return _JOIN.join(_text(cell) for cell in cells if cell.get("cell_type") == "markdown")
+    return _JOIN.join(_text(cell) for cell in loaded[1] if cell.get("cell_type") == "markdown")
 
 
-def translated_notebook(source: str, markdown: str) -> str | None:
+def translated_notebook(source: str, markdown: str, suffix: str = ".ipynb") -> str | None:
     """The notebook ``source`` with its Markdown cells replaced by the cells of the translated
-    joined ``markdown``; None if the two do not have as many cells (nothing is guessed)."""
-    notebook = _notebook(source)
-    cells = _cells_of(notebook) if notebook is not None else None
-    if notebook is None or cells is None:
+    joined ``markdown``, in the notebook's own format; None if the two do not have as many
+    cells (nothing is guessed)."""
+    loaded = _load(source, suffix)
+    if loaded is None:
         return None
+    notebook, cells = loaded
     markdown_cells = [cell for cell in cells if cell.get("cell_type") == "markdown"]
     parts = markdown.split(_JOIN) if markdown_cells else []
     if len(parts) != len(markdown_cells):
@@ -71,17 +74,49 @@ def translated_notebook(source: str, markdown: str) -> str | None:
     for cell, text in zip(markdown_cells, parts, strict=True):
         text = _unpinned(text)
         cell["source"] = text.splitlines(keepends=True) if isinstance(cell.get("source"), list) else text
-    return json.dumps(notebook, ensure_ascii=False, indent=1) + "\n"
+    if suffix == ".ipynb":
+        return json.dumps(notebook, ensure_ascii=False, indent=1) + "\n"
+    import jupytext  # type: ignore[import-untyped]
+
+    return str(jupytext.writes(notebook, fmt=suffix.lstrip(".")))
+
+
+def _load(source: str, suffix: str) -> tuple[Any, list[dict[str, Any]]] | None:
+    """The notebook and its cells (the objects themselves): JSON for ``.ipynb``, else read by
+    jupytext (which mkdocs-jupyter reads ``.py`` and ``.md`` notebooks with)."""
+    if suffix == ".ipynb":
+        notebook = _notebook(source)
+        cells = _cells_of(notebook) if notebook is not None else None
+        return (notebook, cells) if cells is not None else None
+    try:
+        import jupytext
+
+        notebook = jupytext.reads(source, fmt=suffix.lstrip("."))
+    except Exception:  # jupytext missing, or a file it cannot read: not a notebook we can take apart
+        return None
+    return notebook, list(notebook.cells)
 
 
 def separate_cache(plugin: Any, language: str) -> None:
-    """Point the Chinese build's mkdocs-jupyter at a render cache of its own (see the module)."""
+    """Point the Chinese build's mkdocs-jupyter at a render cache of its own (see the module),
+    seeded with the English renders: a notebook the plugin did not translate is the same file,
+    found under the same key, and comes out exactly as in the English site."""
     options = getattr(plugin, "config", None)
     if options is None or not options.get("cache"):
         return
     cache_dir = options.get("cache_dir")
-    if isinstance(cache_dir, str) and cache_dir:
-        options["cache_dir"] = str(Path(cache_dir) / language)
+    if not isinstance(cache_dir, str) or not cache_dir:
+        return
+    english, own = Path(cache_dir), Path(cache_dir) / language
+    options["cache_dir"] = str(own)
+    try:
+        entries = [entry for entry in english.glob("*.json") if not (own / entry.name).exists()]
+        if entries:
+            own.mkdir(parents=True, exist_ok=True)
+        for entry in entries:  # named by a hash of the notebook and the options: never stale
+            shutil.copyfile(entry, own / entry.name)
+    except OSError:
+        return  # a read-only or odd cache folder: the Chinese build renders them again
 
 
 def _notebook(source: str) -> dict[str, Any] | None:
@@ -92,11 +127,6 @@ def _notebook(source: str) -> dict[str, Any] | None:
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         return None
     return notebook
-
-
-def _cells(source: str) -> list[dict[str, Any]] | None:
-    notebook = _notebook(source)
-    return _cells_of(notebook) if notebook is not None else None
 
 
 def _cells_of(notebook: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -127,3 +157,82 @@ def _unpinned(text: str) -> str:
         if slug and not any(ch.isspace() or ch in "{}" for ch in slug):
             lines[i] = stripped[:at]
     return "\n".join(lines)
+
+
+# -- heading ids --------------------------------------------------------------------------
+# nbconvert gives each heading the id of its text, so a translated notebook's headings would
+# get new ids and every `#anchor` link to them would break. The English render's ids are put
+# back, heading by heading, in the Chinese page and its table of contents.
+
+_HEADING = re.compile(r"<h[1-6]\b[^>]*>", re.IGNORECASE)
+_ID = re.compile(r'\bid="([^"]*)"')
+# Ids nbconvert makes up per render: a cell's (for notebooks saved without cell ids) and a
+# JavaScript output's uuid, which that output's own script looks up. Paired in order too.
+_MADE_UP = re.compile(r"cell-id=[0-9a-f]{8}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
+
+
+def made_up_ids(html: str) -> list[str]:
+    """The render's made-up ids (see ``_MADE_UP``), each once, in order."""
+    return list(dict.fromkeys(m.group(0) for m in _MADE_UP.finditer(html)))
+
+
+def restore_made_up_ids(html: str, english: list[str]) -> str:
+    """``html`` with its made-up ids replaced, everywhere, by the English render's, in order;
+    unchanged when the two renders do not have as many."""
+    chinese = made_up_ids(html)
+    if len(chinese) != len(english) or chinese == english:
+        return html
+    mapping = dict(zip(chinese, english, strict=True))
+    return _MADE_UP.sub(lambda m: mapping.get(m.group(0), m.group(0)), html)
+
+
+def heading_ids(html: str) -> list[str]:
+    """The ids of the headings of ``html``, in order (headings without an id left out)."""
+    return [m.group(1) for tag in _HEADING.finditer(html) if (m := _ID.search(tag.group(0)))]
+
+
+def toc_ids(toc: Any) -> list[str]:
+    """The ids of a page's table of contents (MkDocs' ``AnchorLink`` tree), depth first."""
+    found: list[str] = []
+    for item in toc or []:
+        found.append(str(getattr(item, "id", "")))
+        found.extend(toc_ids(getattr(item, "children", [])))
+    return found
+
+
+def restore_ids(html: str, english: list[str]) -> str:
+    """``html`` with its headings' ids, and the links to them within it, set back to the
+    English ones, heading by heading; unchanged when the headings do not pair up."""
+    chinese = heading_ids(html)
+    if len(chinese) != len(english) or chinese == english:
+        return html
+    mapping = {zh: en for zh, en in zip(chinese, english, strict=True) if zh != en}
+    out: list[str] = []
+    i = 0
+    for tag in _HEADING.finditer(html):
+        m = _ID.search(tag.group(0))
+        if m is None or m.group(1) not in mapping:
+            continue
+        out.append(html[i : tag.start() + m.start(1)])
+        out.append(mapping[m.group(1)])
+        i = tag.start() + m.end(1)
+    out.append(html[i:])
+    html = "".join(out)
+    for zh, en in mapping.items():
+        html = html.replace(f'href="#{zh}"', f'href="#{en}"')
+    return html
+
+
+def restore_toc(toc: Any, english: list[str]) -> None:
+    """Set the ids of the table of contents back to the English ones (if they pair up)."""
+    items: list[Any] = []
+
+    def walk(nodes: Any) -> None:
+        for node in nodes or []:
+            items.append(node)
+            walk(getattr(node, "children", []))
+
+    walk(toc)
+    if len(items) == len(english):
+        for item, english_id in zip(items, english, strict=True):
+            item.id = english_id

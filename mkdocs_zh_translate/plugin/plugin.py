@@ -262,6 +262,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         return result.markdown
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        html = self._sources.content(page, html, zh=self._zh)  # a notebook's heading ids
         # The banner is added in on_page_context, after the search plugins indexed page.content:
         # otherwise every page would match the banner's words (机器翻译) in the zh search.
         banner = self._banner(page)

@@ -35,11 +35,14 @@ class PageSources:
         self.kept: dict[str, PageResult] = {}  # pages nothing can translate: kept English, and why
         self.problems: dict[str, list[str]] = {}  # included text kept English, per page
         self.written: dict[str, Path] = {}  # the Chinese build's translated notebooks
+        # notebook -> the English render's heading, toc and made-up ids (notebooks.py)
+        self.english_ids: dict[str, tuple[list[str], list[str], list[str]]] = {}
         self._tmp: Path | None = None
 
     def reset(self) -> None:
         """Forget the last build's pages (each English build collects them again)."""
         self.notebooks.clear()
+        self.english_ids.clear()
         self.kept.clear()
         self.problems.clear()
 
@@ -62,15 +65,14 @@ class PageSources:
         jupyter = notebooks.notebook_plugin(config)
         if jupyter is not None and notebooks.renders_notebook(jupyter, page.file):
             source = _read(page, markdown)
-            cells = notebooks.markdown_cells(source)
+            cells = notebooks.markdown_cells(source, _suffix(page))
             if cells is not None:
                 self.notebooks[key] = source
                 return PageJob(key, label, cells)
             self._keep(
                 key,
                 markdown,
-                f"{label}: mkdocs-jupyter renders this page from its source, which is not a notebook's "
-                "JSON (jupytext): kept in English",
+                f"{label}: mkdocs-jupyter renders this page from a notebook it cannot read: kept in English",
             )
             return None
         renderer = foreign_renderer(page)
@@ -98,6 +100,25 @@ class PageSources:
         for key, kept in self.kept.items():
             results.setdefault(key, kept)
 
+    def content(self, page: Page, html: str, *, zh: bool) -> str:
+        """A notebook page's rendered ``html``: the English build's heading ids are recorded,
+        and put back in the Chinese build's page and table of contents (notebooks.py)."""
+        key = page.file.src_uri
+        if key not in self.notebooks:
+            return html
+        if not zh:
+            ids = notebooks.heading_ids(html), notebooks.toc_ids(page.toc), notebooks.made_up_ids(html)
+            self.english_ids[key] = ids
+            return html
+        if key not in self.english_ids:
+            return html
+        headings, toc, made_up = self.english_ids[key]
+        html = notebooks.restore_made_up_ids(html, made_up)
+        if key not in self.written:
+            return html
+        notebooks.restore_toc(page.toc, toc)
+        return notebooks.restore_ids(html, headings)
+
     # -- the Chinese build --------------------------------------------------------------
 
     def prepare_zh(self, config: Any, results: dict[str, PageResult], language: str) -> None:
@@ -113,7 +134,7 @@ class PageSources:
             result = results.get(key)
             if result is None or not result.translated:
                 continue
-            text = notebooks.translated_notebook(source, result.markdown)
+            text = notebooks.translated_notebook(source, result.markdown, Path(key).suffix.lower())
             if text is None:
                 result.translated = False
                 continue
@@ -164,6 +185,11 @@ def foreign_renderer(page: Page) -> str | None:
         return None
     module = str(getattr(function, "__module__", "") or "")
     return module.split(".")[0] or "another plugin"
+
+
+def _suffix(page: Page) -> str:
+    """The notebook's format, by its file name (``.ipynb``, or jupytext's ``.py``/``.md``)."""
+    return Path(page.file.src_uri).suffix.lower()
 
 
 def _read(page: Page, markdown: str) -> str:

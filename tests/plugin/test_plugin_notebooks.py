@@ -88,6 +88,9 @@ def test_a_notebook_page_is_translated_like_a_markdown_page(site: Path) -> None:
     assert "本页由机器翻译" in zh.source and "本页未翻译" not in zh.source
     assert zh.pre_blocks() == en.pre_blocks()  # code and outputs byte-identical
     assert "{ #" not in zh.text
+    # the headings keep their English ids, in the page, its anchor links and its toc
+    assert zh.heading_ids() == en.heading_ids() and "second-part" in en.heading_ids()
+    assert sorted(set(zh.attr("a", "href")) & {"#second-part", "#demo-notebook"}) == ["#demo-notebook", "#second-part"]
     # the nav and the page title come from the translated notebook (mkdocs-jupyter titles the
     # page with its first heading, in the nav too)
     assert "Demo notebook" in Html(site / "site" / "index.html").text
@@ -118,23 +121,56 @@ def test_the_notebook_is_reviewable_in_a_po_file_and_the_review_wins(tmp_path: P
     assert "本笔记本演示缓存。" in zh.text
 
 
+def test_a_jupytext_notebook_is_translated_too(tmp_path: Path) -> None:
+    """mkdocs-jupyter also renders ``.py`` notebooks (jupytext): their Markdown cells are
+    translated the same way, the code as written."""
+    config = _site(tmp_path)
+    (tmp_path / "docs" / "examples" / "script.py").write_text(SCRIPT, encoding="utf-8")
+    _add_nav(config, "- Script: examples/script.py\n")
+    build_in_process(config)
+    zh = Html(tmp_path / "site" / "zh" / "examples" / "script" / "index.html")
+    en = Html(tmp_path / "site" / "examples" / "script" / "index.html")
+    assert f"{PSEUDO_OPEN}This script explains the cache." in zh.text and "本页由机器翻译" in zh.source
+    assert zh.pre_blocks() == en.pre_blocks() and "print(1)" in en.text
+    assert zh.ids() == en.ids()  # the cell ids nbconvert makes up per render are the English ones
+
+
+# A hook that renders its page from elsewhere than the page's Markdown, as mkdocs-jupyter does.
+FOREIGN_HOOK = """
+def on_pre_page(page, config, files):
+    if page.file.src_uri == "other.md":
+        def render(config, files):
+            page.content = "<p>Text from a database, not from the Markdown.</p>"
+            page.toc = []
+        page.render = render
+    return page
+"""
+
+
 def test_a_page_the_plugin_cannot_translate_has_no_translated_banner_and_is_named(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     config = _site(tmp_path)
-    # a jupytext notebook: mkdocs-jupyter renders it from the .py file, not from Markdown
-    (tmp_path / "docs" / "examples" / "script.py").write_text(
-        "# %% [markdown]\n# This script explains the cache.\n\n# %%\nprint(1)\n", encoding="utf-8"
-    )
-    text = config.read_text(encoding="utf-8").replace(
-        "- Example: examples/demo.ipynb\n", "- Example: examples/demo.ipynb\n- Script: examples/script.py\n"
-    )
-    config.write_text(text, encoding="utf-8")
+    (tmp_path / "docs" / "other.md").write_text("# Other\n\nThe Markdown nobody shows.\n", encoding="utf-8")
+    (tmp_path / "foreign_hook.py").write_text(FOREIGN_HOOK, encoding="utf-8")
+    _add_nav(config, "- Other: other.md\n")
+    config.write_text(config.read_text(encoding="utf-8") + "hooks:\n- foreign_hook.py\n", encoding="utf-8")
     with caplog.at_level(logging.WARNING):
         build_in_process(config)
-    named = [r.getMessage() for r in caplog.records if "script.py" in r.getMessage()]
-    assert len(named) == 1 and "kept in English" in named[0]
-    zh = Html(tmp_path / "site" / "zh" / "examples" / "script" / "index.html")
+    named = [r.getMessage() for r in caplog.records if "other.md" in r.getMessage()]
+    assert len(named) == 1 and "kept in English" in named[0] and "foreign_hook" in named[0]
+    zh = Html(tmp_path / "site" / "zh" / "other" / "index.html")
+    assert "Text from a database" in zh.text and PSEUDO_OPEN + "Text" not in zh.text
     assert "本页未翻译" in zh.source and "本页由机器翻译" not in zh.source
     with pytest.raises(Abort):
         build_in_process(config, strict=True)
+
+
+SCRIPT = "# %% [markdown]\n# This script explains the cache.\n\n# %%\nprint(1)\n"
+
+
+def _add_nav(config: Path, entry: str) -> None:
+    text = config.read_text(encoding="utf-8")
+    config.write_text(
+        text.replace("- Example: examples/demo.ipynb\n", "- Example: examples/demo.ipynb\n" + entry), encoding="utf-8"
+    )
