@@ -14,6 +14,10 @@ Heading ids: the segmenter pins a translated heading to its English id (``{ #id 
 Python-Markdown reads and a notebook's Markdown renderer does not; the pins are taken off again,
 and a notebook's translated headings get the ids nbconvert gives them.
 
+A notebook that mkdocs-jupyter executes runs from the folder of its translated copy: the files
+and folders beside the original are linked there (:func:`link_siblings`), so that it reads its
+data as the English build does.
+
 mkdocs-jupyter's render cache evicts every entry its build did not use: the Chinese build's
 instance gets a cache folder of its own (``<cache_dir>/<language>``) so that the two builds
 do not evict each other's renders.
@@ -117,6 +121,25 @@ def separate_cache(plugin: Any, language: str) -> None:
             shutil.copyfile(entry, own / entry.name)
     except OSError:
         return  # a read-only or odd cache folder: the Chinese build renders them again
+
+
+def link_siblings(origin: Path, folder: Path) -> None:
+    """Link every file and folder beside the notebook (``origin``) into the folder of its
+    translated copy, where mkdocs-jupyter executes it: a notebook that reads ``data.csv`` finds
+    it there too. Names the folder already has (the translated notebooks) are left alone; where
+    links cannot be made the copy runs without them."""
+    try:
+        entries = list(origin.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        target = folder / entry.name
+        if target.exists() or target.is_symlink():
+            continue
+        try:
+            target.symlink_to(entry, target_is_directory=entry.is_dir())
+        except OSError:
+            continue
 
 
 def _notebook(source: str) -> dict[str, Any] | None:

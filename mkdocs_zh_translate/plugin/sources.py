@@ -32,6 +32,7 @@ class PageSources:
 
     def __init__(self) -> None:
         self.notebooks: dict[str, str] = {}  # src_uri -> the notebook's JSON, as the English build read it
+        self.origins: dict[str, str] = {}  # src_uri -> the notebook's own file
         self.kept: dict[str, PageResult] = {}  # pages nothing can translate: kept English, and why
         self.problems: dict[str, list[str]] = {}  # included text kept English, per page
         self.written: dict[str, Path] = {}  # the Chinese build's translated notebooks
@@ -42,6 +43,7 @@ class PageSources:
     def reset(self) -> None:
         """Forget the last build's pages (each English build collects them again)."""
         self.notebooks.clear()
+        self.origins.clear()
         self.english_ids.clear()
         self.kept.clear()
         self.problems.clear()
@@ -68,6 +70,7 @@ class PageSources:
             cells = notebooks.markdown_cells(source, _suffix(page))
             if cells is not None:
                 self.notebooks[key] = source
+                self.origins[key] = page.file.abs_src_path or ""
                 return PageJob(key, label, cells)
             self._keep(
                 key,
@@ -142,6 +145,9 @@ class PageSources:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             self.written[key] = path
+        if (getattr(jupyter, "config", None) or {}).get("execute"):
+            for key, path in self.written.items():
+                notebooks.link_siblings(Path(self.origins[key]).parent, path.parent)
 
     def point_files(self, files: Any) -> None:
         """Make the Chinese build read each translated notebook instead of the English one."""

@@ -48,7 +48,9 @@ def _site(root: Path, **options: object) -> Path:
     (root / "docs" / "examples" / "demo.ipynb").write_text(json.dumps(NOTEBOOK, indent=1), encoding="utf-8")
     plugin = {"backend": "pseudo", **options}
     config = write_site(root, pages=PAGES, plugin=plugin, extra_config={"nav": NAV})
-    text = config.read_text(encoding="utf-8").replace("- search\n", "- search\n- mkdocs-jupyter:\n    execute: false\n")
+    # its render cache inside the test's folder, whatever the current directory
+    jupyter = f"- mkdocs-jupyter:\n    execute: false\n    cache_dir: {root / '.cache' / 'mkdocs-jupyter'}\n"
+    text = config.read_text(encoding="utf-8").replace("- search\n", "- search\n" + jupyter)
     config.write_text(text, encoding="utf-8")
     return config
 
@@ -174,3 +176,21 @@ def _add_nav(config: Path, entry: str) -> None:
     config.write_text(
         text.replace("- Example: examples/demo.ipynb\n", "- Example: examples/demo.ipynb\n" + entry), encoding="utf-8"
     )
+
+
+def test_an_executed_notebook_reads_the_files_beside_it(tmp_path: Path) -> None:
+    """With ``execute: true`` the Chinese copy runs where it is written: the files beside the
+    original notebook are there too, so its outputs are the English ones."""
+    pytest.importorskip("ipykernel")
+    config = _site(tmp_path)
+    (tmp_path / "docs" / "examples" / "data.txt").write_text("numbers from the data file\n", encoding="utf-8")
+    notebook = json.loads(json.dumps(NOTEBOOK))
+    notebook["cells"][1].update(source=["print(open('data.txt').read())"], outputs=[], execution_count=None)
+    (tmp_path / "docs" / "examples" / "demo.ipynb").write_text(json.dumps(notebook), encoding="utf-8")
+    config.write_text(config.read_text(encoding="utf-8").replace("execute: false", "execute: true"), encoding="utf-8")
+    build_in_process(config)
+    en = Html(tmp_path / "site" / "examples" / "demo" / "index.html")
+    zh = Html(tmp_path / "site" / "zh" / "examples" / "demo" / "index.html")
+    assert "numbers from the data file" in en.text
+    assert "numbers from the data file" in zh.text and "No such file" not in zh.text
+    assert f"{PSEUDO_OPEN}This notebook demonstrates the cache." in zh.text
