@@ -238,6 +238,10 @@ class ThemeText:
     def __init__(self) -> None:
         self.root: Path | None = None
         self.templates: list[Template] = []
+        # One folder for the instance's lifetime (removed at exit), so that a serve reload's
+        # copies have the same file names as the last build's: compiled templates are kept by
+        # name and file name (jinjacache.py), and a new folder per reload would only add entries.
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
         self._tmp: Path | None = None
 
     def collect(self, custom_dir: str | None) -> None:
@@ -274,7 +278,10 @@ class ThemeText:
         copies = [(t, text) for t in self.templates if (text := translated_source(t, strings)) is not None]
         if not copies:
             return 0
-        self._tmp = Path(tempfile.mkdtemp(prefix="mkdocs-zh-translate-templates-"))
+        if self._folder is None:
+            self._folder = tempfile.TemporaryDirectory(prefix="mkdocs-zh-translate-templates-")
+        self._tmp = Path(self._folder.name)
+        self._tmp.mkdir(parents=True, exist_ok=True)
         for template, text in copies:
             target = self._tmp / template.path.relative_to(self.root)
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -283,7 +290,11 @@ class ThemeText:
         return len(copies)
 
     def finish(self) -> None:
-        """Remove the translated copies (after the Chinese build)."""
+        """Remove the translated copies (after the Chinese build); the folder stays for the next."""
         if self._tmp is not None:
-            shutil.rmtree(self._tmp, ignore_errors=True)
+            for entry in list(self._tmp.iterdir()) if self._tmp.is_dir() else []:
+                if entry.is_dir() and not entry.is_symlink():
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:
+                    entry.unlink(missing_ok=True)
             self._tmp = None
