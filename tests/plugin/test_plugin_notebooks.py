@@ -194,3 +194,19 @@ def test_an_executed_notebook_reads_the_files_beside_it(tmp_path: Path) -> None:
     assert "numbers from the data file" in en.text
     assert "numbers from the data file" in zh.text and "No such file" not in zh.text
     assert f"{PSEUDO_OPEN}This notebook demonstrates the cache." in zh.text
+
+
+def test_model_output_in_a_notebook_is_text_never_markup(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """nbconvert renders a Markdown cell's raw HTML: a translation's markup must arrive escaped."""
+    from mkdocs_zh_translate.pipeline import lazy
+    from tests.fakes import Scripted
+
+    hostile = Scripted(lambda text: text + ' <img src=x onerror="alert(1)"><script>alert(2)</script>')
+    (tmp_path / "model").mkdir()
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: hostile)
+    config = _site(tmp_path, backend="onnx", model=str(tmp_path / "model"))
+    build_in_process(config)
+    zh = (tmp_path / "site" / "zh" / "examples" / "demo" / "index.html").read_text(encoding="utf-8")
+    assert "This notebook demonstrates the cache." in zh and hostile.calls
+    assert "<img src=x" not in zh and "<script>alert(2)" not in zh
+    assert "&lt;img src=x" in zh and "&lt;script&gt;alert(2)" in zh  # shown as text
