@@ -50,6 +50,9 @@ def test_expander_follows_the_sites_options(tmp_path: Path, monkeypatch: pytest.
     text, error = expander.expand("Text.\n\n{!missing.md!}\n")
     assert text == "Text.\n\n{!missing.md!}\n" and error and "missing.md" in error
     assert IncludeExpander(["toc"], {}).expand("{!README.md!}") == ("{!README.md!}", None)
+    # an include extension whose expansion the plugin does not reproduce: named where used
+    other = IncludeExpander(["mdx_include"], {})
+    assert other.unknown("Text {! file.md !}") == ["mdx_include"] and other.unknown("Text.") == []
 
 
 @pytest.fixture(scope="module")
