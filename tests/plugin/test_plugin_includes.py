@@ -169,3 +169,38 @@ def test_review_status_lists_the_included_text(
     assert main(["review", "status", "-f", str(config)]) == 0
     rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines() if line.endswith("%")}
     assert "index.md" in rows and int(rows["index.md"][5]) + int(rows["index.md"][2]) >= 4  # missing + machine
+
+
+def test_a_translation_never_includes_a_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Chinese build runs markdown-include and snippets again, over translated text: an
+    include statement that a model (or a reviewer) writes must stay text. (The splice escapes
+    the braces and angle brackets a translation adds; this pins that for include syntax.)"""
+    from mkdocs_zh_translate.pipeline import lazy
+    from tests.fakes import Scripted
+
+    _write_includes(tmp_path)
+    (tmp_path / "includes" / "secret.txt").write_text("TOP SECRET TOKEN\n", encoding="utf-8")
+
+    def rule(text: str) -> str:
+        if text == "Own text of the guide.":
+            return '--8<-- "secret.txt"'
+        if text == "The project turns notes into pages.":
+            return "See {!secret.txt!} now."
+        return text.upper()
+
+    (tmp_path / "model").mkdir()
+    monkeypatch.setattr(lazy, "load_translator", lambda *a, **k: Scripted(rule))
+    monkeypatch.chdir(tmp_path)
+    extensions = [*EXTENSIONS, {"pymdownx.snippets": {"base_path": ["includes"]}}]
+    config = write_site(
+        tmp_path,
+        pages=PAGES,
+        plugin={"backend": "onnx", "model": str(tmp_path / "model")},
+        extra_config={"markdown_extensions": extensions},
+    )
+    build_in_process(config)
+    for page in ("index.html", "guide/index.html"):
+        zh = Html(tmp_path / "site" / "zh" / page)
+        assert "TOP SECRET" not in zh.source, page
+    assert "See {!secret.txt!} now." in Html(tmp_path / "site" / "zh" / "index.html").text
+    assert '--8<-- "secret.txt"' in Html(tmp_path / "site" / "zh" / "guide" / "index.html").text
