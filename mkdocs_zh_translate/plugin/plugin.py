@@ -411,7 +411,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._sources.merge(results)
         build.results.update(results)
         build.strings.update(translated)
-        build.counts.update(stats.pages)
+        build.counts.update({**self._sources.kept_counts(), **stats.pages})
         self.stats = stats
         log.info(stats.summary())
         if stats.fallback_steps and not self.config.strict:

@@ -24,6 +24,7 @@ from typing import Any
 from mkdocs.structure.pages import Page
 
 from ..pipeline.pages import PageJob, PageResult
+from ..pipeline.report import PageCounts
 from . import notebooks
 
 
@@ -102,6 +103,10 @@ class PageSources:
                 result.warnings[:0] = [p for p in problems if p not in result.warnings]
         for key, kept in self.kept.items():
             results.setdefault(key, kept)
+
+    def kept_counts(self) -> dict[str, PageCounts]:
+        """The build report's line for each page nothing translated: one place left behind."""
+        return {key: PageCounts(left_behind=len(kept.warnings)) for key, kept in self.kept.items()}
 
     def content(self, page: Page, html: str, *, zh: bool) -> str:
         """A notebook page's rendered ``html``: the English build's heading ids are recorded,

@@ -164,6 +164,8 @@ def test_a_page_the_plugin_cannot_translate_has_no_translated_banner_and_is_name
     zh = Html(tmp_path / "site" / "zh" / "other" / "index.html")
     assert "Text from a database" in zh.text and PSEUDO_OPEN + "Text" not in zh.text
     assert "本页未翻译" in zh.source and "本页由机器翻译" not in zh.source
+    report = json.loads((tmp_path / ".zh-translate-cache" / "report.json").read_text(encoding="utf-8"))
+    assert report["pages"]["other.md"]["left_behind"] == 1 and report["pages"]["other.md"]["segments"] == 0
     with pytest.raises(Abort):
         build_in_process(config, strict=True)
 
