@@ -160,10 +160,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         if not self._zh:
             self._warn_unused_excludes(files)
         if self._i18n is None:
-            files = self._use_human_pages(files, config)
-            if self._zh:
-                self._sources.point_files(files)
-            return files
+            return self._use_human_pages(files, config)
         if self.collector is not None:
             return files
         added: Files = self._i18n.add_files(files, config, self)
@@ -228,12 +225,28 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 item.title = for_template(self._build.strings.get(title, title))
         return nav
 
-    def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
+    def _pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
         if self._zh and self._reusing():  # see reload.py
             self._renders.attach(page, config, files)
         elif not self._zh and self._build is not None and self._i18n is None and self.collector is None:
             self.pipeline.english.attach(page)  # the guard's English renders (borrow.py)
         return page
+
+    # A translated notebook is read by mkdocs-jupyter (its cache key, its render) and by no one
+    # else: other plugins (git dates) see the notebook's own file (sources.py).
+    @event_priority(100)
+    def _notebook_in(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
+        if self._zh:
+            self._sources.swap_in(page)
+        return page
+
+    @event_priority(-100)
+    def _notebook_out(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
+        if self._zh:
+            self._sources.swap_out(page)
+        return page
+
+    on_pre_page = CombinedEvent(_notebook_in, _pre_page, _notebook_out)
 
     @event_priority(-100)  # after macros and any other plugin that changes the Markdown
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:

@@ -37,6 +37,7 @@ class PageSources:
         self.kept: dict[str, PageResult] = {}  # pages nothing can translate: kept English, and why
         self.problems: dict[str, list[str]] = {}  # included text kept English, per page
         self.written: dict[str, Path] = {}  # the Chinese build's translated notebooks
+        self._originals: dict[str, str | None] = {}  # the notebook's own file, while swapped
         # notebook -> the English render's heading, toc and made-up ids (notebooks.py)
         self.english_ids: dict[str, tuple[list[str], list[str], list[str]]] = {}
         self._tmp: Path | None = None
@@ -154,16 +155,38 @@ class PageSources:
             for key, path in self.written.items():
                 notebooks.link_siblings(Path(self.origins[key]).parent, path.parent)
 
-    def point_files(self, files: Any) -> None:
-        """Make the Chinese build read each translated notebook instead of the English one."""
-        for key, path in self.written.items():
-            file = files.get_file_from_path(key)
-            if file is not None:
-                file.abs_src_path = str(path)
+    def swap_in(self, page: Page) -> None:
+        """Point the page's file at its translated notebook, before mkdocs-jupyter reads it
+        (its cache key, in its own ``on_pre_page``)."""
+        path = self.written.get(page.file.src_uri)
+        if path is not None and page.file.src_uri not in self._originals:
+            self._originals[page.file.src_uri] = page.file.abs_src_path
+            page.file.abs_src_path = str(path)
+
+    def swap_out(self, page: Page) -> None:
+        """Point the page's file back at the notebook itself (what other plugins read: git
+        dates, edit links), and at the translated copy again for the render only."""
+        key = page.file.src_uri
+        if key not in self._originals:
+            return
+        original, translated = self._originals.pop(key), page.file.abs_src_path
+        page.file.abs_src_path = original
+        render = page.render
+
+        def render_translated(config: Any, files: Any) -> None:
+            page.file.abs_src_path = translated
+            try:
+                render(config, files)
+            finally:
+                page.file.abs_src_path = original
+
+        render_translated.__wrapped__ = render  # type: ignore[attr-defined]  # see foreign_renderer
+        page.render = render_translated  # type: ignore[method-assign]
 
     def finish(self) -> None:
         """Remove the translated notebooks (after the Chinese build)."""
         self.written.clear()
+        self._originals.clear()
         if self._tmp is not None:
             shutil.rmtree(self._tmp, ignore_errors=True)
             self._tmp = None

@@ -212,3 +212,27 @@ def test_model_output_in_a_notebook_is_text_never_markup(tmp_path: Path, monkeyp
     assert "This notebook demonstrates the cache." in zh and hostile.calls
     assert "<img src=x" not in zh and "<script>alert(2)" not in zh
     assert "&lt;img src=x" in zh and "&lt;script&gt;alert(2)" in zh  # shown as text
+
+
+def test_other_plugins_read_the_notebooks_own_file(tmp_path: Path) -> None:
+    """Only mkdocs-jupyter reads the translated copy: a git date plugin dates the notebook in the
+    Chinese site from its own, committed file (a copy outside the repository has no history)."""
+    import os
+    import subprocess
+
+    pytest.importorskip("mkdocs_git_revision_date_localized_plugin")
+    config = _site(tmp_path)
+    text = config.read_text(encoding="utf-8").replace(
+        "- search\n", "- search\n- git-revision-date-localized:\n    type: iso_date\n"
+    )
+    config.write_text(text, encoding="utf-8")
+    env = {**os.environ, "GIT_AUTHOR_DATE": "2026-03-05T12:00:00", "GIT_COMMITTER_DATE": "2026-03-05T12:00:00"}
+    for args in (
+        ["init", "-q"],
+        ["add", "docs", "mkdocs.yml"],
+        ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "x"],
+    ):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, env=env)
+    build_in_process(config, strict=True)
+    zh = Html(tmp_path / "site" / "zh" / "examples" / "demo" / "index.html")
+    assert f"{PSEUDO_OPEN}This notebook demonstrates the cache." in zh.text
