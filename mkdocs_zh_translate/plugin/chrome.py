@@ -7,9 +7,10 @@ between the tags, as override templates are (templates.py), and the markup stays
 
 Terminal animations (termynal: the mkdocs plugin ``termynal`` ships ``termynal.js``; FastAPI
 and many sites keep a copy in ``docs_dir``) write their controls, "fast →" and "restart ↻",
-from string literals no option sets. In the Chinese site's copy of such a script the known
-literals are replaced by fixed Chinese ones (trusted text of this module, not model output); a
-script the Chinese build does not write (a URL) keeps them, and is named in a warning.
+from string literals no option sets. In the Chinese site's copy of such a script (any ``*.js``
+the Chinese build wrote that is a termynal script) the known literals are replaced by fixed
+Chinese ones (trusted text of this module, not model output); a script loaded from a URL keeps
+them, and is named in a warning.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .templates import Template, read_template, translated_source
 SCRIPT_STRINGS = {"fast →": "快进 →", "restart ↻": "重新播放 ↻"}
 _SCRIPT_MARKER = "termynal"
 _QUOTES = ('"', "'", "`")
+_LARGEST_SCRIPT = 4 << 20  # bundles larger than this are a theme's own, not a terminal animation
 
 
 def html_copyright(copyright: str | None) -> Template | None:
@@ -39,43 +41,31 @@ def zh_copyright(template: Template, strings: dict[str, str]) -> str | None:
     return translated_source(template, strings)
 
 
-def _scripts(config: Any) -> list[str]:
-    """The site's scripts: ``extra_javascript`` (paths or ``script_tag`` entries) and the
-    termynal plugin's own ``termynal.js`` when the plugin adds it."""
+def _remote_scripts(config: Any) -> list[str]:
+    """The ``extra_javascript`` entries the site loads from a URL (paths or ``script_tag``s)."""
     paths = [str(getattr(entry, "path", entry)) for entry in config.extra_javascript]
-    for plugin in config.plugins.values():
-        if type(plugin).__module__.split(".")[0] == _SCRIPT_MARKER:
-            options = getattr(plugin, "config", {}) or {}
-            if not options.get("include_assets") and not options.get("assets_override_js"):
-                paths.append("termynal.js")
-    return list(dict.fromkeys(paths))
-
-
-def _remote(path: str) -> bool:
-    return "://" in path or path.startswith("//")
+    return [path for path in dict.fromkeys(paths) if "://" in path or path.startswith("//")]
 
 
 def translate_scripts(config: Any, site_dir: Path) -> list[str]:
-    """Replace the known control strings in the Chinese site's scripts under ``site_dir``;
-    warnings naming each script that keeps them (one the Chinese build does not write)."""
+    """Replace the known control strings in the Chinese site's scripts (every ``*.js`` under
+    ``site_dir``: ``extra_javascript``, the termynal plugin's own copy, a theme's); warnings
+    naming each script that keeps them (loaded from a URL, so not the Chinese build's)."""
     warnings: list[str] = []
-    root = site_dir.resolve()
-    for path in _scripts(config):
-        if _remote(path):
-            if _SCRIPT_MARKER in path.lower():
-                names = ", ".join(repr(s) for s in SCRIPT_STRINGS)
-                warnings.append(f"extra_javascript {path}: the controls it writes ({names}) stay English")
-            continue
-        target = (site_dir / path.split("?")[0].lstrip("/")).resolve()
-        if not target.is_relative_to(root) or not target.is_file():
-            continue
+    for url in _remote_scripts(config):
+        if _SCRIPT_MARKER in url.lower():
+            names = ", ".join(repr(s) for s in SCRIPT_STRINGS)
+            warnings.append(f"extra_javascript {url}: the controls it writes ({names}) stay English")
+    for script in sorted(site_dir.rglob("*.js")) if site_dir.is_dir() else []:
         try:
-            source = target.read_text(encoding="utf-8")
+            if script.is_symlink() or script.stat().st_size > _LARGEST_SCRIPT:
+                continue
+            source = script.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
         translated = translated_script(source)
         if translated != source:
-            target.write_text(translated, encoding="utf-8")
+            script.write_text(translated, encoding="utf-8")
     return warnings
 
 

@@ -52,6 +52,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
     root = tmp_path_factory.mktemp("chrome")
     (root / "docs" / "js").mkdir(parents=True)
     (root / "docs" / "js" / "termynal.js").write_text(TERMYNAL, encoding="utf-8")
+    (root / "docs" / "vendor").mkdir()  # a copy a template loads, not listed in extra_javascript
+    (root / "docs" / "vendor" / "term.js").write_text(TERMYNAL, encoding="utf-8")
     config = write_site(
         root,
         pages={"index.md": "# Home\n\nHello there, reader.\n"},
@@ -88,6 +90,7 @@ def test_termynal_controls_are_chinese_and_a_remote_copy_is_named(site: tuple[Pa
     zh = (root / "site" / "zh" / "js" / "termynal.js").read_text(encoding="utf-8")
     assert "重新播放 ↻" in zh and "快进 →" in zh and "fast →" not in zh
     assert (root / "site" / "js" / "termynal.js").read_text(encoding="utf-8") == TERMYNAL
+    assert "快进 →" in (root / "site" / "zh" / "vendor" / "term.js").read_text(encoding="utf-8")
     assert (root / "docs" / "js" / "termynal.js").read_text(encoding="utf-8") == TERMYNAL
     named = [m for m in records if "cdn.example.org" in m]
     assert len(named) == 1 and "fast →" in named[0] and "stay English" in named[0]
