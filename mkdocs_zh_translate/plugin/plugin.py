@@ -421,7 +421,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             results, translated, stats = translator.translate_pages(list(jobs.values()), strings)
         except TranslationFailed as exc:
             raise PluginError(f"{PREFIX}{exc}") from None
-        self._sources.merge(results)
+        self._sources.merge(results, jobs)
         build.results.update(results)
         build.strings.update(translated)
         build.counts.update({**self._sources.kept_counts(), **stats.pages})
@@ -508,7 +508,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             for name in uistrings.localize_dates(zh_config):
                 log.debug(f"plugin {name!r}: locale {uistrings.ZH_LOCALE!r} in the Chinese site")
             apply_overrides(zh_config, self.config.overrides.values())
-            self._sources.prepare_zh(zh_config, build.results, build.langs.prefix)
+            self._sources.prepare_zh(zh_config, build.langs.prefix)
             self._warn_template_text()
             self._theme_text.apply(zh_config.theme, build.strings)
             site.set_alternates(zh_config, build.langs)

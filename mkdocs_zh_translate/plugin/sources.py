@@ -34,6 +34,7 @@ class PageSources:
     def __init__(self) -> None:
         self.notebooks: dict[str, str] = {}  # src_uri -> the notebook's JSON, as the English build read it
         self.origins: dict[str, str] = {}  # src_uri -> the notebook's own file
+        self.translated: dict[str, str] = {}  # src_uri -> the translated notebook's text
         self.kept: dict[str, PageResult] = {}  # pages nothing can translate: kept English, and why
         self.problems: dict[str, list[str]] = {}  # included text kept English, per page
         self.written: dict[str, Path] = {}  # the Chinese build's translated notebooks
@@ -46,6 +47,7 @@ class PageSources:
         """Forget the last build's pages (each English build collects them again)."""
         self.notebooks.clear()
         self.origins.clear()
+        self.translated.clear()
         self.english_ids.clear()
         self.kept.clear()
         self.problems.clear()
@@ -96,14 +98,26 @@ class PageSources:
     def _keep(self, key: str, markdown: str, message: str) -> None:
         self.kept[key] = PageResult(markdown, translated=False, warnings=[message])
 
-    def merge(self, results: dict[str, PageResult]) -> None:
-        """Add what this build could not translate to the pipeline's ``results`` (in place)."""
+    def merge(self, results: dict[str, PageResult], jobs: dict[str, PageJob]) -> None:
+        """Add what this build could not translate to the pipeline's ``results`` (in place), and
+        put each translated notebook together (one that cannot be is kept English, and named)."""
         for key, problems in self.problems.items():
             result = results.get(key)
             if result is not None:
                 result.warnings[:0] = [p for p in problems if p not in result.warnings]
         for key, kept in self.kept.items():
             results.setdefault(key, kept)
+        for key, source in self.notebooks.items():
+            result = results.get(key)
+            if result is None or not result.translated:
+                continue
+            text = notebooks.translated_notebook(source, result.markdown, Path(key).suffix.lower())
+            if text is None:  # the cells did not come back one for one: nothing is guessed
+                result.translated = False
+                label = jobs[key].label if key in jobs else key
+                result.warnings.append(f"{label}: the translated cells do not fit the notebook: kept in English")
+            else:
+                self.translated[key] = text
 
     def kept_counts(self) -> dict[str, PageCounts]:
         """The build report's line for each page nothing translated: one place left behind."""
@@ -130,7 +144,7 @@ class PageSources:
 
     # -- the Chinese build --------------------------------------------------------------
 
-    def prepare_zh(self, config: Any, results: dict[str, PageResult], language: str) -> None:
+    def prepare_zh(self, config: Any, language: str) -> None:
         """Write each translated notebook outside docs_dir (``self.written``) and give the
         Chinese build's mkdocs-jupyter a render cache of its own."""
         self.finish()
@@ -139,14 +153,7 @@ class PageSources:
             return
         notebooks.separate_cache(jupyter, language)
         self._tmp = Path(tempfile.mkdtemp(prefix="mkdocs-zh-translate-notebooks-"))
-        for key, source in self.notebooks.items():
-            result = results.get(key)
-            if result is None or not result.translated:
-                continue
-            text = notebooks.translated_notebook(source, result.markdown, Path(key).suffix.lower())
-            if text is None:
-                result.translated = False
-                continue
+        for key, text in self.translated.items():
             path = self._tmp / key
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")

@@ -236,3 +236,21 @@ def test_other_plugins_read_the_notebooks_own_file(tmp_path: Path) -> None:
     build_in_process(config, strict=True)
     zh = Html(tmp_path / "site" / "zh" / "examples" / "demo" / "index.html")
     assert f"{PSEUDO_OPEN}This notebook demonstrates the cache." in zh.text
+
+
+def test_cells_that_do_not_fit_keep_the_notebook_english_and_named() -> None:
+    from mkdocs_zh_translate.pipeline.pages import PageJob, PageResult
+    from mkdocs_zh_translate.plugin.sources import PageSources
+
+    sources = PageSources()
+    source = json.dumps(NOTEBOOK)
+    sources.notebooks["demo.ipynb"] = source
+    joined = notebooks.markdown_cells(source)
+    assert joined is not None
+    results = {"demo.ipynb": PageResult("one cell, the marker lost", segments=3)}
+    sources.merge(results, {"demo.ipynb": PageJob("demo.ipynb", "docs/demo.ipynb", joined)})
+    assert not results["demo.ipynb"].translated and "docs/demo.ipynb" in results["demo.ipynb"].warnings[0]
+    assert "demo.ipynb" not in sources.translated
+    fits = {"demo.ipynb": PageResult(joined.replace("The second", "第二个"), segments=3)}
+    sources.merge(fits, {"demo.ipynb": PageJob("demo.ipynb", "docs/demo.ipynb", joined)})
+    assert fits["demo.ipynb"].translated and "第二个" in sources.translated["demo.ipynb"]
