@@ -1,26 +1,30 @@
 """Jupyter notebooks (mkdocs-jupyter) translated like Markdown pages: their Markdown cells.
 
-mkdocs-jupyter renders a ``.ipynb`` page from the notebook file itself (it replaces the page's
-``render``): the "Markdown" MkDocs hands to plugins is the notebook's JSON, and whatever a
-plugin returns for it is never shown. So the plugin takes the notebook apart instead: the
-Markdown cells, joined into one Markdown text with a marker comment between cells, are the
-page's job, segmented, cached, reviewed (one PO file per notebook, like any page) and guarded
-like any page's Markdown. For the Chinese build the translated cells are put back into a copy
-of the notebook (code cells, their outputs and every piece of metadata as they were), written
-outside ``docs_dir``, and the notebook's file is pointed at that copy before mkdocs-jupyter
-reads it: the page, its title and its table of contents come out Chinese.
+mkdocs-jupyter renders a notebook page (``.ipynb``, or a jupytext ``.py``/``.md``) from the
+notebook file itself (it replaces the page's ``render``): the "Markdown" MkDocs hands to
+plugins is the notebook's source, and whatever a plugin returns for it is never shown. So the
+plugin takes the notebook apart instead: the Markdown cells, joined into one Markdown text with
+a marker comment between cells, are the page's job, segmented, cached, reviewed (one PO file
+per notebook, like any page) and guarded like any page's Markdown. For the Chinese build the
+translated cells are put back into a copy of the notebook (code cells, their outputs and every
+piece of metadata as they were), written outside ``docs_dir``, which mkdocs-jupyter reads
+instead of the notebook (its cache key, its render; other plugins still read the notebook's
+own file: sources.py): the page, its title and its table of contents come out Chinese.
 
-Heading ids: the segmenter pins a translated heading to its English id (``{ #id }``), which
-Python-Markdown reads and a notebook's Markdown renderer does not; the pins are taken off again,
-and a notebook's translated headings get the ids nbconvert gives them.
+Ids: the segmenter pins a translated heading to its English id (``{ #id }``), which
+Python-Markdown reads and a notebook's Markdown renderer does not; the pins are taken off, and
+the Chinese page gets the English render's ids back instead, heading by heading (in the page,
+its anchor links and its table of contents), as well as the ids nbconvert makes up per render
+(cell ids of notebooks saved without them, JavaScript outputs' uuids).
 
 A notebook that mkdocs-jupyter executes runs from the folder of its translated copy: the files
 and folders beside the original are linked there (:func:`link_siblings`), so that it reads its
 data as the English build does.
 
 mkdocs-jupyter's render cache evicts every entry its build did not use: the Chinese build's
-instance gets a cache folder of its own (``<cache_dir>/<language>``) so that the two builds
-do not evict each other's renders.
+instance gets a cache folder of its own (``<cache_dir>/<language>``), seeded with the English
+renders, so that the two builds do not evict each other's renders and a notebook the plugin
+did not translate comes out exactly as in the English site.
 """
 
 from __future__ import annotations
