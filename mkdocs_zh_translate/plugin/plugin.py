@@ -509,7 +509,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 log.debug(f"plugin {name!r}: locale {uistrings.ZH_LOCALE!r} in the Chinese site")
             apply_overrides(zh_config, self.config.overrides.values())
             self._sources.prepare_zh(zh_config, build.langs.prefix)
-            self._warn_template_text()
+            for message in self._theme_text.english_left(self._warned_templates):  # once per file
+                log.warning(message)
             self._theme_text.apply(zh_config.theme, build.strings)
             site.set_alternates(zh_config, build.langs)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
@@ -531,18 +532,6 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             self._zh = False
             self._sources.finish()
             self._theme_text.finish()
-
-    def _warn_template_text(self) -> None:
-        """Name, once per file and process, each override template with English text that stays
-        English (a sentence around a ``{{ expression }}``: templates.py)."""
-        for path, samples in self._theme_text.english_left():
-            if path in self._warned_templates:
-                continue
-            self._warned_templates.add(path)
-            log.warning(
-                f"{_relative(path)}: template text stays English in the Chinese site ({', '.join(samples)}); "
-                "wrap it in {% if config.theme.language == 'zh' %}…{% else %}…{% endif %}"
-            )
 
     def _job(self, page: Page, markdown: str, config: MkDocsConfig) -> PageJob | None:
         """The page's translation job, its included files expanded (sources.py); None for a page

@@ -24,6 +24,7 @@ character references, so no translation can open a Jinja tag or close the attrib
 from __future__ import annotations
 
 import html
+import os
 import re
 import shutil
 import tempfile
@@ -209,6 +210,13 @@ def read_template(path: Path, source: str) -> Template:
     return template
 
 
+def _relative(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return str(path)
+
+
 def _inert(translation: str) -> str:
     """A translation as template text: escaped, and no brace that Jinja could read."""
     return for_template(translation).replace("{", "&#123;").replace("}", "&#125;")
@@ -264,9 +272,20 @@ class ThemeText:
         """The strings to translate, each once, in file order."""
         return list(dict.fromkeys(p.text for t in self.templates for p in t.pieces))
 
-    def english_left(self) -> list[tuple[Path, list[str]]]:
-        """Each template with text that stays English, and up to three samples of it."""
-        return [(t.path, [repr(s[:40]) for s in t.mixed[:SAMPLES]]) for t in self.templates if t.mixed]
+    def english_left(self, named: set[Path]) -> list[str]:
+        """A warning for each template with text that stays English (up to three samples),
+        unless ``named`` holds it already; the templates named are added to ``named``."""
+        messages: list[str] = []
+        for template in self.templates:
+            if not template.mixed or template.path in named:
+                continue
+            named.add(template.path)
+            samples = ", ".join(repr(s[:40]) for s in template.mixed[:SAMPLES])
+            messages.append(
+                f"{_relative(template.path)}: template text stays English in the Chinese site ({samples}); "
+                "wrap it in {% if config.theme.language == 'zh' %}…{% else %}…{% endif %}"
+            )
+        return messages
 
     def apply(self, theme: object, strings: dict[str, str]) -> int:
         """Put the translated copies before ``custom_dir`` in ``theme.dirs`` (the Chinese build's
