@@ -65,22 +65,27 @@ class Template:
 
 def masked(source: str) -> str:
     """``source`` with every Jinja tag replaced, character for character, by a mask (an
-    unclosed tag runs to the end). Linear: each opener is searched again only once passed."""
+    unclosed tag runs to the end), and the text of ``{% trans %}`` blocks too: the theme's own
+    message catalog translates that. Linear: each opener is searched again only once passed."""
     out: list[str] = []
     nexts = {open_: source.find(open_) for open_, _close in _JINJA}
     i = 0
+    in_trans = False
     while i < len(source):
         for open_ in nexts:
             if -1 < nexts[open_] < i:
                 nexts[open_] = source.find(open_, i)
         found = [(pos, open_, close) for open_, close in _JINJA if (pos := nexts[open_]) != -1]
         if not found:
-            out.append(source[i:])
+            out.append(_STATEMENT * (len(source) - i) if in_trans else source[i:])
             break
         start, open_, close = min(found)
-        out.append(source[i:start])
+        out.append(_STATEMENT * (start - i) if in_trans else source[i:start])
         end = source.find(close, start + 2)
         end = len(source) if end == -1 else end + 2
+        if open_ == "{%":
+            words = source[start + 2 : end - 2].strip("-+ \t\r\n").split(None, 1)
+            in_trans = (words[0] == "trans") if words and words[0] in ("trans", "endtrans") else in_trans
         out.append((_EXPRESSION if open_ == "{{" else _STATEMENT) * (end - start))
         i = end
     return "".join(out)
@@ -107,7 +112,9 @@ def _tag_name(tag: str) -> str:
 
 
 def _english(text: str) -> bool:
-    return bool(_ENGLISH.search(text))
+    """Whether ``text`` (raw HTML) reads as English: three ASCII letters once its character
+    references are read (``&laquo;`` is one character, not a word)."""
+    return bool(_ENGLISH.search(html.unescape(text)))
 
 
 def _plain(raw: str) -> str:
