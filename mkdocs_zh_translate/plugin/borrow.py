@@ -70,6 +70,7 @@ class EnglishRenders:
                 fingerprint = extensions_fingerprint(list(config.markdown_extensions), config.mdx_configs)
                 self.renders.setdefault(fingerprint, {})[page.markdown] = (page.content, rewrites)
 
+        render.__wrapped__ = original  # type: ignore[attr-defined]  # sources.foreign_renderer looks through
         page.render = render  # type: ignore[method-assign]
 
 

@@ -145,11 +145,10 @@ def read_pages(
         if skip:
             pages.append(DocsPage(file.src_uri, label, front, body, translate=False))
             continue
-        # Included Markdown (`--8<--`) is translated with the page, as in the plugin's build.
-        expanded, error = pipeline.snippets.expand(body)
+        # Included Markdown (`{!…!}`, `--8<--`) is translated with the page, as in the plugin's build.
+        expanded, problems = pipeline.expand(body)
         page = DocsPage(file.src_uri, label, front, expanded, page_meta)
-        if error:
-            page.warnings.append(f"{label}: snippets not included, kept in English: {error}")
+        page.warnings.extend(f"{label}: {problem}" for problem in problems)
         pages.append(page)
     return sorted(copy), pages
 

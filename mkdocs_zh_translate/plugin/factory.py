@@ -28,9 +28,10 @@ from ..pipeline.spec import TranslatorSpec
 from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError
 from ..segment import SegmentedPage, SiteSyntax
-from . import site
+from . import clickdocs, site
 from .borrow import EnglishRenders
 from .config import DirOptionError, PluginConfig, language_collision, own_dirs, report_path, resolve_model
+from .includes import IncludeExpander
 from .mdconfig import heading_slugify, page_syntax
 from .pins import PINS
 from .snippets import SnippetExpander
@@ -80,6 +81,7 @@ class SitePipeline:
         self.report: Path | None = None  # where each build writes its JSON report (option `report`)
         self.markdown: tuple[list[Any], dict[str, Any]] = ([], {})  # the page guard's renderer
         self.snippets = SnippetExpander([], {})
+        self.includes = IncludeExpander([], {})
         self.slugify: Any = None
         self.syntax: SiteSyntax | None = None
         self.segmented: dict[str, SegmentedPage] = {}  # SiteTranslator's memo, kept across serve reloads
@@ -131,6 +133,7 @@ class SitePipeline:
         # The same list objects: plugins that add extensions after us (mkdocstrings) count too.
         self.markdown = (config.markdown_extensions, config.mdx_configs)
         self.snippets = SnippetExpander(config.markdown_extensions, config.mdx_configs)
+        self.includes = IncludeExpander(config.markdown_extensions, config.mdx_configs)
         self.slugify = heading_slugify(config.mdx_configs)
         self.syntax = page_syntax(config.markdown_extensions, config.mdx_configs)
         return self.spec
@@ -181,6 +184,29 @@ class SitePipeline:
         lend = used == list(extensions) and (not extra or any(_is_attr_list(e) for e in extensions))
         english = self.english.lent(extensions_fingerprint(list(extensions), configs)) if lend else None
         return PageGuard(render, verdicts=verdicts, fingerprint=fingerprint, english=english)
+
+    def expand(self, markdown: str) -> tuple[str, list[str]]:
+        """The page as the translator should see it: the text of other files it includes put in
+        (mkdocs-click's ``::: mkdocs-click`` references, markdown-include's ``{!file!}``, then pymdownx.snippets' ``--8<--``, in Python-Markdown's
+        order), and why any included text stays English (one reason each, without the page's name)."""
+        problems: list[str] = []
+        markdown, error = clickdocs.expand(markdown, self.markdown[0])  # its preprocessor runs first
+        if error:
+            problems.append(f"::: mkdocs-click not included, kept in English: {error}")
+        expanded, error = self.includes.expand(markdown)
+        if error:
+            problems.append(f"included files not included, kept in English: {error}")
+        for name in self.includes.unknown(expanded):
+            problems.append(f"text included by {name} is not translated (kept in English)")
+        expanded, error = self.snippets.expand(expanded)
+        if error:
+            problems.append(f"snippets not included, kept in English: {error}")
+        return expanded, problems
+
+    def included_files(self) -> list[Path]:
+        """The files outside the pages that :meth:`expand` included since :meth:`configure`
+        (snippets and markdown-include files, absolute): their text reaches the Chinese site."""
+        return sorted(Path(p) for p in self.snippets.read | self.includes.read)
 
     def excluded(self, src_uri: str) -> bool:
         """Whether the option ``exclude`` keeps this page English."""

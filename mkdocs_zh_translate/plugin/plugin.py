@@ -33,7 +33,7 @@ from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_f
 from ..pipeline.report import PageCounts, dumps, run_report
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
-from . import clickdocs, coexist, editions, site, templates, theme404, uistrings, versions
+from . import chrome, clickdocs, coexist, editions, site, templates, theme404, uistrings, versions
 from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import WarningCount, prefixed_warnings
@@ -45,6 +45,7 @@ from .hookmemo import HookMemo
 from .jinjacache import SharedBytecode
 from .overrides import apply_overrides, translatable_copyright, translatable_site_name
 from .reload import RenderMemo
+from .sources import PageSources
 from .titles import HOME_ZH, MadeUpTitles, recover_front_matter
 
 log = get_plugin_logger(PLUGIN_NAME)
@@ -64,6 +65,7 @@ class _Build:
     site_name: str = ""
     site_description: str | None = None
     copyright: str | None = None  # when it is plain text (translatable_copyright)
+    copyright_html: templates.Template | None = None  # when it is HTML: its text pieces (chrome.py)
     results: dict[str, PageResult] = field(default_factory=dict)
     strings: dict[str, str] = field(default_factory=dict)
     backlinks: BacklinkLayout = field(default_factory=BacklinkLayout)  # mkdocstrings' backlink trees
@@ -92,6 +94,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._renders = RenderMemo()  # the zh pages' Markdown renders, kept across serve reloads
         self._hooks = {lang: HookMemo() for lang in ("en", "zh")}  # other plugins' page hooks, ditto
         self._warned_templates: set[Path] = set()
+        self._sources = PageSources()  # notebooks, includes, pages other plugins render
+        self._theme_text = templates.ThemeText()  # the English of the site's override templates
         self._english_warnings: WarningCount | None = None  # a strict English build's own warnings
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
@@ -123,7 +127,9 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             site_name=config.site_name,
             site_description=config.site_description,
             copyright=config.copyright if translatable_copyright(config.copyright) else None,
+            copyright_html=chrome.html_copyright(config.copyright),
         )
+        self._sources.reset()
         if i18n is not None:
             self._i18n = coexist.StaticI18nBridge(i18n, self.config.language, self.config.overrides.values())
             self._i18n.prepare(config)
@@ -132,6 +138,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             editions.set_alternates(config, self._build.langs)
             self._build.theme_404 = theme404.own_404_text(config)
         self._build.ui = uistrings.collect(config)
+        self._theme_text.collect(config.theme.custom_dir)
         if self._i18n is None and self._reusing():
             self._hooks["en"].install(config)
         self._stop_counting()
@@ -221,12 +228,28 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 item.title = for_template(self._build.strings.get(title, title))
         return nav
 
-    def on_pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
+    def _pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
         if self._zh and self._reusing():  # see reload.py
             self._renders.attach(page, config, files)
         elif not self._zh and self._build is not None and self._i18n is None and self.collector is None:
             self.pipeline.english.attach(page)  # the guard's English renders (borrow.py)
         return page
+
+    # A translated notebook is read by mkdocs-jupyter (its cache key, its render) and by no one
+    # else: other plugins (git dates) see the notebook's own file (sources.py).
+    @event_priority(100)
+    def _notebook_in(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
+        if self._zh:
+            self._sources.swap_in(page)
+        return page
+
+    @event_priority(-100)
+    def _notebook_out(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
+        if self._zh:
+            self._sources.swap_out(page)
+        return page
+
+    on_pre_page = CombinedEvent(_notebook_in, _pre_page, _notebook_out)
 
     @event_priority(-100)  # after macros and any other plugin that changes the Markdown
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
@@ -237,14 +260,18 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         key = page.file.src_uri
         if not self._zh:
             if not self._excluded(key) and key not in self._human:
-                build.jobs[key] = PageJob(key, _label(page), self._expand(markdown, page), _front_matter_lines(page))
+                job = self._job(page, markdown, config)
+                if job is not None:
+                    build.jobs[key] = job
                 build.metas[key] = _translatable_meta(page)
             return markdown
-        if self._excluded(key) or key in self._human:
+        if self._excluded(key) or key in self._human or self._sources.handled(key):
             return markdown
         result = build.results.get(key)
         if result is None:  # not seen by the English build (--dirty): translate it now
-            job = PageJob(key, _label(page), self._expand(markdown, page), _front_matter_lines(page))
+            job = self._job(page, markdown, config)
+            if job is None:
+                return markdown
             self._translate({key: job}, list(_translatable_meta(page).values()))
             result = build.results[key]
         for name, value in _translatable_meta(page).items():
@@ -252,6 +279,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         return result.markdown
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str | None:
+        html = self._sources.content(page, html, zh=self._zh)  # a notebook's heading ids
         # The banner is added in on_page_context, after the search plugins indexed page.content:
         # otherwise every page would match the banner's words (机器翻译) in the zh search.
         banner = self._banner(page)
@@ -353,6 +381,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             return  # static-i18n builds the zh site from the files added in on_files
         site_dir = Path(config.site_dir)
         if self._zh:
+            for message in chrome.translate_scripts(config, site_dir):
+                log.warning(message)
             site.segment_search_index(site_dir)
             site.add_sitemap_alternates(site_dir / "sitemap.xml", build.langs, "zh")
             return
@@ -363,9 +393,12 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             site_strings.append(build.site_description)
         if build.copyright:
             site_strings.append(build.copyright)
+        if build.copyright_html:
+            site_strings.extend(piece.text for piece in build.copyright_html.pieces)
         site_strings.extend(item.text for item in build.ui)  # reviewed in site.po like the rest
         site_strings.extend(build.titles.strings())
         site_strings.extend(build.theme_404)
+        site_strings.extend(self._theme_text.texts)  # and the override templates' text
         if self.collector is not None:
             assert self.pipeline.review is not None
             self.collector(
@@ -402,9 +435,10 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             results, translated, stats = translator.translate_pages(list(jobs.values()), strings)
         except TranslationFailed as exc:
             raise PluginError(f"{PREFIX}{exc}") from None
+        self._sources.merge(results, jobs)
         build.results.update(results)
         build.strings.update(translated)
-        build.counts.update(stats.pages)
+        build.counts.update({**self._sources.kept_counts(), **stats.pages})
         self.stats = stats
         log.info(stats.summary())
         if stats.fallback_steps and not self.config.strict:
@@ -482,11 +516,16 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 )
             if build.copyright:
                 zh_config.copyright = for_template(build.strings.get(build.copyright, build.copyright))
+            if build.copyright_html:
+                zh_config.copyright = chrome.zh_copyright(build.copyright_html, build.strings) or zh_config.copyright
             uistrings.apply(zh_config, build.ui, build.strings)
             for name in uistrings.localize_dates(zh_config):
                 log.debug(f"plugin {name!r}: locale {uistrings.ZH_LOCALE!r} in the Chinese site")
             apply_overrides(zh_config, self.config.overrides.values())
-            self._warn_template_text(zh_config)
+            self._sources.prepare_zh(zh_config, build.langs.prefix)
+            for message in self._theme_text.english_left(self._warned_templates):  # once per file
+                log.warning(message)
+            self._theme_text.apply(zh_config.theme, build.strings)
             editions.set_alternates(zh_config, build.langs)
             serve_url = build.langs.zh_site_url() if self._command == "serve" else None
             log.info(f"building the Chinese site in {zh_dir}")
@@ -505,31 +544,17 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
                 log.debug(f"{hooks.reused} page hooks of other plugins reused, {hooks.ran} run")
         finally:
             self._zh = False
+            self._sources.finish()
+            self._theme_text.finish()
 
-    def _warn_template_text(self, config: MkDocsConfig) -> None:
-        """Name, once per file and process, each override template with English text of its own."""
-        custom_dir = config.theme.custom_dir
-        if not custom_dir:
-            return
-        for path, samples in templates.english_in_templates(Path(custom_dir)):
-            if path in self._warned_templates:
-                continue
-            self._warned_templates.add(path)
-            log.warning(
-                f"{_relative(path)}: template text stays English in the Chinese site ({', '.join(samples)}); "
-                "wrap it in {% if config.theme.language == 'zh' %}…{% else %}…{% endif %}"
-            )
-
-    def _expand(self, markdown: str, page: Page) -> str:
-        """The page with its ``--8<--`` snippets and ``::: mkdocs-click`` references included, so
-        they are translated with it (mkdocs-click's preprocessor runs before snippets')."""
-        markdown, error = clickdocs.expand(markdown, self.pipeline.markdown[0])
-        if error:
-            log.warning(f"{_label(page)}: ::: mkdocs-click not included, kept in English: {error}")
-        expanded, error = self.pipeline.snippets.expand(markdown)
-        if error:
-            log.warning(f"{_label(page)}: snippets not included, kept in English: {error}")
-        return expanded
+    def _job(self, page: Page, markdown: str, config: MkDocsConfig) -> PageJob | None:
+        """The page's translation job, its included files expanded (sources.py); None for a page
+        whose text no translation reaches (kept English, named in the build's warnings)."""
+        job = self._sources.job(page, markdown, config, self.pipeline.expand, _label(page), _front_matter_lines(page))
+        if self.collector is not None:  # `review sync` stops before the translation names them
+            for problem in self._sources.problems.get(page.file.src_uri, []):
+                log.warning(problem)
+        return job
 
     def _excluded(self, src_uri: str) -> bool:
         return self.pipeline.excluded(src_uri)

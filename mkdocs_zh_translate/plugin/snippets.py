@@ -17,6 +17,7 @@ the escape ``;`` that its pass removes again.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -31,6 +32,7 @@ class SnippetExpander:
         options = dict(configs.get(_EXTENSION) or {})
         options["auto_append"] = []  # the Chinese build appends these itself
         self.options = options
+        self.read: set[str] = set()  # the files expansions included (absolute paths), for inputs
 
     def expand(self, markdown: str) -> tuple[str, str | None]:
         """The page with its snippets expanded, and None; or the page unchanged and the reason
@@ -42,10 +44,24 @@ class SnippetExpander:
         try:
             md = python_markdown.Markdown(extensions=[_EXTENSION], extension_configs={_EXTENSION: self.options})
             preprocessor = md.preprocessors["snippet"]
+            _record_reads(preprocessor, self.read)
             lines = [_escaped(preprocessor, line) for line in preprocessor.run(markdown.split("\n"))]
         except Exception as exc:  # pymdownx's own errors: missing snippet, bad option, IO
             return markdown, str(exc) or type(exc).__name__
         return "\n".join(lines), None
+
+
+def _record_reads(preprocessor: Any, read: set[str]) -> None:
+    """Make this preprocessor instance add every snippet file it finds to ``read``."""
+    find = preprocessor.get_snippet_path
+
+    def get_snippet_path(path: str) -> Any:
+        found = find(path)
+        if isinstance(found, str) and "://" not in found:
+            read.add(os.path.abspath(found))
+        return found
+
+    preprocessor.get_snippet_path = get_snippet_path
 
 
 def _escaped(preprocessor: Any, line: str) -> str:

@@ -35,7 +35,7 @@ def test_overrides_win_over_the_machine_and_theme_extra_merge(tmp_path: Path) ->
     assert "Made with" in en.source and "Made with" not in zh.source  # extra.generator: false
 
 
-def test_markup_in_copyright_is_left_alone(tmp_path: Path) -> None:
+def test_markup_in_copyright_is_kept_and_its_text_translated(tmp_path: Path) -> None:
     config = write_site(
         tmp_path,
         theme="material",
@@ -43,7 +43,8 @@ def test_markup_in_copyright_is_left_alone(tmp_path: Path) -> None:
         extra_config={"copyright": 'Copyright &copy; 2026 <a href="https://example.com">Us</a>'},
     )
     build_in_process(config)
-    assert '&copy; 2026 <a href="https://example.com">Us</a>' in Html(tmp_path / "site/zh/index.html").source
+    zh = Html(tmp_path / "site/zh/index.html")
+    assert '「Copyright © 2026」 <a href="https://example.com">Us</a>' in zh.source  # text only (test_plugin_chrome.py)
 
 
 @pytest.mark.parametrize(
