@@ -187,8 +187,9 @@ class SitePipeline:
 
     def expand(self, markdown: str) -> tuple[str, list[str]]:
         """The page as the translator should see it: the text of other files it includes put in
-        (mkdocs-click's ``::: mkdocs-click`` references, markdown-include's ``{!file!}``, then pymdownx.snippets' ``--8<--``, in Python-Markdown's
-        order), and why any included text stays English (one reason each, without the page's name)."""
+        (mkdocs-click's ``::: mkdocs-click`` references, markdown-include's ``{!file!}``, then
+        pymdownx.snippets' ``--8<--``, in Python-Markdown's order), and why any included text stays
+        English (one reason each, without the page's name)."""
         problems: list[str] = []
         markdown, error = clickdocs.expand(markdown, self.markdown[0])  # its preprocessor runs first
         if error:

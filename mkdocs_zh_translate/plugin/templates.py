@@ -91,6 +91,15 @@ def masked(source: str) -> str:
     return "".join(out)
 
 
+_MASKS = re.compile("[\x00\x01]+")
+
+
+def strip_jinja(source: str) -> str:
+    """``source`` with every Jinja tag and ``{% trans %}`` block's text replaced by one space: the
+    text a template writes of its own, for readers that need no offsets (theme404.py)."""
+    return _MASKS.sub(" ", masked(source))
+
+
 def _tag_end(text: str, start: int) -> int:
     """The index after the ``>`` closing the tag opened at ``start`` (quotes respected), or -1."""
     quote = ""

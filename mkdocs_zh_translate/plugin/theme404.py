@@ -9,8 +9,8 @@ blocks, has it translated with the site's strings (reviewable in ``site.po``), a
 404 page gets the translations in place of that text, in text nodes only (never in attributes,
 scripts or styles), escaped as plain text.
 
-A ``404.html`` in ``theme.custom_dir`` is the site's own template: it is named by the warning
-about English in override templates (templates.py), and not translated here.
+A ``404.html`` in ``theme.custom_dir`` is the site's own template: templates.py translates it with
+the other override templates, not this module.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ from .site import is_material
 from .templates import strip_jinja
 
 _TEMPLATE = "404.html"
-_TRANS = re.compile(r"\{%-?\s*trans\b.*?\{%-?\s*endtrans\s*-?%\}", re.S)
 _WORDS = re.compile(r"[A-Za-z]{2}")
 _SKIPPED = frozenset({"script", "style", "code", "pre"})
 
@@ -68,7 +67,7 @@ def own_404_text(config: MkDocsConfig) -> list[str]:
         except (OSError, UnicodeDecodeError):
             return []
         parser = _TextNodes()
-        parser.feed(strip_jinja(_TRANS.sub(" ", source)))
+        parser.feed(strip_jinja(source))
         parser.close()
         return parser.found
     return []
