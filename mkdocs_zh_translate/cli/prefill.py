@@ -30,7 +30,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "--threads", type=int, default=None, metavar="T",
         help="intra-op threads per worker (default: usable cores // N locally, 1 per Ray actor)",
     )
-    parser.add_argument("--ray", metavar="ADDRESS", help="translate on this Ray cluster (needs the [ray] extra)")
+    parser.add_argument(
+        "--ray", metavar="ADDRESS",
+        help="translate on this Ray cluster (needs the [ray] extra); `local`: a cluster of this machine "
+        "on 127.0.0.1 only, for this run",
+    )
     parser.add_argument(
         "--ray-ship-model", action="store_true",
         help="send the model directory to the actors through Ray's object store (default: they load the same path)",
