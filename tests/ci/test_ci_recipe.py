@@ -285,7 +285,7 @@ def test_ci_recipe_cold_warm_partial_and_no_model_runs(tmp_path: Path) -> None:
     _, bare = runner.run(origin, without=frozenset({"model", "export"}))
     assert bare.rc != 0 and bare.failed == "build"
     refusals = [line for line in bare.log.splitlines() if "have no reviewed or cached translation" in line]
-    assert len(refusals) == 1 and "1 segment on 1 page have" in refusals[0], bare.log[-3000:]
+    assert len(refusals) == 1 and "1 segment on 1 page has" in refusals[0], bare.log[-3000:]
     assert "Traceback" not in bare.log
 
     # 5. ... unless a partly English deploy is allowed
