@@ -254,6 +254,15 @@ class SiteTranslator:
         """The machine cache's text for the site's segments and strings; never loads a model."""
         return self.service.lookup(site_requests(pages, strings))
 
+    def machine_requests(self, jobs: Sequence[PageJob], strings: Sequence[str] = ()) -> Requests:
+        """What the machine must answer for ``jobs`` and ``strings`` (every text no review
+        covers), keyed as :meth:`translate_pages` keys it; nothing is translated or looked up."""
+        segmented = self._segment_jobs(jobs, {}, Stats())
+        reviewed, reviewed_strings, _warnings = self._review(jobs, segmented, strings, Stats())
+        everything = site_requests(segmented.values(), strings)
+        machine = _machine_texts(segmented, reviewed, strings, reviewed_strings)
+        return Requests({t: everything.droppable[t] for t in dict.fromkeys(machine)})
+
     def translate_pages(
         self, jobs: Sequence[PageJob], strings: Sequence[str] = (), *, pages: bool = True
     ) -> tuple[dict[str, PageResult], dict[str, str], Stats]:
