@@ -42,23 +42,6 @@ from .segment import SegmentError, untitled_admonitions
 Layout = Literal["suffix", "folder"]
 LAYOUTS: tuple[Layout, ...] = ("suffix", "folder")
 
-# Default admonition titles of Material / Zensical, as zensical-i18n ships them for zh; other
-# types go through the pipeline like any other string.
-STANDARD_ADMONITIONS = {
-    "note": "注",
-    "abstract": "摘要",
-    "info": "信息",
-    "tip": "提示",
-    "success": "成功",
-    "question": "问题",
-    "warning": "警告",
-    "failure": "失败",
-    "danger": "危险",
-    "bug": "缺陷",
-    "example": "示例",
-    "quote": "引用",
-}
-
 _FRONT_KEY = re.compile(r"^(title|description)([ \t]*:[ \t]*)(.*)$", re.MULTILINE)
 
 
@@ -106,6 +89,9 @@ class DocsSource:
     banner: object = True  # the plugin's ``banner`` option (True, False or a string)
     model_label: str = "model"  # the model's name as the notice shows it
     plugins: Any = None  # the config file's own ``plugins`` value as written (None: not set)
+    # The language's ``theme`` settings from the translated strings (palette toggle names), as
+    # the plugin's zh build sets them: one source (``plugin.uistrings``) for both.
+    zh_theme: Callable[[dict[str, str]], dict[str, Any]] = field(default=lambda strings: {})
 
 
 @dataclass
@@ -178,6 +164,9 @@ def snippet(source: DocsSource, strings: dict[str, str], admonitions: dict[str, 
         zh["nav_translations"] = nav
     if admonitions:
         zh["admonition_translations"] = admonitions
+    theme = source.zh_theme(strings)
+    if theme:  # the palette toggles' names, as the build sets them (the user's overrides win)
+        zh["theme"] = theme
     zh.update(source.overrides)
     languages = [dict(lang) for lang in source.languages if lang.get("locale") != source.language]
     if not languages:
@@ -280,7 +269,9 @@ def translate_tree(
     used: set[str] = set()
     for page in pages:
         used |= admonition_types(page.body)
-    titles = {a: a.replace("-", " ").replace("_", " ").capitalize() for a in sorted(used - set(STANDARD_ADMONITIONS))}
+    # The title Python-Markdown shows for an untitled admonition, which the build translates as
+    # a segment of the page: the same text through the same pipeline (site.po reviews it here).
+    titles = {a: a.capitalize() for a in sorted(used)}
     jobs = [PageJob(p.src_uri, p.label, p.body, p.line_offset) for p in pages]
     strings = list(site_strings) + list(titles.values()) + [v for p in pages for v in p.meta.values()]
     results, translated, stats = translator.translate_pages(jobs, list(dict.fromkeys(strings)))
@@ -301,8 +292,7 @@ def translate_tree(
         done.contents[target] = front + result.markdown
         done.counts[target] = (result.segments, result.reviewed)
         done.body_at[target] = len(front)
-    done.admonitions = {a: STANDARD_ADMONITIONS[a] for a in sorted(used) if a in STANDARD_ADMONITIONS}
-    done.admonitions.update({a: translated.get(t, t) for a, t in titles.items()})
+    done.admonitions = {a: translated[t] for a, t in titles.items() if translated.get(t, t) != t}
     return done
 
 
