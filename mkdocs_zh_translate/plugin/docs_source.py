@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..docs import DocsError, DocsPage, DocsSource
+from ..docs import DocsError, DocsPage, DocsSource, rebased_extensions
 from ..owned import path_kind
 from ..pipeline.backends import needs_model
 from . import uistrings
@@ -190,9 +190,9 @@ def zh_theme(config: Any) -> Callable[[dict[str, str]], dict[str, Any]]:
     return theme
 
 
-def _raw_plugins(config_file: Path) -> Any:
-    """The config's ``plugins`` as written (MkDocs' YAML loader: ``!ENV`` and ``INHERIT`` as the
-    build reads them), for ``--config-out``; None when the config does not set it."""
+def _raw_plugins(config_file: Path, key: str = "plugins") -> Any:
+    """The config's ``plugins`` (or ``key``) as written (MkDocs' YAML loader: ``!ENV`` and
+    ``INHERIT`` as the build reads them), for ``--config-out``; None when the config does not set it."""
     from mkdocs.exceptions import ConfigurationError
     from mkdocs.utils.yaml import yaml_load
 
@@ -201,7 +201,7 @@ def _raw_plugins(config_file: Path) -> Any:
             data = yaml_load(fd)
     except (OSError, ConfigurationError, ValueError):
         return None  # load_config read it a moment ago; the build will say what is wrong
-    return data.get("plugins") if isinstance(data, dict) else None
+    return data.get(key) if isinstance(data, dict) else None
 
 
 @contextmanager
@@ -270,6 +270,8 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
             model_label=pipeline.model_label(),
             plugins=_raw_plugins(config_file),
             zh_theme=zh_theme(config),
+            # relative to where this runs, as the snippets expanded above were read
+            markdown_extensions=rebased_extensions(_raw_plugins(config_file, "markdown_extensions"), Path.cwd()),
         )
     finally:
         pipeline.close()
