@@ -348,6 +348,9 @@ def test_ray_local_starts_a_cluster_on_127_0_0_1_only(
     assert stats.translated == stats.unique > 100
     assert "gcs_server" in probe.seen and "raylet" in probe.seen, probe.seen
     assert all(ips <= LOOPBACK for ips in probe.seen.values()), probe.seen
+    deadline = time.monotonic() + 60  # ray.shutdown() signals the node's processes; they go in a moment
+    while _listening(os.getpid()) and time.monotonic() < deadline:
+        time.sleep(0.5)
     assert not _listening(os.getpid()), "the local cluster outlived the run"
     assert "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER" not in os.environ and "RAY_AUTH_MODE" not in os.environ
     plugin = build_in_process(config)
