@@ -253,6 +253,7 @@ class Translation:
     english: list[str] = field(default_factory=list)
     fallbacks: list[str] = field(default_factory=list)
     counts: dict[str, tuple[int, int]] = field(default_factory=dict)  # zh path -> (segments, reviewed)
+    machine: dict[str, int] = field(default_factory=dict)  # zh path -> segments showing machine text
     body_at: dict[str, int] = field(default_factory=dict)  # zh path -> where the body starts (after front matter)
 
 
@@ -296,6 +297,7 @@ def translate_tree(
         front = translate_front_matter(page.front_matter, translated)
         done.contents[target] = front + result.markdown
         done.counts[target] = (result.segments, result.reviewed)
+        done.machine[target] = result.machine
         done.body_at[target] = len(front)
     done.admonitions = {a: translated[t] for a, t in titles.items() if translated.get(t, t) != t}
     return done
@@ -345,7 +347,8 @@ def write_docs(
     for target, text in done.contents.items():
         segments, reviewed = done.counts[target]
         notice = banner_html(
-            source.banner, segments=segments, reviewed=reviewed, model=source.model_label, translated=True
+            source.banner, segments=segments, reviewed=reviewed, model=source.model_label, translated=True,
+            machine=bool(done.machine.get(target, 1)),  # as the build's banner: no model named over none of its text
         )
         _write(out / target, with_notice(text, done.body_at[target], notice).encode("utf-8"), report, target)
         report.translated_pages += 1

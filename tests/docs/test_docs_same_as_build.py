@@ -58,3 +58,22 @@ def test_docs_writes_the_palette_names_and_admonition_titles_the_build_shows(tmp
     titles = re.findall(r'class="admonition-title">([^<]*)<', built)
     assert zh["admonition_translations"] == {"note": titles[1], "custom-thing": titles[2]}  # [0]: the banner
     assert titles[1:] == ["「Note」", "「Custom-thing」"]
+
+
+def test_docs_names_no_model_over_a_page_of_reviews_and_english(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write_site(root, pages={"index.md": "# Home\n\nReviewed sentence.\n\nAnother sentence.\n"},
+               plugin={"backend": "onnx", "model": "models/opus-mt-en-zh", "allow_untranslated": True})
+    review = root / "translations" / "zh"
+    review.mkdir(parents=True)
+    (review / "index.md.po").write_text(
+        'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Reviewed sentence."\nmsgstr "审校过的句子。"\n', encoding="utf-8")
+    cwd = os.getcwd()
+    os.chdir(root)
+    try:
+        assert main(["docs", "--out", "../out"]) == 0
+    finally:
+        os.chdir(cwd)
+    first = (tmp_path / "out" / "index.zh.md").read_text(encoding="utf-8").split("\n")[0]
+    assert "opus-mt-en-zh" not in first and "机器翻译" not in first and "其余显示英文原文" in first, first
