@@ -23,6 +23,7 @@ import hashlib
 import json
 import os
 import re
+import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,23 +42,6 @@ from .segment import SegmentError, untitled_admonitions
 
 Layout = Literal["suffix", "folder"]
 LAYOUTS: tuple[Layout, ...] = ("suffix", "folder")
-
-# Default admonition titles of Material / Zensical, as zensical-i18n ships them for zh; other
-# types go through the pipeline like any other string.
-STANDARD_ADMONITIONS = {
-    "note": "注",
-    "abstract": "摘要",
-    "info": "信息",
-    "tip": "提示",
-    "success": "成功",
-    "question": "问题",
-    "warning": "警告",
-    "failure": "失败",
-    "danger": "危险",
-    "bug": "缺陷",
-    "example": "示例",
-    "quote": "引用",
-}
 
 _FRONT_KEY = re.compile(r"^(title|description)([ \t]*:[ \t]*)(.*)$", re.MULTILINE)
 
@@ -106,6 +90,13 @@ class DocsSource:
     banner: object = True  # the plugin's ``banner`` option (True, False or a string)
     model_label: str = "model"  # the model's name as the notice shows it
     plugins: Any = None  # the config file's own ``plugins`` value as written (None: not set)
+    # The language's ``theme`` settings from the translated strings (palette toggle names), as
+    # the plugin's zh build sets them: one source (``plugin.uistrings``) for both.
+    zh_theme: Callable[[dict[str, str]], dict[str, Any]] = field(default=lambda strings: {})
+    # The config's ``markdown_extensions`` as written, with the folders that extensions read
+    # relative to the working directory made absolute (:func:`rebased_extensions`); None when
+    # no extension reads one. Written into ``--config-out``.
+    markdown_extensions: list[Any] | None = None
 
 
 @dataclass
@@ -178,6 +169,9 @@ def snippet(source: DocsSource, strings: dict[str, str], admonitions: dict[str, 
         zh["nav_translations"] = nav
     if admonitions:
         zh["admonition_translations"] = admonitions
+    theme = source.zh_theme(strings)
+    if theme:  # the palette toggles' names, as the build sets them (the user's overrides win)
+        zh["theme"] = theme
     zh.update(source.overrides)
     languages = [dict(lang) for lang in source.languages if lang.get("locale") != source.language]
     if not languages:
@@ -259,6 +253,7 @@ class Translation:
     english: list[str] = field(default_factory=list)
     fallbacks: list[str] = field(default_factory=list)
     counts: dict[str, tuple[int, int]] = field(default_factory=dict)  # zh path -> (segments, reviewed)
+    machine: dict[str, int] = field(default_factory=dict)  # zh path -> segments showing machine text
     body_at: dict[str, int] = field(default_factory=dict)  # zh path -> where the body starts (after front matter)
 
 
@@ -280,7 +275,9 @@ def translate_tree(
     used: set[str] = set()
     for page in pages:
         used |= admonition_types(page.body)
-    titles = {a: a.replace("-", " ").replace("_", " ").capitalize() for a in sorted(used - set(STANDARD_ADMONITIONS))}
+    # The title Python-Markdown shows for an untitled admonition, which the build translates as
+    # a segment of the page: the same text through the same pipeline (site.po reviews it here).
+    titles = {a: a.capitalize() for a in sorted(used)}
     jobs = [PageJob(p.src_uri, p.label, p.body, p.line_offset) for p in pages]
     strings = list(site_strings) + list(titles.values()) + [v for p in pages for v in p.meta.values()]
     results, translated, stats = translator.translate_pages(jobs, list(dict.fromkeys(strings)))
@@ -300,9 +297,9 @@ def translate_tree(
         front = translate_front_matter(page.front_matter, translated)
         done.contents[target] = front + result.markdown
         done.counts[target] = (result.segments, result.reviewed)
+        done.machine[target] = result.machine
         done.body_at[target] = len(front)
-    done.admonitions = {a: STANDARD_ADMONITIONS[a] for a in sorted(used) if a in STANDARD_ADMONITIONS}
-    done.admonitions.update({a: translated.get(t, t) for a, t in titles.items()})
+    done.admonitions = {a: translated[t] for a, t in titles.items() if translated.get(t, t) != t}
     return done
 
 
@@ -350,7 +347,8 @@ def write_docs(
     for target, text in done.contents.items():
         segments, reviewed = done.counts[target]
         notice = banner_html(
-            source.banner, segments=segments, reviewed=reviewed, model=source.model_label, translated=True
+            source.banner, segments=segments, reviewed=reviewed, model=source.model_label, translated=True,
+            machine=bool(done.machine.get(target, 1)),  # as the build's banner: no model named over none of its text
         )
         _write(out / target, with_notice(text, done.body_at[target], notice).encode("utf-8"), report, target)
         report.translated_pages += 1
@@ -408,6 +406,56 @@ def _plugin_name(entry: Any) -> str | None:
     return None
 
 
+# Markdown extensions that read files from folders named relative to the working directory of
+# the build, and those options with their defaults: pymdownx.snippets and markdown-include.
+PATH_OPTIONS: dict[str, tuple[str, Any]] = {
+    "pymdownx.snippets": ("base_path", ["."]),
+    "markdown_include.include": ("base_path", "."),
+}
+
+
+def rebased_extensions(raw: Any, cwd: Path) -> list[Any] | None:
+    """``markdown_extensions`` as written (a list, or a mapping) with each path option of
+    :data:`PATH_OPTIONS`, given or default, made absolute from ``cwd`` (where ``docs`` read the
+    included files); None when no listed extension is used.
+
+    The written config is built from another working directory: zensical-i18n runs the build
+    in the config's folder, mkdocs from wherever it is called. A relative ``base_path`` would
+    then name another folder and the includes would vanish with exit code 0; an absolute one
+    names the same folder for both."""
+    entries = [{k: v} for k, v in raw.items()] if isinstance(raw, dict) else list(raw) if isinstance(raw, list) else []
+    changed = False
+    rebased: list[Any] = []
+    for entry in entries:
+        name = _plugin_name(entry)
+        if name in PATH_OPTIONS:
+            key, default = PATH_OPTIONS[name]
+            given = entry.get(name) if isinstance(entry, dict) else None
+            options = dict(given) if isinstance(given, dict) else {}
+            value = options.get(key, default)
+            folders = value if isinstance(value, list) else [value]
+            absolute = [str((cwd / str(v)).resolve()) for v in folders]
+            options[key] = absolute if isinstance(value, list) else absolute[0]
+            entry, changed = {name: options}, True
+        rebased.append(entry)
+    return rebased if changed else None
+
+
+class _ConfigDumper(yaml.SafeDumper):
+    """YAML for ``--config-out``: what ``yaml.safe_dump`` writes, plus the ``!!python/name:``
+    references MkDocs configs use for functions and classes (``pymdownx.emoji``'s index)."""
+
+
+def _python_name(dumper: yaml.SafeDumper, value: Any) -> yaml.Node:
+    name = f"{value.__module__}.{value.__qualname__}"
+    return dumper.represent_scalar(f"tag:yaml.org,2002:python/name:{name}", "")
+
+
+_ConfigDumper.add_multi_representer(types.FunctionType, _python_name)
+_ConfigDumper.add_multi_representer(types.BuiltinFunctionType, _python_name)
+_ConfigDumper.add_multi_representer(type, _python_name)
+
+
 def build_config(source: DocsSource, config_out: Path, out: Path, snippet_text: str) -> str:
     """The config that builds ``out``: ``INHERIT`` the user's config (MkDocs and Zensical both
     resolve it, YAML tags and all), ``docs_dir`` the tree, and the plugins: the user's own
@@ -421,22 +469,24 @@ def build_config(source: DocsSource, config_out: Path, out: Path, snippet_text: 
     plugins: list[Any] = [e for e in entries if _plugin_name(e) not in ("zh-translate", "i18n")]
     block = yaml.safe_load(snippet_text)
     plugins.extend(block["plugins"])
-    data = {
+    data: dict[str, Any] = {
         "INHERIT": os.path.relpath(source.config_file.resolve(), base),
         "docs_dir": os.path.relpath(out, base),
         "plugins": plugins,
     }
+    if source.markdown_extensions is not None:  # a list: INHERIT replaces it whole
+        data["markdown_extensions"] = source.markdown_extensions
     head = (
         f"# Written by `mkdocs-zh-translate docs`: the site of {os.path.basename(source.config_file)} with its\n"
         "# Chinese translation. Build it with `mkdocs build -f THIS` (mkdocs-static-i18n 1.3) or\n"
         "# `zensical-i18n build -f THIS` (zensical-i18n 0.3). Paths here are relative to this folder.\n"
     )
     try:
-        return head + yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=100)
-    except yaml.YAMLError as exc:  # a plugin's options hold an object from a YAML tag
+        return head + yaml.dump(data, Dumper=_ConfigDumper, allow_unicode=True, sort_keys=False, width=100)
+    except yaml.YAMLError as exc:  # an option holds an object from a YAML tag
         raise DocsError(
-            f"{source.config_file}: the plugins' options cannot be written to --config-out ({exc}); "
-            "use the --snippet block in a config of your own"
+            f"{source.config_file}: the plugins' or extensions' options cannot be written to --config-out "
+            f"({exc}); use the --snippet block in a config of your own"
         ) from None
 
 

@@ -13,16 +13,25 @@ from .pipeline.backends import needs_model
 from .plaintext import for_template
 
 
-def banner_html(text: object, *, segments: int, reviewed: int, model: str, translated: bool) -> str:
+def banner_html(
+    text: object, *, segments: int, reviewed: int, model: str, translated: bool, machine: bool = True
+) -> str:
     """The notice put at the top of each Chinese page; empty when disabled.
 
     ``text`` is the ``banner`` option as validated (``True``, ``False`` or a string); typed
     ``object`` because that is what MkDocs' ``Type((bool, str))`` option gives. Every word is
-    escaped (:func:`~.plaintext.for_template`): a user's string is text, never markup."""
+    escaped (:func:`~.plaintext.for_template`): a user's string is text, never markup.
+    ``machine``: the page shows some machine text. A page of reviews and English only (no
+    model could be loaded, ``allow_untranslated``) names no model: none translated it."""
     if text is False:
         return ""
     if not translated:
         body = "本页未翻译，显示英文原文。"
+    elif not machine and not isinstance(text, str):
+        if segments and reviewed == segments:
+            body = "本页译文已全部经人工审校。"
+        else:
+            body = f"本页 {segments} 个片段中有 {reviewed} 个经人工审校，其余显示英文原文。"
     else:
         first = text if isinstance(text, str) else f"本页由机器翻译（{model}）。"
         if segments and reviewed == segments:

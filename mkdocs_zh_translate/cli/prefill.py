@@ -30,7 +30,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "--threads", type=int, default=None, metavar="T",
         help="intra-op threads per worker (default: usable cores // N locally, 1 per Ray actor)",
     )
-    parser.add_argument("--ray", metavar="ADDRESS", help="translate on this Ray cluster (needs the [ray] extra)")
+    parser.add_argument(
+        "--ray", metavar="ADDRESS",
+        help="translate on this Ray cluster (needs the [ray] extra); `local`: a cluster of this machine "
+        "on 127.0.0.1 only, for this run",
+    )
     parser.add_argument(
         "--ray-ship-model", action="store_true",
         help="send the model directory to the actors through Ray's object store (default: they load the same path)",
@@ -41,6 +45,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "(default: the plugin's `providers` option, else cpu; GPU untested)",
     )
     add_markup_option(parser, overrides_config=True)
+    parser.add_argument(
+        "--plan", action="store_true",
+        help="translate nothing: print `missing=N` (texts neither reviewed nor cached: the build needs the "
+        "model unless N is 0) and `fingerprint=HASH` (of everything the build translates), for "
+        "$GITHUB_OUTPUT; the CI guide's workflow uses it",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress lines")
     parser.add_argument(
         "--json", action="store_true",
@@ -53,6 +63,8 @@ def _run(args: argparse.Namespace) -> int:
     from ..pipeline.progress import RateProgress
     from ..prefill.run import Where, prefill
 
+    if args.plan:
+        return _plan(args)
     if args.workers < 0 or (args.threads is not None and args.threads < 1):
         raise CliError("--workers must be >= 0 and --threads >= 1")
     if args.ray_ship_model and not args.ray:
@@ -68,4 +80,16 @@ def _run(args: argparse.Namespace) -> int:
         from .docs import print_report
 
         print_report("prefill", stats)
+    return 0
+
+
+def _plan(args: argparse.Namespace) -> int:
+    """``--plan``: the ``key=value`` lines on stdout, one summary line on stderr."""
+    from ..prefill.plan import plan
+
+    if args.workers or args.ray or args.json or args.ray_ship_model:
+        raise CliError("--plan translates nothing: it takes no --workers, --ray, --ray-ship-model or --json")
+    result = plan(Path(args.config_file))
+    sys.stdout.write(result.outputs())
+    print(PREFIX + result.summary(), file=sys.stderr)
     return 0

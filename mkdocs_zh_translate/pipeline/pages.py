@@ -28,6 +28,9 @@ from .service import Guard, GuardOutcome, Requests, TranslationService
 from .spec import TranslatorSpec, bind_cache
 from .stable import parts_key, stable_text
 
+# The report's entry for the short strings (nav titles, site name, front matter), beside the pages.
+STRINGS_LABEL = "site strings"
+
 # Segmented pages a memo keeps beyond those of the last call (see SiteTranslator's ``segmented``).
 _MEMO_SPARE = 256
 
@@ -143,6 +146,7 @@ class PageResult:
     markdown: str
     segments: int = 0
     reviewed: int = 0
+    machine: int = 0  # segments showing machine text (cached or translated now)
     # "file:line: message": pages or segments kept in English, guard reverts, rejected reviews
     # (warnings); sentences the ladder left wholly or partly English (english); fallbacks that
     # still translated everything (fallbacks, notes only)
@@ -257,6 +261,15 @@ class SiteTranslator:
         """The machine cache's text for the site's segments and strings; never loads a model."""
         return self.service.lookup(site_requests(pages, strings))
 
+    def machine_requests(self, jobs: Sequence[PageJob], strings: Sequence[str] = ()) -> Requests:
+        """What the machine must answer for ``jobs`` and ``strings`` (every text no review
+        covers), keyed as :meth:`translate_pages` keys it; nothing is translated or looked up."""
+        segmented = self._segment_jobs(jobs, {}, Stats())
+        reviewed, reviewed_strings, _warnings = self._review(jobs, segmented, strings, Stats())
+        everything = site_requests(segmented.values(), strings)
+        machine = _machine_texts(segmented, reviewed, strings, reviewed_strings)
+        return Requests({t: everything.droppable[t] for t in dict.fromkeys(machine)})
+
     def translate_pages(
         self, jobs: Sequence[PageJob], strings: Sequence[str] = (), *, pages: bool = True
     ) -> tuple[dict[str, PageResult], dict[str, str], Stats]:
@@ -289,8 +302,10 @@ class SiteTranslator:
             if not needs_model(self.spec.backend):
                 stats.model = f"{self.spec.backend} backend (no model)"
         stats.unique = len(everything)
-        # reviewed only: answered without the cache
-        stats.cached = service.cached - cached + len(set(everything) - set(machine))
+        stats.cached = service.cached - cached  # the cache's answers only: reviews are counted apart
+        strings_counts = _string_counts(strings, reviewed_strings, hits, len(string_warnings))
+        if strings_counts is not None:  # the report's pages then add up to the run's segments
+            stats.pages[STRINGS_LABEL] = strings_counts
 
         try:
             for job in jobs if pages else ():
@@ -432,7 +447,8 @@ class SiteTranslator:
         if stats.untranslated and not self.allow_untranslated:
             where = f" on {pages} page{'s' if pages != 1 else ''}" if pages else ""
             raise TranslationFailed(
-                f"{stats.untranslated} segment{'s' if stats.untranslated != 1 else ''}{where} have no "
+                f"{stats.untranslated} segment{'s' if stats.untranslated != 1 else ''}{where} "
+                f"{'have' if stats.untranslated != 1 else 'has'} no "
                 f"reviewed or cached translation and the model cannot be loaded: {self.service.unavailable}. "
                 "Set `allow_untranslated: true` to build them in English instead"
             )
@@ -457,6 +473,7 @@ class SiteTranslator:
         for segment, hit in zip(page.segments, page_hits):
             if hit.origin is Origin.REVIEWED:
                 result.reviewed += 1
+            result.machine += hit.origin.machine
             if hit.fallback == "english" and hit.origin is not Origin.ENGLISH:
                 result.english.append(
                     f"{job.label}:{segment.line + job.line_offset}: kept in English, wholly or in part "
@@ -518,10 +535,28 @@ def _machine_texts(
 def _string_warnings(string_warnings: list[str], results: dict[str, PageResult], stats: Stats) -> None:
     """Rejected reviews of short strings are reported like a page's, under "site strings"."""
     if string_warnings:
-        label = "site strings"
-        results.setdefault(label, PageResult("", translated=False, warnings=list(string_warnings)))
+        results.setdefault(STRINGS_LABEL, PageResult("", translated=False, warnings=list(string_warnings)))
         n = len(string_warnings)
-        stats.pages.setdefault(label, PageCounts(rejected_reviews=n, left_behind=n))
+        stats.pages.setdefault(STRINGS_LABEL, PageCounts(rejected_reviews=n, left_behind=n))
+
+
+def _string_counts(
+    strings: Sequence[str], reviewed_strings: dict[str, str], hits: dict[str, Hit], rejected: int
+) -> PageCounts | None:
+    """The short strings' numbers, as one more entry of the report (None: there are none).
+
+    Every string counts where the run's ``segments`` counts it (each occurrence), so the
+    report's ``totals.segments`` equals ``run.segments``; ``left_behind`` stays the rejected
+    reviews, as before."""
+    counts = PageCounts(rejected_reviews=rejected, left_behind=rejected)
+    for text in strings:
+        if not text.strip():
+            continue
+        if text in reviewed_strings:
+            counts.count_hit(Origin.REVIEWED, None)
+        else:
+            counts.count_hit(hits[text].origin, hits[text].fallback)
+    return counts if counts.segments or rejected else None
 
 
 def _trim_memo(memo: dict[str, Any] | None, used: int) -> None:

@@ -133,6 +133,19 @@ class TranslationService:
                 hits.update(reused)
         return hits
 
+    def _damaged_hits(self, requests: Requests, misses: list[str], hits: dict[str, Hit]) -> list[str]:
+        """The model cannot be loaded: when its directory is a damaged export, the misses that
+        are cached for the model it was exported as join ``hits`` (so only what is truly missing
+        is reported missing); the misses left."""
+        if self.cache is None or self.cache.damaged is None:
+            return misses
+        keys = {t: self.key(t, requests.droppable[t]) for t in misses}
+        found = self.cache.memory.lookup(list(dict.fromkeys(keys.values())), self.cache.damaged)
+        kept = {t: found[k] for t, k in keys.items() if k in found}
+        hits.update(kept)
+        self.cached += len(kept)
+        return [t for t in misses if t not in kept]
+
     # -- translating ----------------------------------------------------------------------
 
     def translate(self, requests: Requests) -> dict[str, Hit]:
@@ -153,6 +166,9 @@ class TranslationService:
             try:
                 translator = self._model()
             except TranslationFailed as exc:
+                misses = self._damaged_hits(requests, misses, hits)
+                if not misses:
+                    return hits
                 if not self.english_fallback:
                     raise
                 self.unavailable = str(exc)

@@ -52,6 +52,11 @@ class CacheBinding:
     memory: TranslationMemory
     fingerprint: str
     legacy: str | None = None
+    # A model directory that differs from its manifest (a damaged export) cannot be loaded; its
+    # fingerprint is its content, which nothing was cached under. The fingerprint of the model
+    # it was exported as: what a build that cannot load it reads, as it reads the cache's last
+    # model when the directory is gone (nothing is ever stored under it by the damaged model).
+    damaged: str | None = None
 
 
 def model_fingerprint(model_dir: Path) -> str:
@@ -126,9 +131,31 @@ def _resolved(spec: TranslatorSpec, memory: TranslationMemory, content: str) -> 
     return replace(spec, markup=choice.name)
 
 
+def _declared_content(spec: TranslatorSpec, content: str) -> str | None:
+    """The model part of the fingerprint as the model directory's manifest declares it, when
+    that is not what the directory holds (``content``); None for an intact or unlisted model."""
+    if not needs_model(spec.backend) or not spec.model:
+        return None
+    from ..model_integrity import fingerprint_of
+
+    try:
+        manifest = json.loads((Path(spec.model) / "manifest.json").read_text(encoding="utf-8"))
+        declared = f"{spec.backend}:manifest:" + fingerprint_of(manifest["files"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return declared if declared != content else None
+
+
 def bind_cache(spec: TranslatorSpec, memory: TranslationMemory) -> CacheBinding:
     """``memory`` with the current and the 0.1.0 fingerprint of ``spec`` (``auto`` resolved:
-    the key names the strategy that produces the text)."""
+    the key names the strategy that produces the text), and the declared model's when the
+    model directory is damaged."""
     content = _model_content(spec, memory)
     spec = _resolved(spec, memory, content)
-    return CacheBinding(memory, f"{content}|{decode_options(spec)}", f"{content}|{decode_options(spec, legacy=True)}")
+    declared = _declared_content(spec, content)
+    return CacheBinding(
+        memory,
+        f"{content}|{decode_options(spec)}",
+        f"{content}|{decode_options(spec, legacy=True)}",
+        f"{declared}|{decode_options(spec)}" if declared else None,
+    )

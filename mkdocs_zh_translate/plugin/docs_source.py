@@ -10,17 +10,19 @@ by MkDocs' ``get_data``), so the PO keys match the build's for every page no oth
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from ..docs import DocsError, DocsPage, DocsSource
+from ..docs import DocsError, DocsPage, DocsSource, rebased_extensions
 from ..owned import path_kind
 from ..pipeline.backends import needs_model
+from . import uistrings
 from .config import PluginConfig
 from .factory import SitePipeline, listed_options, load_options
 from .overrides import translatable_copyright, translatable_site_name
@@ -154,7 +156,8 @@ def read_pages(
 
 
 def read_strings(config: Any, options: PluginConfig) -> tuple[list[str], list[str]]:
-    """(nav titles, all site strings) in the order the plugin's build translates them."""
+    """(nav titles, all site strings) in the order the plugin's build translates them, the
+    interface text of mkdocs.yml (:mod:`.uistrings`) last, as the build lists it in site.po."""
     nav_titles = list(dict.fromkeys(_nav_titles(config.nav))) if options.translate_nav else []
     strings = list(nav_titles)
     if options.translate_nav and translatable_site_name(config.site_name):
@@ -163,12 +166,32 @@ def read_strings(config: Any, options: PluginConfig) -> tuple[list[str], list[st
         strings.append(config.site_description)
     if translatable_copyright(config.copyright):
         strings.append(config.copyright)
+    strings.extend(item.text for item in uistrings.collect(config))
     return nav_titles, strings
 
 
-def _raw_plugins(config_file: Path) -> Any:
-    """The config's ``plugins`` as written (MkDocs' YAML loader: ``!ENV`` and ``INHERIT`` as the
-    build reads them), for ``--config-out``; None when the config does not set it."""
+def zh_theme(config: Any) -> Callable[[dict[str, str]], dict[str, Any]]:
+    """The zh language's ``theme`` settings for the i18n block: the palette with its toggle
+    names translated exactly as the build's :func:`.uistrings.apply` sets them in its config
+    (the other interface text lives in Markdown options, which the i18n plugins do not set per
+    language)."""
+    items = [item for item in uistrings.collect(config) if item.path[0] == "theme"]
+    palette = copy.deepcopy(config.theme.get("palette"))
+
+    def theme(strings: dict[str, str]) -> dict[str, Any]:
+        if not items or palette is None:
+            return {}
+        zh = {"theme": {"palette": copy.deepcopy(palette)}}
+        uistrings.apply(zh, items, strings)
+        translated = zh["theme"]["palette"]
+        return {"palette": translated} if translated != palette else {}
+
+    return theme
+
+
+def _raw_plugins(config_file: Path, key: str = "plugins") -> Any:
+    """The config's ``plugins`` (or ``key``) as written (MkDocs' YAML loader: ``!ENV`` and
+    ``INHERIT`` as the build reads them), for ``--config-out``; None when the config does not set it."""
     from mkdocs.exceptions import ConfigurationError
     from mkdocs.utils.yaml import yaml_load
 
@@ -177,7 +200,7 @@ def _raw_plugins(config_file: Path) -> Any:
             data = yaml_load(fd)
     except (OSError, ConfigurationError, ValueError):
         return None  # load_config read it a moment ago; the build will say what is wrong
-    return data.get("plugins") if isinstance(data, dict) else None
+    return data.get(key) if isinstance(data, dict) else None
 
 
 @contextmanager
@@ -245,6 +268,9 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
             banner=plugin_config.banner,
             model_label=pipeline.model_label(),
             plugins=_raw_plugins(config_file),
+            zh_theme=zh_theme(config),
+            # relative to where this runs, as the snippets expanded above were read
+            markdown_extensions=rebased_extensions(_raw_plugins(config_file, "markdown_extensions"), Path.cwd()),
         )
     finally:
         pipeline.close()

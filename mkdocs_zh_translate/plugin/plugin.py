@@ -29,7 +29,7 @@ from mkdocs.utils import meta as meta_util
 from ..logs import PLUGIN_NAME, PREFIX
 from ..owned import PathError, atomic_write
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
-from ..pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks, strict_failure
+from ..pipeline.pages import STRINGS_LABEL, PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks, strict_failure
 from ..pipeline.report import PageCounts, dumps, run_report
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
@@ -342,6 +342,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
             reviewed=result.reviewed if result else 0,
             model=self._model_label(),
             translated=bool(result and result.translated and result.segments),  # no text: nothing was translated
+            machine=bool(result and result.machine),  # reviews and English only: no model to name
         )
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str | None:
@@ -438,7 +439,12 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         self._sources.merge(results, jobs)
         build.results.update(results)
         build.strings.update(translated)
-        build.counts.update({**self._sources.kept_counts(), **stats.pages})
+        build.counts.update(self._sources.kept_counts())
+        for key, counts in stats.pages.items():  # a later pass (--dirty) adds its strings
+            if key == STRINGS_LABEL and key in build.counts:
+                build.counts[key].add(counts)
+            else:
+                build.counts[key] = counts
         self.stats = stats
         log.info(stats.summary())
         if stats.fallback_steps and not self.config.strict:

@@ -33,6 +33,23 @@ EN_LABEL = "English"
 _CJK_RUN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef]+")
 ZWSP = "\u200b"
 BUILTIN_SEARCH_SEPARATOR = r"[\s\-\u200b]+"
+_MKDOCS_SEARCH_SEPARATOR = r"[\s\-]+"  # MkDocs' search default: replaced by ours, which extends it
+
+
+def splitting_segmentation(separator: str) -> str:
+    """A site's own search ``separator`` extended to split at the zero-width spaces the zh
+    index is segmented with (never replaced: the site's splits stay).
+
+    Material's docs suggest a separator of their own; without this, the zh index would take it
+    as is and Chinese words, joined by U+200B, would stay one token that no query finds. The
+    test is Python's ``re`` on the JavaScript source (the same syntax for what separators use);
+    a pattern it cannot read is extended all the same."""
+    try:
+        if any(m.start() <= 1 < m.end() for m in re.finditer(separator, f"a{ZWSP}b")):
+            return separator
+    except re.error:
+        pass
+    return separator + r"|\u200b"
 
 
 @dataclass(frozen=True)
@@ -254,10 +271,17 @@ def prepare_zh_config(config: MkDocsConfig, langs: Languages, site_name: str) ->
             # lunr's `zh` support needs jieba in the browser and fails; we segment at build time
             # instead (see segment_search_index) and keep lunr's default pipeline, patched.
             plugin.config.lang = [SOURCE_LANG]
-            plugin.config.separator = BUILTIN_SEARCH_SEPARATOR
+            separator = plugin.config.separator
+            plugin.config.separator = (
+                BUILTIN_SEARCH_SEPARATOR if separator in (None, _MKDOCS_SEARCH_SEPARATOR)
+                else splitting_segmentation(separator)
+            )
             plugin.config.prebuild_index = False
             # Chinese words are one or two characters; the default (3) would hide most of them.
             plugin.config.min_search_length = 1
+        elif type(plugin).__module__.startswith("material.plugins.search") and plugin.config.get("separator"):
+            # Material's own zh default splits U+200B; a site's separator replaces that default.
+            plugin.config.separator = splitting_segmentation(plugin.config.separator)
 
 
 # -- search --------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from ..pipeline.ladder import SegmentTranslation
 from ..pipeline.lazy import TranslationFailed
 from ..pipeline.service import ChunkRunner
 from ..pipeline.spec import TranslatorSpec
+from .raysession import LOCAL, check_authentication, check_loopback_nodes, driver_session
 from .worker import ChunkWorker
 
 INSTALL_HINT = "pip install 'mkdocs-zh-translate[ray]'"
@@ -117,33 +118,46 @@ def ray_runner(
     def run(
         chunks: list[list[str]], droppable: Mapping[str, Collection[int]]
     ) -> Iterator[tuple[list[str], list[SegmentTranslation]]]:
-        check_reachable(address)
-        try:
-            ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING)
-        except (ConnectionError, ValueError, RuntimeError) as exc:
-            raise TranslationFailed(f"cannot connect to the Ray cluster at {address}: {_one_line(exc)}") from None
-        try:
-            cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
-            count = actors or max(1, cpus // threads)
-            count = min(count, len(chunks))
-            model_files: Any = None
-            if ship_model:
-                if not needs_model(spec.backend) or not spec.model or not Path(spec.model).is_dir():
-                    raise TranslationFailed(f"--ray-ship-model: no model directory to ship ({spec.model})")
-                model_files = ray.put(read_model_dir(Path(spec.model)))
-            remote = ray.remote(num_cpus=threads)(TranslatorActor)
-            pool = ActorPool([remote.remote(actor_spec, glossary, model_files) for _ in range(count)])
-            work = [(i, chunk, {t: sorted(droppable[t]) for t in chunk}) for i, chunk in enumerate(chunks)]
-            results = pool.map_unordered(lambda actor, item: actor.translate.remote(*item), work)
-            for index, outputs, error in results:
-                if outputs is None:
-                    raise TranslationFailed(error or "a Ray actor failed")
-                yield chunks[index], outputs
-        except ray.exceptions.RayError as exc:
-            raise TranslationFailed(
-                f"the Ray cluster at {address} failed: {_one_line(exc)} (every finished chunk is cached)"
-            ) from None
-        finally:
-            ray.shutdown()  # the driver's actors end with it
+        if address != LOCAL:
+            check_reachable(address)
+        with driver_session(address):
+            _connect(ray, address)
+            try:
+                if address == LOCAL:
+                    check_loopback_nodes(ray.nodes())  # type: ignore[no-untyped-call]
+                cpus = int(ray.cluster_resources().get("CPU", 1))  # type: ignore[no-untyped-call]
+                count = actors or max(1, cpus // threads)
+                count = min(count, len(chunks))
+                model_files: Any = None
+                if ship_model:
+                    if not needs_model(spec.backend) or not spec.model or not Path(spec.model).is_dir():
+                        raise TranslationFailed(f"--ray-ship-model: no model directory to ship ({spec.model})")
+                    model_files = ray.put(read_model_dir(Path(spec.model)))
+                remote = ray.remote(num_cpus=threads)(TranslatorActor)
+                pool = ActorPool([remote.remote(actor_spec, glossary, model_files) for _ in range(count)])
+                work = [(i, chunk, {t: sorted(droppable[t]) for t in chunk}) for i, chunk in enumerate(chunks)]
+                results = pool.map_unordered(lambda actor, item: actor.translate.remote(*item), work)
+                for index, outputs, error in results:
+                    if outputs is None:
+                        raise TranslationFailed(error or "a Ray actor failed")
+                    yield chunks[index], outputs
+            except ray.exceptions.RayError as exc:
+                raise TranslationFailed(
+                    f"the Ray cluster at {address} failed: {_one_line(exc)} (every finished chunk is cached)"
+                ) from None
+            finally:
+                ray.shutdown()  # the driver's actors end with it (and a local cluster with them)
 
     return run
+
+
+def _connect(ray: Any, address: str) -> None:
+    """``ray.init`` for ``address`` (``local``: a new loopback-only cluster of this machine, which
+    ends with the run); TranslationFailed in one line when it fails."""
+    if address != LOCAL:
+        check_authentication(address)
+    options: dict[str, Any] = {"include_dashboard": False} if address == LOCAL else {}
+    try:
+        ray.init(address=address, log_to_driver=False, logging_level=logging.WARNING, **options)
+    except (ConnectionError, ValueError, RuntimeError, ray.exceptions.RayError) as exc:
+        raise TranslationFailed(f"cannot connect to the Ray cluster at {address}: {_one_line(exc)}") from None

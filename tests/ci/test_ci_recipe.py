@@ -131,33 +131,46 @@ class _Runner:
                 continue
             ran.append(name)
             uses = step.get("uses", "")
-            if uses.startswith("actions/cache@"):
+            if uses.startswith(("actions/cache@", "actions/cache/restore@", "actions/cache/save@")):
                 path = checkout / step["with"]["path"]
-                key = self._expand(step["with"]["key"], checkout, env)
-                hit = self._restore(path, key, self._expand(step["with"].get("restore-keys", ""), checkout, env))
+                key = self._expand(step["with"]["key"], checkout, env, outputs)
+                if uses.startswith("actions/cache/save@"):  # saved now, after the steps before it
+                    self._save(key, path)
+                    continue
+                restore_keys = self._expand(step["with"].get("restore-keys", ""), checkout, env, outputs)
+                hit = self._restore(path, key, restore_keys)
                 outputs[name] = {"cache-hit": hit}
-                if hit != "true":
+                if hit != "true" and uses.startswith("actions/cache@"):
                     saves.append((key, path))
             elif uses:
                 assert uses.split("@")[0] in {"actions/checkout", "actions/setup-python", "actions/upload-pages-artifact"}
             else:
                 script = "\n".join(line for line in step["run"].splitlines() if not line.startswith("pip "))
                 began = time.perf_counter()
+                step_outputs = checkout.parent / f"github-output-{len(ran)}"
+                step_outputs.write_text("", encoding="utf-8")
                 proc = subprocess.run(
                     ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script],
-                    cwd=checkout, env=env, capture_output=True, text=True, timeout=900,
+                    cwd=checkout, env={**env, "GITHUB_OUTPUT": str(step_outputs)},
+                    capture_output=True, text=True, timeout=900,
                 )
                 log.append(proc.stdout + proc.stderr)
                 timings[name] = time.perf_counter() - began
+                lines = step_outputs.read_text(encoding="utf-8").splitlines()
+                outputs[name] = dict(line.split("=", 1) for line in lines if "=" in line)
                 if proc.returncode:
                     return checkout, _Result(
                         proc.returncode, "".join(log), ran, name, outputs, time.perf_counter() - started, timings
                     )
         for key, path in saves:  # the post-job step: only after a job that succeeded, new keys only
-            if key not in self.store and path.is_dir():
-                self.store[key] = self.root / "cache-store" / hashlib.sha256(key.encode()).hexdigest()[:16]
-                shutil.copytree(path, self.store[key])
+            self._save(key, path)
         return checkout, _Result(0, "".join(log), ran, None, outputs, time.perf_counter() - started, timings)
+
+    def _save(self, key: str, path: Path) -> None:
+        """GitHub's cache service: a key is written once (a second save of it is refused)."""
+        if key not in self.store and path.is_dir():
+            self.store[key] = self.root / "cache-store" / hashlib.sha256(key.encode()).hexdigest()[:16]
+            shutil.copytree(path, self.store[key])
 
     def _restore(self, path: Path, key: str, restore_keys: str) -> str:
         if key in self.store:
@@ -176,17 +189,23 @@ class _Runner:
             return True
         result = True
         for part in condition.split(" && "):
-            match = re.fullmatch(r"steps\.([\w-]+)\.outputs\.cache-hit != 'true'", part.strip())
+            match = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+) (!=|==) '([^']*)'", part.strip())
             assert match, f"the test's runner does not know the condition {part!r}"
-            result = result and outputs.get(match.group(1), {}).get("cache-hit", "") != "true"
+            step, output, op, wanted = match.groups()
+            found = outputs.get(step, {}).get(output, "")  # GitHub: a missing output is ''
+            result = result and ((found != wanted) if op == "!=" else (found == wanted))
         return result
 
-    @staticmethod
-    def _expand(text: str, checkout: Path, env: Mapping[str, str]) -> str:
+    def _expand(self, text: str, checkout: Path, env: Mapping[str, str], outputs: dict[str, dict[str, str]]) -> str:
         def value(match: re.Match[str]) -> str:
             expr = match.group(1).strip()
             if expr.startswith("env."):
                 return env[expr[4:]]
+            if expr == "github.run_id":
+                return str(self.runs)
+            step_output = re.fullmatch(r"steps\.([\w-]+)\.outputs\.([\w-]+)", expr)
+            if step_output:
+                return outputs.get(step_output.group(1), {}).get(step_output.group(2), "")
             files = re.fullmatch(r"hashFiles\((.*)\)", expr)
             assert files, f"the test's runner does not know {expr!r}"
             digest = hashlib.sha256()
@@ -225,13 +244,28 @@ def _zh_pages(site: Path) -> dict[str, str]:
     }
 
 
+SNIPPET_EN = "Snippets are translated with the page that includes them."
+
+
+def _edit_file(repo: Path, relative: str, old: str, new: str) -> None:
+    path = repo / relative
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new), encoding="utf-8")
+
+
 @pytest.mark.slow  # trains the tiny model the first time (cached afterwards)
-def test_ci_recipe_cold_warm_partial_and_no_model_runs(tmp_path: Path) -> None:
+def test_ci_recipe_cold_warm_partial_snippet_and_no_model_runs(tmp_path: Path) -> None:
     from tests.models import tiny_hf_model
 
-    # The team's repository: the site, the reviewed PO file, the guide's .gitignore and workflow.
+    # The team's repository: the site (a page includes a snippet from outside docs/, as the
+    # project's own guide does), the reviewed PO file, the guide's .gitignore and workflow.
     origin = tmp_path / "origin"
-    write_site(origin, plugin={"model": "models/opus-mt-en-zh"})
+    snippets = {"pymdownx.snippets": {"base_path": ["snippets"], "check_paths": True}}
+    write_site(origin, plugin={"model": "models/opus-mt-en-zh"}, extra_config={"markdown_extensions": [snippets]})
+    _edit_file(origin, "docs/guide/usage.md", "# Usage\n", '# Usage\n\n--8<-- "note.md"\n')
+    (origin / "snippets").mkdir()
+    (origin / "snippets" / "note.md").write_text(SNIPPET_EN + "\n", encoding="utf-8")
     (origin / "translations" / "zh" / "guide").mkdir(parents=True)
     (origin / "translations" / "zh" / "guide" / "install.md.po").write_text(REVIEW_PO, encoding="utf-8")
     shutil.copy(GITIGNORE, origin / ".gitignore")
@@ -246,65 +280,94 @@ def test_ci_recipe_cold_warm_partial_and_no_model_runs(tmp_path: Path) -> None:
         "PYTHONPATH": str(REPO),
         "ZH_MODEL": str(tiny_hf_model()),  # instead of the Hub id: the same export command
     })
+    decisions: list[tuple[str, str, list[str]]] = []  # (run, plan's missing, model steps that ran)
 
-    # 1. cold: nothing cached; the model is exported, every unreviewed segment translated
-    cold_dir, cold = runner.run(origin)
+    def run(label: str, **kwargs: Any) -> tuple[Path, _Result]:
+        checkout, result = runner.run(origin, **kwargs)
+        model_steps = [s for s in ("model", "export", "zh-cache-save") if s in result.ran]
+        decisions.append((label, result.outputs.get("plan", {}).get("missing", "-"), model_steps))
+        return checkout, result
+
+    # 1. cold: nothing cached; the plan says the model is needed: exported, every unreviewed
+    #    segment translated (the snippet's too), the cache saved after the build
+    cold_dir, cold = run("cold")
     assert cold.rc == 0, cold.log[-3000:]
     assert cold.ran == [
-        "actions/checkout@v4", "actions/setup-python@v5", _pip_lines()[0], "zh-cache", "model", "export", "reviews", "build",
-        "actions/upload-pages-artifact@v3",
+        "actions/checkout@v4", "actions/setup-python@v5", _pip_lines()[0], "zh-cache", "plan", "model", "export",
+        "reviews", "build", "zh-cache-save", "actions/upload-pages-artifact@v3",
     ]
+    assert int(cold.outputs["plan"]["missing"]) == int(cold.summary.group(4)) > 0
+    assert re.fullmatch(r"[0-9a-f]{64}", cold.outputs["plan"]["fingerprint"])
     assert (cold_dir / "models" / "opus-mt-en-zh" / "manifest.json").is_file()
-    assert int(cold.summary.group(4)) > 0 and cold.summary.group(0).endswith("model loaded")
+    assert cold.summary.group(0).endswith("model loaded")
     assert "review check: 1 of " in cold.log and ": ok" in cold.log
     cold_pages = _zh_pages(cold_dir / "site")
     assert REVIEWED_ZH in cold_pages["zh/guide/install/index.html"]
+    assert SNIPPET_EN not in cold_pages["zh/guide/usage/index.html"]  # translated with its page
     # what the run made is ignored: nothing to commit
     assert _git(cold_dir, "status", "--porcelain", "--untracked-files=all") == ""
 
-    # 2. warm, same commit, another path: an exact hit; no model restored or exported, none loaded
-    warm_dir, warm = runner.run(origin)
+    # 2. nothing changed, another path: nothing missing; no model restored, exported or loaded
+    warm_dir, warm = run("unchanged")
     assert warm.rc == 0, warm.log[-3000:]
-    assert warm.outputs["zh-cache"] == {"cache-hit": "true"}
+    assert warm.outputs["plan"]["missing"] == "0" and warm.outputs["zh-cache"] == {"cache-hit": "false"}
     assert "model" not in warm.ran and "export" not in warm.ran and not (warm_dir / "models").exists()
     assert warm.summary.group(4) == "0" and warm.summary.group(0).endswith("model not loaded")
     assert _zh_pages(warm_dir / "site") == cold_pages
 
-    # 3. one paragraph edited: a partial hit; the model comes from its cache, one segment translated
+    # 3. one paragraph of a page edited: one missing; the model comes from its cache
     _edit(origin, "guide/usage.md", "Run the build command;", "Run the build command twice;")
     _commit(origin, "edit usage")
-    _, partial = runner.run(origin)
+    _, partial = run("page changed")
     assert partial.rc == 0, partial.log[-3000:]
-    assert partial.outputs["zh-cache"] == {"cache-hit": "false"} and partial.outputs["model"] == {"cache-hit": "true"}
-    assert "export" not in partial.ran
+    assert partial.outputs["plan"]["missing"] == "1" and partial.outputs["model"] == {"cache-hit": "true"}
+    assert "export" not in partial.ran and "zh-cache-save" in partial.ran
     assert partial.summary.group(4) == "1" and partial.summary.group(0).endswith("model loaded")
 
-    # 4. another edit, and a workflow without the model steps: the build refuses to ship English
+    # 4. only the snippet edited (outside docs/): the plan sees it, as the build reads it
+    _edit_file(origin, "snippets/note.md", "with the page", "together with the page")
+    _commit(origin, "edit snippet")
+    snippet_dir, snippet = run("snippet changed")
+    assert snippet.rc == 0, snippet.log[-3000:]
+    assert snippet.outputs["plan"]["missing"] == "1" and "model" in snippet.ran
+    assert snippet.summary.group(4) == "1" and snippet.summary.group(0).endswith("model loaded")
+    assert "together with the page" not in _zh_pages(snippet_dir / "site")["zh/guide/usage/index.html"]
+
+    # 5. another edit, and a workflow without the model steps: the build refuses to ship English
+    #    and saves nothing; the next run with them plans again and recovers
     _edit(origin, "index.md", "This site explains", "This site describes")
     _commit(origin, "edit home")
-    _, bare = runner.run(origin, without=frozenset({"model", "export"}))
-    assert bare.rc != 0 and bare.failed == "build"
-    refusals = [line for line in bare.log.splitlines() if "have no reviewed or cached translation" in line]
-    assert len(refusals) == 1 and "1 segment on 1 page have" in refusals[0], bare.log[-3000:]
+    _, bare = run("model missing", without=frozenset({"model", "export"}))
+    assert bare.rc != 0 and bare.failed == "build" and "zh-cache-save" not in bare.ran
+    refusals = [line for line in bare.log.splitlines() if "have no reviewed or cached translation" in line
+                or "has no reviewed or cached translation" in line]
+    assert len(refusals) == 1 and "1 segment on 1 page has" in refusals[0], bare.log[-3000:]
     assert "Traceback" not in bare.log
+    _, recovered = run("next run")
+    assert recovered.rc == 0, recovered.log[-3000:]
+    assert recovered.outputs["plan"]["missing"] == "1" and recovered.summary.group(4) == "1"
 
-    # 5. ... unless a partly English deploy is allowed
+    # 6. ... unless a partly English deploy is allowed
     config = origin / "mkdocs.yml"
     data = yaml.safe_load(config.read_text(encoding="utf-8"))
     data["plugins"][1]["zh-translate"]["allow_untranslated"] = True
     config.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    _edit(origin, "index.md", "This site describes", "This site covers")
     _commit(origin, "allow untranslated")
-    allowed_dir, allowed = runner.run(origin, without=frozenset({"model", "export"}))
+    allowed_dir, allowed = run("model missing, allowed", without=frozenset({"model", "export"}))
     assert allowed.rc == 0, allowed.log[-3000:]
-    assert "This site describes" in (allowed_dir / "site" / "zh" / "index.html").read_text(encoding="utf-8")
+    assert "This site covers" in (allowed_dir / "site" / "zh" / "index.html").read_text(encoding="utf-8")
 
-    # 6. the reviewed sentence changed in English: the reviews step fails before the build
+    # 7. the reviewed sentence changed in English: the reviews step fails before the build
     _edit(origin, "guide/install.md", REVIEWED_EN, "You need Python 3.10 and a cache directory.")
     _commit(origin, "edit reviewed")
-    _, stale = runner.run(origin)
+    _, stale = run("stale review")
     assert stale.rc == 1 and stale.failed == "reviews"
     assert ", 1 stale, 0 rejected: more than 0 stale" in stale.log
 
+    print("\nCI recipe decisions (run: plan's missing, model steps that ran):")
+    for label, missing, steps in decisions:
+        print(f"  {label}: missing={missing}, {', '.join(steps) or 'no model steps'}")
     for label, result in (("cold", cold), ("warm", warm), ("partial", partial)):
         steps = ", ".join(f"{name} {seconds:.1f}" for name, seconds in result.step_seconds.items() if name != _pip_lines()[0])
         print(f"\nCI recipe, {label} run: {result.seconds:.1f} s ({steps})")

@@ -141,3 +141,64 @@ def test_config_out_never_overwrites_an_input(
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and message in err and "Traceback" not in err, err
     assert files() == before and not (root / "build").exists()  # refused before anything was written
+
+
+# -- extensions that read files relative to the working directory ---------------------------
+
+INCLUDED_SNIPPET = "Snippet text from outside docs."
+INCLUDED_FILE = "Included text from markdown-include."
+
+
+def _including_site(root: Path) -> None:
+    """A page including a snippet and a markdown-include file, by relative ``base_path``s (and
+    ``check_paths`` off, the default: a file not found is silently left out)."""
+    pages = dict(PAGES)
+    pages["guide/usage.md"] = '# Usage\n\nRun the build command.\n\n--8<-- "note.md"\n\n{!parts/part.md!}\n'
+    extensions = [{"pymdownx.snippets": {"base_path": ["snippets"]}}, {"markdown_include.include": {"base_path": "."}}]
+    write_site(root, theme="material", pages=pages, plugin={"backend": "pseudo"},
+               extra_config={"nav": NAV, "markdown_extensions": extensions})
+    (root / "snippets").mkdir()
+    (root / "snippets" / "note.md").write_text(INCLUDED_SNIPPET + "\n", encoding="utf-8")
+    (root / "parts").mkdir()
+    (root / "parts" / "part.md").write_text(INCLUDED_FILE + "\n", encoding="utf-8")
+
+
+@pytest.mark.parametrize("tool", ["mkdocs", "zensical_i18n"])
+def test_config_out_keeps_the_files_extensions_include(tmp_path: Path, tool: str) -> None:
+    pytest.importorskip("mkdocs_static_i18n" if tool == "mkdocs" else "zensical_i18n")
+    root = tmp_path / "proj"
+    _including_site(root)
+    assert _docs(root, "--out", "build/docs", "--config-out", "build/mkdocs.yml") == 0
+    command = [sys.executable, "-m", tool, "build", "-f", "build/mkdocs.yml"]
+    done = subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+    assert done.returncode == 0, done.stdout + done.stderr
+    english = (root / "build/site/guide/usage/index.html").read_text(encoding="utf-8")
+    assert INCLUDED_SNIPPET in english and INCLUDED_FILE in english  # not silently left out
+    chinese = Html(root / "build/site/zh/guide/usage/index.html").text
+    assert "Snippet text" in chinese and "Included text" in chinese
+    written = yaml.safe_load((root / "build/mkdocs.yml").read_text(encoding="utf-8"))
+    snippets, include = written["markdown_extensions"]
+    assert snippets == {"pymdownx.snippets": {"base_path": [str((root / "snippets").resolve())]}}
+    assert include == {"markdown_include.include": {"base_path": str(root.resolve())}}
+
+
+def test_config_out_writes_python_names_back_and_keeps_other_extensions(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    _including_site(root)
+    config = root / "mkdocs.yml"
+    config.write_text(
+        config.read_text(encoding="utf-8").replace(
+            "markdown_extensions:\n",
+            "markdown_extensions:\n- pymdownx.emoji:\n    emoji_index: !!python/name:material.extensions.emoji.twemoji\n",
+        ),
+        encoding="utf-8",
+    )
+    assert _docs(root, "--out", "build/docs", "--config-out", "build/mkdocs.yml") == 0
+    from mkdocs.utils.yaml import yaml_load
+
+    with open(root / "build/mkdocs.yml", "rb") as fd:
+        written = yaml_load(fd)
+    from material.extensions.emoji import twemoji
+
+    assert written["markdown_extensions"][0] == {"pymdownx.emoji": {"emoji_index": twemoji}}

@@ -156,6 +156,9 @@ def test_without_a_model_misses_fail_unless_untranslated_is_allowed(tmp_path: Pa
     strict = SiteTranslator(memory, LazyTranslator(fail), SPEC, progress=False)
     with pytest.raises(TranslationFailed, match=r"^2 segments on 1 page have no reviewed or cached .*no model here"):
         strict.translate_pages(jobs)
+    # one segment missing: "1 segment on 1 page has"
+    with pytest.raises(TranslationFailed, match=r"^1 segment on 1 page has no reviewed or cached .*no model here"):
+        strict.translate_pages([PageJob("c.md", "c.md", "Alone.\n"), jobs[1]])
     # everything cached: no model needed, no failure
     assert strict.translate_pages(jobs[1:])[0]["b.md"].markdown == "又。\n"
     memory.machine.close()

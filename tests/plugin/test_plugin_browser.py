@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_zh_translate.pipeline import lazy as batch
+from tests.plugin.search_data import MATERIAL_DOCS_SEPARATOR
 from tests.plugin_sites import build_in_process, write_site
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -103,6 +104,73 @@ def served(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.M
 
 def _wait(driver: object, condition: object, timeout: float = 20) -> object:
     return WebDriverWait(driver, timeout).until(condition)
+
+
+def _search(driver: object, theme: str, query: str, wanted: str) -> list[str]:
+    """Type ``query`` into the theme's search box; the result links once one contains
+    ``wanted`` (the test fails naming the links found when none does)."""
+    if theme == "material":
+        driver.execute_script("document.querySelector('label[for=__search]').click()")
+        box = _wait(driver, lambda d: d.find_element(By.CSS_SELECTOR, "input.md-search__input"))
+        box.send_keys(query)
+        selector = "a.md-search-result__link"
+    else:
+        driver.execute_script("document.querySelector('[data-bs-target=\"#mkdocs_search_modal\"]').click()")
+        box = _wait(driver, lambda d: d.find_element(By.ID, "mkdocs-search-query"))
+        _wait(driver, lambda d: box.is_displayed())
+        box.send_keys(query)
+        selector = "#mkdocs-search-results a"
+    # The theme re-renders its result list as the query is typed and indexed: read the links in
+    # one script.
+    read_links = "return Array.from(document.querySelectorAll(arguments[0])).map(a => a.href)"
+    hrefs: list[str] = []
+
+    def listed(d: object) -> bool:
+        hrefs[:] = d.execute_script(read_links, selector)
+        return any(wanted in h for h in hrefs)
+
+    try:
+        _wait(driver, listed)
+    except Exception:  # the timeout says nothing; the links found do
+        pytest.fail(f"{wanted} was not among the Chinese search results for {query!r}: {hrefs}")
+    return hrefs
+
+
+SENTENCES = {
+    "You need Python and a cache directory.": "你需要Python和一个缓存目录。",
+    "Run the build command; the cache makes the second build fast.": "运行构建命令；缓存让第二次构建更快。",
+}
+
+
+class SentenceTranslator:
+    """Whole Chinese sentences, words not separated by spaces (as a real model writes them):
+    only the index's own word boundaries let a search find a word inside them."""
+
+    fingerprint = "sentences-test"
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        return [SENTENCES.get(t, t) for t in texts]
+
+
+@pytest.mark.parametrize("theme", ["mkdocs", "material"])
+def test_a_chinese_word_inside_a_sentence_is_found_with_the_sites_own_separator(
+    browser: object, theme: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(batch, "load_translator", lambda *a, **k: SentenceTranslator())
+    (tmp_path / "model").mkdir()
+    plugin = {"backend": "onnx", "model": "model"}
+    config = write_site(tmp_path, theme=theme, plugin=plugin, extra_config={
+        "site_url": None,
+        "plugins": [{"search": {"separator": MATERIAL_DOCS_SEPARATOR}}, {"zh-translate": plugin}],
+    })
+    build_in_process(config)
+    server, url = _serve(tmp_path / "site")
+    try:
+        browser.get(url + "zh/")
+        # 目录 ("directory") stands only in the install page, inside 一个缓存目录。
+        _search(browser, theme, "目录", "zh/guide/install/")
+    finally:
+        server.shutdown()
 
 
 def test_switch_language_then_find_a_page_by_a_chinese_word(browser: object, served: tuple[str, str]) -> None:

@@ -45,6 +45,8 @@ def _counts(**given: Any) -> dict[str, Any]:
 INDEX = _counts(segments=3, translated=3, whole=2, pieces=1, fallbacks={"runs": 1})
 # "First sentence." reviewed; "Guide" (review rejected) and "Second sentence." (stale) machine
 GUIDE_COUNTS = _counts(segments=3, reviewed=1, translated=2, whole=2, rejected_reviews=1, stale_reviews=2, left_behind=1)
+# the site's name and description, counted beside the pages (the run's segments count them too)
+STRINGS = _counts(segments=2, translated=2, whole=2)
 
 
 def _reviewed_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fragments: str = "upper", **options: Any) -> Path:
@@ -81,7 +83,7 @@ def test_each_build_writes_its_report_and_the_summary_counts_reviews(
     path = tmp_path / ".zh-translate-cache" / "report.json"
     report = json.loads(path.read_text(encoding="utf-8"))
     _check_structure(report, "build")
-    assert report["pages"] == {"index.md": INDEX, "guide.md": GUIDE_COUNTS}
+    assert report["pages"] == {"index.md": INDEX, "guide.md": GUIDE_COUNTS, "site strings": STRINGS}
     assert report["run"]["translated"] == 7 and report["run"]["fallbacks"] == 1  # + site name, description
     summary = [r.getMessage() for r in caplog.records if "segments (" in r.getMessage()]
     assert len(summary) == 1 and ", 1 reviewed, 2 reviews stale (source changed; run review sync), " in summary[0]
@@ -89,7 +91,24 @@ def test_each_build_writes_its_report_and_the_summary_counts_reviews(
     build_in_process(config)  # everything from the cache now
     again = json.loads(path.read_text(encoding="utf-8"))
     assert again["pages"]["index.md"] == {**INDEX, "translated": 0, "cached": 3}
-    assert again["totals"]["translated"] == 0 and again["totals"]["cached"] == 5
+    assert again["totals"]["translated"] == 0 and again["totals"]["cached"] == 7
+
+
+def test_the_log_and_the_report_count_the_same_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An empty cache: the log's "from cache" is the report's ``cached`` (reviews are not cache
+    hits), and the report's pages add up to the run's segments (site strings included)."""
+    config = _reviewed_site(tmp_path, monkeypatch)
+    with caplog.at_level(logging.INFO, logger=LOGGER_NAME):
+        build_in_process(config)
+    report = json.loads((tmp_path / ".zh-translate-cache" / "report.json").read_text(encoding="utf-8"))
+    summary = next(r.getMessage() for r in caplog.records if "segments (" in r.getMessage())
+    found = re.search(r"(\d+) segments \((\d+) unique\), (\d+) from cache, (\d+) translated", summary)
+    assert found, summary
+    assert int(found.group(3)) == report["totals"]["cached"] == report["run"]["from_memory"] == 0
+    assert int(found.group(1)) == report["run"]["segments"] == report["totals"]["segments"] == 8
+    assert report["totals"]["reviewed"] == 1 and ", 1 reviewed" in summary
 
 
 def test_the_report_option_moves_or_turns_off_the_report(
@@ -98,7 +117,8 @@ def test_the_report_option_moves_or_turns_off_the_report(
     config = _site(tmp_path, monkeypatch, "upper", report="ci/zh-report.json")
     with caplog.at_level(logging.INFO, logger=LOGGER_NAME):
         build_in_process(config)
-    assert json.loads((tmp_path / "ci" / "zh-report.json").read_text(encoding="utf-8"))["pages"] == {"index.md": INDEX}
+    pages = json.loads((tmp_path / "ci" / "zh-report.json").read_text(encoding="utf-8"))["pages"]
+    assert pages == {"index.md": INDEX, "site strings": STRINGS}
     assert not (tmp_path / ".zh-translate-cache" / "report.json").exists()
     summary = next(r.getMessage() for r in caplog.records if "segments (" in r.getMessage())
     assert "reviewed" not in summary  # no PO files: nothing to say about reviews
@@ -132,7 +152,7 @@ def test_docs_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pyte
     assert cli_main(["docs", "-f", str(config), "--out", str(tmp_path / "out"), "--json"]) == 0
     report = _json_stdout(capsys)
     _check_structure(report, "docs")
-    assert report["pages"] == {"index.md": INDEX, "guide.md": GUIDE_COUNTS}
+    assert report["pages"] == {"index.md": INDEX, "guide.md": GUIDE_COUNTS, "site strings": STRINGS}
     assert report["run"]["translated_pages"] == 2 and report["run"]["files"]["written"] > 2
 
 
@@ -141,7 +161,7 @@ def test_prefill_json(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: p
     assert cli_main(["prefill", "-f", str(config), "--json", "--no-progress"]) == 0
     report = _json_stdout(capsys)
     _check_structure(report, "prefill")
-    assert report["pages"] == {"index.md": INDEX, "guide.md": GUIDE_COUNTS}
+    assert report["pages"] == {"index.md": INDEX, "guide.md": GUIDE_COUNTS, "site strings": STRINGS}
     assert report["run"]["translated"] == 7
 
 

@@ -6,10 +6,14 @@ from __future__ import annotations
 import io
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
-from collections.abc import Collection, Iterator, Mapping
+import tempfile
+import time
+from collections.abc import Callable, Collection, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -18,7 +22,7 @@ from mkdocs_zh_translate.cli.app import main
 from mkdocs_zh_translate.pipeline import service as service_module
 from mkdocs_zh_translate.pipeline.cache import MachineCache, TranslationMemory
 from mkdocs_zh_translate.pipeline.ladder import SegmentTranslation
-from mkdocs_zh_translate.pipeline.progress import RateProgress
+from mkdocs_zh_translate.pipeline.progress import NoProgress, RateProgress
 from mkdocs_zh_translate.pipeline.service import Requests, TranslationService
 from mkdocs_zh_translate.pipeline.spec import CacheBinding
 from mkdocs_zh_translate.prefill.local import threads_per_worker
@@ -182,45 +186,175 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+LOOPBACK = {"127.0.0.1", "::ffff:127.0.0.1", "::1"}
+RAY_TOKEN = "0123456789abcdef0123456789abcdef"  # Ray's tokens: 32+ characters
+
+
+def _listening(root_pid: int) -> dict[str, set[str]]:
+    """The addresses on which ``root_pid`` and every process below it listen, by process name."""
+    import psutil
+
+    root = psutil.Process(root_pid)
+    pids = {p.pid: p.name() for p in [root, *root.children(recursive=True)]}
+    found: dict[str, set[str]] = {}
+    for conn in psutil.net_connections(kind="inet"):
+        if conn.status == psutil.CONN_LISTEN and conn.pid in pids:
+            found.setdefault(pids[conn.pid], set()).add(conn.laddr.ip)
+    return found
+
+
+@dataclass
+class RayHead:
+    address: str
+    home: Path  # the HOME the head was started with (its ~/.ray/auth_token, if any)
+    process: subprocess.Popen[bytes]
+
+
 @pytest.fixture(scope="module")
-def ray_head() -> Iterator[str]:
-    """A local Ray head on 127.0.0.1 with 2 CPUs, stopped (every Ray process) after the module.
-    One head serves every Ray test: each prefill connects as a new driver (a new Ray job with its
-    own actors) and disconnects when done, so nothing of one run is left for the next."""
+def ray_head(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RayHead]:
+    """A head started by ``ray start --head --block`` on 127.0.0.1 only, with 2 CPUs, and
+    ``request.param``: "token" (a ~/.ray/auth_token in its HOME: Ray turns token
+    authentication on) or "no-token". The test started it and stops it, by its pid (SIGTERM: it
+    stops the node's processes), never with `ray stop`, which stops every Ray of the machine.
+    One head serves every test of one kind: each prefill connects as a new driver."""
     pytest.importorskip("ray")
-    ray = Path(sys.executable).with_name("ray")
+    home = tmp_path_factory.mktemp(f"home-{request.param}")
+    if request.param == "token":
+        (home / ".ray").mkdir()
+        (home / ".ray" / "auth_token").write_text(RAY_TOKEN, encoding="utf-8")
+    temp_dir = Path(tempfile.mkdtemp(prefix="zhray-", dir="/tmp"))  # short: Ray's socket paths
     port = _free_port()
     # Workers are started by the head's raylet: they import this checkout through PYTHONPATH.
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
+    env = dict(os.environ, HOME=str(home), RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER="0",
+               PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
+    for name in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH", "RAY_ADDRESS"):
+        env.pop(name, None)
     start = [
-        str(ray), "start", "--head", "--node-ip-address=127.0.0.1", f"--port={port}", "--num-cpus=2",
-        "--include-dashboard=false", "--disable-usage-stats", "--object-store-memory=100000000",
+        str(Path(sys.executable).with_name("ray")), "start", "--head", "--block", "--node-ip-address=127.0.0.1",
+        f"--port={port}", "--num-cpus=2", "--include-dashboard=false", "--disable-usage-stats",
+        "--object-store-memory=100000000", f"--temp-dir={temp_dir}",
     ]
+    log = temp_dir / "head.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(start, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
-        subprocess.run(start, env=env, check=True, capture_output=True, timeout=180)
-        yield f"127.0.0.1:{port}"
+        deadline = time.monotonic() + 180
+        while b"This command will now block" not in log.read_bytes():
+            assert process.poll() is None and time.monotonic() < deadline, log.read_text(errors="replace")[-3000:]
+            time.sleep(0.5)
+        listening = _listening(process.pid)
+        assert listening and all(ips <= LOOPBACK for ips in listening.values()), listening
+        yield RayHead(f"127.0.0.1:{port}", home, process)
     finally:
-        subprocess.run([str(ray), "stop", "--force"], check=False, capture_output=True, timeout=120)
+        process.terminate()
+        try:
+            process.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=60)
+        shutil.rmtree(temp_dir, ignore_errors=True)
         import ray as ray_module
 
         ray_module.shutdown()  # the driver side, should a failed test have left it connected
 
 
+@pytest.fixture
+def ray_home(monkeypatch: pytest.MonkeyPatch) -> Callable[[Path], None]:
+    """Point this process (the driver) at a HOME, without Ray's variables: the token, if any,
+    is the one Ray itself finds there."""
+
+    def use(home: Path) -> None:
+        monkeypatch.setenv("HOME", str(home))
+        for name in ("RAY_AUTH_MODE", "RAY_AUTH_TOKEN", "RAY_AUTH_TOKEN_PATH", "RAY_ADDRESS"):
+            monkeypatch.delenv(name, raising=False)
+
+    return use
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("ship", [False, True], ids=["model-path", "model-shipped"])
+@pytest.mark.parametrize(
+    ("ray_head", "ship"),
+    [("token", False), ("token", True), ("no-token", False)],
+    ids=["token-model-path", "token-model-shipped", "no-token-model-path"],
+    indirect=["ray_head"],
+)
 def test_prefill_on_a_local_ray_head(
     ship: bool,
-    ray_head: str,
+    ray_head: RayHead,
+    ray_home: Callable[[Path], None],
     tmp_path: Path,
     fp32_model: Path,
     single_process_pages: dict[str, str],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    ray_home(ray_head.home)
     config = _onnx_site(tmp_path, fp32_model)
-    translated, unique = _prefill(config, "--ray", ray_head, *(["--ray-ship-model"] if ship else []), capsys=capsys)
+    translated, unique = _prefill(
+        config, "--ray", ray_head.address, *(["--ray-ship-model"] if ship else []), capsys=capsys
+    )
     assert translated == unique > 100
+    assert "RAY_AUTH_MODE" not in os.environ  # the process is left as it was found
     plugin = build_in_process(config)
     assert plugin.stats.translated == 0 and plugin.lazy.loads == 0
+    assert _zh_pages(tmp_path / "site") == single_process_pages
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ray_head", ["token"], indirect=True)
+def test_a_refused_ray_token_is_said_in_one_line(
+    ray_head: RayHead,
+    ray_home: Callable[[Path], None],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    config = write_site(tmp_path)
+    ray_home(tmp_path / "no-token-home")  # no token where Ray looks
+    assert main(["prefill", "-f", str(config), "--no-progress", "--ray", ray_head.address]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.splitlines() == [err] and "token authentication needs a token and none was found" in err, err
+    monkeypatch.setenv("RAY_AUTH_TOKEN", "f" * 32)  # a token, not the cluster's
+    assert main(["prefill", "-f", str(config), "--no-progress", "--ray", ray_head.address]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.splitlines() == [err] and "token authentication refused the token Ray found" in err, err
+
+
+class _ListeningProbe(NoProgress):
+    """A progress reporter that, while the chunks come back, notes where this process and its
+    children (a local Ray cluster's processes) listen."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, set[str]] = {}
+
+    def update(self, done: int, total: int) -> None:
+        for name, ips in _listening(os.getpid()).items():
+            self.seen.setdefault(name, set()).update(ips)
+
+
+@pytest.mark.slow
+def test_ray_local_starts_a_cluster_on_127_0_0_1_only(
+    ray_home: Callable[[Path], None],
+    tmp_path: Path,
+    fp32_model: Path,
+    single_process_pages: dict[str, str],
+) -> None:
+    pytest.importorskip("ray")
+    from mkdocs_zh_translate.prefill.run import Where, prefill
+
+    ray_home(tmp_path / "home")
+    config = _onnx_site(tmp_path, fp32_model)
+    probe = _ListeningProbe()
+    stats = prefill(config, Where(workers=2, ray="local"), probe)
+    assert stats.translated == stats.unique > 100
+    assert "gcs_server" in probe.seen and "raylet" in probe.seen, probe.seen
+    assert all(ips <= LOOPBACK for ips in probe.seen.values()), probe.seen
+    deadline = time.monotonic() + 60  # ray.shutdown() signals the node's processes; they go in a moment
+    while _listening(os.getpid()) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not _listening(os.getpid()), "the local cluster outlived the run"
+    assert "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER" not in os.environ and "RAY_AUTH_MODE" not in os.environ
+    plugin = build_in_process(config)
+    assert plugin.stats.translated == 0
     assert _zh_pages(tmp_path / "site") == single_process_pages
 
 
