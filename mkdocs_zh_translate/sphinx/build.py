@@ -39,10 +39,11 @@ from ..pipeline.service import Requests
 from ..pofill.fill import resolve
 from ..pofill.formats import RST_IN_MYST, Message, protect
 from ..pofill.rst import referenced_names
-from ..segment import has_words
+from ..segment import has_words, strip_tags
 from . import guard, ids
 from .catalogs import merged, reviewed_sources
 from .config import Settings, is_chinese, settings_of
+from .extras import translate_extras
 from .reviewed import check as check_reviewed
 from .runtime import runtime_for
 from .sources import Sources
@@ -127,10 +128,27 @@ class _MachineCatalog(gettext.NullTranslations):
 
 def _machine_ok(node: nodes.Element) -> bool:
     """Messages whose text is prose: never code blocks, images (alt text), meta values, a
-    directive's references (:func:`_references_only`) or a field body of several blocks."""
-    if isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw)):
+    directive's references (:func:`_references_only`), a field body of several blocks, or
+    document metadata (:func:`_metadata`)."""
+    if isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw)) or _metadata(node):
         return False
     return not _holds_blocks(node) and not _references_only(node)
+
+
+def _metadata(node: nodes.Element) -> bool:
+    """Inside the document's metadata: its first field list (MyST's front matter, ``orphan:
+    true``, or reST's ``:orphan:``), which docutils makes the docinfo and Sphinx then takes
+    out of the page into the document's metadata. No reader sees it; it is no message."""
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, nodes.docinfo):
+            return True
+        document = parent.parent
+        if isinstance(parent, nodes.field_list) and isinstance(document, nodes.document):
+            first = document.first_child_not_matching_class(nodes.PreBibliographic)
+            return first is not None and document[first] is parent
+        parent = document
+    return False
 
 
 def _holds_blocks(node: nodes.Element) -> bool:
@@ -232,6 +250,10 @@ class MachineTranslations(SphinxTransform):
         # messages without words (":ref:`genindex`") are translated too, as ``po fill`` does, so
         # that ``sphinx sync`` finds every entry in the cache; they are not counted
         doc.wordless = {msg for msg, message in doc.todo.items() if not any(has_words(t) for t in message.texts)}
+        # words but no Latin letter: a label Sphinx wrote in Chinese already ("参数", "返回类型")
+        # or text in another script; the English->Chinese model has nothing to do with it
+        for msg in [m for m, message in doc.todo.items() if m not in doc.wordless and not _latin(message)]:
+            del doc.todo[msg]
         return doc
 
     def _formats(self, pairs: list[tuple[nodes.Element, str]]) -> dict[str, tuple[str, dict[str, str]]]:
@@ -286,6 +308,11 @@ class MachineTranslations(SphinxTransform):
             del doc.machine[msg]
             doc.why[msg] = f"kept in English by the message guard: the translation {reason}"
             logger.warning("zh-translate: %s", doc.why[msg], location=node, type="zh-translate", subtype="guard")
+
+
+def _latin(message: Message) -> bool:
+    """Whether a Latin letter is left in the message's texts once the placeholders are out."""
+    return any(("a" <= ch <= "z") or ("A" <= ch <= "Z") for t in message.texts for ch in strip_tags(t))
 
 
 @dataclass
@@ -479,11 +506,15 @@ def env_updated(app: Any, env: Any) -> None:
 
 def page_context(app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
     """The machine-translation notice at the top of each translated page's body (added after the
-    search index read the doctree, so the notice's words do not match every page)."""
-    if doctree is None or "body" not in context or not is_chinese(app.config.language):
+    search index read the doctree, so the notice's words do not match every page); and the
+    English other extensions write into the page (:mod:`.extras`)."""
+    if not is_chinese(app.config.language):
+        return
+    config = settings(app.config, Path(app.srcdir))
+    translate_extras(app, pagename, context, config)
+    if doctree is None or "body" not in context:
         return
     record = records(app.env).get(pagename)
-    config = settings(app.config, Path(app.srcdir))
     if record is None or not record.messages or config.banner is False:
         return
     notice = banner_html(
