@@ -86,9 +86,11 @@ def _kind(path: Path) -> str:
 
 def check_locale_dirs(srcdir: Path, locale_dirs: list[str], language: str) -> None:
     """Raise :class:`CatalogLinkError` for the first link or special file below the locale
-    directories' ``<language>`` trees (see the module)."""
-    for directory in locale_dirs:
-        found = unsafe_entry(srcdir / directory, language)
+    directories' ``<language>`` trees (see the module); also the bare language's (``zh`` for
+    ``zh_CN``), which gettext consults after the full name."""
+    languages = dict.fromkeys([language, language.replace("-", "_").split("_")[0]])
+    for directory, name in ((d, n) for d in locale_dirs for n in languages if n):
+        found = unsafe_entry(srcdir / directory, name)
         if found is not None:
             path, kind = found
             raise CatalogLinkError(

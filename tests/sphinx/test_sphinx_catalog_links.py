@@ -81,6 +81,21 @@ def test_sync_names_a_malformed_catalog_by_line_without_quoting_it(
     assert err.count("\n") == 1 and "usage.po:5: malformed PO file" in err
 
 
+def test_sync_refuses_a_linked_compiled_catalog_of_the_bare_language(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """gettext reads ``zh/LC_MESSAGES/*.mo`` for ``zh_CN`` too (after ``zh_CN/``)."""
+    from mkdocs_zh_translate.cli.app import main
+
+    root = project(tmp_path)
+    folder = root / "locale" / "zh" / "LC_MESSAGES"
+    folder.mkdir(parents=True)
+    (folder / "usage.mo").symlink_to(_secrets(tmp_path))
+    assert main(["sphinx", "sync", str(root)]) == 2
+    err = capfd.readouterr().err
+    assert err.count("\n") == 1 and "usage.mo: is a symbolic link inside" in err
+
+
 def test_build_refuses_a_linked_catalog_before_sphinx_compiles_it(tmp_path: Path) -> None:
     root = project(tmp_path)
     (_messages(root) / "usage.po").symlink_to(_secrets(tmp_path))
