@@ -6,6 +6,9 @@ the English: ```先读指南 <javascript:alert(1)>`_`` would ship a ``javascript
 from ``rst_prolog`` a live ``<img onerror=…>``. So each reviewed entry a document uses is parsed
 here the way ``Locale`` will parse it, and so is its English; the two must make the same
 elements (:func:`.guard.markup_changed`: the message guard's facts, every element counted).
+Where the English itself does not survive that parse (reST on a MyST page, whose entry is
+MyST), the translation must make the English node's links, references, code, raw markup and
+images, exactly as the message guard requires of machine text.
 A raw block's translation (``gettext_additional_targets = ["raw"]``) may change the text
 between its HTML tags, never a tag, an attribute or a script. Invisible controls (bidi
 overrides, zero-width characters) the English does not have are refused as in MkDocs.
@@ -84,7 +87,13 @@ def problem(transform: Any, node: nodes.Element, msg: str, msgstr: str) -> str:
     with logging.suppress_logging():  # Sphinx's own parse of an accepted entry reports its problems
         english = guard.published(transform, msg, node)
         translated = guard.published(transform, msgstr, node)
-    return guard.markup_changed(english, translated)
+    changed = guard.markup_changed(english, translated)
+    if changed and english.tagname == translated.tagname and guard.lost(node, english):
+        # the English does not survive a parse of its own (reST on a MyST page, whose entry is
+        # written in MyST; a MyST link defined elsewhere in the file, whose entry carries the
+        # definition): the translation is held to the English node, as machine text is
+        return "" if not guard.lost(node, translated) else changed
+    return changed
 
 
 def _alt_text(node: nodes.Element, msg: str) -> bool:

@@ -148,3 +148,41 @@ def test_raw_block_review_may_change_its_text_not_its_html(tmp_path: Path) -> No
     world = '<p class="b">World</p>'
     assert f"usage.po:{lines[world]}: WARNING" in zh.warnings
     assert "changes the HTML of a raw block" in zh.warnings
+
+
+def test_reviewed_include_directive_cannot_publish_a_file(tmp_path: Path) -> None:
+    """``.. include:: ../secret :literal:`` as a msgstr: Sphinx would put the file's text in
+    the page (a literal block is a patch its splice accepts)."""
+    root = project(tmp_path)
+    (tmp_path / "secret.txt").write_text("TOKEN=do-not-publish\n", encoding="utf-8")
+    lines = _catalog(root, "index", [(READ, ".. include:: ../secret.txt\n   :literal:")])
+    zh = build(root)
+    assert "do-not-publish" not in zh.page("index.html")
+    assert f"index.po:{lines[READ]}: WARNING: zh-translate: reviewed translation rejected (is a literal_block" in (
+        zh.warnings
+    )
+
+
+def test_reviewed_entries_of_rst_on_a_myst_page_are_used(tmp_path: Path) -> None:
+    """reST on a MyST page (a docstring, an ``{eval-rst}`` block) does not survive a MyST parse
+    of its own: its entry, written in MyST, is held to the English node, as machine text is. A
+    reviewer adding raw HTML there is still refused."""
+    pytest.importorskip("myst_parser")
+    from mkdocs_zh_translate.cli.app import main
+    from tests.sphinx.test_sphinx_rst_in_myst import _myst_project
+
+    root = _myst_project(tmp_path)
+    machine = build(root, "machine", zh_translate_banner=False)
+    assert main(["sphinx", "sync", str(root)]) == 0
+    po = root / "locale" / "zh_CN" / "LC_MESSAGES" / "notes.po"
+    for path in po.parent.glob("*.po"):
+        path.write_text(path.read_text(encoding="utf-8").replace("#, fuzzy\n", ""), encoding="utf-8")
+    reviewed = build(root, "reviewed", zh_translate_banner=False)
+    assert "rejected" not in reviewed.warnings + reviewed.status
+    assert page_facts(reviewed.out / "notes.html").text == page_facts(machine.out / "notes.html").text
+    text = po.read_text(encoding="utf-8")
+    start = text.index("{class}`int`")  # the docstring's entry, in MyST
+    po.write_text(text[:start] + "<img src=x onerror=alert(1)>" + text[start:], encoding="utf-8")
+    hostile = build(root, "hostile", zh_translate_banner=False)
+    assert "onerror" not in hostile.page("notes.html")
+    assert "notes.po:" in hostile.warnings and "added raw 'html <img src=x onerror=alert(1)>'" in hostile.warnings
