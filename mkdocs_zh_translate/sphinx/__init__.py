@@ -30,6 +30,9 @@ def setup(app: Any) -> dict[str, Any]:
     for name, (default, rebuild) in OPTIONS.items():
         app.add_config_value(name, default, rebuild)
     app.connect("config-inited", check_config)
+    from .catalogs import refuse_links
+
+    app.connect("config-inited", refuse_links)
     app.add_transform(MachineTranslations)
     app.add_transform(RestoreTranslators)
     app.connect("env-before-read-docs", before_read)

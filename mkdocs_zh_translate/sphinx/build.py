@@ -39,9 +39,12 @@ from ..pipeline.service import Requests
 from ..pofill.fill import resolve
 from ..pofill.formats import RST_IN_MYST, Message, protect
 from ..pofill.rst import referenced_names
-from ..segment import has_words
+from ..segment import has_words, strip_tags
 from . import guard, ids
+from .catalogs import merged, reviewed_sources
 from .config import Settings, is_chinese, settings_of
+from .extras import translate_extras
+from .reviewed import check as check_reviewed
 from .runtime import runtime_for
 from .sources import Sources
 
@@ -66,6 +69,7 @@ class DocRecord:
     reviewed: int = 0  # from a reviewed catalog
     machine: int = 0  # machine-translated
     english: int = 0  # kept English: validation, the ladder or the guard refused the translation
+    rejected: int = 0  # reviewed entries ignored: they change markup (see :mod:`.reviewed`)
     untranslated: int = 0  # kept English because the model could not be loaded
     translated_now: int = 0  # distinct texts the model translated while reading this document
     places: list[str] = field(default_factory=list)  # "doc:line: why" of each English message
@@ -109,20 +113,6 @@ def settings(config: Any, srcdir: Path) -> Settings:
     return _SETTINGS[key]
 
 
-def reviewed_catalog(srcdir: Path, locale_dirs: list[str], language: str, domain: str) -> dict[str, str]:
-    """The reviewed translations Sphinx will use for ``domain``: its compiled ``.mo`` files
-    (non-fuzzy entries unless ``gettext_allow_fuzzy_translations``), the first directory winning."""
-    merged: dict[str, str] = {}
-    for directory in reversed(locale_dirs):
-        try:
-            found = gettext.translation(domain, localedir=str(srcdir / directory), languages=[language])
-        except OSError:
-            continue
-        catalog = getattr(found, "_catalog", {})
-        merged.update({k: v for k, v in catalog.items() if isinstance(k, str) and k and v})
-    return merged
-
-
 class _MachineCatalog(gettext.NullTranslations):
     """The machine translations of one document, in the shape ``Locale`` reads (``_catalog``)."""
 
@@ -138,10 +128,27 @@ class _MachineCatalog(gettext.NullTranslations):
 
 def _machine_ok(node: nodes.Element) -> bool:
     """Messages whose text is prose: never code blocks, images (alt text), meta values, a
-    directive's references (:func:`_references_only`) or a field body of several blocks."""
-    if isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw)):
+    directive's references (:func:`_references_only`), a field body of several blocks, or
+    document metadata (:func:`_metadata`)."""
+    if isinstance(node, (*LITERAL_TYPE_NODES, *IMAGE_TYPE_NODES, nodes.meta, nodes.raw)) or _metadata(node):
         return False
     return not _holds_blocks(node) and not _references_only(node)
+
+
+def _metadata(node: nodes.Element) -> bool:
+    """Inside the document's metadata: its first field list (MyST's front matter, ``orphan:
+    true``, or reST's ``:orphan:``), which docutils makes the docinfo and Sphinx then takes
+    out of the page into the document's metadata. No reader sees it; it is no message."""
+    parent = node.parent
+    while parent is not None:
+        if isinstance(parent, nodes.docinfo):
+            return True
+        document = parent.parent
+        if isinstance(parent, nodes.field_list) and isinstance(document, nodes.document):
+            first = document.first_child_not_matching_class(nodes.PreBibliographic)
+            return first is not None and document[first] is parent
+        parent = document
+    return False
 
 
 def _holds_blocks(node: nodes.Element) -> bool:
@@ -167,7 +174,11 @@ def _references_only(node: nodes.Element) -> bool:
     return bool(inside) and not any(words)
 
 
+# the catalog table's entry of the document being read as it was before ``Locale``: put back
+# afterwards, so neither our catalog nor the reviewed one ``Locale`` stores there outlives the
+# document (a later build in the same process, an English one too, would otherwise find it)
 _saved: dict[tuple[str, str], object] = {}
+_ABSENT = object()
 
 
 class MachineTranslations(SphinxTransform):
@@ -188,8 +199,11 @@ class MachineTranslations(SphinxTransform):
         ids.english_contents(self.document)
         if config.glossary is not None:
             self.env.note_dependency(str(config.glossary))  # an edited glossary re-reads the document
-        reviewed = reviewed_catalog(srcdir, list(self.config.locale_dirs), self.config.language, domain)
+        sources = reviewed_sources(srcdir, list(self.config.locale_dirs), self.config.language, domain)
+        reviewed = merged(sources)
+        rejected = check_reviewed(self, sources, reviewed)  # removed from ``reviewed``
         doc = self._messages(reviewed)
+        doc.blocked = set(rejected)
         requests = Requests()
         for message in doc.todo.values():
             for text, droppable in zip(message.texts, message.droppable):
@@ -199,6 +213,12 @@ class MachineTranslations(SphinxTransform):
                 _collecting.add(text, droppable)
             raise _Collected
         record = DocRecord()
+        for rejection in rejected.values():
+            record.rejected += 1
+            record.places.append(rejection.line())
+            logger.warning(
+                "zh-translate: %s", rejection.message(), location=rejection.where, type="zh-translate", subtype="review"
+            )
         runtime = runtime_for(config)
         before = runtime.service.translated
         hits = runtime.translate(requests) if len(requests) else {}
@@ -209,11 +229,12 @@ class MachineTranslations(SphinxTransform):
             self._count(doc, node, msg, record, checked, docname)
         records(self.env)[docname] = record
         _english_ids[docname] = [(n, found) for n, msg in doc.pairs if msg in doc.machine if (found := ids.english(n))]
-        if doc.machine:
-            key = (_NAMESPACE, domain)
-            if key in translators:
-                _saved[key] = translators[key]
-            translators[key] = _MachineCatalog(doc.machine)
+        key = (_NAMESPACE, domain)
+        _saved[key] = translators.get(key, _ABSENT)
+        if doc.machine or doc.blocked:
+            # a rejected review's message maps to itself unless machine-translated: Sphinx
+            # then keeps the English instead of falling through to the reviewed catalog
+            translators[key] = _MachineCatalog({**{m: m for m in doc.blocked}, **doc.machine})
 
     def _messages(self, reviewed: dict[str, str]) -> _DocMessages:
         """The document's messages, and those of them no reviewed catalog translates, protected."""
@@ -229,6 +250,10 @@ class MachineTranslations(SphinxTransform):
         # messages without words (":ref:`genindex`") are translated too, as ``po fill`` does, so
         # that ``sphinx sync`` finds every entry in the cache; they are not counted
         doc.wordless = {msg for msg, message in doc.todo.items() if not any(has_words(t) for t in message.texts)}
+        # words but no Latin letter: a label Sphinx wrote in Chinese already ("参数", "返回类型")
+        # or text in another script; the English->Chinese model has nothing to do with it
+        for msg in [m for m, message in doc.todo.items() if m not in doc.wordless and not _latin(message)]:
+            del doc.todo[msg]
         return doc
 
     def _formats(self, pairs: list[tuple[nodes.Element, str]]) -> dict[str, tuple[str, dict[str, str]]]:
@@ -285,6 +310,11 @@ class MachineTranslations(SphinxTransform):
             logger.warning("zh-translate: %s", doc.why[msg], location=node, type="zh-translate", subtype="guard")
 
 
+def _latin(message: Message) -> bool:
+    """Whether a Latin letter is left in the message's texts once the placeholders are out."""
+    return any(("a" <= ch <= "z") or ("A" <= ch <= "Z") for t in message.texts for ch in strip_tags(t))
+
+
 @dataclass
 class _DocMessages:
     """One document's messages on their way through :meth:`MachineTranslations.apply`."""
@@ -295,6 +325,7 @@ class _DocMessages:
     wordless: set[str] = field(default_factory=set)  # of todo: no words, translated but not counted
     machine: dict[str, str] = field(default_factory=dict)  # msg -> machine translation to hand Sphinx
     why: dict[str, str] = field(default_factory=dict)  # msg -> why it stays English ("": no model)
+    blocked: set[str] = field(default_factory=set)  # rejected reviewed entries: never Sphinx's to use
 
 
 def _resolve_all(doc: _DocMessages, hits: dict[str, Hit], record: DocRecord, unavailable: str | None) -> None:
@@ -329,11 +360,12 @@ class RestoreTranslators(SphinxTransform):
             ids.restore(self.document, node, before)
         if docname in _slugs:
             self.env.metadata.setdefault(docname, {})["myst_slugs"] = _slugs.pop(docname)
-        for key in [k for k, v in translators.items() if isinstance(v, _MachineCatalog)]:
-            if key in _saved:
-                translators[key] = _saved.pop(key)  # type: ignore[assignment]
+        for key, saved in list(_saved.items()):
+            if saved is _ABSENT:
+                translators.pop(key, None)
             else:
-                del translators[key]
+                translators[key] = saved  # type: ignore[assignment]
+        _saved.clear()
 
 
 # -- events ------------------------------------------------------------------------------------
@@ -442,10 +474,11 @@ def env_updated(app: Any, env: Any) -> None:
     machine = sum(r.machine for r in docs.values())
     english = sum(r.english for r in docs.values())
     untranslated = sum(r.untranslated for r in docs.values())
+    rejected = sum(getattr(r, "rejected", 0) for r in docs.values())  # a record pickled before the count
     now = _prefetched[0] + sum(docs[d].translated_now for d in _read_now if d in docs)
     logger.info(
         "zh-translate: %d messages in %d documents: %d reviewed, %d machine-translated "
-        "(%d texts translated by the model in this build), %d kept in English%s",
+        "(%d texts translated by the model in this build), %d kept in English%s%s",
         total,
         len(docs),
         reviewed,
@@ -453,6 +486,7 @@ def env_updated(app: Any, env: Any) -> None:
         now,
         english,
         f", {untranslated} untranslated (no model)" if untranslated else "",
+        f", {rejected} reviewed entries rejected (they change markup)" if rejected else "",
     )
     if untranslated:
         reason = next(r.unavailable for r in docs.values() if r.unavailable)
@@ -463,20 +497,24 @@ def env_updated(app: Any, env: Any) -> None:
         if not config.allow_untranslated:
             raise ZhTranslateBuildError(line + ". Set zh_translate_allow_untranslated = True to build them in English")
         logger.warning("zh-translate: %s; they are built in English", line, type="zh-translate", subtype="model")
-    if config.strict and (english or untranslated):
+    if config.strict and (english or untranslated or rejected):
         for record in docs.values():
             for place in record.places:
                 logger.info("zh-translate: english: %s", place)
-        raise ZhTranslateBuildError(strict_failure(english + untranslated))
+        raise ZhTranslateBuildError(strict_failure(english + untranslated + rejected))
 
 
 def page_context(app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any) -> None:
     """The machine-translation notice at the top of each translated page's body (added after the
-    search index read the doctree, so the notice's words do not match every page)."""
-    if doctree is None or "body" not in context or not is_chinese(app.config.language):
+    search index read the doctree, so the notice's words do not match every page); and the
+    English other extensions write into the page (:mod:`.extras`)."""
+    if not is_chinese(app.config.language):
+        return
+    config = settings(app.config, Path(app.srcdir))
+    translate_extras(app, pagename, context, config)
+    if doctree is None or "body" not in context:
         return
     record = records(app.env).get(pagename)
-    config = settings(app.config, Path(app.srcdir))
     if record is None or not record.messages or config.banner is False:
         return
     notice = banner_html(

@@ -30,7 +30,10 @@ from sphinx.util.i18n import docname_to_domain
 from ..errors import ZhTranslateError
 from ..pipeline.glossary import load_glossary
 from ..pofill.fill import Summary, fill
+from ..review.pocheck import PoSyntaxError, check_po
 from ..review.store import display, write_if_changed
+from ..untrusted import read_untrusted_text
+from .catalogs import CatalogLinkError, catalog_root, check_locale_dirs
 from .config import settings_of
 from .sources import Sources
 
@@ -43,10 +46,11 @@ def _keys(catalog: Catalog) -> set[tuple[object, str | None]]:
     return {(m.id, m.context) for m in catalog if m.id}
 
 
-def update_catalog(pot: Path, po: Path, language: str) -> bool:
+def update_catalog(pot: Path, po: Path, language: str, root: Path | None = None) -> bool:
     """``po`` brought up to date with the template ``pot`` (created when absent); True if written.
     Untouched when it already holds exactly the template's messages. Source locations are
-    written relative to the catalog's folder (the template's are relative to a scratch folder)."""
+    written relative to the catalog's folder (the template's are relative to a scratch folder).
+    ``po`` is read as every contributor file is, inside ``root`` (default: its folder)."""
     with pot.open("rb") as fh:
         template = read_po(fh, locale=language)
     for message in template:
@@ -54,12 +58,8 @@ def update_catalog(pot: Path, po: Path, language: str) -> bool:
             (os.path.relpath(pot.parent / name, po.parent).replace(os.sep, "/"), line)
             for name, line in message.locations
         ]
-    if po.is_file():
-        try:
-            with po.open("rb") as fh:
-                catalog = read_po(fh, locale=language)
-        except Exception as exc:  # Babel's parse errors have no common base
-            raise SyncError(f"{display(po)}: cannot read: {exc}") from None
+    catalog = _read_catalog(po, language, root or po.parent)
+    if catalog is not None:
         if _keys(catalog) == _keys(template):
             return False
         catalog.update(template)
@@ -70,6 +70,37 @@ def update_catalog(pot: Path, po: Path, language: str) -> bool:
     write_po(out, catalog, width=76)
     po.parent.mkdir(parents=True, exist_ok=True)
     return write_if_changed(po, out.getvalue().decode("utf-8"))
+
+
+def _read_catalog(po: Path, language: str, root: Path) -> Catalog | None:
+    """The catalog ``po`` (None when absent), through the untrusted-file reader: no link, no
+    device, UTF-8, msgfmt's syntax. Errors name the file and line, never quote it (Babel's own
+    warnings print the lines they cannot read: a linked file of secrets would be echoed)."""
+    try:
+        text = read_untrusted_text(po, root, hint="; only UTF-8 catalogs are supported")
+        if text is None:
+            return None
+        check_po(text)
+    except PoSyntaxError as exc:
+        raise SyncError(f"{display(po)}:{exc.line}: malformed PO file: {exc.message}") from None
+    except ZhTranslateError as exc:  # a link, a device, too big, not UTF-8: one line naming it
+        raise SyncError(str(exc)) from None
+    try:
+        return read_po(io.StringIO(text), locale=language, abort_invalid=True)
+    except Exception as exc:  # Babel's errors have no common base; its PoFileError has the line
+        line = getattr(exc, "lineno", None)
+        where = f"{display(po)}:{line + 1}" if isinstance(line, int) else display(po)
+        raise SyncError(f"{where}: cannot read this PO file ({type(exc).__name__})") from None
+
+
+def _check_locale_dirs(app: Sphinx, srcdir: Path, language: str) -> None:
+    """A project with no locale directory, or with a link below one, is refused (one line)."""
+    if not app.config.locale_dirs:
+        raise SyncError(f"{display(srcdir / 'conf.py')}: locale_dirs is empty: set locale_dirs = ['locale/']")
+    try:
+        check_locale_dirs(srcdir, list(app.config.locale_dirs), language)
+    except CatalogLinkError as exc:
+        raise SyncError(str(exc)) from None
 
 
 def sync(srcdir: Path, language: str = "zh_CN", *, quiet: bool = True) -> tuple[Summary, Path]:
@@ -92,19 +123,19 @@ def sync(srcdir: Path, language: str = "zh_CN", *, quiet: bool = True) -> tuple[
                     warning=sys.stderr,
                     freshenv=True,
                 )
+                _check_locale_dirs(app, srcdir, language)  # before anything reads a catalog
                 app.build()
         except SphinxError as exc:
             raise SyncError(f"{display(srcdir)}: sphinx-build -b gettext failed: {exc}") from None
         settings = settings_of(app.config, srcdir)
-        if not app.config.locale_dirs:
-            raise SyncError(f"{display(srcdir / 'conf.py')}: locale_dirs is empty: set locale_dirs = ['locale/']")
-        target = srcdir / app.config.locale_dirs[0] / language / "LC_MESSAGES"
+        locale_dir = srcdir / app.config.locale_dirs[0]
+        target = catalog_root(srcdir, app.config.locale_dirs[0], language)
         pots = sorted((Path(tmp) / "gettext").rglob("*.pot"))
         formats: Formats = {}
         for pot in pots:
             domain = pot.relative_to(Path(tmp) / "gettext").with_suffix("").as_posix()
             formats.update(message_formats(app, pot, Path(tmp) / "gettext", (target / f"{domain}.po").resolve()))
-            update_catalog(pot, target / f"{domain}.po", language)
+            update_catalog(pot, target / f"{domain}.po", language, locale_dir)
     glossary = load_glossary(settings.glossary) if settings.glossary else None
     spec = settings.spec()
     if not pots:

@@ -30,6 +30,7 @@ from mkdocs_zh_translate.review.pocheck import PoSyntaxError
 from mkdocs_zh_translate.review.store import ReviewError
 from mkdocs_zh_translate.segment import SegmentError
 from mkdocs_zh_translate.sphinx.build import ZhTranslateBuildError
+from mkdocs_zh_translate.sphinx.catalogs import CatalogLinkError
 from mkdocs_zh_translate.sphinx.sync import SyncError
 from mkdocs_zh_translate.textfile import NotUtf8Error, decode_utf8, split_bom
 from mkdocs_zh_translate.untrusted import UntrustedFileError
@@ -39,6 +40,7 @@ ERRORS = [
     CliError, DocsError, EngineError, ExportError, ModelIntegrityError, BackendError, TranslationFailed,
     CatalogError, FillError, PoSyntaxError, ReviewError, SegmentError, NotUtf8Error, PathError, DirOptionError,
     UntrustedFileError, MdConfigError, SyncError, ZhTranslateBuildError, ReferencesError,
+    CatalogLinkError,
 ]
 
 
