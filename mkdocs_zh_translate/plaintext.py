@@ -6,7 +6,11 @@ templates do not autoescape, so any string the plugin hands them (``site_name``,
 ``site_description``, nav titles, front-matter ``title``/``description``) goes out through
 :func:`for_template`. Reviewed text and glossary terms are also refused when they carry
 invisible controls (:func:`invisible_controls`): bidi overrides and zero-width characters make
-a page say something other than what a reviewer of the PO diff saw.
+a page say something other than what a reviewer of the PO diff saw; C0 and C1 control
+characters (NUL, ESC, backspace, NEL: all but tab and newline) reach the HTML as bytes no page
+should hold (one glossary term put 193 NULs into a page) and hide text from a diff; the line
+and paragraph separators U+2028/U+2029 break lines no reviewer sees; and a lone surrogate (a
+YAML ``"\\ud800"`` escape) cannot even be encoded as UTF-8.
 
 Pure functions, no dependencies: the segmenter's reviewed-text check uses them too.
 """
@@ -14,6 +18,7 @@ Pure functions, no dependencies: the segmenter's reviewed-text check uses them t
 from __future__ import annotations
 
 import html
+import re
 import unicodedata
 
 # Bidi embeddings/overrides/isolates and marks: reorder what the reader sees.
@@ -21,6 +26,15 @@ _BIDI = {0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069,
 # Zero-width and invisible formatting characters (ZWJ is allowed inside emoji sequences).
 _ZERO_WIDTH = {0x200B, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF, 0x180E, 0x00AD}
 _ZWJ = 0x200D
+# Names for what unicodedata leaves unnamed (controls, surrogates), by general category.
+_UNNAMED = {"Cc": "CONTROL CHARACTER", "Cs": "LONE SURROGATE"}
+# Every invisible control, as one character class: C0 but tab and newline, DEL and C1, the line
+# and paragraph separators, surrogates, and the bidi and zero-width sets.
+_INVISIBLE = re.compile(
+    "[\\x00-\\x08\\x0b-\\x1f\\x7f-\\x9f\\u2028\\u2029\\ud800-\\udfff"
+    + "".join(f"\\u{code:04x}" for code in sorted(_BIDI | _ZERO_WIDTH))
+    + "]"
+)
 
 
 def for_template(text: str) -> str:
@@ -45,16 +59,18 @@ def _emoji(ch: str) -> bool:
 
 
 def invisible_controls(text: str) -> list[str]:
-    """Descriptions (``U+202E RIGHT-TO-LEFT OVERRIDE``) of the invisible control characters
-    in ``text``, in order of first appearance; a ZWJ between two emoji is allowed (👩‍💻)."""
+    """Descriptions (``U+202E RIGHT-TO-LEFT OVERRIDE``, ``U+001B CONTROL CHARACTER``) of the
+    invisible control characters in ``text``, in order of first appearance: bidi controls,
+    zero-width characters, C0/C1 controls but tab and newline, U+2028/U+2029 and lone
+    surrogates. A ZWJ between two emoji is allowed (👩‍💻)."""
     found: list[str] = []
-    for i, ch in enumerate(text):
+    for match in _INVISIBLE.finditer(text):  # one scan; most texts hold none
+        i, ch = match.start(), match.group()
         code = ord(ch)
-        if code not in _BIDI and code not in _ZERO_WIDTH:
-            continue
         if code == _ZWJ and 0 < i < len(text) - 1 and _emoji(text[i - 1]) and _emoji(text[i + 1]):
             continue
-        name = f"U+{code:04X} {unicodedata.name(ch, 'FORMAT CHARACTER')}"
+        unnamed = _UNNAMED.get(unicodedata.category(ch), "FORMAT CHARACTER")
+        name = f"U+{code:04X} {unicodedata.name(ch, unnamed)}"
         if name not in found:
             found.append(name)
     return found

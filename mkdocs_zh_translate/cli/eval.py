@@ -106,7 +106,7 @@ def _references(args: argparse.Namespace) -> ReferenceSet:
     from ..quality.references import read_tsv, site_references
 
     if args.references:
-        return read_tsv(Path(args.references))
+        return read_tsv(Path(args.references), args.limit)  # stops reading at the limit
     from ..plugin.collect import collect_site
 
     return site_references(collect_site(Path(args.config_file or "mkdocs.yml")))
