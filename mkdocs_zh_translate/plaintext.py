@@ -1,4 +1,4 @@
-"""Untrusted text as plain text: the one place that makes it safe for pages and templates.
+"""Untrusted text as plain text: the one place that makes it safe for pages, templates and terminals.
 
 Trust model (the user guide's "Threat model" page): mkdocs.yml, docs_dir and the exported model directory
 are the user's own; PO files, glossary.yml and the model's output are not. MkDocs' Jinja
@@ -12,12 +12,17 @@ should hold (one glossary term put 193 NULs into a page) and hide text from a di
 and paragraph separators U+2028/U+2029 break lines no reviewer sees; and a lone surrogate (a
 YAML ``"\\ud800"`` escape) cannot even be encoded as UTF-8.
 
+Text from PO files printed to a terminal (``review report --worst``, ``eval``'s JSON) goes out
+through :func:`for_terminal` or :func:`json_text`: a msgstr starting ``\\x1b]0;pwned\\x07\\x1b[2J``
+retitled the maintainer's window and cleared the screen, and other sequences can do worse.
+
 Pure functions, no dependencies: the segmenter's reviewed-text check uses them too.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
 import unicodedata
 
@@ -35,6 +40,33 @@ _INVISIBLE = re.compile(
     + "".join(f"\\u{code:04x}" for code in sorted(_BIDI | _ZERO_WIDTH))
     + "]"
 )
+
+# What a terminal line must not receive raw: every invisible control, and tab and newline too.
+_TERMINAL = re.compile(_INVISIBLE.pattern[:-1] + "\\t\\n]")
+# What JSON text may not show raw: json.dumps already escapes C0 (tab and newline included).
+_JSON_RAW = re.compile(_INVISIBLE.pattern)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def for_terminal(text: str) -> str:
+    """``text`` safe to print on one terminal line: each control character (ESC starts the
+    sequences that retitle a window, clear the screen or move the cursor; C1's CSI does the
+    same in one byte), bidi and zero-width character, line separator, tab and newline written as
+    a Python-style escape (``\\x1b``, ``\\u202e``), the way error messages quote untrusted text."""
+    return _TERMINAL.sub(_escaped, text)
+
+
+def json_text(value: object) -> str:
+    """``value`` as indented JSON (non-ASCII as it is, so Chinese stays readable) with every
+    invisible control that ``json.dumps`` leaves raw (C1, DEL, bidi, zero-width, U+2028/U+2029,
+    lone surrogates) written as a ``\\uXXXX`` escape: the same JSON value, safe on a terminal
+    and encodable as UTF-8."""
+    text = json.dumps(value, ensure_ascii=False, indent=2)
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def for_template(text: str) -> str:

@@ -8,11 +8,11 @@ changes meaning or goes away; new keys do not bump it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from ..pipeline.report import TOOL
+from ..plaintext import json_text
 from .references import ReferenceSet
 from .run import RunResult
 
@@ -49,7 +49,7 @@ def passed(runs: Sequence[RunResult], min_chrf: float) -> bool:
 
 
 def dumps(report: dict[str, Any]) -> str:
-    return json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+    return json_text(report) + "\n"  # no raw control reaches a terminal
 
 
 def _share(n: int, total: int) -> str:
