@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -92,10 +91,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 def _run(args: argparse.Namespace) -> int:
     try:
         return _dispatch(args)
-    except BrokenPipeError:  # `review status | head`: the reader went away, nothing to report
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
+    except BrokenPipeError:  # `review status | head`: app.main says it in one line, as for every command
+        raise
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         raise CliError(f"{where}{exc.strerror or exc}") from None
