@@ -42,10 +42,15 @@ def _cmd_md(args: argparse.Namespace) -> int:
     from ..plugin.mdconfig import markdown_setup
     from ..segment import SegmentError
 
-    out = check_output(Path(args.output), "-o", inputs=[Path(args.input)]) if args.output else None
     source, bom = _read_text(Path(args.input))
     # The site the file belongs to: its extensions render the guard's pages and shape segments.
     setup = markdown_setup(Path(args.input), Path(args.config_file) if args.config_file else None)
+    out = None
+    if args.output:  # never the page itself, nor the site's PO files, glossary or cache
+        from ..pipeline.inputs import project_inputs
+
+        kept = project_inputs(setup.review_dir, setup.cache_dir)
+        out = check_output(Path(args.output), "-o", inputs=[Path(args.input)], kept=kept)
     for line in setup.warnings:
         print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr)
     spec = TranslatorSpec(

@@ -273,10 +273,12 @@ def _report(args: argparse.Namespace, config_file: Path) -> int:
         for line in format_worst(files, args.worst):
             print(line)
     if args.output is not None:
+        from ..pipeline.inputs import project_inputs
         from ..review.report import render_report
 
         text = render_report(files, status, f"Translation review: {site.config_file.resolve().parent.name}")
-        out = check_output(Path(args.output), "--output", config=config_file, docs_dir=site.docs_dir)
+        out = check_output(Path(args.output), "--output", config=config_file, docs_dir=site.docs_dir,
+                           kept=project_inputs(site.review_dir, site.cache_dir))
         write_if_changed(out, text)
         print(f"review report: wrote {display(out)} ({status.total.reviewed} of {status.total.total} reviewed)")
     return 0
