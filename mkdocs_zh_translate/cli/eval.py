@@ -153,7 +153,8 @@ def run_eval(args: argparse.Namespace) -> int:
     base = _base_spec(args, refs)
     variants = [(_label(text), parse_settings(text, base)) for text in args.compare] if args.compare else [("", base)]
     runs = [
-        evaluate(refs.references, spec, label=label, glossary=refs.glossary, progress=progress_for(None))
+        evaluate(refs.references, spec, label=label, glossary=refs.glossary, progress=progress_for(None),
+                 worst=args.worst)
         for label, spec in variants
     ]
     if args.json:
