@@ -88,3 +88,13 @@ def test_threads_option_in_mkdocs_yml_is_one_line(tmp_path: Path) -> None:
     proc = run_mkdocs(tmp_path)
     assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert f"threads must be from 1 to {MAX_THREADS}, got 99999999999" in proc.stderr
+
+
+def test_prefill_threads_beyond_what_onnx_runtime_takes_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = write_site(tmp_path, pages={"index.md": "# Home\n\nOne paragraph.\n"})
+    assert cli_main(["prefill", "-f", str(config), "--threads", "99999999999"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"threads must be from 1 to {MAX_THREADS}" in err, err
