@@ -14,6 +14,7 @@ the header's fields are read from its msgstr cut the same way (polib cuts those 
 from __future__ import annotations
 
 import io
+import re
 from typing import TYPE_CHECKING, Literal
 
 import polib
@@ -41,13 +42,29 @@ class _File(polib.POFile):
         return found
 
 
+# A line holding a PO string: a keyword (live, obsolete "#~ " or previous "#| ") or a continuation.
+_STRING_LINE = re.compile(r'\s*(?:#~\s*)?(?:#\|\s*)?(?:"|msg)')
+_BACKSLASH_OR_BELL = re.compile(r"\\([\\a])")
+
+
+def _bell_escapes_read(line: str) -> str:
+    """``line`` with each ``\\a`` escape of its strings as the BEL it stands for: gettext writes
+    BEL so (and so does :mod:`.powrap`), and polib's unescape does not know it (it read back as
+    a backslash and an ``a``: the msgid no longer matched its page, and the entry went obsolete
+    at every sync). ``\\\\`` pairs are skipped, so ``\\\\a`` stays a backslash and an ``a``."""
+    if "\\a" not in line or not _STRING_LINE.match(line):
+        return line
+    return _BACKSLASH_OR_BELL.sub(lambda m: "\\\\" if m.group(1) == "\\" else "\a", line)
+
+
 class _LineParser(_Parser):
     """polib's state machine over ``text`` cut at ``\\n`` only (it is given no path: polib
     would open a file named like the text)."""
 
     def __init__(self, text: str) -> None:
         super().__init__("", klass=_File, encoding="utf-8", check_for_duplicates=False)
-        self.fhandle = io.StringIO(text, newline="\n")  # no newline translation: lines end at \n only
+        lines = io.StringIO(text, newline="\n")  # no newline translation: lines end at \n only
+        self.fhandle = io.StringIO("".join(map(_bell_escapes_read, lines)), newline="\n")
 
 
 def header_fields(msgstr: str) -> dict[str, str]:

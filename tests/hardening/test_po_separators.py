@@ -124,3 +124,20 @@ def test_eval_references_line_numbers_count_newlines_only(tmp_path: Path) -> Non
     path.write_text("Hello\u2028world.\t你好世界。\nThe cache\x85is fast.\t缓存很快。\nno tab here\n", encoding="utf-8")
     with pytest.raises(ReferencesError, match=r"refs\.tsv:3: expected `english<TAB>reference`"):
         read_tsv(path)
+
+
+def test_a_bell_written_as_an_escape_reads_back(tmp_path: Path) -> None:
+    # gettext and our writer spell BEL "\a"; polib's unescape did not know it (a backslash and an
+    # "a" came back, so the entry no longer matched its page and went obsolete at every sync)
+    po = new_po()
+    for msgid in ("Ring\x07 the bell", "A backslash \\a is not a bell", "\\\x07 both"):
+        po.append(polib.POEntry(msgid=msgid, msgstr="响铃", flags=["fuzzy"], tcomment="a comment's \\a stays"))
+    po.append(polib.POEntry(msgid="Gone\x07", msgstr="旧\x07", obsolete=True))
+    text = render_po(po)
+    assert 'msgid "Ring\\a the bell"' in text and 'msgid "A backslash \\\\a is not a bell"' in text
+    path = tmp_path / "index.md.po"
+    path.write_text(text, encoding="utf-8")
+    back = read_po(path)
+    assert back is not None
+    assert [(e.msgid, e.msgstr, e.tcomment) for e in back] == [(e.msgid, e.msgstr, e.tcomment) for e in po]
+    assert render_po(back) == text
