@@ -3,7 +3,8 @@
 ``str.splitlines`` (which polib and the strict checker used) also breaks at ``\\r``, ``\\v``,
 ``\\f``, ``\\x1c``-``\\x1e``, NEL, U+2028 and U+2029; gettext and our writer put the last five
 inside strings as they are, so one such character on a page made a PO file nobody could read
-again ("unterminated string"), and every later build and sync failed. Each test here failed on
+again ("unterminated string"), and every later build and sync failed; a BEL, which both write as
+``\\a``, read back as a backslash and an ``a``. Each test here failed on
 main.
 """
 
