@@ -35,6 +35,7 @@ from .errors import ZhTranslateError
 from .logs import PREFIX
 from .notice import banner_html
 from .owned import Owned, PathError, atomic_write, check_output, copy_if_changed, write_if_changed
+from .pipeline.inputs import project_inputs
 from .pipeline.lazy import TranslationFailed
 from .pipeline.pages import PageJob, PageResult, SiteTranslator, Stats, strict_failure
 from .plaintext import for_template
@@ -86,6 +87,7 @@ class DocsSource:
     overrides: dict[str, Any] = field(default_factory=dict)  # the language's own settings
     copyright: str | None = None  # plain-text copyright (translated)
     state_dir: Path | None = None  # where the list of files written last time is kept (cache dir)
+    review_dir: Path | None = None  # the PO files and glossary: never overwritten by an output
     config_file: Path | None = None  # never overwritten by an output
     banner: object = True  # the plugin's ``banner`` option (True, False or a string)
     model_label: str = "model"  # the model's name as the notice shows it
@@ -319,7 +321,8 @@ def write_docs(
     a review is ignored (:func:`~.pipeline.pages.strict_failure`)."""
     out = check_out_dir(out, source.docs_dir, source.config_file)
     if snippet_path is not None:
-        check_output(snippet_path, "--snippet", config=source.config_file, docs_dir=source.docs_dir)
+        check_output(snippet_path, "--snippet", config=source.config_file, docs_dir=source.docs_dir,
+                     kept=project_inputs(source.review_dir, source.state_dir))
     if config_out is not None:
         config_out = check_config_out(config_out, out, source, snippet_path)
     report = DocsReport()
@@ -382,7 +385,9 @@ def check_config_out(config_out: Path, out: Path, source: DocsSource, snippet_pa
     """``--config-out``: never an input (config, docs_dir), never inside the output tree (it
     would be published), never the snippet; and beside or above ``--out``: zensical-i18n builds
     only a ``docs_dir`` inside the config's folder."""
-    path = check_output(config_out, "--config-out", config=source.config_file, docs_dir=source.docs_dir).resolve()
+    kept = project_inputs(source.review_dir, source.state_dir)
+    path = check_output(config_out, "--config-out", config=source.config_file, docs_dir=source.docs_dir,
+                        kept=kept).resolve()
     if path == out or out in path.parents:
         raise DocsError(f"--config-out {config_out}: is inside the output directory {out}; write it beside it")
     if snippet_path is not None and path == snippet_path.resolve():

@@ -265,10 +265,13 @@ def check_output(
     inputs: Iterable[Path] = (),
     config: Path | None = None,
     docs_dir: Path | None = None,
+    kept: Iterable[Owned] = (),
 ) -> Path:
     """``path`` as an absolute path, refused (:class:`PathError` naming ``option``) when writing
     it would overwrite what the command reads: an input file, the config file, anything in
-    ``docs_dir``; or when it is the root or a system directory."""
+    ``docs_dir``, one of the files ``kept`` describes (the project's PO files, glossary and
+    cache: ``pipeline.inputs.project_inputs``), existing or not; or when it is the root or a
+    system directory."""
     target = Path(os.path.abspath(path))
     real = target.resolve()
     if system_dir(target):
@@ -291,7 +294,20 @@ def check_output(
         docs = docs_dir.resolve()
         if real == docs or docs in real.parents:
             raise PathError(f"{option} {path}: is inside docs_dir {docs}; write outside the English docs")
+    for files in kept:
+        if _holds(files, real):
+            raise PathError(f"{option} {path}: is one of {files.what} in {files.root}, which the project reads; "
+                            "write to another file")
     return target
+
+
+def _holds(files: Owned, real: Path) -> bool:
+    """Whether the resolved path ``real`` is, by name, one of ``files`` (it need not exist yet:
+    a Markdown page written as ``site.po`` would break the next build just the same)."""
+    root = files.root.resolve()
+    if real == root or root not in real.parents:
+        return False
+    return files.rule(PurePosixPath(real.relative_to(root).as_posix()))
 
 
 __all__ = [

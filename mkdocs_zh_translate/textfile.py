@@ -10,6 +10,7 @@ to read a file the user named (a directory, missing, unreadable) the same way fo
 from __future__ import annotations
 
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import ZhTranslateError
 
@@ -40,12 +41,30 @@ def read_bytes(path: Path, name: str, kind: str, error: type[ZhTranslateError] =
     user named words these failures the same way, each raising its own error class."""
     try:
         return path.read_bytes()
-    except IsADirectoryError:
-        raise error(f"{name}: is a directory, not a {kind}") from None
-    except FileNotFoundError:
-        raise error(f"{name}: no such file") from None
     except OSError as exc:
-        raise error(f"{name}: cannot read: {exc.strerror or exc}") from None
+        raise read_error(exc, name, kind, error) from None
+
+
+def open_bytes(path: Path, name: str, kind: str, error: type[ZhTranslateError] = ZhTranslateError) -> BinaryIO:
+    """:func:`read_bytes` for a file read a line at a time (a reference file larger than
+    memory): the open file, or the same one-line ``error``."""
+    try:
+        handle = path.open("rb")
+        if path.is_dir():  # open() of a directory succeeds on some systems
+            handle.close()
+            raise IsADirectoryError
+        return handle
+    except OSError as exc:
+        raise read_error(exc, name, kind, error) from None
+
+
+def read_error(exc: OSError, name: str, kind: str, error: type[ZhTranslateError]) -> ZhTranslateError:
+    """The one line a failed read of the user's file ``name`` (a ``kind``) is reported as."""
+    if isinstance(exc, IsADirectoryError):
+        return error(f"{name}: is a directory, not a {kind}")
+    if isinstance(exc, FileNotFoundError):
+        return error(f"{name}: no such file")
+    return error(f"{name}: cannot read: {exc.strerror or exc}")
 
 
 def split_bom(text: str) -> tuple[str, str]:
@@ -53,4 +72,4 @@ def split_bom(text: str) -> tuple[str, str]:
     return (text[1:], BOM) if text.startswith(BOM) else (text, "")
 
 
-__all__ = ["BOM", "NotUtf8Error", "decode_utf8", "read_bytes", "split_bom"]
+__all__ = ["BOM", "NotUtf8Error", "decode_utf8", "open_bytes", "read_bytes", "read_error", "split_bom"]

@@ -8,6 +8,10 @@ start without the model runtime.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
+import io
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -38,10 +42,15 @@ def _cmd_md(args: argparse.Namespace) -> int:
     from ..plugin.mdconfig import markdown_setup
     from ..segment import SegmentError
 
-    out = check_output(Path(args.output), "-o", inputs=[Path(args.input)]) if args.output else None
     source, bom = _read_text(Path(args.input))
     # The site the file belongs to: its extensions render the guard's pages and shape segments.
     setup = markdown_setup(Path(args.input), Path(args.config_file) if args.config_file else None)
+    out = None
+    if args.output:  # never the page itself, nor the site's PO files, glossary or cache
+        from ..pipeline.inputs import project_inputs
+
+        kept = project_inputs(setup.review_dir, setup.cache_dir)
+        out = check_output(Path(args.output), "-o", inputs=[Path(args.input)], kept=kept)
     for line in setup.warnings:
         print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr)
     spec = TranslatorSpec(
@@ -172,15 +181,40 @@ def _build_parser(own_only: bool = False) -> argparse.ArgumentParser:
     return parser
 
 
+class _ClosedStdout(io.TextIOBase):
+    """Stands in for a stdout the process was started without (``>&-``): writing to it is a
+    broken pipe, as writing to a pipe whose reader left is, so one handler says both."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(errno.EPIPE, "stdout is closed")
+
+
+def _stdout_gone() -> int:
+    """stdout was closed (``… | head`` read what it wanted, or ``>&-``): point it at /dev/null
+    so the interpreter's last flush cannot raise again, and say so in one line."""
+    with contextlib.suppress(OSError, ValueError, io.UnsupportedOperation):
+        if isinstance(sys.stdout, _ClosedStdout):
+            sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the process
+        else:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        print("mkdocs-zh-translate: error: stdout was closed before the output was written", file=sys.stderr)
+    return EXIT_USAGE
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser = _build_parser(own_only=bool(words) and words[0] in OWN_COMMANDS)
     args = parser.parse_args(words)
+    if sys.stdout is None:  # started with stdout closed: a print would raise AttributeError
+        sys.stdout = _ClosedStdout()
     try:
         return int(args.func(args))
     except ZhTranslateError as exc:  # CliError and every other error of the package: one line, no traceback
         print(f"mkdocs-zh-translate: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader of stdout went away (`md page.md | head`)
+        return _stdout_gone()
     except KeyboardInterrupt:
         print("mkdocs-zh-translate: interrupted", file=sys.stderr)
         return 130

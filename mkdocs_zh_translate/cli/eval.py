@@ -106,7 +106,7 @@ def _references(args: argparse.Namespace) -> ReferenceSet:
     from ..quality.references import read_tsv, site_references
 
     if args.references:
-        return read_tsv(Path(args.references))
+        return read_tsv(Path(args.references), args.limit)  # stops reading at the limit
     from ..plugin.collect import collect_site
 
     return site_references(collect_site(Path(args.config_file or "mkdocs.yml")))
@@ -153,7 +153,8 @@ def run_eval(args: argparse.Namespace) -> int:
     base = _base_spec(args, refs)
     variants = [(_label(text), parse_settings(text, base)) for text in args.compare] if args.compare else [("", base)]
     runs = [
-        evaluate(refs.references, spec, label=label, glossary=refs.glossary, progress=progress_for(None))
+        evaluate(refs.references, spec, label=label, glossary=refs.glossary, progress=progress_for(None),
+                 worst=args.worst)
         for label, spec in variants
     ]
     if args.json:

@@ -67,6 +67,10 @@ def _run(args: argparse.Namespace) -> int:
         return _plan(args)
     if args.workers < 0 or (args.threads is not None and args.threads < 1):
         raise CliError("--workers must be >= 0 and --threads >= 1")
+    if args.threads is not None:  # also what each worker's engine can take (the engine's own rule)
+        from ..engine.settings import check_threads
+
+        check_threads(args.threads)
     if args.ray_ship_model and not args.ray:
         raise CliError("--ray-ship-model needs --ray ADDRESS")
     where = Where(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -94,10 +93,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 def _run(args: argparse.Namespace) -> int:
     try:
         return _dispatch(args)
-    except BrokenPipeError:  # `review status | head`: the reader went away, nothing to report
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 1
+    except BrokenPipeError:  # `review status | head`: app.main says it in one line, as for every command
+        raise
     except OSError as exc:
         where = f"{exc.filename}: " if exc.filename else ""
         raise CliError(f"{where}{exc.strerror or exc}") from None
@@ -330,11 +327,13 @@ def _report(args: argparse.Namespace, config_file: Path) -> int:
         for line in format_worst(files, args.worst):
             print(line)
     if args.output is not None:
+        from ..pipeline.inputs import project_inputs
         from ..review.report import render_report
 
         root = site.config_file.resolve().parent
         text = render_report(files, status, f"Translation review: {site.site_name or root.name}", root)
-        out = check_output(Path(args.output), "--output", config=config_file, docs_dir=site.docs_dir)
+        out = check_output(Path(args.output), "--output", config=config_file, docs_dir=site.docs_dir,
+                           kept=project_inputs(site.review_dir, site.cache_dir))
         write_if_changed(out, text)
         print(f"review report: wrote {display(out)} ({status.total.reviewed} of {status.total.total} reviewed)")
     return 0

@@ -27,6 +27,9 @@ MAX_HEADS = 1024
 MAX_HEAD_DIM = 4096
 MAX_BEAMS = 256
 MAX_LENGTH_PENALTY = 100.0
+#: ONNX Runtime's intra-op pool size is a C ``int`` (``--threads 99999999999`` raised its
+#: ``TypeError``), and every thread is real: far more than any machine's cores only thrashes.
+MAX_THREADS = 1024
 
 #: Bytes per element of the dtypes an exported shared initializer may have.
 DTYPE_SIZES = {"float32": 4, "float16": 2, "int8": 1, "uint8": 1, "int32": 4, "int64": 8}
@@ -208,3 +211,10 @@ def check_vocab(data: Any, path: Path, vocab_size: int, hint: str) -> dict[str, 
     for token, tid in vocab.items():
         c.integer(tid, f"the id of {_shown(token)}", 0, vocab_size - 1)
     return vocab
+
+
+def check_threads(threads: int | None) -> None:
+    """Refuse a thread count ONNX Runtime cannot take (from ``--threads``, ``threads:`` or
+    ``zh_translate_threads``): one :class:`EngineError` line instead of ORT's ``TypeError``."""
+    if threads is not None and not 1 <= threads <= MAX_THREADS:
+        raise EngineError(f"threads must be from 1 to {MAX_THREADS}, got {threads}")

@@ -35,7 +35,7 @@ from .batching import dedupe, plan_batches
 from .beam import MAX_FILTERED_BANS, NEG, Hypothesis, SearchOptions, beam_search, greedy_search
 from .errors import EngineError
 from .session import MarianSessions, concurrently, default_threads, make_session
-from .settings import check_settings
+from .settings import check_settings, check_threads
 from .shortlist import Shortlister
 from .tags import Constraint, TagAutomaton, TagVocab
 from .terms import Constrained, TermVocab
@@ -124,13 +124,14 @@ class OnnxTranslator:
         """``shortlist``: project each step onto about this many frequent target pieces plus the
         batch's own (``shortlist.py``) instead of the whole vocabulary; 0 or None: off (exact)."""
         self.model_dir = Path(model_dir)
+        check_threads(threads)  # before any file is read: a bad count is the user's typo, not the model's
         manifest, settings = check_model_dir(self.model_dir)
         self.settings = settings
         self._manifest = manifest
         self._threads = threads
         self._providers = providers
         self._aligner: Any = None  # aligner.onnx's session, loaded on first use
-        for label, value in (("num_beams", num_beams), ("threads", threads), ("max_batch_tokens", max_batch_tokens),
+        for label, value in (("num_beams", num_beams), ("max_batch_tokens", max_batch_tokens),
                              ("max_new_tokens", max_new_tokens), ("max_batch_sentences", max_batch_sentences)):
             if value is not None and value < 1:
                 raise EngineError(f"{label} must be at least 1, got {value}")

@@ -32,6 +32,7 @@ from .origin import Origin
 _FORMAT = "v1"
 _META_PREFIX = "meta:"
 _VERDICT_PREFIX = "guard:"  # the page guard's verdicts (guard.VerdictStore), keyed by their own hash
+DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"  # the plugin's cache_dir when it sets none, beside mkdocs.yml
 _DB_FILE = "cache.db"  # diskcache's database file
 _DB_FILES = (_DB_FILE, _DB_FILE + "-wal", _DB_FILE + "-shm")  # with SQLite's companions
 _BROKEN = ".broken"  # cache.db.broken (and -wal, -shm): the one corrupt copy kept

@@ -269,14 +269,22 @@ def _term_lines(text: str) -> dict[str, int]:
     return lines
 
 
+# Every character str.splitlines breaks at: a term is one line (YAML's "\\L", "\\N" escapes
+# made terms that wrote PO files no reader could read back).
+_LINE_BREAKS = frozenset("\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+
+
 def _check_terms(path: Path, text: str, values: list[str]) -> None:
-    """Glossary files come from contributors like PO files do: a term is plain text, never
-    markup, quotes or invisible controls (it reaches page text and site strings)."""
+    """Glossary files come from contributors like PO files do: a term is plain text on one
+    line, never markup, quotes or invisible controls (it reaches page text, site strings, PO
+    files and the cache key, which a lone surrogate cannot even be encoded into)."""
     from ..segment import markup_in
 
     lines: dict[str, int] | None = None
     for value in values:
         problems = markup_in(value)
+        if any(ch in _LINE_BREAKS for ch in value):
+            problems.insert(0, "spans more than one line")
         if problems:
             lines = _term_lines(text) if lines is None else lines
             raise ReviewError(

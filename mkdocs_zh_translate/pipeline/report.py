@@ -15,11 +15,11 @@ count) and ``totals`` is their sum, so ``totals.left_behind`` is what a strict r
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from ..plaintext import json_text
 from .origin import Origin
 
 FORMAT = 1  # bumped when a key changes meaning or goes away (new keys do not bump it)
@@ -116,4 +116,4 @@ def run_report(command: str, pages: Mapping[str, PageCounts], run: Mapping[str, 
 
 def dumps(report: Mapping[str, Any]) -> str:
     """The report as JSON text (UTF-8 page names as they are; one trailing newline)."""
-    return json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+    return json_text(report) + "\n"  # no raw control reaches a terminal

@@ -20,10 +20,11 @@ from mkdocs.config import config_options as c
 from ..errors import ZhTranslateError
 from ..owned import PathError, check_dir_option, check_output
 from ..pipeline.backends import DEFAULT_BACKEND, backend_names, needs_model
+from ..pipeline.cache import DEFAULT_CACHE_DIRNAME as DEFAULT_CACHE_DIRNAME  # re-exported: the plugin's default
+from ..pipeline.inputs import project_inputs
 from ..pipeline.markup import DEFAULT_MARKUP, markup_choices, unknown_markup
 from ..review.memory import DEFAULT_THRESHOLD
 
-DEFAULT_CACHE_DIRNAME = ".zh-translate-cache"
 REPORT_FILE = "report.json"  # the build's JSON report, in the cache directory unless `report` says
 
 _LANGUAGE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
@@ -393,14 +394,18 @@ def language_collision(language: str, docs_dir: str, theme_dirs: list[str]) -> s
     return None
 
 
-def report_path(option: object, config_file_path: str | None, docs_dir: str, cache_dir: Path) -> Path | None:
+def report_path(
+    option: object, config_file_path: str | None, docs_dir: str, cache_dir: Path, review_dir: Path | None = None
+) -> Path | None:
     """Where the build's JSON report goes: None (``report: false``), the cache directory's
     ``report.json`` (``true``), or the path given, relative to mkdocs.yml and never the config
-    file or inside docs_dir (raises :class:`~..owned.PathError` naming the option)."""
+    file, inside docs_dir, a PO file, the glossary or the cache's database (raises
+    :class:`~..owned.PathError` naming the option)."""
     if option is True:
         return cache_dir / REPORT_FILE
     if not isinstance(option, str) or not option:
         return None
     config = Path(config_file_path) if config_file_path else None
     path = config_dir(config_file_path) / os.path.expanduser(option)
-    return check_output(path, "option 'report':", config=config, docs_dir=Path(docs_dir))
+    kept = project_inputs(review_dir, cache_dir)
+    return check_output(path, "option 'report':", config=config, docs_dir=Path(docs_dir), kept=kept)

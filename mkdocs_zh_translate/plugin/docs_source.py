@@ -263,6 +263,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
             languages=languages,
             overrides=plugin_config.overrides.values(),
             state_dir=pipeline.memory.machine.directory if pipeline.memory is not None else None,
+            review_dir=pipeline.review.review_dir if pipeline.review is not None else None,
             config_file=config_file,
             copyright=config.copyright if translatable_copyright(config.copyright) else None,
             banner=plugin_config.banner,

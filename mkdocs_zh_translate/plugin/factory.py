@@ -105,7 +105,9 @@ class SitePipeline:
             )
         try:
             dirs = own_dirs(options, config.config_file_path, config.docs_dir, config.site_dir)
-            self.report = report_path(options.report, config.config_file_path, config.docs_dir, dirs.cache_dir)
+            self.report = report_path(
+                options.report, config.config_file_path, config.docs_dir, dirs.cache_dir, dirs.review_dir
+            )
         except (DirOptionError, PathError) as exc:
             raise PluginError(f"{PREFIX}{exc}") from None
         cache_dir, review_dir = dirs.cache_dir, dirs.review_dir

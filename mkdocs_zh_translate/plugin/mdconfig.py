@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from ..errors import ZhTranslateError
+from ..pipeline.cache import DEFAULT_CACHE_DIRNAME
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..segment import SiteSyntax
 
@@ -69,6 +70,8 @@ class MarkdownSetup:
     syntax: SiteSyntax | None = None
     glossary: Glossary | None = None
     warnings: list[str] = field(default_factory=list)
+    review_dir: Path | None = None  # the site's PO files and glossary: `-o` never writes there
+    cache_dir: Path | None = None  # the site's machine cache (its database: not an output either)
 
 
 class _Untrusted:
@@ -220,16 +223,18 @@ def _plugin_options(data: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _glossary(config_file: Path, data: dict[str, Any]) -> Glossary | None:
-    """The plugin's glossary when mkdocs.yml lists zh-translate (None otherwise)."""
+def _own_dirs(config_file: Path, data: dict[str, Any]) -> tuple[Path, Path] | None:
+    """(review_dir, cache_dir) of the plugin when mkdocs.yml lists zh-translate (None otherwise),
+    placed as ``config.resolve_review_dir`` / ``resolve_cache_dir`` place them (that module
+    imports MkDocs, which `md` does not load); reading a glossary needs none of their checks."""
     options = _plugin_options(data)
     if options is None:
         return None
     review, language = options.get("review_dir"), options.get("language") or "zh"
-    # As config.resolve_review_dir places it (that module imports MkDocs, which `md` does not
-    # load); reading a glossary needs none of its checks.
-    folder = review if isinstance(review, str) else f"translations/{language}"
-    return load_glossary(config_file.resolve().parent / os.path.expanduser(folder) / GLOSSARY_FILE)
+    cache = options.get("cache_dir")
+    base = config_file.resolve().parent
+    review_dir = base / os.path.expanduser(review if isinstance(review, str) else f"translations/{language}")
+    return review_dir, base / os.path.expanduser(cache if isinstance(cache, str) else DEFAULT_CACHE_DIRNAME)
 
 
 def heading_slugify(mdx_configs: dict[str, Any]) -> Callable[[str, str], str] | None:
@@ -330,6 +335,8 @@ def markdown_setup(page: Path, config_file: Path | None = None) -> MarkdownSetup
         setup.extensions.append(PINS)
     setup.slugify = heading_slugify(setup.configs)
     setup.syntax = page_syntax(list(setup.extensions), setup.configs)
-    if found is not None:
-        setup.glossary = _glossary(found, data)
+    dirs = _own_dirs(found, data) if found is not None else None
+    if dirs is not None:
+        setup.review_dir, setup.cache_dir = dirs
+        setup.glossary = load_glossary(setup.review_dir / GLOSSARY_FILE)
     return setup

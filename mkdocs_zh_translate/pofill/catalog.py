@@ -23,11 +23,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-import polib
-
 from ..errors import ZhTranslateError
 from ..review.pocheck import PoSyntaxError, check_lines, polib_error
-from ..review.poscan import Kind, PoLine, scan_lines
+from ..review.poparse import parse_po
+from ..review.poscan import Kind, PoLine, scan_lines, split_lines
 from .rst import backslash_escaped
 
 MARKER = "zh-translate: machine"
@@ -129,7 +128,7 @@ class Catalog:
     def header_value(self, name: str) -> str | None:
         for entry in self.entries:
             if entry.is_header and not entry.obsolete:
-                for line in entry.msgstr.get(None, "").splitlines():
+                for line in split_lines(entry.msgstr.get(None, "")):
                     key, _, value = line.partition(":")
                     if key.strip().lower() == name.lower():
                         return value.strip()
@@ -143,14 +142,14 @@ class Catalog:
 
 def parse_catalog(text: str, path: str) -> Catalog:
     """Scan ``text`` into entries. Raises CatalogError for what msgfmt or polib would reject."""
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text, keepends=True)
     scanned = scan_lines(lines)  # once, for the checker and for the entries
     try:
         check_lines(scanned)
     except PoSyntaxError as exc:
         raise CatalogError(f"{path}:{exc.line}: malformed PO file: {exc.message}") from None
     try:
-        polib.pofile(text, check_for_duplicates=False)  # check_po refused duplicates in linear time
+        parse_po(text)  # check_po refused duplicates in linear time
     except (OSError, ValueError) as exc:
         at, reason = polib_error(exc)
         raise CatalogError(f"{path}:{at}: malformed PO file: {reason}") from None
@@ -437,7 +436,7 @@ def _plan_marker(plan: _LinePlan, edit: Edit) -> None:
 
 def check_edits(before: str, after: str, edits: list[Edit], path: str) -> None:
     """Parse the edited text and make sure exactly the intended translations changed."""
-    old, new = polib.pofile(before, check_for_duplicates=False), polib.pofile(after, check_for_duplicates=False)
+    old, new = parse_po(before), parse_po(after)
     wanted = {(e.entry.msgctxt, e.entry.msgid): e for e in edits}
     old_entries = [(x.msgctxt, x.msgid, x.obsolete) for x in old]
     new_entries = [(x.msgctxt, x.msgid, x.obsolete) for x in new]

@@ -11,14 +11,14 @@ the reference in the same placeholder form):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ZhTranslateError
 from ..segment import Segment, SegmentError, from_readable, segment_markdown
-from ..textfile import NotUtf8Error, decode_utf8, read_bytes, split_bom
+from ..textfile import NotUtf8Error, open_bytes, split_bom
 from ..untrusted import display
 
 if TYPE_CHECKING:
@@ -55,18 +55,32 @@ class ReferenceSet:
     review_dir: Path | None = None  # where a site's reviewed entries were looked for
 
 
-def read_tsv(path: Path) -> ReferenceSet:
-    """The references of a TSV file; :class:`ReferencesError` naming ``file:line`` for the first
-    bad line (no tab, an empty side, English that is not exactly one segment, a reference that
-    loses or adds markup)."""
+def _tsv_lines(path: Path, name: str) -> Iterator[tuple[int, str]]:
+    """(number, text) of each line of the file, read one line at a time: lines end at ``\\n``
+    only (``\\r\\n`` too), so a U+2028 or NEL inside a reference does not shift the line
+    numbers of the messages (``str.splitlines`` would break there)."""
+    with open_bytes(path, name, "TSV file", ReferencesError) as handle:
+        for number, raw in enumerate(handle, start=1):  # binary lines end at b"\n" only
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ReferencesError(str(NotUtf8Error(name, number, raw[exc.start]))) from None
+            if number == 1:
+                line, _bom = split_bom(line)
+            yield number, line.removesuffix("\n").removesuffix("\r")
+
+
+def read_tsv(path: Path, limit: int | None = None) -> ReferenceSet:
+    """The references of a TSV file, the first ``limit`` of them (all for None), read line by
+    line: a file far larger than memory is fine with a limit, and the lines after the
+    ``limit``-th reference are not read at all. :class:`ReferencesError` names ``file:line`` of
+    the first bad line (no tab, an empty side, English that is not exactly one segment, a
+    reference that loses or adds markup)."""
     name = display(path)
-    data = read_bytes(path, name, "TSV file", ReferencesError)
-    try:
-        text, _bom = split_bom(decode_utf8(data, name))
-    except NotUtf8Error as exc:
-        raise ReferencesError(str(exc)) from None
     found = ReferenceSet(name)
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in _tsv_lines(path, name):
+        if limit is not None and len(found.references) >= limit:
+            break
         if not line.strip() or line.startswith("#"):
             continue
         where = f"{name}:{number}"

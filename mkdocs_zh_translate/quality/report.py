@@ -8,16 +8,16 @@ changes meaning or goes away; new keys do not bump it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from typing import Any
 
 from ..pipeline.report import TOOL
+from ..plaintext import json_text
 from .references import ReferenceSet
+from .run import WORST as WORST  # re-exported: the CLI's default
 from .run import RunResult
 
 FORMAT = 1
-WORST = 5  # sentences listed per kind of problem
 _EXCERPT = 60
 
 
@@ -49,7 +49,7 @@ def passed(runs: Sequence[RunResult], min_chrf: float) -> bool:
 
 
 def dumps(report: dict[str, Any]) -> str:
-    return json.dumps(report, ensure_ascii=False, indent=2) + "\n"
+    return json_text(report) + "\n"  # no raw control reaches a terminal
 
 
 def _share(n: int, total: int) -> str:
@@ -65,8 +65,8 @@ def table(runs: Sequence[RunResult]) -> str:
         ("in pieces", [_share(r.counts.pieces, r.sentences) for r in runs]),
         ("left English", [_share(r.counts.english, r.sentences) for r in runs]),
         ("placeholder errors", [_share(r.placeholder_errors, r.sentences) for r in runs]),
-        ("untranslated English", [_share(len(r.english_left), r.sentences) for r in runs]),
-        ("length outliers", [_share(len(r.outliers), r.sentences) for r in runs]),
+        ("untranslated English", [_share(r.untranslated, r.sentences) for r in runs]),
+        ("length outliers", [_share(r.length_outliers, r.sentences) for r in runs]),
         ("seconds", [f"{r.seconds:.1f}" for r in runs]),
     ]
     head = [r.label for r in runs]

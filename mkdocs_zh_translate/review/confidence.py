@@ -29,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..plaintext import for_terminal
 from ..scored import finite_score
 from .status import ReviewFile, state_of
 from .units import Key
@@ -102,9 +103,11 @@ def format_worst(files: Sequence[ReviewFile], n: int) -> list[str]:
     lines = [f"review report: the {len(shown)} least confident of {len(ranked)} scored unreviewed machine "
              f"translation(s) ({machine - len(ranked)} without a score)", "confidence\twhere\tenglish\tmachine"]
     for r in shown:
-        lines.append("\t".join((format_score(r.score), r.where, _cell(r.english), _cell(r.machine))))
+        lines.append("\t".join((format_score(r.score), _cell(r.where), _cell(r.english), _cell(r.machine))))
     return lines
 
 
 def _cell(text: str) -> str:
-    return " ".join(text.split())  # one line, one field: no tab, no newline
+    """One field of one terminal line: no tab, no newline, and no control sequence of a PO
+    file's text reaches the terminal (an ESC is shown as ``\\x1b``)."""
+    return for_terminal(" ".join(text.split()))

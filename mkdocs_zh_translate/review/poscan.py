@@ -52,14 +52,34 @@ class PoLine:
     rest: str = ""  # KEYWORD: what follows the keyword and its blanks (its string)
 
 
+def split_lines(text: str, *, keepends: bool = False) -> list[str]:
+    """A PO file's lines, cut at ``\\n`` only (``\\r\\n`` is one break, as in
+    ``str.splitlines``): the one way every reader of PO text cuts it.
+
+    ``str.splitlines`` also breaks at U+2028, U+2029, NEL and ``\\x1c``-``\\x1e``, which
+    gettext and our writer put inside a string as they are (and at ``\\v``, ``\\f``, a lone
+    ``\\r``, which a hand-written file may hold raw): a page holding U+2028 became a PO file
+    whose string no reader could close ("unterminated string"). msgfmt breaks at ``\\n`` only,
+    and so do we. Like ``splitlines``: no empty last line after a final
+    newline, and ``keepends`` keeps each line's ``\\n``."""
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the text ended with a newline (or was empty)
+    if keepends:
+        last = len(lines) - 1
+        ended = text.endswith("\n")
+        return [line + "\n" if i < last or ended else line for i, line in enumerate(lines)]
+    return [line[:-1] if line.endswith("\r") else line for line in lines]
+
+
 def scan_lines(lines: Iterable[str]) -> list[PoLine]:
-    """Every line classified (``lines`` as ``str.splitlines`` cuts them, with or without ends)."""
+    """Every line classified (``lines`` as :func:`split_lines` cuts them, with or without ends)."""
     return [classify(number, raw) for number, raw in enumerate(lines, 1)]
 
 
 def scan_text(text: str) -> list[PoLine]:
     """A whole file's text classified, line by line."""
-    return scan_lines(text.splitlines())
+    return scan_lines(split_lines(text))
 
 
 def classify(number: int, raw: str) -> PoLine:

@@ -25,6 +25,7 @@ class Site:
     config_file: Path
     review_dir: Path
     docs_dir: Path | None = None  # no output of a command goes here
+    cache_dir: Path | None = None  # the machine cache: its database is no output either
     pages: dict[Path, list[Unit]] = field(default_factory=dict)  # PO path -> units (page order)
     page_labels: dict[Path, str] = field(default_factory=dict)  # PO path -> docs page
     machine: dict[tuple[Path, tuple[str | None, str]], str] = field(default_factory=dict)

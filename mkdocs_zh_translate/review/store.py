@@ -24,6 +24,7 @@ from ..untrusted import UntrustedFileError, read_untrusted, read_untrusted_text
 from ..untrusted import display as display  # re-exported: every review module names files with it
 from .pocheck import PoSyntaxError, check_po, polib_error
 from .poformat import format_po
+from .poparse import parse_po
 from .powrap import DEFAULT_WIDTH
 from .units import Key, entry_key, loose_key
 
@@ -100,7 +101,7 @@ def load_po(path: Path, review_dir: Path | None = None) -> tuple[polib.POFile | 
     except PoSyntaxError as exc:
         raise ReviewError(f"{display(path)}:{exc.line}: malformed PO file: {exc.message}") from None
     try:  # duplicates were refused above: polib's own check would be quadratic
-        po = polib.pofile(text, wrapwidth=DEFAULT_WIDTH, check_for_duplicates=False)
+        po = parse_po(text, DEFAULT_WIDTH)  # lines cut at \n only, as gettext and render_po write them
     except (OSError, ValueError) as exc:
         line, reason = polib_error(exc)
         raise ReviewError(f"{display(path)}:{line}: malformed PO file: {reason}") from None
