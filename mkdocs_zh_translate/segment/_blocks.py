@@ -591,9 +591,6 @@ def install(md: MarkdownIt) -> None:
     # `ruler.at` resets a rule's `alt`: give the heading CommonMark's list back, so that a `#`
     # line ends the paragraph above it as HashHeaderProcessor does.
     md.block.ruler.at("heading", atx_heading, {"alt": alt[:3]})
-    # TableProcessor takes a block that is a table from its first line: a table never ends the
-    # paragraph above it (those lines are that paragraph's text).
-    md.block.ruler.at("table", _rule(md, "table"), {"alt": []})
     md.block.ruler.at("list", _lists_interrupt_only_lists(_rule(md, "list")), {"alt": alt[:3]})
     md.block.ruler.at("blockquote", _outside_lists(_rule(md, "blockquote")), {"alt": alt})
     md.block.ruler.at("lheading", _python_markdown_setext(_rule(md, "lheading")))
