@@ -18,7 +18,7 @@ from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment, SiteSyntax
 from ._placeholders import has_words, strip_tags
 from ._pymd import fragile_emphasis, list_marker_length, near_heading_start, refdef_start, unclosed_fence_blocks
-from ._slug import attr_id, heading_attr_start, heading_text, unique
+from ._slug import attr_id, heading_attr_start, heading_tail, heading_text, unique
 from ._slug import slugify as default_slugify
 from ._splice import line_start_markers
 
@@ -529,6 +529,8 @@ class _Builder:
         cut = heading_attr_start(visible)
         if cut is not None and visible[cut : cut + 2] in ("{{", "{%"):
             cut = None  # mkdocs-macros output, rendered before Markdown sees the heading
+        if cut is not None and cut < len(visible) - len(heading_text(heading_tail(tok.children or []), self.emoji)):
+            cut = None  # the braces end a code span (`{name}`), not the heading's text: no attr_list
         return self.slugify(visible[:cut] if cut is not None else visible, "-")
 
     def _pin_heading_id(self, slug: str | None, trailing_attr: Piece | None, restore: Restore | None) -> None:
