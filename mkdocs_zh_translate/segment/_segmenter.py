@@ -661,6 +661,7 @@ class _Builder:
                 if tokens[i - 1].meta.get("zh_english"):
                     continue
                 how = "atx" if tokens[i - 1].markup.startswith("#") else "lines"
+                how = "explicit" if "zh_offset" in tok.meta else how  # a container title's heading
                 self.inline(tok, "heading", how, heading=not tokens[i - 1].meta.get("zh_no_id"))
             elif parent in ("th_open", "td_open"):
                 self.inline(tok, "table_cell", "cell")
