@@ -13,6 +13,7 @@ from ._codetitle import brace_options, code_title
 from ._fancylists import markers_as_digits
 from ._frontmatter import front_matter_segments
 from ._html import html_text_runs
+from ._identifiers import identifier_runs, only_identifiers
 from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment, SiteSyntax
@@ -424,7 +425,7 @@ class _Builder:
             previous = p if p.role == "image" and p.kind in ("close", "atom") else None
 
     def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
-        pieces = self._split_magic(self._split_abbreviations(self._split_pairs(pieces)))
+        pieces = identifier_runs(self._split_magic(self._split_abbreviations(self._split_pairs(pieces))), self.page.text)
         if not pieces:
             return None
         if self._only_alt_words(pieces):
@@ -470,8 +471,8 @@ class _Builder:
         if stack:
             return None
         seg_text = "".join(out)
-        if not has_words(seg_text):
-            return None
+        if not has_words(seg_text) or only_identifiers(seg_text):
+            return None  # nothing to translate, or only names (`prompt_literal_start`): kept as written
         core = strip_tags(seg_text).strip()
         one_word = not any(ch.isspace() for ch in core)
         if kind == "tab_title" and self.tab_ids_from_titles:
