@@ -59,6 +59,7 @@ class Restore:
     raw_html: bool = False  # text inside a raw HTML block: only "<" and "&" mean anything there
     yaml_quote: str | None = None  # front matter values: '"', "'" or "" (plain)
     attr_quote: str | None = None  # a quoted value (a code block's title, an image's alt/title): none of these chars
+    html_escape: bool = False  # a raw HTML attribute's value: the translation is escaped for it
     host: tuple[int, int] | None = None  # page span of the image syntax that holds this attribute text
     line_starts: frozenset[str] = frozenset()  # block markers the source text has at line starts
     text_chars: str = ""  # all source text runs, to tell which special characters the model added

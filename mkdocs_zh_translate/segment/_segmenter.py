@@ -14,6 +14,7 @@ from ._fancylists import markers_as_digits
 from ._frontmatter import front_matter_segments
 from ._html import html_text_runs
 from ._identifiers import identifier_runs, only_identifiers
+from ._imgattrs import html_alts, image_title, img_alt
 from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment, SiteSyntax
@@ -54,21 +55,6 @@ _TEXT_PAIRS = (("{++", "++}"), ("{--", "--}"), ("{==", "==}"), ("{>>", "<<}"), (
 _IMAGE_ATTRS = {"title": "image_title", "data-title": "image_title", "data-description": "image_caption"}
 # What an alt text must not gain: it would end the label or become markup.
 _ALT_FORBIDDEN = "[]\\`*_<>&!{}$"
-
-
-def _image_title(raw: str) -> tuple[int, int, str] | None:
-    """``(start, end, quote)`` in an image's ``](src "Title")`` of its quoted title, or None."""
-    body = raw.rstrip()
-    if not body.endswith(")"):
-        return None
-    body = body[:-1].rstrip()
-    quote = body[-1:]
-    if quote not in ("'", '"') or len(body) < 2:
-        return None
-    opening = body.rfind(quote, 0, len(body) - 1)
-    if opening < 1 or body[opening - 1] not in " \t\n":
-        return None
-    return opening + 1, len(body) - 1, quote
 
 
 _CONTAINER_KINDS = {
@@ -387,9 +373,12 @@ class _Builder:
             self._attribute_text(p.start, p.end, "image_alt", _ALT_FORBIDDEN, None)
         return True
 
-    def _attribute_text(self, start: int, end: int, kind: str, forbidden: str, host: Piece | None) -> None:
+    def _attribute_text(
+        self, start: int, end: int, kind: str, forbidden: str, host: Piece | None, *, html: bool = False
+    ) -> None:
         """A segment for plain text inside image syntax (alt, title, caption): translated as a
-        value, with none of ``forbidden`` (its quote, markup) let in."""
+        value, with none of ``forbidden`` (its quote, markup) let in; ``html``: a raw HTML
+        attribute, whose translation is escaped instead."""
         raw = self.page.text[start:end]
         lead = len(raw) - len(raw.lstrip())
         value = raw.strip()
@@ -399,6 +388,7 @@ class _Builder:
         restore = Restore(
             single_line=True,
             attr_quote=forbidden,
+            html_escape=html,
             text_chars=value,
             host=(host.start, host.end) if host is not None else None,
         )
@@ -412,7 +402,7 @@ class _Builder:
         previous: Piece | None = None
         for p in pieces:
             if p.role == "image" and p.kind in ("close", "atom"):
-                found = _image_title(self._raw(p))
+                found = image_title(self._raw(p))
                 if found is not None:
                     start, end, quote = found
                     self._attribute_text(p.start + start, p.start + end, "image_title", quote + "\\", p)
@@ -422,6 +412,8 @@ class _Builder:
                     if key in options and options[key][2]:
                         start, end, quote = options[key]
                         self._attribute_text(p.start + start, p.start + end, kind, quote + "\\", p)
+            elif p.kind == "atom" and p.role == "html" and (alt := img_alt(self._raw(p))) is not None:
+                self._attribute_text(p.start + alt[0], p.start + alt[1], "image_alt", "", p, html=True)
             previous = p if p.role == "image" and p.kind in ("close", "atom") else None
 
     def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
@@ -597,6 +589,8 @@ class _Builder:
                 run = [Piece("text", run[0].start + lead, run[0].end), *run[1:]]
             pieces = self._to_page(run, cmap)
             self._emit(pieces, "html_text", single_line=False, block_start=False)
+        for start, end in html_alts(content):  # `<img alt="…">`: an attribute people read
+            self._attribute_text(self.page.orig(cmap[start]), self.page.orig(cmap[end]), "image_alt", "", None, html=True)
 
     def fence_title(self, tok: Token) -> None:
         """A code block's ``title="…"`` when it is words (a closed fence Python-Markdown sees)."""

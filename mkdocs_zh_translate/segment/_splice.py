@@ -10,6 +10,7 @@ An unchanged translation gives back the source bytes exactly.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from collections import Counter
@@ -363,6 +364,8 @@ def _restore_value(r: Restore, translation: str, changed: bool) -> str | None:
     assert r.attr_quote is not None
     # plain text (escaped when rendered); its quote would end it
     plain = " ".join(translation.split()) if changed else translation
+    if r.html_escape:  # a raw HTML attribute: escaped, so no quote or `<` ends it
+        return html.escape(plain) if changed else plain
     return None if any(ch in plain for ch in r.attr_quote) else plain
 
 
