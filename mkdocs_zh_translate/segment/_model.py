@@ -53,6 +53,7 @@ class Restore:
     pairs: dict[int, tuple[str, str, Piece]] = field(default_factory=dict)  # id -> (open, close, open piece)
     inner: dict[int, str] = field(default_factory=dict)  # id -> source text between the pair's tags
     line_break: str = "\n"  # what a "\n" in the segment text stands for in the page
+    hard_breaks: bool = False  # the source has `  \n` line breaks: a translation's are kept
     single_line: bool = False  # headings, cells, titles: a "\n" from the model becomes a space
     block_start: bool = False  # the segment opens a block line: a leading "# " would make a heading
     table: bool = False

@@ -474,6 +474,7 @@ class _Builder:
             # tabbed's `slugify` option the tab's id (a link target) comes from this title.
             return None
         start, end = pieces[0].start, pieces[-1].end
+        restore.hard_breaks = "  \n" in seg_text
         restore.text_chars = "".join(text_runs)
         restore.line_starts = line_start_markers(seg_text)
         restore.before = text[start - 1 : start]

@@ -424,6 +424,8 @@ def _text(value: str, r: Restore, specials: set[str], changed: bool, *, first: b
             _escape_line_start(line, r.line_starts) if (i > 0 or (first and r.block_start)) else line
             for i, line in enumerate(lines)
         ]
-        # Two trailing spaces would be a hard break the source did not have.
-        lines = [re.sub(r"[ \t]*  $", "", line) if i < len(lines) - 1 else line for i, line in enumerate(lines)]
+        # Two trailing spaces would be a hard break the source did not have (where it had some,
+        # they are its breaks: the sentences between them are translated one by one).
+        if not r.hard_breaks:
+            lines = [re.sub(r"[ \t]*  $", "", line) if i < len(lines) - 1 else line for i, line in enumerate(lines)]
     return r.line_break.join(lines)
