@@ -419,6 +419,14 @@ def _superfence_pairs(state: StateBlock) -> dict[int, int]:
     return pairs
 
 
+def superfence_openers(state: StateBlock) -> list[int]:
+    """The lines SuperFences opens a block on, in order (computed once per parse)."""
+    openers: list[int] | None = state.env.get("zh_superfence_openers")
+    if openers is None:
+        openers = state.env["zh_superfence_openers"] = sorted(_superfence_pairs(state))
+    return openers
+
+
 def superfence(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     """Code fences paired the way pymdownx.superfences pairs them (see ``_superfences``).
 
