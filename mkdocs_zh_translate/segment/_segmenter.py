@@ -417,7 +417,8 @@ class _Builder:
             previous = p if p.role == "image" and p.kind in ("close", "atom") else None
 
     def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
-        pieces = identifier_runs(self._split_magic(self._split_abbreviations(self._split_pairs(pieces))), self.page.text)
+        pieces = self._split_magic(self._split_abbreviations(self._split_pairs(pieces)))
+        pieces = identifier_runs(pieces, self.page.text)
         if not pieces:
             return None
         if self._only_alt_words(pieces):
@@ -591,7 +592,8 @@ class _Builder:
             pieces = self._to_page(run, cmap)
             self._emit(pieces, "html_text", single_line=False, block_start=False)
         for start, end in html_alts(content):  # `<img alt="…">`: an attribute people read
-            self._attribute_text(self.page.orig(cmap[start]), self.page.orig(cmap[end]), "image_alt", "", None, html=True)
+            page_start, page_end = self.page.orig(cmap[start]), self.page.orig(cmap[end])
+            self._attribute_text(page_start, page_end, "image_alt", "", None, html=True)
 
     def fence_title(self, tok: Token) -> None:
         """A code block's ``title="…"`` when it is words (a closed fence Python-Markdown sees)."""
