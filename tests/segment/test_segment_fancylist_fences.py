@@ -52,3 +52,22 @@ def test_paragraphs_before_a_far_fence_stay_linear() -> None:
         return "para *a*\n> q\n" * n + "text\n        ```\n        code\n        ```\n"
 
     assert_linear("paragraphs before a fence", lambda: growth_ratios(page, 2000, segment_markdown, repeats=3))
+
+
+def test_a_list_nested_on_its_item_line_keeps_its_marker() -> None:
+    # `a) a) subitem`: the second marker starts a list nested in the first item; sent to the
+    # model with the item's words, it came back as text and the nested list was gone
+    source = "a) a) subitem one\n    b) subitem two\n"
+    english = _render(source)
+    assert english.count("<ol") == 2
+    texts = [s.text for s in segment_markdown(source, syntax=FANCY).segments]
+    assert texts == ["subitem one", "subitem two"]
+    zh = translate_markdown(source, WordTranslator(), syntax=FANCY)
+    assert _render(zh).count("<ol") == 2 and "subitem" not in zh
+
+
+def test_markers_nested_on_one_line_are_read_in_linear_time() -> None:
+    from mkdocs_zh_translate.segment._fancylists import markers_as_digits
+
+    assert markers_as_digits("a) b) iv. x\n") == "1) 1) 11. x\n"
+    assert_linear("nested markers", lambda: growth_ratios(lambda n: "a) " * n + "x\n", 50000, markers_as_digits))
