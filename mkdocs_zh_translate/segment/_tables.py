@@ -130,16 +130,16 @@ def _is_table(state: StateBlock, start_line: int, end_line: int) -> tuple[bool, 
     _, header = _row_text(state, start_line)
     border = _border(header)
     cells = split_row(header, border)
-    if len(cells) == 1 and border:
-        for line in _block_lines(state, start_line + 1, end_line):
-            row = _row_text(state, line)[1]
-            if not (row.startswith("|") or _end_border(row) < len(row)):
-                return False, cells
-    elif len(cells) < 2:
+    if len(cells) < 2 and not border:
         return False, cells
     delimiter = split_row(_row_text(state, start_line + 1)[1], border)
     if len(delimiter) != len(cells) or not set("".join(text for _, text in delimiter)) <= _DELIMITER_CHARS:
         return False, cells
+    if len(cells) == 1:  # one column: every row needs a border pipe (checked last: it reads the block)
+        for line in _block_lines(state, start_line + 1, end_line):
+            row = _row_text(state, line)[1]
+            if not (row.startswith("|") or _end_border(row) < len(row)):
+                return False, cells
     return True, cells
 
 
