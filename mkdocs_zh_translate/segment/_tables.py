@@ -116,12 +116,16 @@ def _border(header: str) -> bool:
     return header.startswith("|") or _end_border(header) < len(header)
 
 
-def _block_lines(state: StateBlock, first: int, end_line: int) -> range:
-    """The lines after the header that Python-Markdown's block holds (up to a blank line)."""
+def _all_rows_bordered(state: StateBlock, first: int, end_line: int) -> bool:
+    """Does every line of Python-Markdown's block from ``first`` on (up to a blank line) start
+    or end with a border pipe? Stops at the first that does not: each line is read once."""
     line = first
     while line < end_line and not state.isEmpty(line) and state.sCount[line] >= state.blkIndent:
+        row = _row_text(state, line)[1]
+        if not (row.startswith("|") or _end_border(row) < len(row)):
+            return False
         line += 1
-    return range(first, line)
+    return True
 
 
 def _is_table(state: StateBlock, start_line: int, end_line: int) -> tuple[bool, list[tuple[int, str]]]:
@@ -135,11 +139,8 @@ def _is_table(state: StateBlock, start_line: int, end_line: int) -> tuple[bool, 
     delimiter = split_row(_row_text(state, start_line + 1)[1], border)
     if len(delimiter) != len(cells) or not set("".join(text for _, text in delimiter)) <= _DELIMITER_CHARS:
         return False, cells
-    if len(cells) == 1:  # one column: every row needs a border pipe (checked last: it reads the block)
-        for line in _block_lines(state, start_line + 1, end_line):
-            row = _row_text(state, line)[1]
-            if not (row.startswith("|") or _end_border(row) < len(row)):
-                return False, cells
+    if len(cells) == 1 and not _all_rows_bordered(state, start_line + 1, end_line):
+        return False, cells  # one column: every row needs a border pipe (checked last: it reads the block)
     return True, cells
 
 

@@ -113,3 +113,9 @@ def test_a_row_of_unpaired_backtick_runs_splits_in_linear_time() -> None:
         return "| a | b |\n| - | - |\n" + row
 
     assert_linear("unpaired backticks", lambda: growth_ratios(page, 4000, segment_markdown, repeats=3))
+
+
+def test_one_column_candidates_are_read_in_linear_time() -> None:
+    # each `| a` / `|-` pair is a one-column table candidate whose rows must all have a border:
+    # reading the rest of the block for each was quadratic
+    assert_linear("one-column candidates", lambda: growth_ratios(lambda n: "| a\n|-\n***\n" * n, 2000, segment_markdown))
