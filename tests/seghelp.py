@@ -89,6 +89,8 @@ class _Marks(HTMLParser):
         if tag in _BLOCK_ELEMENTS:
             self._check_open(f"<{tag}>")
             self.stack.append([0, 0])
+        elif tag == "br" and not self.stack[-1][1]:
+            self.stack[-1][0] = 0  # a hard line break ends a sentence: the next line is a segment
 
     def handle_endtag(self, tag: str) -> None:
         if tag in _BLOCK_ELEMENTS and len(self.stack) > 1:
@@ -118,7 +120,8 @@ def segment_block_problems(source: str) -> list[str]:
 
     The page is pseudo-translated (each segment wrapped in 「」) and rendered: every segment must
     open and close inside one block element (a glued segment spans a block boundary) and a block
-    holds at most one segment of its own text (a split segment cuts one block in two). The marks
+    holds at most one segment of its own text per line of a ``<br>`` (a split segment cuts one
+    block in two). The marks
     removed, the rendering must equal the English one.
     """
     out = pseudo(source)

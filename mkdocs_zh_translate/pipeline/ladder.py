@@ -27,7 +27,17 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from ..scored import lowest, score_of
-from ..segment import TAG_RE, apply_ids, has_words, renumber, split_sentences, strip_tags, validate, without_pairs
+from ..segment import (
+    TAG_RE,
+    apply_ids,
+    has_words,
+    renumber,
+    split_lines,
+    split_sentences,
+    strip_tags,
+    validate,
+    without_pairs,
+)
 from .translator import NBestTranslator, Translator
 
 LADDER = ("nbest", "runs", "drop_pairs", "english")
@@ -62,7 +72,8 @@ class _Unit:
 
 
 def _units(text: str, droppable: Collection[int], max_chars: int) -> list[_Unit]:
-    pieces = split_sentences(text) if len(text) > max_chars else [text]
+    # a hard line break ends a sentence at any length; long lines are split into sentences
+    pieces = [p for line in split_lines(text) for p in (split_sentences(line) if len(line) > max_chars else [line])]
     units = []
     for piece in pieces:
         core = piece.strip()

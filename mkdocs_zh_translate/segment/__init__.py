@@ -23,7 +23,7 @@ from ._placeholders import (
 )
 from ._readable import Parsed, from_readable, markup_in, soft_breaks_as_spaces, to_readable
 from ._segmenter import SegmentError
-from ._sentences import split_sentences
+from ._sentences import split_lines, split_sentences
 from ._slug import slugify
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "segment_markdown",
     "slugify",
     "soft_breaks_as_spaces",
+    "split_lines",
     "split_sentences",
     "strip_tags",
     "to_readable",

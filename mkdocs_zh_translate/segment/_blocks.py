@@ -18,6 +18,7 @@ from markdown_it.rules_block import StateBlock
 
 from ._pymd import no_python_markdown_heading
 from ._superfences import superfence_pairs
+from ._titles import push_title, strip_closing_hashes
 
 # The marker lines as Python-Markdown's processors read them (the whole line, at the block's
 # left edge): admonition's `AdmonitionProcessor.RE` needs a type (`!!! "Title"` is paragraph
@@ -142,15 +143,9 @@ def container(state: StateBlock, start_line: int, end_line: int, silent: bool) -
         default.content = types.split()[0].capitalize()
         default.meta = {"zh_offset": line_start + m.end("types" if m["types"] else "only")}
     if m["title"]:
-        title = state.push("zh_container_title_open", "p", 1)
-        title.map = [start_line, start_line + 1]
-        inline = state.push("inline", "", 0)
-        inline.content = m["title"]
-        inline.map = [start_line, start_line + 1]
-        inline.children = []
         kind = "tab_title" if tab else "admonition_title"
-        inline.meta = {"zh_offset": line_start + m.start("title"), "zh_kind": kind}
-        state.push("zh_container_title_close", "p", -1)
+        details = m["marker"].startswith("?")  # pymdownx.details makes a `#` title a heading
+        push_title(state, m["title"], line_start + m.start("title"), start_line, kind, heading=details)
 
     old = (state.parentType, state.lineMax, state.blkIndent)
     state.parentType = "zh_container"
@@ -253,15 +248,9 @@ def blocks(state: StateBlock, start_line: int, end_line: int, silent: bool) -> b
         default.content = name.capitalize()
         default.meta = {"zh_offset": line_start + m.end("name"), "zh_form": "pipe"}
     elif m["arg"] and titled:
-        title = state.push("zh_container_title_open", "p", 1)
-        title.map = [start_line, start_line + 1]
-        inline = state.push("inline", "", 0)
-        inline.content = m["arg"]
-        inline.map = [start_line, start_line + 1]
-        inline.children = []
         kind = "tab_title" if name == "tab" else "admonition_title"
-        inline.meta = {"zh_offset": line_start + m.start("arg"), "zh_kind": kind}
-        state.push("zh_container_title_close", "p", -1)
+        # the blocks admonition and details make a `#` title a heading; a tab's title is text
+        push_title(state, m["arg"], line_start + m.start("arg"), start_line, kind, heading=name != "tab")
 
     options = state.getLines(start_line + 1, body, state.blkIndent, False)
     tag = _SELECTOR_TAG_RE.match(m["arg"] or "") if name == "html" else None
@@ -430,6 +419,14 @@ def _superfence_pairs(state: StateBlock) -> dict[int, int]:
     return pairs
 
 
+def superfence_openers(state: StateBlock) -> list[int]:
+    """The lines SuperFences opens a block on, in order (computed once per parse)."""
+    openers: list[int] | None = state.env.get("zh_superfence_openers")
+    if openers is None:
+        openers = state.env["zh_superfence_openers"] = sorted(_superfence_pairs(state))
+    return openers
+
+
 def superfence(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     """Code fences paired the way pymdownx.superfences pairs them (see ``_superfences``).
 
@@ -470,16 +467,6 @@ def superfence(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     return _keep_verbatim(state, start_line, end)
 
 
-def _strip_closing_hashes(body: str) -> str:
-    """Python-Markdown drops the ``#`` run ending the line, except one escaped by a backslash."""
-    run = len(body) - len(body.rstrip("#"))
-    if not run:
-        return body
-    start = len(body) - run
-    backslashes = len(body[:start]) - len(body[:start].rstrip("\\"))
-    return body[: start + (1 if backslashes % 2 else 0)]
-
-
 def _heading_ends_paragraph(state: StateBlock, line: int) -> bool:
     """Does the ``#`` line ``line`` end the paragraph above it?
 
@@ -516,7 +503,7 @@ def atx_heading(state: StateBlock, start_line: int, end_line: int, silent: bool)
     level = len(m.group(1))
     body = m.group(2)
     if indent == 0:
-        body = _strip_closing_hashes(body)
+        body = strip_closing_hashes(body)
     else:
         closing = _CM_CLOSING_RE.search(body)
         body = body[: closing.start()] if closing else body
@@ -591,9 +578,6 @@ def install(md: MarkdownIt) -> None:
     # `ruler.at` resets a rule's `alt`: give the heading CommonMark's list back, so that a `#`
     # line ends the paragraph above it as HashHeaderProcessor does.
     md.block.ruler.at("heading", atx_heading, {"alt": alt[:3]})
-    # TableProcessor takes a block that is a table from its first line: a table never ends the
-    # paragraph above it (those lines are that paragraph's text).
-    md.block.ruler.at("table", _rule(md, "table"), {"alt": []})
     md.block.ruler.at("list", _lists_interrupt_only_lists(_rule(md, "list")), {"alt": alt[:3]})
     md.block.ruler.at("blockquote", _outside_lists(_rule(md, "blockquote")), {"alt": alt})
     md.block.ruler.at("lheading", _python_markdown_setext(_rule(md, "lheading")))

@@ -29,6 +29,27 @@ _MARKER_RE = re.compile(
 )
 
 
+# A marker right after another one on the same line (``a) a) item``: a list nested in the first
+# item), after the first marker's delimiter and spaces.
+_NESTED_RE = re.compile(
+    r"[.)] +"
+    r"(#|[a-z]|[A-Z](?=\)|\.  )|(?=[ivxlcdm]{2})" + _ROMAN_LOWER + r"|(?=[IVXLCDM]{2})" + _ROMAN_UPPER + r"|[0-9]{1,9})"
+    r"(?=[.)] )"
+)
+
+
 def markers_as_digits(text: str) -> str:
-    """``text`` with every fancylists marker at a line start replaced by ``1``s of its length."""
-    return _MARKER_RE.sub(lambda m: m.group(1) + "1" * len(m.group(2)), text)
+    """``text`` with every fancylists marker at a line start replaced by ``1``s of its length,
+    and so are the markers of lists nested on the same line (``a) a) item``)."""
+    out: list[str] = []
+    pos = 0
+    for m in _MARKER_RE.finditer(text):
+        out.append(text[pos : m.start(2)])
+        out.append("1" * len(m.group(2)))
+        pos = m.end(2)
+        while (nested := _NESTED_RE.match(text, pos)) is not None:
+            out.append(text[pos : nested.start(1)])
+            out.append("1" * len(nested.group(1)))
+            pos = nested.end(1)
+    out.append(text[pos:])
+    return "".join(out)

@@ -7,6 +7,7 @@ of ``<pre>``, ``<code>``, ``<script>``, ``<style>``... are never touched.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from ._model import Piece
@@ -120,3 +121,33 @@ def _add_run(runs: list[list[Piece]], content: str, start: int, end: int) -> Non
     lead = len(chunk) - len(chunk.lstrip())
     trail = len(chunk) - len(chunk.rstrip())
     runs.append(_text_pieces(content, start + lead, end - trail))
+
+
+def code_free_tags(content: str) -> list[tuple[int, str]]:
+    """``(offset, text)`` of every start tag of an HTML block that is markup, not code: none
+    inside ``<pre>``, ``<script>``... nor on lines that read as code (see ``html_text_runs``)."""
+    code_lines = _code_like_lines(content) + _fenced_lines(content)
+    out: list[tuple[int, str]] = []
+    raw_until: str | None = None
+    for m in _TOKEN_RE.finditer(content):
+        tag = (m.group(1) or "").lower()
+        closing = m.group(0).startswith("</")
+        if raw_until is not None:
+            if closing and tag == raw_until:
+                raw_until = None
+            continue
+        if tag in _RAW_TAGS and not closing and not m.group(0).endswith("/>"):
+            raw_until = tag
+        elif tag and not closing:
+            out.append((m.start(), m.group(0)))
+    lines = sorted(code_lines)
+    return [(start, text) for start, text in out if not _on_code_line(content, lines, start, start + len(text))]
+
+
+def _on_code_line(content: str, line_starts: list[int], start: int, end: int) -> bool:
+    """Does ``content[start:end]`` touch one of the lines starting at ``line_starts``?"""
+    at = bisect.bisect_right(line_starts, end) - 1
+    if at < 0:
+        return False
+    line_end = content.find("\n", line_starts[at])
+    return (len(content) if line_end < 0 else line_end) >= start

@@ -162,13 +162,20 @@ def _softbreak(walk: _Walk, tok: Token, start: int, end: int) -> bool:
 
 
 def _hardbreak(walk: _Walk, tok: Token, start: int, end: int) -> bool:
-    """A hard break is an atom; before a newline, trailing spaces are the break, not text."""
+    """A hard break: two spaces before a newline (Python-Markdown's only form) stay in the text,
+    ``  \n``, where they mark a sentence boundary the translation keeps (``split_lines``); the
+    newline is a line break like any other. Any other form (a backslash, a tab) is an atom."""
     walk.gap(start)
     pieces, content = walk.pieces, walk.content
     if pieces and pieces[-1].kind == "text":
         last = pieces[-1]
-        keep = len(content[last.start : last.end].rstrip(" \t"))
+        raw = content[last.start : last.end]
+        keep = len(raw.rstrip(" \t"))
         if content[start] == "\n" and keep < last.end - last.start:
+            if raw.endswith("  ") and not raw[keep:].strip(" "):
+                walk.pieces.append(Piece("break", start, end))
+                walk.cursor = end
+                return True
             pieces.pop()
             if keep:
                 pieces.append(Piece("text", last.start, last.start + keep))

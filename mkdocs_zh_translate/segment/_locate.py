@@ -62,35 +62,28 @@ def _find_map(lines: Lines, index: int, content: str, start_col: int) -> tuple[l
     return list(range(base, base + len(content) + 1)), col + len(content)
 
 
-def _cell_map(lines: Lines, index: int, content: str, start_col: int) -> tuple[list[int], int] | None:
-    """Table cells: markdown-it unescaped ``\\|`` to ``|``, so allow the backslash back in."""
-    # Searched in the page between the line's bounds, not in a copy of the line: a row of n
-    # cells would copy the row n times (quadratic in its width).
-    line_start, line_end = lines.starts[index], lines.ends[index]
-    if "|" not in content:
-        found = lines.text.find(content, line_start + start_col, line_end)
-        if found < 0:
-            return None
-        return list(range(found, found + len(content) + 1)), found + len(content) - line_start
-    pattern = "".join(r"\\\|" if ch == "|" else re.escape(ch) for ch in content)
-    m = re.compile(pattern).search(lines.text, line_start + start_col, line_end)
-    if not m:
-        return None
+def _cell_map(text: str, base: int, content: str) -> list[int] | None:
+    """Table cells: the content starts at ``base`` (the table rule recorded it) and spells
+    ``\\|`` as ``|``; walk both, so a ``|`` maps to its backslash and ``\\|`` stays whole."""
     out: list[int] = []
-    pos = m.start()
+    pos = base
     for ch in content:
-        out.append(pos)  # a "|" maps to its backslash: "\|" stays whole
-        pos += 2 if ch == "|" else 1
+        out.append(pos)
+        if text.startswith(ch, pos):
+            pos += 1
+        elif ch == "|" and text.startswith("\\|", pos):
+            pos += 2
+        else:
+            return None
     out.append(pos)
-    return out, m.end() - line_start
+    return out
 
 
 class Locator:
-    """Maps inline tokens of one page to page offsets; keeps the per-row cursor for cells."""
+    """Maps inline tokens of one page to page offsets."""
 
     def __init__(self, lines: Lines) -> None:
         self.lines = lines
-        self._row: tuple[int, int] = (-1, 0)  # (line, column after the last located cell)
 
     def locate(self, tok: Token, how: str) -> list[int] | None:
         """Page offset of each character of ``tok.content`` plus an end sentinel, or None."""
@@ -110,13 +103,9 @@ class Locator:
             found = _find_map(self.lines, index, content, m.end() if m else 0)
             result = found[0] if found else None
         elif how == "cell":
-            index = first
-            start_col = self._row[1] if self._row[0] == index else 0
-            found = _cell_map(self.lines, index, content, start_col)
-            if found is None:
+            if "zh_cell" not in tok.meta:
                 return None
-            result, end_col = found
-            self._row = (index, end_col)
+            result = _cell_map(self.lines.text, tok.meta["zh_cell"], content)
         else:
             result = lines_map(self.lines, first, content)
         if result is None or not self.verify(content, result, how):

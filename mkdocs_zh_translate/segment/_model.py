@@ -53,12 +53,14 @@ class Restore:
     pairs: dict[int, tuple[str, str, Piece]] = field(default_factory=dict)  # id -> (open, close, open piece)
     inner: dict[int, str] = field(default_factory=dict)  # id -> source text between the pair's tags
     line_break: str = "\n"  # what a "\n" in the segment text stands for in the page
+    hard_breaks: bool = False  # the source has `  \n` line breaks: a translation's are kept
     single_line: bool = False  # headings, cells, titles: a "\n" from the model becomes a space
     block_start: bool = False  # the segment opens a block line: a leading "# " would make a heading
     table: bool = False
     raw_html: bool = False  # text inside a raw HTML block: only "<" and "&" mean anything there
     yaml_quote: str | None = None  # front matter values: '"', "'" or "" (plain)
     attr_quote: str | None = None  # a quoted value (a code block's title, an image's alt/title): none of these chars
+    html_escape: bool = False  # a raw HTML attribute's value: the translation is escaped for it
     host: tuple[int, int] | None = None  # page span of the image syntax that holds this attribute text
     line_starts: frozenset[str] = frozenset()  # block markers the source text has at line starts
     text_chars: str = ""  # all source text runs, to tell which special characters the model added

@@ -21,7 +21,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from . import _blocks, _inline_rules, _pyhtml, _pymd, _refs
+from . import _blocks, _inline_rules, _paragraphs, _pyhtml, _pymd, _refs, _tables
 
 # Rules whose pushed ``text`` tokens are delimiter runs (one token per delimiter) that the
 # post-processors later turn into ``em_open``/``strong_close``/...: they get positions too.
@@ -91,6 +91,8 @@ def make_parser(front_matter: bool = True) -> MarkdownIt:
     md.use(deflist_plugin)
     md.use(dollarmath_plugin, allow_labels=False, allow_space=False, allow_digits=False, double_inline=True)
     _blocks.install(md)
+    _tables.install(md)
+    _paragraphs.install(md)
     _inline_rules.install(md)
     _refs.install(md)
     _pyhtml.install(md)

@@ -13,12 +13,14 @@ from ._codetitle import brace_options, code_title
 from ._fancylists import markers_as_digits
 from ._frontmatter import front_matter_segments
 from ._html import html_text_runs
+from ._identifiers import identifier_runs, only_identifiers
+from ._imgattrs import html_alts, image_title, img_alt
 from ._inline import inline_pieces
 from ._locate import Lines, Locator, lines_map
 from ._model import Piece, Restore, Segment, SiteSyntax
 from ._placeholders import has_words, strip_tags
 from ._pymd import fragile_emphasis, list_marker_length, near_heading_start, refdef_start, unclosed_fence_blocks
-from ._slug import attr_id, heading_attr_start, heading_text, unique
+from ._slug import attr_id, heading_attr_start, heading_tail, heading_text, unique
 from ._slug import slugify as default_slugify
 from ._splice import line_start_markers
 
@@ -53,21 +55,6 @@ _TEXT_PAIRS = (("{++", "++}"), ("{--", "--}"), ("{==", "==}"), ("{>>", "<<}"), (
 _IMAGE_ATTRS = {"title": "image_title", "data-title": "image_title", "data-description": "image_caption"}
 # What an alt text must not gain: it would end the label or become markup.
 _ALT_FORBIDDEN = "[]\\`*_<>&!{}$"
-
-
-def _image_title(raw: str) -> tuple[int, int, str] | None:
-    """``(start, end, quote)`` in an image's ``](src "Title")`` of its quoted title, or None."""
-    body = raw.rstrip()
-    if not body.endswith(")"):
-        return None
-    body = body[:-1].rstrip()
-    quote = body[-1:]
-    if quote not in ("'", '"') or len(body) < 2:
-        return None
-    opening = body.rfind(quote, 0, len(body) - 1)
-    if opening < 1 or body[opening - 1] not in " \t\n":
-        return None
-    return opening + 1, len(body) - 1, quote
 
 
 _CONTAINER_KINDS = {
@@ -386,9 +373,12 @@ class _Builder:
             self._attribute_text(p.start, p.end, "image_alt", _ALT_FORBIDDEN, None)
         return True
 
-    def _attribute_text(self, start: int, end: int, kind: str, forbidden: str, host: Piece | None) -> None:
+    def _attribute_text(
+        self, start: int, end: int, kind: str, forbidden: str, host: Piece | None, *, html: bool = False
+    ) -> None:
         """A segment for plain text inside image syntax (alt, title, caption): translated as a
-        value, with none of ``forbidden`` (its quote, markup) let in."""
+        value, with none of ``forbidden`` (its quote, markup) let in; ``html``: a raw HTML
+        attribute, whose translation is escaped instead."""
         raw = self.page.text[start:end]
         lead = len(raw) - len(raw.lstrip())
         value = raw.strip()
@@ -398,6 +388,7 @@ class _Builder:
         restore = Restore(
             single_line=True,
             attr_quote=forbidden,
+            html_escape=html,
             text_chars=value,
             host=(host.start, host.end) if host is not None else None,
         )
@@ -411,7 +402,7 @@ class _Builder:
         previous: Piece | None = None
         for p in pieces:
             if p.role == "image" and p.kind in ("close", "atom"):
-                found = _image_title(self._raw(p))
+                found = image_title(self._raw(p))
                 if found is not None:
                     start, end, quote = found
                     self._attribute_text(p.start + start, p.start + end, "image_title", quote + "\\", p)
@@ -421,10 +412,13 @@ class _Builder:
                     if key in options and options[key][2]:
                         start, end, quote = options[key]
                         self._attribute_text(p.start + start, p.start + end, kind, quote + "\\", p)
+            elif p.kind == "atom" and p.role == "html" and (alt := img_alt(self._raw(p))) is not None:
+                self._attribute_text(p.start + alt[0], p.start + alt[1], "image_alt", "", p, html=True)
             previous = p if p.role == "image" and p.kind in ("close", "atom") else None
 
     def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
         pieces = self._split_magic(self._split_abbreviations(self._split_pairs(pieces)))
+        pieces = identifier_runs(pieces, self.page.text)
         if not pieces:
             return None
         if self._only_alt_words(pieces):
@@ -470,8 +464,8 @@ class _Builder:
         if stack:
             return None
         seg_text = "".join(out)
-        if not has_words(seg_text):
-            return None
+        if not has_words(seg_text) or only_identifiers(seg_text):
+            return None  # nothing to translate, or only names (`prompt_literal_start`): kept as written
         core = strip_tags(seg_text).strip()
         one_word = not any(ch.isspace() for ch in core)
         if kind == "tab_title" and self.tab_ids_from_titles:
@@ -481,6 +475,7 @@ class _Builder:
             # tabbed's `slugify` option the tab's id (a link target) comes from this title.
             return None
         start, end = pieces[0].start, pieces[-1].end
+        restore.hard_breaks = "  \n" in seg_text
         restore.text_chars = "".join(text_runs)
         restore.line_starts = line_start_markers(seg_text)
         restore.before = text[start - 1 : start]
@@ -529,6 +524,8 @@ class _Builder:
         cut = heading_attr_start(visible)
         if cut is not None and visible[cut : cut + 2] in ("{{", "{%"):
             cut = None  # mkdocs-macros output, rendered before Markdown sees the heading
+        if cut is not None and cut < len(visible) - len(heading_text(heading_tail(tok.children or []), self.emoji)):
+            cut = None  # the braces end a code span (`{name}`), not the heading's text: no attr_list
         return self.slugify(visible[:cut] if cut is not None else visible, "-")
 
     def _pin_heading_id(self, slug: str | None, trailing_attr: Piece | None, restore: Restore | None) -> None:
@@ -594,6 +591,9 @@ class _Builder:
                 run = [Piece("text", run[0].start + lead, run[0].end), *run[1:]]
             pieces = self._to_page(run, cmap)
             self._emit(pieces, "html_text", single_line=False, block_start=False)
+        for start, end in html_alts(content):  # `<img alt="…">`: an attribute people read
+            page_start, page_end = self.page.orig(cmap[start]), self.page.orig(cmap[end])
+            self._attribute_text(page_start, page_end, "image_alt", "", None, html=True)
 
     def fence_title(self, tok: Token) -> None:
         """A code block's ``title="…"`` when it is words (a closed fence Python-Markdown sees)."""
@@ -659,6 +659,7 @@ class _Builder:
                 if tokens[i - 1].meta.get("zh_english"):
                     continue
                 how = "atx" if tokens[i - 1].markup.startswith("#") else "lines"
+                how = "explicit" if "zh_offset" in tok.meta else how  # a container title's heading
                 self.inline(tok, "heading", how, heading=not tokens[i - 1].meta.get("zh_no_id"))
             elif parent in ("th_open", "td_open"):
                 self.inline(tok, "table_cell", "cell")

@@ -6,10 +6,14 @@ placeholder or inside a ``<gN>…</gN>`` pair: each piece must validate on its o
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
 from ._placeholders import TAG_RE
+
+# A hard line break in a segment's text: two spaces (or more) before the newline.
+_HARD_BREAK_RE = re.compile(r" {2,}\n")
 
 
 @lru_cache(maxsize=1)
@@ -58,5 +62,24 @@ def split_sentences(text: str) -> list[str]:
         if cut > prev:
             pieces.append(text[prev:cut])
             prev = cut
+    pieces.append(text[prev:])
+    return pieces
+
+
+def split_lines(text: str) -> list[str]:
+    """``text`` cut after every hard line break (``  \\n``) outside tags and pairs: a line break
+    is a sentence boundary, whatever the length. A paragraph of broken lines is often a list
+    written without list syntax (``To calculate this:`` / ``1. Identify…`` / ``2. Check…``): as one
+    text, each number went with the sentence before it. Joined, the pieces give ``text`` back
+    exactly (the break stays with the line it ends)."""
+    if "  \n" not in text:
+        return [text]
+    allowed = _allowed(text)
+    pieces = []
+    prev = 0
+    for m in _HARD_BREAK_RE.finditer(text):
+        if allowed[m.end()] and m.end() < len(text):
+            pieces.append(text[prev : m.end()])
+            prev = m.end()
     pieces.append(text[prev:])
     return pieces

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Container, Iterable, MutableSet
+from collections.abc import Container, Iterable, MutableSet, Sequence
 
 from markdown_it.token import Token
 
@@ -58,6 +58,22 @@ def _atom_is_text(tok: Token, emoji: Container[str] | None) -> bool:
     if tok.info == "emoji":
         return emoji is not None and tok.content not in emoji
     return tok.info in ("math", "jinja")
+
+
+# Inline tokens that stay text of the heading element itself; every other token becomes a child
+# element (code, emphasis, a link, an emoji's image), and attr_list reads a heading's ``{...}``
+# from the text after its last child only: braces inside a code span are code.
+_TAIL_TOKENS = frozenset({"text", "text_special", "softbreak", "html_inline"})
+_TAIL_ATOMS = frozenset({"jinja", "attr", "html"})
+
+
+def heading_tail(children: Sequence[Token]) -> Sequence[Token]:
+    """The tokens after the heading's last child element: where attr_list looks for ``{...}``."""
+    for index in range(len(children) - 1, -1, -1):
+        tok = children[index]
+        if tok.type not in _TAIL_TOKENS and not (tok.type == "zh_atom" and tok.info in _TAIL_ATOMS):
+            return children[index + 1 :]
+    return children
 
 
 def heading_attr_start(text: str) -> int | None:

@@ -10,6 +10,7 @@ An unchanged translation gives back the source bytes exactly.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from collections import Counter
@@ -367,6 +368,8 @@ def _restore_value(r: Restore, translation: str, changed: bool) -> str | None:
     assert r.attr_quote is not None
     # plain text (escaped when rendered); its quote would end it
     plain = " ".join(translation.split()) if changed else translation
+    if r.html_escape:  # a raw HTML attribute: escaped, so no quote or `<` ends it
+        return html.escape(plain) if changed else plain
     return None if any(ch in plain for ch in r.attr_quote) else plain
 
 
@@ -425,6 +428,8 @@ def _text(value: str, r: Restore, specials: set[str], changed: bool, *, first: b
             _escape_line_start(line, r.line_starts) if (i > 0 or (first and r.block_start)) else line
             for i, line in enumerate(lines)
         ]
-        # Two trailing spaces would be a hard break the source did not have.
-        lines = [re.sub(r"[ \t]*  $", "", line) if i < len(lines) - 1 else line for i, line in enumerate(lines)]
+        # Two trailing spaces would be a hard break the source did not have (where it had some,
+        # they are its breaks: the sentences between them are translated one by one).
+        if not r.hard_breaks:
+            lines = [re.sub(r"[ \t]*  $", "", line) if i < len(lines) - 1 else line for i, line in enumerate(lines)]
     return r.line_break.join(lines)
