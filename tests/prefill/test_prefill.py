@@ -190,12 +190,20 @@ LOOPBACK = {"127.0.0.1", "::ffff:127.0.0.1", "::1"}
 RAY_TOKEN = "0123456789abcdef0123456789abcdef"  # Ray's tokens: 32+ characters
 
 
-def _listening(root_pid: int) -> dict[str, set[str]]:
-    """The addresses on which ``root_pid`` and every process below it listen, by process name."""
+def _listening(root_pid: int, apart: frozenset[int] = frozenset()) -> dict[str, set[str]]:
+    """The addresses on which ``root_pid`` and every process below it listen, by process name,
+    leaving out the processes ``apart`` and their descendants (a module's Ray head still running
+    beside the test: it is a child of this worker too)."""
     import psutil
 
     root = psutil.Process(root_pid)
-    pids = {p.pid: p.name() for p in [root, *root.children(recursive=True)]}
+    skipped = set(apart)
+    for pid in apart:
+        try:
+            skipped.update(child.pid for child in psutil.Process(pid).children(recursive=True))
+        except psutil.NoSuchProcess:
+            continue
+    pids = {p.pid: p.name() for p in [root, *root.children(recursive=True)] if p.pid not in skipped}
     found: dict[str, set[str]] = {}
     for conn in psutil.net_connections(kind="inet"):
         if conn.status == psutil.CONN_LISTEN and conn.pid in pids:
@@ -323,11 +331,12 @@ class _ListeningProbe(NoProgress):
     """A progress reporter that, while the chunks come back, notes where this process and its
     children (a local Ray cluster's processes) listen."""
 
-    def __init__(self) -> None:
+    def __init__(self, apart: frozenset[int] = frozenset()) -> None:
         self.seen: dict[str, set[str]] = {}
+        self.apart = apart  # processes that were there before the run (not the run's cluster)
 
     def update(self, done: int, total: int) -> None:
-        for name, ips in _listening(os.getpid()).items():
+        for name, ips in _listening(os.getpid(), self.apart).items():
             self.seen.setdefault(name, set()).update(ips)
 
 
@@ -339,19 +348,22 @@ def test_ray_local_starts_a_cluster_on_127_0_0_1_only(
     single_process_pages: dict[str, str],
 ) -> None:
     pytest.importorskip("ray")
+    import psutil
+
     from mkdocs_zh_translate.prefill.run import Where, prefill
 
     ray_home(tmp_path / "home")
     config = _onnx_site(tmp_path, fp32_model)
-    probe = _ListeningProbe()
+    before = frozenset(child.pid for child in psutil.Process().children())  # e.g. a module's Ray head
+    probe = _ListeningProbe(before)
     stats = prefill(config, Where(workers=2, ray="local"), probe)
     assert stats.translated == stats.unique > 100
     assert "gcs_server" in probe.seen and "raylet" in probe.seen, probe.seen
     assert all(ips <= LOOPBACK for ips in probe.seen.values()), probe.seen
     deadline = time.monotonic() + 60  # ray.shutdown() signals the node's processes; they go in a moment
-    while _listening(os.getpid()) and time.monotonic() < deadline:
+    while _listening(os.getpid(), before) and time.monotonic() < deadline:
         time.sleep(0.5)
-    assert not _listening(os.getpid()), "the local cluster outlived the run"
+    assert not _listening(os.getpid(), before), "the local cluster outlived the run"
     assert "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER" not in os.environ and "RAY_AUTH_MODE" not in os.environ
     plugin = build_in_process(config)
     assert plugin.stats.translated == 0
