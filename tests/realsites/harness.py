@@ -395,6 +395,16 @@ _SKIP = {"pre", "code", "kbd", "script", "style", "math", "svg"}
 _GENERATED = {"arithmatex", "doc"}
 # A label or code title that is one file name (the segmenter's own test, segment/_segmenter.py).
 _FILE_NAME = re.compile(r"[\w-]*[./\\][\w./\\-]*")
+def _only_names(text: str) -> bool:
+    """Is this text node only identifiers (``snake_case``, ``os.path.join``)? The segmenter keeps
+    such text as written (segment/_identifiers.py: a name a reader searches for must stay the
+    name), so its letters are not prose left English."""
+    from mkdocs_zh_translate.segment._identifiers import is_identifier
+
+    words = text.replace(",", " ").split()
+    return bool(words) and all(is_identifier(word) for word in words)
+
+
 # Template tags (mkdocs-macros, table-reader's Jinja): the segmenter keeps them as written, the
 # templating plugin renders them; where that plugin is dropped (see sites.py) they stay visible
 # as text in both languages and are not prose. Same delimiters as segment/_inline_rules.py.
@@ -452,6 +462,8 @@ class _Scan(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._names and self._names[-1][1] and _FILE_NAME.fullmatch(data.strip()):
             return  # a file name, not prose
+        if _only_names(data):
+            return  # a text that is only names (a table cell ``slide_effect``): kept as written
         for char in _TEMPLATE.sub(" ", data):
             if char == OPEN:
                 self.depth += 1

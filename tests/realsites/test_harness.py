@@ -104,9 +104,17 @@ def test_a_label_or_title_in_words_and_a_file_name_in_prose_still_count() -> Non
     found = scan(
         '<label for="t1">With options</label>'
         '<span class="filename">in the site file</span>'
-        "<p>Edit mkdocs.yml</p><p><span>setup.cfg</span></p>"
+        "<p>Edit mkdocs.yml</p><p><span>setup cfg</span></p>"
     )
     assert found.unmarked == len("Withoptions" "inthesitefile" "Editmkdocsyml" "setupcfg")
+
+
+def test_a_text_of_names_only_is_not_prose_but_a_sentence_naming_one_is() -> None:
+    """The segmenter keeps a cell of names as written (segment/_identifiers.py)."""
+    from .harness import scan
+
+    found = scan("<td>slide_effect</td><td>os.path.join, setup.cfg</td><td>Sets the slide_effect.</td><td>Effect</td>")
+    assert found.unmarked == len("Setstheslideeffect" "Effect")
 
 
 def test_a_dropped_hooks_plugins_module_is_kept_as_a_hook(tmp_path: Path) -> None:
