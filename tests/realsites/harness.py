@@ -413,6 +413,19 @@ _SKIP = {"pre", "code", "kbd", "script", "style", "math", "svg"}
 _GENERATED = {"arithmatex", "doc"}
 # A label or code title that is one file name (the segmenter's own test, segment/_segmenter.py).
 _FILE_NAME = re.compile(r"[\w-]*[./\\][\w./\\-]*")
+# A text that is only snake_case names (``caption_position``, ``a_b, c_d``: an option table's
+# cells): the segmenter keeps names as written (segment/_identifiers.py), and a reader searches
+# for them as written. Plain words and dotted file names in prose still count.
+_SNAKE_NAME = re.compile(r"_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*|_+[A-Za-z][A-Za-z0-9]*_*")
+_NAME_SEPARATORS = re.compile(r"[\s,;/|]+")
+
+
+def only_snake_names(text: str) -> bool:
+    """Whether ``text`` is one or more snake_case names and nothing else."""
+    words = [w for w in _NAME_SEPARATORS.split(text) if w]
+    return bool(words) and all(_SNAKE_NAME.fullmatch(w) for w in words)
+
+
 # Template tags (mkdocs-macros, table-reader's Jinja): the segmenter keeps them as written, the
 # templating plugin renders them; where that plugin is dropped (see sites.py) they stay visible
 # as text in both languages and are not prose. Same delimiters as segment/_inline_rules.py.
@@ -502,6 +515,8 @@ class _Scan(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._names and self._names[-1][1] and _FILE_NAME.fullmatch(data.strip()):
             return  # a file name, not prose
+        if only_snake_names(data):
+            return  # names, not prose
         data = _TEMPLATE.sub(" ", data)
         if self._tex:
             data = _TEX.sub(" ", data)

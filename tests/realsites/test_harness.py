@@ -255,3 +255,13 @@ def test_a_warning_names_a_page_by_its_source_file() -> None:
     assert not names_page(warnings, "list/index.html")
     assert names_page("WARNING -  zh-translate: site/docs/a.md: x", "a/index.html", "site/docs")
     assert not names_page("WARNING -  zh-translate: docs/a.md: x", "a/index.html", "site/docs")
+
+
+def test_a_cell_of_snake_case_names_is_not_prose_but_words_and_file_names_are() -> None:
+    from .harness import only_snake_names, scan
+
+    assert only_snake_names("caption_position") and only_snake_names(" a_b, __init__ / MAX_SIZE ")
+    assert not only_snake_names("Settings") and not only_snake_names("set the auto_caption option")
+    assert not only_snake_names("mkdocs.yml") and not only_snake_names("_") and not only_snake_names("")
+    found = scan("<table><tr><td>auto_caption</td><td>「Show a caption.」</td></tr></table><p>Use the slide_effect</p>")
+    assert (found.marked, found.unmarked) == (len("Showacaption"), len("Usetheslideeffect"))
