@@ -265,3 +265,16 @@ def test_a_cell_of_snake_case_names_is_not_prose_but_words_and_file_names_are() 
     assert not only_snake_names("mkdocs.yml") and not only_snake_names("_") and not only_snake_names("")
     found = scan("<table><tr><td>auto_caption</td><td>「Show a caption.」</td></tr></table><p>Use the slide_effect</p>")
     assert (found.marked, found.unmarked) == (len("Showacaption"), len("Usetheslideeffect"))
+
+
+def test_the_banner_the_plugin_writes_is_the_one_the_measure_reads() -> None:
+    from mkdocs_zh_translate.notice import banner_html
+
+    from .harness import claims_translation
+
+    def banner(**kw: bool) -> str:
+        return banner_html(True, segments=4, reviewed=1, model="opus", **kw)
+
+    assert claims_translation(banner(translated=True) + "<p>body</p>")
+    assert not claims_translation(banner(translated=False))  # "not translated, English shown": honest
+    assert not claims_translation(banner_html(False, segments=4, reviewed=0, model="opus", translated=True))
