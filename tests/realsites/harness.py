@@ -24,7 +24,8 @@ segment is wrapped in 「」), then compare per page the body of ``site/X.html``
   A tab label or code block title that is exactly one file name (``pyproject.toml``,
   ``docs/css/extra.css``: a name, which the segmenter keeps as written) is not prose either, nor
   what a notebook's run printed and the cell chrome around it (``_NOTEBOOK``), the TeX of its
-  Markdown cells, and the cells of mkdocs-macros' tables of variables (``_MACROS_TABLE``);
+  Markdown cells, the cells of mkdocs-macros' tables of variables (``_MACROS_TABLE``) and a
+  text of only snake_case names (:func:`only_snake_names`: the segmenter keeps names);
 * silently English: a zh page whose banner says it was machine translated, with under
   ``SILENT_COVERAGE`` % of its prose inside 「」 and no warning of the build naming it
   (:attr:`PageReport.silently_english`; the banner is on, in front of the compared body).
