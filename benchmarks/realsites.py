@@ -12,8 +12,10 @@ zh page with its English page (see ``tests/realsites/harness.py`` for the measur
 
 Columns: pages compared, % identical after removing 「」, % of <pre> blocks identical, % of
 hrefs/srcs identical, % of heading/element ids identical, % of visible prose letters inside 「」,
-the number of broken pages (a <pre>, href/src or id differs), the segments the page guard sent
-back to English (from the build's summary line; 0 when it reverted none) and the build's time.
+the number of broken pages (a <pre>, href/src or id differs), the silently English pages (the
+banner says machine translated, under 10 % of the prose is, and no warning names the page), the
+segments the page guard sent back to English (from the build's summary line; 0 when it reverted
+none) and the build's time.
 """
 
 from __future__ import annotations
@@ -50,7 +52,8 @@ def total_row(reports: list[SiteReport]) -> str:
     coverage = 100.0 * sum(p.marked for p in pages) / letters if letters else 100.0
     return (
         f"{'all':<20} {len(pages):>5} {identical:>7.1f} {ratio('pre'):>7.1f} {ratio('links'):>7.1f} "
-        f"{ratio('ids'):>7.1f} {coverage:>7.1f} {sum(p.broken for p in pages):>6} {sum(map(guarded, reports)):>8}"
+        f"{ratio('ids'):>7.1f} {coverage:>7.1f} {sum(p.broken for p in pages):>6} "
+        f"{sum(p.silently_english for p in pages):>6} {sum(map(guarded, reports)):>8}"
     )
 
 
@@ -90,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.verbose:
             if report.dropped:
                 print("    overrides: " + "; ".join(report.dropped))
+            for page in report.silent:
+                print(f"    silently English: {page.page} ({page.marked}/{page.letters} prose letters in 「」)")
             for name in report.missing:
                 print(f"    no zh page: {name}")
             for page in report.pages:

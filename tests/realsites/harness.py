@@ -22,7 +22,13 @@ segment is wrapped in 「」), then compare per page the body of ``site/X.html``
 * coverage: of the ASCII letters in the zh body's visible prose (not inside pre, code, kbd,
   script, style, math, mkdocstrings' ``div.doc`` objects), the share that sits inside 「」.
   A tab label or code block title that is exactly one file name (``pyproject.toml``,
-  ``docs/css/extra.css``: a name, which the segmenter keeps as written) is not prose either.
+  ``docs/css/extra.css``: a name, which the segmenter keeps as written) is not prose either, nor
+  what a notebook's run printed and the cell chrome around it (``_NOTEBOOK``), the TeX of its
+  Markdown cells, the cells of mkdocs-macros' tables of variables (``_MACROS_TABLE``) and a
+  text of only snake_case names (:func:`only_snake_names`: the segmenter keeps names);
+* silently English: a zh page whose banner says it was machine translated, with under
+  ``SILENT_COVERAGE`` % of its prose inside 「」 and no warning of the build naming it
+  (:attr:`PageReport.silently_english`; the banner is on, in front of the compared body).
 
 Corpus cache: ``$ZH_TRANSLATE_REALSITES_CACHE``, else ``realsites`` beside the test models
 (:func:`tests.models.dev_cache`: ``$ZH_TRANSLATE_TEST_CACHE/..``, by default the user's cache of
@@ -232,7 +238,10 @@ def write_config(site: Site, project: Path, cache_dir: Path, *, guard: bool | No
             plugins.append({name: options} if options else name)
         else:
             dropped.append(f"plugin {name}")
-    zh: dict[str, Any] = {"backend": "pseudo", "banner": False, "cache_dir": str(cache_dir)}
+    # The banner is on (the plugin's default): a zh page's claim to be machine translated is what
+    # the "silently English" measure checks. It goes in front of the body's begin marker (added in
+    # on_page_context, after the marker hook), so no body comparison sees it.
+    zh: dict[str, Any] = {"backend": "pseudo", "banner": True, "cache_dir": str(cache_dir)}
     if guard is not None:
         zh["guard"] = guard
     plugins.append({"zh-translate": zh})
@@ -293,6 +302,8 @@ class Built:
     human: frozenset[str] = frozenset()
     # output folders of the site's other mkdocs-static-i18n languages (ja/, ko/): not English
     languages: frozenset[str] = frozenset()
+    # the docs folder relative to the build's working folder: the plugin names a page by that path
+    docs_prefix: str = "docs"
 
 
 def i18n_languages(data: dict[str, Any]) -> frozenset[str]:
@@ -373,7 +384,15 @@ def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float =
     site_url = data.get("site_url") if isinstance(data.get("site_url"), str) else ""
     docs_dir = config.parent / str(data.get("docs_dir") or "docs")
     return Built(
-        site, project, site_dir, site_url or "", dropped, done.stderr, human_zh_pages(docs_dir), i18n_languages(data)
+        site,
+        project,
+        site_dir,
+        site_url or "",
+        dropped,
+        done.stderr,
+        human_zh_pages(docs_dir),
+        i18n_languages(data),
+        Path(os.path.relpath(docs_dir, config.parent)).as_posix(),
     )
 
 
@@ -395,20 +414,39 @@ _SKIP = {"pre", "code", "kbd", "script", "style", "math", "svg"}
 _GENERATED = {"arithmatex", "doc"}
 # A label or code title that is one file name (the segmenter's own test, segment/_segmenter.py).
 _FILE_NAME = re.compile(r"[\w-]*[./\\][\w./\\-]*")
-def _only_names(text: str) -> bool:
-    """Is this text node only identifiers (``snake_case``, ``os.path.join``)? The segmenter keeps
-    such text as written (segment/_identifiers.py: a name a reader searches for must stay the
-    name), so its letters are not prose left English."""
-    from mkdocs_zh_translate.segment._identifiers import is_identifier
+# A text that is only snake_case names (``caption_position``, ``a_b, c_d``: an option table's
+# cells): the segmenter keeps names as written (segment/_identifiers.py), and a reader searches
+# for them as written. Plain words and dotted file names in prose still count.
+_SNAKE_NAME = re.compile(r"_*[A-Za-z][A-Za-z0-9]*(?:_+[A-Za-z0-9]+)+_*|_+[A-Za-z][A-Za-z0-9]*_*")
+_NAME_SEPARATORS = re.compile(r"[\s,;/|]+")
 
-    words = text.replace(",", " ").split()
-    return bool(words) and all(is_identifier(word) for word in words)
+
+def only_snake_names(text: str) -> bool:
+    """Whether ``text`` is one or more snake_case names and nothing else."""
+    words = [w for w in _NAME_SEPARATORS.split(text) if w]
+    return bool(words) and all(_SNAKE_NAME.fullmatch(w) for w in words)
 
 
 # Template tags (mkdocs-macros, table-reader's Jinja): the segmenter keeps them as written, the
 # templating plugin renders them; where that plugin is dropped (see sites.py) they stay visible
 # as text in both languages and are not prose. Same delimiters as segment/_inline_rules.py.
 _TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}|\{!.*?!\}", re.S)
+# mkdocs-jupyter's rendering of a notebook around its Markdown cells, none of it prose: what a
+# cell printed (``jp-OutputArea``: streams, plain-text reprs, tables and LaTeX a cell returned;
+# program output, which the notebook's run wrote, not its authors), the ``In [1]:`` prompts, the
+# hidden copy of each code cell's source the copy button reads (``clipboard-copy-txt``: the
+# code again, outside <pre>), that button's "Copied!" notice and the cell's metadata tags.
+_NOTEBOOK = {"jp-OutputArea", "jp-InputPrompt", "clipboard-copy-txt", "zeroclipboard-container", "tag-container"}
+# A notebook's Markdown cells keep their TeX as written (``$x$``, ``$$...$$``) for MathJax to
+# typeset in the browser: math, like arithmatex's spans on a Markdown page. Only inside those
+# cells (``jp-RenderedMarkdown``): elsewhere a ``$`` is a price or a prompt.
+_NOTEBOOK_MARKDOWN = "jp-RenderedMarkdown"
+_TEX = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
+# mkdocs-macros' ``pretty`` filter and ``macros_info()`` print variables as a ``table.macros-tb``:
+# its cells are a variable's name, its Python type and its value's repr, or a macro's or a
+# Jinja filter's signature and docstring (the docstrings of Python objects, like mkdocstrings'
+# ``div.doc``): not prose. Its header row (Variable, Type, Content) is prose and still counts.
+_MACROS_TABLE = "macros-tb"
 _VOID = {"br", "hr", "img", "input", "meta", "link", "source", "wbr", "col", "area", "base", "embed", "track"}
 
 
@@ -440,13 +478,25 @@ class _Scan(HTMLParser):
             # pymdownx.tabbed's labels (`<label for=…>`) and superfences' titles (`span.filename`)
             name = (tag == "label" and "for" in dict(attrs)) or (tag == "span" and "filename" in classes.split())
             self._names.append((tag, name))
-        if tag in _SKIP or (tag in ("span", "div") and _GENERATED & set(classes.split())):
+        if tag == "table":
+            self._tables.append(_MACROS_TABLE in classes.split())
+        if _NOTEBOOK_MARKDOWN in classes.split() and tag not in _VOID:
+            self._tex.append(len(self._names))
+        if self._not_prose(tag, classes.split()):
             if tag not in _VOID:
                 self.skip += 1
                 self._skipping.append(tag)
         elif self._skipping and tag == self._skipping[-1] and tag not in _VOID:
             self.skip += 1
             self._skipping.append(tag)
+
+    def _not_prose(self, tag: str, classes: list[str]) -> bool:
+        """Whether the element starting here holds no page prose (its letters are not counted)."""
+        if tag in _SKIP or (tag in ("span", "div") and _GENERATED.intersection(classes)):
+            return True
+        if tag not in _VOID and _NOTEBOOK.intersection(classes):
+            return True
+        return tag == "td" and bool(self._tables) and self._tables[-1]
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._collect(attrs)
@@ -455,6 +505,10 @@ class _Scan(HTMLParser):
         opened = [t for t, _name in self._names]
         if tag in opened:  # close it and whatever was left open inside it
             del self._names[len(opened) - 1 - opened[::-1].index(tag) :]
+            while self._tex and self._tex[-1] > len(self._names):
+                self._tex.pop()
+        if tag == "table" and self._tables:
+            self._tables.pop()
         if self._skipping and tag == self._skipping[-1]:
             self._skipping.pop()
             self.skip -= 1
@@ -462,9 +516,12 @@ class _Scan(HTMLParser):
     def handle_data(self, data: str) -> None:
         if self._names and self._names[-1][1] and _FILE_NAME.fullmatch(data.strip()):
             return  # a file name, not prose
-        if _only_names(data):
-            return  # a text that is only names (a table cell ``slide_effect``): kept as written
-        for char in _TEMPLATE.sub(" ", data):
+        if only_snake_names(data):
+            return  # names, not prose
+        data = _TEMPLATE.sub(" ", data)
+        if self._tex:
+            data = _TEX.sub(" ", data)
+        for char in data:
             if char == OPEN:
                 self.depth += 1
             elif char == CLOSE:
@@ -479,6 +536,8 @@ class _Scan(HTMLParser):
         super().reset()
         self._skipping: list[str] = []
         self._names: list[tuple[str, bool]] = []  # open elements: does it hold a name (tab label, code title)?
+        self._tables: list[bool] = []  # open tables: is it mkdocs-macros' table of variables?
+        self._tex: list[int] = []  # depth in _names of each open notebook Markdown cell
 
 
 def scan(fragment: str) -> _Scan:
@@ -494,6 +553,46 @@ def _same(a: Iterable[str], b: Iterable[str]) -> tuple[int, int]:
     return sum((ca & cb).values()), max(sum(ca.values()), sum(cb.values()))
 
 
+# A page is "silently English" below this share of its prose letters inside 「」 (a page whose
+# translation worked is at 90-100 %; one that stayed English at 0), counted only from this many
+# prose letters on (two sentences: a title and a link list say nothing either way).
+SILENT_COVERAGE = 10.0
+SILENT_MIN_LETTERS = 80
+# The banner of a page with machine text (plugin/site.banner_html); a page the plugin could not
+# translate says 本页未翻译 ("not translated") instead, which is honest, not silent.
+_MACHINE_BANNER = re.compile(r'<div class="admonition note zh-translate-banner"><p class="admonition-title">[^<]*机器翻译')
+
+
+def claims_translation(html: str) -> bool:
+    """Whether a built zh page carries the banner that says it was machine translated."""
+    return _MACHINE_BANNER.search(html) is not None
+
+
+def warned_pages(log: str) -> str:
+    """The build log's warning lines (the plugin's and MkDocs'), for :func:`names_page`."""
+    return "\n".join(line for line in log.splitlines() if "WARNING" in line or "ERROR" in line)
+
+
+def names_page(warnings: str, page: str, docs_prefix: str = "docs") -> bool:
+    """Whether a warning names the source of the built page ``page`` (``a/b/index.html``).
+
+    Warnings name a page by its source file: the plugin's by its path from the build's folder
+    (``docs/a/b.md:12: ...``, ``docs_prefix`` being the docs folder from there), MkDocs' by its
+    path in the docs (``'a/b.md'``). The built path says only where that file may be
+    (``a/b.md``, ``a/b/index.md``, ``a/b/README.md``, ``a/b.ipynb``), so every candidate stem is
+    tried, each followed by an extension's dot, and never as the tail of a longer path.
+    """
+    stem = page.removesuffix(".html")
+    candidates = {stem}
+    if stem == "index" or stem.endswith("/index"):
+        folder = stem.removesuffix("index").rstrip("/")
+        candidates |= {f"{folder}/README" if folder else "README"}
+        if folder:
+            candidates.add(folder)
+    candidates |= {f"{docs_prefix.rstrip('/')}/{c}" for c in candidates if docs_prefix not in ("", ".")}
+    return any(re.search(rf"(?<![\w/.-]){re.escape(c)}\.\w", warnings) for c in candidates)
+
+
 @dataclass
 class PageReport:
     page: str
@@ -504,6 +603,22 @@ class PageReport:
     marked: int
     letters: int
     first_difference: str = ""
+    claims_translation: bool = False  # the zh page carries the machine-translation banner
+    named: bool = False  # a warning of the zh build names the page's source
+
+    @property
+    def silently_english(self) -> bool:
+        """The page says it was machine translated, its prose stayed English, and no warning said so.
+
+        A reader trusts the banner; a team trusts the build log. A page that fails both (the
+        segmenter found no prose in it, a plugin rendered it after the translation, a cache
+        served the English text) is the one defect neither would notice. Prose is counted as for
+        ``coverage``; a page with fewer than ``SILENT_MIN_LETTERS`` letters of it (a page of
+        code, an index of links) says nothing either way.
+        """
+        if not self.claims_translation or self.named or self.letters < SILENT_MIN_LETTERS:
+            return False
+        return 100.0 * self.marked / self.letters < SILENT_COVERAGE
 
     @property
     def broken(self) -> bool:
@@ -557,14 +672,22 @@ class SiteReport:
     def broken(self) -> list[PageReport]:
         return [p for p in self.pages if p.broken]
 
+    @property
+    def silent(self) -> list[PageReport]:
+        """Pages that claim a translation and stayed English, unnamed by any warning."""
+        return [p for p in self.pages if p.silently_english]
+
     def row(self) -> str:
         return (
             f"{self.site.name:<20} {len(self.pages):>5} {self.identical:>7.1f} {self.pre:>7.1f} "
-            f"{self.links:>7.1f} {self.ids:>7.1f} {self.coverage:>7.1f} {len(self.broken):>6}"
+            f"{self.links:>7.1f} {self.ids:>7.1f} {self.coverage:>7.1f} {len(self.broken):>6} {len(self.silent):>6}"
         )
 
 
-HEADER = f"{'site':<20} {'pages':>5} {'ident%':>7} {'pre%':>7} {'hrefs%':>7} {'ids%':>7} {'cover%':>7} {'broken':>6}"
+HEADER = (
+    f"{'site':<20} {'pages':>5} {'ident%':>7} {'pre%':>7} {'hrefs%':>7} {'ids%':>7} {'cover%':>7} {'broken':>6}"
+    f" {'silent':>6}"
+)
 
 
 def _first_difference(a: str, b: str) -> str:
@@ -705,6 +828,7 @@ def compare(built: Built) -> SiteReport:
         if PLACEHOLDER in path.read_text(encoding="utf-8", errors="replace")
     ]
     zh_root = built.site_dir / "zh"
+    warnings = warned_pages(built.log)
     for path in sorted(built.site_dir.rglob("*.html")):
         rel = path.relative_to(built.site_dir)
         if rel.parts[0] == "zh" or rel.parts[0] in built.languages:
@@ -726,7 +850,10 @@ def compare(built: Built) -> SiteReport:
         if rel.as_posix() in built.human:
             report.human.append(rel.as_posix())
             continue
-        report.pages.append(compare_page(rel.as_posix(), english, chinese, built.site_url))
+        page = compare_page(rel.as_posix(), english, chinese, built.site_url)
+        page.claims_translation = claims_translation(chinese_html)
+        page.named = names_page(warnings, page.page, built.docs_prefix)
+        report.pages.append(page)
     return report
 
 

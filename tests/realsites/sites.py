@@ -45,7 +45,8 @@ because each one changes what the site builds:
   dropped mkdocs-simple-hooks plugin loaded (their functions are plain MkDocs hooks); the
   harness appends its own marker hook.
 * Always: ``strict: false`` (the English build of some sites warns about things outside our
-  plugin), ``zh-translate`` added with ``backend: pseudo`` and ``banner: false``.
+  plugin), ``zh-translate`` added with ``backend: pseudo`` and ``banner: true`` (the default;
+  the silently-English measure reads it).
 """
 
 from __future__ import annotations

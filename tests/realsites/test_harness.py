@@ -104,17 +104,9 @@ def test_a_label_or_title_in_words_and_a_file_name_in_prose_still_count() -> Non
     found = scan(
         '<label for="t1">With options</label>'
         '<span class="filename">in the site file</span>'
-        "<p>Edit mkdocs.yml</p><p><span>setup cfg</span></p>"
+        "<p>Edit mkdocs.yml</p><p><span>setup.cfg</span></p>"
     )
     assert found.unmarked == len("Withoptions" "inthesitefile" "Editmkdocsyml" "setupcfg")
-
-
-def test_a_text_of_names_only_is_not_prose_but_a_sentence_naming_one_is() -> None:
-    """The segmenter keeps a cell of names as written (segment/_identifiers.py)."""
-    from .harness import scan
-
-    found = scan("<td>slide_effect</td><td>os.path.join, setup.cfg</td><td>Sets the slide_effect.</td><td>Effect</td>")
-    assert found.unmarked == len("Setstheslideeffect" "Effect")
 
 
 def test_a_dropped_hooks_plugins_module_is_kept_as_a_hook(tmp_path: Path) -> None:
@@ -170,3 +162,119 @@ def test_version_selectors_are_told_apart() -> None:
     ours = '<script>fetch(new URL("versions.json", deployRoot))</script>'
     assert version_selector(page('{"base": ".", "version": null}', ours)) == "zh-translate"
     assert version_selector("<body>no config</body>") == ""
+
+
+def test_a_notebooks_outputs_prompts_and_copy_text_are_not_prose() -> None:
+    from .harness import scan
+
+    cell = (
+        '<div class="jp-Cell jp-CodeCell"><div class="jp-InputPrompt jp-InputArea-prompt">In\xa0[3]:</div>'
+        '<div class="zeroclipboard-container"><clipboard-copy for="cell-3"><div>'
+        '<span class="notice" hidden="">Copied!</span></div></clipboard-copy></div>'
+        '<span class="tag-container"><span class="cell-tag">slow</span></span>'
+        '<div class="highlight-ipynb"><pre>print(df)</pre></div>'
+        '<div class="clipboard-copy-txt" id="cell-3">print(df)</div>'
+        '<div class="jp-OutputArea jp-Cell-outputArea"><div class="jp-OutputPrompt">Out[3]:</div>'
+        "<div class=\"jp-RenderedText\"><pre>hello</pre></div><div class=\"jp-RenderedHTMLCommon\">"
+        "<table><tr><th>sepal width</th></tr><tr><td>setosa</td></tr></table>"
+        "<p>Some printed words</p></div></div></div>"
+    )
+    found = scan(cell + "<p>「Read the data.」</p>")
+    assert (found.marked, found.unmarked) == (len("Readthedata"), 0)
+
+
+def test_words_around_a_notebook_and_in_its_markdown_cells_still_count() -> None:
+    from .harness import scan
+
+    page = (
+        '<div class="jp-Cell jp-MarkdownCell"><div class="jp-RenderedHTMLCommon jp-RenderedMarkdown">'
+        "<p>Case two - When $T$ is falling $$F(y) = P(Y)$$ and we stop.</p></div></div>"
+        '<div class="jp-InputPrompt">In\xa0[1]:</div><p>After $5 and $6</p>'
+    )
+    found = scan(page)
+    # TeX inside the Markdown cell is math; the prose between it is not, and outside a cell `$` is text
+    assert found.unmarked == len("CasetwoWhenisfallingandwestop") + len("Afterand")
+    found = scan('<div class="jp-RenderedMarkdown"><p>「Mean of $x$」</p></div>')
+    assert (found.marked, found.unmarked) == (len("Meanof"), 0)
+
+
+def test_the_values_of_a_macros_table_are_not_prose_but_its_header_is() -> None:
+    from .harness import scan
+
+    table = (
+        '<table class="macros-tb"><th>Variable</th><th>Type</th><th>Content</th>'
+        "<tr><td><b>announcement</b></td><td><i>str</i></td><td>'Hello world'</td></tr>"
+        "<tr><td><b>now</b></td><td><i>function</i></td><td><p>Get the current time.</p></td></tr></table>"
+    )
+    found = scan(table)
+    assert (found.marked, found.unmarked) == (0, len("VariableTypeContent"))
+    # another table's cells are prose, also after a macros table closed
+    found = scan(table + "<table><tr><td>Plain cell</td></tr></table>")
+    assert found.unmarked == len("VariableTypeContent") + len("Plaincell")
+
+
+def test_a_page_that_claims_a_translation_and_stayed_english_is_silently_english() -> None:
+    from .harness import SILENT_MIN_LETTERS, claims_translation, compare_page
+
+    prose = "<p>" + "Every word of this page stayed English. " * 4 + "</p>"
+    assert len("".join(ch for ch in prose if ch.isalpha())) - 1 >= SILENT_MIN_LETTERS
+    machine = '<div class="admonition note zh-translate-banner"><p class="admonition-title">本页由机器翻译（pseudo 后端）。</p></div>'
+    honest = '<div class="admonition note zh-translate-banner"><p class="admonition-title">本页未翻译，显示英文原文。</p></div>'
+    assert claims_translation(machine + "<body>") and not claims_translation(honest) and not claims_translation("<p>x</p>")
+    page = compare_page("guide/index.html", prose, prose)
+    page.claims_translation = True
+    assert page.silently_english
+    page.named = True  # a warning named it: the team knows
+    assert not page.silently_english
+    translated = compare_page("guide/index.html", prose, prose.replace("<p>", "<p>「").replace("</p>", "」</p>"))
+    translated.claims_translation = True
+    assert not translated.silently_english
+    short = compare_page("links/index.html", "<p>See the list.</p>", "<p>See the list.</p>")
+    short.claims_translation = True
+    assert not short.silently_english  # too little prose to say
+
+
+def test_a_warning_names_a_page_by_its_source_file() -> None:
+    from .harness import names_page, warned_pages
+
+    log = (
+        "INFO    -  zh-translate: guide/setup.md: 12 segments\n"
+        "WARNING -  zh-translate: docs/guide/intro.md:3: cannot splice the translation, kept in English\n"
+        "WARNING -  zh-translate: notebooks/demo.ipynb: the translated cells do not fit the notebook\n"
+        "WARNING -  zh-translate: docs/README.md:1: something\n"
+        "WARNING -  Doc file 'api/list.md' contains a link 'x.md', but the target is not found\n"
+    )
+    warnings = warned_pages(log)
+    assert names_page(warnings, "guide/intro/index.html")
+    assert names_page(warnings, "notebooks/demo/index.html")
+    assert names_page(warnings, "index.html")  # README.md is the home page
+    assert not names_page(warnings, "guide/setup/index.html")  # only an INFO line names it
+    assert not names_page(warnings, "intro/index.html")  # guide/intro is another page
+    assert not names_page(warnings, "guide/index.html")
+    assert names_page(warnings, "api/list/index.html")  # MkDocs' own warning, by docs path
+    assert not names_page(warnings, "list/index.html")
+    assert names_page("WARNING -  zh-translate: site/docs/a.md: x", "a/index.html", "site/docs")
+    assert not names_page("WARNING -  zh-translate: docs/a.md: x", "a/index.html", "site/docs")
+
+
+def test_a_cell_of_snake_case_names_is_not_prose_but_words_and_file_names_are() -> None:
+    from .harness import only_snake_names, scan
+
+    assert only_snake_names("caption_position") and only_snake_names(" a_b, __init__ / MAX_SIZE ")
+    assert not only_snake_names("Settings") and not only_snake_names("set the auto_caption option")
+    assert not only_snake_names("mkdocs.yml") and not only_snake_names("_") and not only_snake_names("")
+    found = scan("<table><tr><td>auto_caption</td><td>「Show a caption.」</td></tr></table><p>Use the slide_effect</p>")
+    assert (found.marked, found.unmarked) == (len("Showacaption"), len("Usetheslideeffect"))
+
+
+def test_the_banner_the_plugin_writes_is_the_one_the_measure_reads() -> None:
+    from mkdocs_zh_translate.notice import banner_html
+
+    from .harness import claims_translation
+
+    def banner(**kw: bool) -> str:
+        return banner_html(True, segments=4, reviewed=1, model="opus", **kw)
+
+    assert claims_translation(banner(translated=True) + "<p>body</p>")
+    assert not claims_translation(banner(translated=False))  # "not translated, English shown": honest
+    assert not claims_translation(banner_html(False, segments=4, reviewed=0, model="opus", translated=True))

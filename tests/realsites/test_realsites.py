@@ -106,3 +106,14 @@ def test_no_internal_placeholder_reaches_any_html_file(report: SiteReport) -> No
         assert report.placeholders, f"{report.site.name}: no placeholder left ({known}): drop it from KNOWN_PLACEHOLDERS"
     else:
         assert not report.placeholders, f"{report.site.name}: placeholders in {report.placeholders[:5]}"
+
+
+def test_no_page_is_silently_english(report: SiteReport) -> None:
+    # A zh page whose banner says "machine translated", whose prose stayed English (under
+    # SILENT_COVERAGE % of its letters inside 「」) and that no warning of the build names:
+    # neither the reader nor the team would know (see PageReport.silently_english).
+    silent = {p.page: f"{p.marked}/{p.letters} prose letters translated" for p in report.silent}
+    assert not silent, f"{report.site.name}: silently English pages: {silent}"
+    assert any(p.claims_translation for p in report.pages) or not report.pages, (
+        f"{report.site.name}: no zh page carries the machine-translation banner: the measure saw nothing"
+    )
