@@ -32,7 +32,7 @@ from ..pipeline.lazy import TranslationFailed
 from ..pipeline.pages import strict_failure
 from ..plaintext import for_template
 from .docs_source import read_pages, read_strings
-from .factory import find_static_i18n as find_static_i18n  # re-exported: plugin.py asks here
+from .factory import find_static_i18n as find_static_i18n  # re-exported: the modes ask here
 from .overrides import translatable_copyright, translatable_site_name
 from .pins import PINS
 
@@ -100,12 +100,13 @@ class StaticI18nBridge:
 
     # -- on_files -------------------------------------------------------------------------------
 
-    def add_files(self, files: Any, config: Any, plugin: Any) -> Any:
-        """Add the translated ``page.zh.md`` files; translate them in the default build."""
+    def add_files(self, files: Any, config: Any, kept: Any) -> Any:
+        """Add the translated ``page.zh.md`` files; translate them in the default build
+        (``kept``: what the plugin keeps across builds, modes/base.py)."""
         from mkdocs.structure.files import File
 
         if self.translation is None or self.is_default_build():
-            self._translate(config, plugin)
+            self._translate(config, kept)
         assert self.translation is not None
         self.generated = set()
         for uri in self.translation.contents:
@@ -134,19 +135,19 @@ class StaticI18nBridge:
                     file.content_string = self.translation.contents[file.src_uri]
         return files
 
-    def _translate(self, config: Any, plugin: Any) -> None:
+    def _translate(self, config: Any, kept: Any) -> None:
         folder = self.i18n.config.docs_structure == "folder"
         default = self.i18n.default_language or "en"
         others = {lang.locale for lang in self.i18n.config.languages if lang.locale != default}
-        copy, pages = read_pages(config, plugin.pipeline, self.language, others)
+        copy, pages = read_pages(config, kept.pipeline, self.language, others)
         if folder:
             pages = _default_language_pages(pages, default, others | {default}, set(copy), self.language)
-        nav_titles, strings = read_strings(config, plugin.config)
+        nav_titles, strings = read_strings(config, kept.options)
         if translatable_copyright(config.copyright):
             strings.append(config.copyright)
         try:
             done = translate_tree(
-                plugin._site_translator(),
+                kept.site_translator(),
                 pages,
                 strings,
                 language=self.language,
@@ -159,8 +160,8 @@ class StaticI18nBridge:
             raise PluginError(f"{PREFIX}{exc}") from None
         self.translation = done
         log.info(done.stats.summary())
-        plugin._write_report(done.stats.pages, done.stats)
-        left = done.warnings + done.english if plugin.config.strict else []
+        kept.write_report(done.stats.pages, done.stats)
+        left = done.warnings + done.english if kept.options.strict else []
         for message in left or done.warnings:
             (log.error if left else log.warning)(message)
         if left:
@@ -169,7 +170,7 @@ class StaticI18nBridge:
             raise PluginError(f"{PREFIX}{strict_failure(len(left))}")
         entry = self.i18n.get_language_config(self.language)
         brand = not translatable_site_name(config.site_name)
-        if "site_name" not in self.overrides and plugin.config.translate_nav and not brand:
+        if "site_name" not in self.overrides and kept.options.translate_nav and not brand:
             entry.site_name = for_template(done.strings.get(config.site_name, config.site_name))
         if config.site_description and "site_description" not in self.overrides:
             entry.site_description = for_template(done.strings.get(config.site_description, config.site_description))
