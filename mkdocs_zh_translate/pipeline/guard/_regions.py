@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from ...segment import HTML_BLOCK_TAGS, HTML_VOID_BLOCK_TAGS
 from ._search import OverBudget, Page, bisect, bisect_segments
 from ._structure import FEATURES, Structure
 
@@ -20,12 +21,6 @@ _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _BLOCK_OPEN = re.compile(r"^[ \t]*/{3,}[ \t]*[A-Za-z]")
 _BLOCK_CLOSE = re.compile(r"^[ \t]*/{3,}[ \t]*$")
 _HTML_OPEN = re.compile(r"^<([A-Za-z][\w-]*)\b")
-# Tags that open a raw HTML block (Python-Markdown's block-level list, the common part): an
-# autolink `<https://…>` or an inline tag at the margin opens none.
-_HTML_BLOCKS = frozenset(
-    "address article aside blockquote center details dialog div dl fieldset figure footer form header "
-    "iframe main nav noscript ol p pre script section style table ul video audio picture canvas".split()
-)
 # Lines every region is rendered with: link reference definitions and abbreviations, which act
 # on the whole page (a region without them would show `[text][ref]` as text on both sides).
 _PAGE_WIDE = re.compile(r"^ {0,3}(?:\[[^\]\n^]+\]:[ \t]*\S|\*\[[^\]\n]+\]:).*$", re.MULTILINE)
@@ -62,9 +57,11 @@ def region_starts(source: str) -> list[int]:
         elif html is not None:
             if line.lower().startswith(f"</{html}"):
                 html = None
-        elif (tag := _HTML_OPEN.match(line)) and tag.group(1).lower() in _HTML_BLOCKS:
+        elif (tag := _HTML_OPEN.match(line)) and tag.group(1).lower() in HTML_BLOCK_TAGS:
+            # a raw HTML block as the segmenter reads one (its tag list): an autolink
+            # `<https://…>` or an inline tag at the margin opens none, a void tag (`<hr>`) is its line
             name = tag.group(1).lower()
-            if f"</{name}" not in line.lower():
+            if name not in HTML_VOID_BLOCK_TAGS and f"</{name}" not in line.lower():
                 html = name
         previous_blank = blank
         pos += len(line)
