@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from ...segment import HTML_BLOCK_TAGS, HTML_VOID_BLOCK_TAGS
-from ._search import OverBudget, Page, bisect, bisect_segments
+from ._search import OverBudget, Page, bisect, bisect_segments, source_span
 from ._structure import FEATURES, Structure
 
 # Where a region of the page may start: a line at the margin after a blank line, outside
@@ -95,11 +95,11 @@ class Regions:
         self.wide = "\n\n" + "\n".join(m.group(0) for m in _PAGE_WIDE.finditer(source)) + "\n"
         spans = []
         for i in candidates:
-            seg = page.segments[i]
-            start, end = getattr(seg, "start", None), getattr(seg, "end", None)
-            if start is None or end is None:
+            span = source_span(page, i)
+            if span is None:
                 raise Unusable
-            pin = getattr(getattr(seg, "restore", None), "pin_at", None)
+            start, end = span
+            pin = getattr(getattr(page.segments[i], "restore", None), "pin_at", None)
             spans.append((min(start, end if pin is None else pin), max(end, start if pin is None else pin)))
         starts = [b for b in region_starts(source) if not any(a < b <= z for a, z in spans)]
         # one unit per run of segments between two cuts: (start offset, its segments)

@@ -28,6 +28,14 @@ class OverBudget(Exception):
     """The guard's search on this page went past its budget: the page goes back to English."""
 
 
+def source_span(page: Page, index: int) -> tuple[int, int] | None:
+    """Where segment ``index`` lies in the page's source; None for a page whose segments do
+    not say (then neither the suspects nor the regions can be found)."""
+    seg = page.segments[index]
+    start, end = getattr(seg, "start", None), getattr(seg, "end", None)
+    return None if start is None or end is None else (start, end)
+
+
 def _needles(item: str) -> list[str]:
     """Lower-case strings a breaking segment's source likely contains, for a changed item."""
     if item.startswith("zh-guard-autodoc:"):
@@ -48,11 +56,10 @@ def suspects(page: Page, candidates: Sequence[int], changed: list[str]) -> list[
     source = page.source
     out = []
     for i in candidates:
-        seg = page.segments[i]
-        start, end = getattr(seg, "start", None), getattr(seg, "end", None)
-        if start is None or end is None:
+        span = source_span(page, i)
+        if span is None:
             return []
-        stop = end
+        start, stop = span
         for _ in range(3):
             nxt = source.find("\n", stop + 1)
             stop = len(source) if nxt < 0 else nxt
