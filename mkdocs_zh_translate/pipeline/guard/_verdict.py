@@ -16,7 +16,7 @@ from ..stable import parts_key
 
 # Bump when what the guard compares or how it searches changes: every stored verdict then misses
 # (the package version is in the key too; this number covers a change between releases).
-GUARD_FORMAT = 1
+GUARD_FORMAT = 2  # 2: regions read raw HTML by the segmenter's block-tag list
 
 
 class VerdictStore(Protocol):
