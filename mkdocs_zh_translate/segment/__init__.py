@@ -3,12 +3,14 @@
 Pure: no MkDocs, no models, no IO. See ``_api`` for the entry points. The placeholder
 vocabulary (``TAG_RE``, ``tokenize``, ``strip_tags``, ``placeholder_spans``, ``validate``, ``renumber``,
 ``apply_ids``, ``without_pairs``) is public too: the glossary, the reST protection of ``po fill``
-and the pipeline's fallback ladder (``pipeline.ladder``) speak it.
+and the pipeline's fallback ladder (``pipeline.ladder``) speak it. So is ``HTML_BLOCK_TAGS`` (with
+``HTML_VOID_BLOCK_TAGS``), data: the page guard reads raw HTML blocks by the segmenter's list.
 """
 
 from __future__ import annotations
 
 from ._api import SegmentedPage, segment_markdown, untitled_admonitions
+from ._htmltags import HTML_BLOCK_TAGS, HTML_VOID_BLOCK_TAGS
 from ._model import Segment, SiteSyntax
 from ._placeholders import (
     TAG_RE,
@@ -27,6 +29,8 @@ from ._sentences import split_lines, split_sentences
 from ._slug import slugify
 
 __all__ = [
+    "HTML_BLOCK_TAGS",
+    "HTML_VOID_BLOCK_TAGS",
     "TAG_RE",
     "Parsed",
     "Segment",

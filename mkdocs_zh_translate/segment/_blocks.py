@@ -16,6 +16,7 @@ from collections.abc import Callable
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 
+from ._htmltags import HTML_BLOCK_TAGS, HTML_VOID_BLOCK_TAGS
 from ._pymd import no_python_markdown_heading
 from ._superfences import superfence_pairs
 from ._titles import push_title, strip_closing_hashes
@@ -64,15 +65,6 @@ _BLOCKS_RAW_TAGS = frozenset({"canvas", "math", "option", "pre", "script", "styl
 _BLOCKS_RAW_OPTION_RE = re.compile(r"^[ \t]*markdown[ \t]*:[ \t]*['\"]?(?:raw|html)['\"]?[ \t]*$", re.MULTILINE)
 _SELECTOR_TAG_RE = re.compile(r"[A-Za-z][\w-]*")
 
-# Python-Markdown's block-level tags (markdown.util / md.block_level_elements).
-_BLOCK_TAGS = frozenset(
-    "address article aside blockquote body canvas center colgroup dd details dialog dir div dl dt "
-    "embed fieldset figcaption figure footer form frameset h1 h2 h3 h4 h5 h6 header hgroup hr "
-    "html iframe legend li main map menu nav noscript object ol output p pre progress section "
-    "summary table tbody td tfoot th thead tr ul video audio math script style".split()
-)
-# Block-level tags that are void in HTML: no closing tag ever comes.
-_VOID_BLOCK_TAGS = frozenset({"hr"})
 _OPEN_TAG_RE = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)(?=[\s/>])[^>]*>")
 _MD_ATTR_RE = re.compile(r"""\smarkdown(?:\s*=\s*(?:"(?:1|block)"|'(?:1|block)'|1|block))?(?=[\s/>])""")
 
@@ -351,10 +343,10 @@ def html_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     if ">" in state.src[state.src.rfind("\n", 0, begin) + 1 : begin]:
         return False  # in a blockquote Python-Markdown never sees raw HTML: the tags are inline
     m = _OPEN_TAG_RE.match(state.src, begin, state.eMarks[start_line])
-    if not m or m.group(1).lower() not in _BLOCK_TAGS:
+    if not m or m.group(1).lower() not in HTML_BLOCK_TAGS:
         return False
     tag = m.group(1).lower()
-    if tag in _VOID_BLOCK_TAGS:
+    if tag in HTML_VOID_BLOCK_TAGS:
         # `<hr>` has no closing tag to wait for: Python-Markdown takes the line alone and reads
         # the next line as Markdown again (waiting for `</hr>` made the rest of the page raw HTML).
         if state.src[m.end() : state.eMarks[start_line]].strip():

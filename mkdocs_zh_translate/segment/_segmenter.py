@@ -1,56 +1,38 @@
-"""Page text -> segments with exact page offsets (the read half of the segmenter)."""
+"""Page text -> segments with exact page offsets (the read half of the segmenter).
+
+The builder walks the parse and makes segments; the page text it reads is ``_pagetext``'s, a
+block's pieces are trimmed at their edges by ``_trim`` and cut at syntax inside running text
+by ``_textruns`` before they become a segment.
+"""
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 
 from markdown_it.token import Token
 
 from ..errors import ZhTranslateError
 from ._codetitle import brace_options, code_title
-from ._fancylists import markers_as_digits
 from ._frontmatter import front_matter_segments
 from ._html import html_text_runs
 from ._identifiers import identifier_runs, only_identifiers
 from ._imgattrs import html_alts, image_title, img_alt
 from ._inline import inline_pieces
-from ._locate import Lines, Locator, lines_map
+from ._locate import Locator, lines_map
 from ._model import Piece, Restore, Segment, SiteSyntax
+from ._pagetext import PageText, continuation
 from ._placeholders import has_words, strip_tags
 from ._pymd import fragile_emphasis, list_marker_length, near_heading_start, refdef_start, unclosed_fence_blocks
 from ._slug import attr_id, heading_attr_start, heading_tail, heading_text, unique
 from ._slug import slugify as default_slugify
 from ._splice import line_start_markers
+from ._textruns import split_abbreviations, split_magic, split_pairs
+from ._trim import UNDERLINE_RE, trim, word_attr
 
-_LEAD_MARKER_RE = re.compile(r"(?:\[[ xX]\]|\[![A-Za-z]+\][+-]?)(?=[ \t]|$)[ \t]*")
-# markdown-callouts: a paragraph (or blockquote) that opens with ``NOTE:`` becomes an
-# admonition of that type; the keyword must stay as written.
-# (markdown_callouts/callouts.py: ``(^ {0,3}>([!?])? ?|\A)([A-Z]{2,}):([ \n])``; the ``>`` is
-# gone by the time we see the paragraph, a collapsible ``>?`` leaves its ``?``.)
-_CALLOUT_RE = re.compile(r"(?:[!?] ?)?[A-Z]{2,}:(?=[ \t]|$)[ \t]*")
-_UNDERLINE_RE = re.compile(r"(?:=+|-+)[ \t]*$")
-_CLOSING_HASHES_RE = re.compile(r"[ \t]+#+[ \t]*$")
 _ABBR_DEF_RE = re.compile(r"^[ \t]*\*\[([^\]\n]+)\]:", re.MULTILINE)
-# What pymdownx.magiclink links in plain text besides ``scheme://`` URLs (an inline rule takes
-# those): ``www.`` hosts and e-mail addresses (kept like URLs), and the GitHub/GitLab shorthand
-# ``@user``, ``user/repo#1``, ``#123``, ``!123`` (kept verbatim: a model would rewrite them).
-# Every repetition is bounded or anchored by a look-behind, so the scan stays linear.
-_MAGIC_RE = re.compile(
-    r"(?P<url>(?<![^\s*_~^\[('\"])www\.[A-Za-z0-9][^\s<>`\u0080-\uffff]*"
-    r"|(?<![\w.+-])[\w+-]+(?:\.[\w+-]+)*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b(?![-@]))"
-    r"|(?P<shorthand>(?<![\w/.-])[A-Za-z0-9][-\w.]{0,99}/[-\w.]{1,100}[#!][1-9][0-9]*\b"
-    r"|(?<![\w&#!/])[#!][1-9][0-9]*\b(?![-\w])"
-    r"|(?<![\w.+@/-])@[A-Za-z0-9](?:[-A-Za-z0-9_]{0,37}[A-Za-z0-9])?\b(?![-@.\w]))"
-)
-_URL_TRAILING = ".,:;!?'\"*_~^"
-# Material's annotation markers in prose, ``(1)`` (``{ .annotate }``): the number must survive.
-_ANNOTATION_RE = re.compile(r"(?<![\w(])\(\d{1,3}\)(?![\w)])")
-# Inline pairs markdown-it does not know: CriticMarkup, pymdownx.mark ``==x==`` and caret
-# ``^^x^^``. Their content is translated; the delimiters are kept like emphasis.
 _FILE_NAME_RE = re.compile(r"[\w-]*[./\\][\w./\\-]*")
-_TEXT_PAIRS = (("{++", "++}"), ("{--", "--}"), ("{==", "==}"), ("{>>", "<<}"), ("==", "=="), ("^^", "^^"))
 # Image attributes people read: attr_list's `title` and the lightbox captions (glightbox).
 _IMAGE_ATTRS = {"title": "image_title", "data-title": "image_title", "data-description": "image_caption"}
 # What an alt text must not gain: it would end the label or become markup.
@@ -68,47 +50,6 @@ _CONTAINER_KINDS = {
 _MARKER_CONTAINERS = {"list_item_open", "blockquote_open"}
 
 
-class _Page:
-    """The page in both spellings: as given, and newline-normalised as markdown-it sees it.
-
-    ``parsed`` is what the parser reads: ``norm``, with fancy list markers (``b.``, ``iv)``)
-    spelled as digits of the same length where the site has pymdownx.fancylists, so that
-    CommonMark's list rule finds those items; offsets are the same in both.
-    """
-
-    def __init__(self, text: str, *, fancy_lists: bool = False) -> None:
-        self.text = text
-        norm = text.replace("\r\n", "\n").replace("\r", "\n").replace("\0", "\ufffd")
-        self.norm = norm
-        self._to_orig: list[int] | None = None
-        if len(norm) != len(text):
-            mapping: list[int] = []
-            i = 0
-            while i < len(text):
-                mapping.append(i)
-                i += 2 if text.startswith("\r\n", i) else 1
-            mapping.append(len(text))
-            self._to_orig = mapping
-        self.parsed = markers_as_digits(norm) if fancy_lists else norm
-        self.lines = Lines(self.parsed)
-        self.newline = "\r\n" if "\r\n" in text else "\n"
-
-    def orig(self, offset: int) -> int:
-        return offset if self._to_orig is None else self._to_orig[offset]
-
-    def line_number(self, orig_offset: int) -> int:
-        norm_offset = orig_offset if self._to_orig is None else bisect.bisect_left(self._to_orig, orig_offset)
-        return self.lines.line_of(norm_offset) + 1
-
-
-def _continuation(text: str, start: int, newline: str) -> str:
-    """Line break for a new line inside the block that starts at ``start``: the page's newline,
-    then the line's prefix with ``>`` kept and everything else (list markers) as spaces."""
-    line_start = text.rfind("\n", 0, start) + 1
-    prefix = text[line_start:start]
-    return newline + "".join(ch if ch in "> \t" else " " for ch in prefix)
-
-
 Slugify = Callable[[str, str], str]
 
 
@@ -117,7 +58,7 @@ class _Builder:
         self.slugify = slugify
         self.tab_ids_from_titles = syntax.tab_ids_from_titles
         self.emoji = syntax.emoji
-        self.page = _Page(text, fancy_lists=syntax.fancy_lists)
+        self.page = PageText(text, fancy_lists=syntax.fancy_lists)
         self.locator = Locator(self.page.lines)
         self.used_ids: set[str] = set()
         self.english_lines: list[tuple[int, int]] = []  # line ranges Python-Markdown reads otherwise
@@ -141,153 +82,7 @@ class _Builder:
     def _raw(self, p: Piece) -> str:
         return self.page.text[p.start : p.end]
 
-    def _trim(
-        self, pieces: list[Piece], *, lead_marker: bool, atx: bool, callout: bool = False
-    ) -> tuple[list[Piece], Piece | None]:
-        """Cut what must stay outside the translation: task/callout markers, trailing attr_lists,
-        closing heading hashes, edge whitespace."""
-        self._cut_lead_markers(pieces, lead_marker=lead_marker, callout=callout)
-        trailing_attr = self._cut_tail(pieces)
-        if atx:
-            self._rstrip_last_text(pieces, closing_hashes=trailing_attr is not None)
-        self._rstrip_last_text(pieces)
-        return pieces, trailing_attr
-
-    def _cut_lead_markers(self, pieces: list[Piece], *, lead_marker: bool, callout: bool) -> None:
-        """Drop a leading task-list box and/or callout marker (and a line break left bare by it);
-        remember whether a callout was found, which changes how the block is rebuilt."""
-        self._callout_hit = False
-        for wanted, pattern in ((lead_marker, _LEAD_MARKER_RE), (callout, _CALLOUT_RE)):
-            if not (wanted and pieces and pieces[0].kind == "text"):
-                continue
-            m = pattern.match(self._raw(pieces[0]))
-            if m:
-                self._callout_hit = pattern is _CALLOUT_RE
-                first = pieces.pop(0)
-                if first.start + m.end() < first.end:
-                    pieces.insert(0, Piece("text", first.start + m.end(), first.end))
-                elif pieces and pieces[0].kind == "break":
-                    pieces.pop(0)
-
-    def _cut_tail(self, pieces: list[Piece]) -> Piece | None:
-        """Drop trailing breaks, blank text, a setext-looking underline and attr_lists; return
-        the first attr_list found (the one the block keeps), later ones are dropped."""
-        trailing_attr = None
-        while pieces:
-            last = pieces[-1]
-            if self._junk_tail(pieces):
-                pieces.pop()
-            elif self._attr_tail(pieces):
-                trailing_attr = trailing_attr or pieces.pop()
-                if trailing_attr is not last:
-                    pieces.pop()
-            else:
-                break
-        return trailing_attr
-
-    def _junk_tail(self, pieces: list[Piece]) -> bool:
-        """The last piece carries no words: a break, blank text, or "===" after a line break
-        (CommonMark would read a setext underline there)."""
-        last = pieces[-1]
-        if last.kind == "break" or (last.kind == "text" and not self._raw(last).strip()):
-            return True
-        return (
-            last.kind == "text"
-            and len(pieces) > 1
-            and pieces[-2].kind == "break"
-            and _UNDERLINE_RE.match(self._raw(last)) is not None
-        )
-
-    def _attr_tail(self, pieces: list[Piece]) -> bool:
-        """The last piece is an attr_list standing apart (alone, after a break or a space), so
-        it belongs to the block, not to the words before it."""
-        last = pieces[-1]
-        return (
-            last.kind == "atom"
-            and last.role == "attr"
-            and (
-                len(pieces) == 1
-                or pieces[-2].kind == "break"
-                or (pieces[-2].kind == "text" and self._raw(pieces[-2])[-1:].isspace())
-            )
-        )
-
-    def _rstrip_last_text(self, pieces: list[Piece], *, closing_hashes: bool = False) -> None:
-        """Trailing spaces (and, for an ATX heading with an attr_list, its closing hashes) stay
-        outside the translation; a text piece left empty is dropped."""
-        if pieces and pieces[-1].kind == "text":
-            last = pieces.pop()
-            raw = _CLOSING_HASHES_RE.sub("", self._raw(last)) if closing_hashes else self._raw(last)
-            raw = raw.rstrip()
-            if raw:
-                pieces.append(Piece("text", last.start, last.start + len(raw)))
-
     # -- segments ----------------------------------------------------------------------------
-    def _split_abbreviations(self, pieces: list[Piece]) -> list[Piece]:
-        if self.abbr_re is None:
-            return pieces
-        abbr_re = self.abbr_re
-        return _split_text(
-            pieces, lambda p: ((m.start(), m.end(), "abbr") for m in abbr_re.finditer(self.page.text, p.start, p.end))
-        )
-
-    def _split_pairs(self, pieces: list[Piece]) -> list[Piece]:
-        """Critic, mark and caret delimiters as pairs (not nested, within one text run)."""
-        text = self.page.text
-        out: list[Piece] = []
-        for p in pieces:
-            if p.kind != "text" or not any(o in text[p.start : p.end] for o, _c in _TEXT_PAIRS):
-                out.append(p)
-                continue
-            pos = p.start
-            dead: set[str] = set()  # openers with no closer left in this run
-            next_at: dict[str, int] = {}  # each opener's next position: every find scans forward only
-            while True:
-                best: tuple[int, int, str, str] | None = None
-                for opener, closer in _TEXT_PAIRS:
-                    if opener in dead:
-                        continue
-                    at = next_at.get(opener, -1)
-                    if at < pos:
-                        at = next_at[opener] = text.find(opener, pos, p.end)
-                    if at < 0:
-                        dead.add(opener)
-                    elif best is None or at < best[0]:
-                        best = (at, at + len(opener), opener, closer)
-                if best is None:
-                    break
-                at, inner, opener, closer = best
-                close_at = text.find(closer, inner + 1, p.end)
-                if close_at < 0:
-                    dead.add(opener)
-                    continue
-                if at > pos:
-                    out.append(Piece("text", pos, at))
-                out.append(Piece("open", at, inner, "mark"))
-                out.append(Piece("text", inner, close_at))
-                out.append(Piece("close", close_at, close_at + len(closer), "mark"))
-                pos = close_at + len(closer)
-            if p.end > pos:
-                out.append(Piece("text", pos, p.end))
-        return out
-
-    def _split_magic(self, pieces: list[Piece]) -> list[Piece]:
-        """Keep what magiclink turns into links out of the model's reach."""
-        text = self.page.text
-
-        def found(p: Piece) -> list[tuple[int, int, str]]:
-            out = []
-            for m in _MAGIC_RE.finditer(text, p.start, p.end):
-                end = m.end()
-                if m["url"]:
-                    while end > m.start() and text[end - 1] in _URL_TRAILING:
-                        end -= 1
-                out.append((m.start(), end, "url" if m["url"] else "shorthand"))
-            out.extend((m.start(), m.end(), "annotation") for m in _ANNOTATION_RE.finditer(text, p.start, p.end))
-            return sorted(out)
-
-        return _split_text(pieces, found)
-
     def _callout_title(self, pieces: list[Piece]) -> bool:
         """``NOTE: **Title.** Body``: markdown-callouts moves the bold run into the title only
         when it opens the paragraph, so the title is a segment of its own (its final period,
@@ -322,34 +117,6 @@ class _Builder:
             rest.insert(0, Piece("text", first.start + lead, first.end))
         pieces[:] = rest
         return True
-
-    def _word_attr(self, pieces: list[Piece]) -> Piece | None:
-        """A trailing attr_list the inline rule did not take (``{: android}``, ``{: #\\6.0}``):
-        cut off the pieces, so it stays outside the translation like any other."""
-        if not pieces:
-            return None
-        first, end = pieces[0].start, pieces[-1].end
-        cut = heading_attr_start(self.page.text[first:end])
-        if cut is None:
-            return None
-        at = first + cut
-        kept: list[Piece] = []
-        for p in pieces:
-            if p.end <= at:
-                kept.append(p)
-            elif p.start < at:
-                if p.kind != "text":
-                    return None
-                kept.append(Piece("text", p.start, at))
-        if sum(p.kind == "open" for p in kept) != sum(p.kind == "close" for p in kept):
-            return None  # the braces sit inside emphasis or a link: leave the heading as it is
-        while kept and kept[-1].kind in ("text", "break") and not self._raw(kept[-1]).strip():
-            kept.pop()
-        if kept and kept[-1].kind == "text":
-            last = kept.pop()
-            kept.append(Piece("text", last.start, last.start + len(self._raw(last).rstrip())))
-        pieces[:] = kept
-        return Piece("atom", at, end, "attr")
 
     def _only_alt_words(self, pieces: list[Piece]) -> bool:
         """Are image alts the only words of these pieces? Then the block is wordless: nothing
@@ -417,13 +184,13 @@ class _Builder:
             previous = p if p.role == "image" and p.kind in ("close", "atom") else None
 
     def _emit(self, pieces: list[Piece], kind: str, *, single_line: bool, block_start: bool) -> Restore | None:
-        pieces = self._split_magic(self._split_abbreviations(self._split_pairs(pieces)))
+        text = self.page.text
+        pieces = split_magic(text, split_abbreviations(text, self.abbr_re, split_pairs(text, pieces)))
         pieces = identifier_runs(pieces, self.page.text)
         if not pieces:
             return None
         if self._only_alt_words(pieces):
             return None
-        text = self.page.text
         restore = Restore(
             single_line=single_line, block_start=block_start, table=kind == "table_cell", raw_html=kind == "html_text"
         )
@@ -432,7 +199,7 @@ class _Builder:
             restore.line_break = self._raw(breaks[0])
         elif not single_line:  # a one-line segment has no line break to restore (and a table
             # row's cells would each copy the row up to their start: quadratic in its width)
-            restore.line_break = _continuation(text, pieces[0].start, self.page.newline)
+            restore.line_break = continuation(text, pieces[0].start, self.page.newline)
         out: list[str] = []
         stack: list[tuple[int, int]] = []  # (id, index in out after the open tag)
         text_runs: list[str] = []
@@ -506,9 +273,11 @@ class _Builder:
             return
         page_pieces = self._to_page(pieces, cmap)  # type: ignore[arg-type]
         self._image_attributes(page_pieces)
-        page_pieces, trailing_attr = self._trim(page_pieces, lead_marker=lead_marker, atx=how == "atx", callout=callout)
+        page_pieces, trailing_attr, self._callout_hit = trim(
+            self.page.text, page_pieces, lead_marker=lead_marker, atx=how == "atx", callout=callout
+        )
         if heading and trailing_attr is None:
-            trailing_attr = self._word_attr(page_pieces)
+            trailing_attr = word_attr(self.page.text, page_pieces)
         if fragile_emphasis(page_pieces, self.page.text):
             page_pieces = []  # English: Python-Markdown could pair the translated runs otherwise
         single = how != "lines"
@@ -558,7 +327,7 @@ class _Builder:
         cuts = [c for c in (refdef_start(tok.content), near_heading_start(tok.content)) if c is not None]
         if cuts:
             pieces = [p for p in pieces if p.end <= min(cuts)]
-        if len(pieces) > 1 and pieces[1].kind == "break" and _UNDERLINE_RE.fullmatch(tok.content, 0, pieces[0].end):
+        if len(pieces) > 1 and pieces[1].kind == "break" and UNDERLINE_RE.fullmatch(tok.content, 0, pieces[0].end):
             # `===` opening a paragraph underlines the line above for Python-Markdown (a reference
             # definition, to CommonMark): the heading ends there, the rest is a new block
             pieces = pieces[2:]
@@ -685,26 +454,6 @@ class SegmentError(ZhTranslateError, ValueError):
         self.line = line
 
 
-def _split_text(pieces: list[Piece], found: Callable[[Piece], Iterable[tuple[int, int, str]]]) -> list[Piece]:
-    """Cut the ``(start, end, role)`` spans ``found`` names in text pieces out as atoms."""
-    out: list[Piece] = []
-    for p in pieces:
-        if p.kind != "text":
-            out.append(p)
-            continue
-        pos = p.start
-        for start, end, role in found(p):
-            if end <= start:
-                continue
-            if start > pos:
-                out.append(Piece("text", pos, start))
-            out.append(Piece("atom", start, end, role))
-            pos = end
-        if p.end > pos:
-            out.append(Piece("text", pos, p.end))
-    return out
-
-
 _TOO_DEEP = "nesting too deep to segment (containers nested hundreds of levels)"
 
 
@@ -734,7 +483,7 @@ def untitled_admonition_types(text: str, *, front_matter: bool = True) -> set[st
     from ._parse import parse
 
     try:
-        tokens, _ = parse(_Page(text).parsed, front_matter=front_matter)
+        tokens, _ = parse(PageText(text).parsed, front_matter=front_matter)
     except RecursionError:
         raise SegmentError(_TOO_DEEP) from None
     return {tok.content.lower() for tok in tokens if tok.type == "zh_default_title"}

@@ -200,11 +200,11 @@ def test_suspects_first_keep_the_search_short(monkeypatch: pytest.MonkeyPatch) -
     from mkdocs_zh_translate.pipeline.guard import autodoc_stub
 
     source, page, translations = _directive_page()
-    monkeypatch.setattr(guard_module, "region_starts", lambda source: [])  # one region: the whole page
+    monkeypatch.setattr(guard_module._regions, "region_starts", lambda source: [])  # one region: the whole page
     guard = make_guard(python_markdown_renderer([autodoc_stub()]))
     result = guard.check(source, page, translations)
     assert result.reverted == [15]
-    monkeypatch.setattr(guard_module, "_suspects", lambda *args: [])
+    monkeypatch.setattr(guard_module._guard, "suspects", lambda *args: [])
     plain = make_guard(python_markdown_renderer([autodoc_stub()])).check(source, page, translations)
     assert plain.reverted == [15]
     # english, all, all but the suspects, the two suspects (the directive and the sentence just
@@ -221,8 +221,8 @@ def test_regions_keep_the_renders_small(monkeypatch: pytest.MonkeyPatch) -> None
     source, page, translations = _directive_page()
     result = make_guard(python_markdown_renderer([autodoc_stub()])).check(source, page, translations)
     assert result.reverted == [15] and not result.whole_page
-    monkeypatch.setattr(guard_module, "region_starts", lambda source: [])
-    monkeypatch.setattr(guard_module, "_suspects", lambda *args: [])
+    monkeypatch.setattr(guard_module._regions, "region_starts", lambda source: [])
+    monkeypatch.setattr(guard_module._guard, "suspects", lambda *args: [])
     plain = make_guard(python_markdown_renderer([autodoc_stub()])).check(source, page, translations)
     assert plain.reverted == [15]
     # english, all, final check (3 pages) + halves that shrink at each level (about 3 more)
