@@ -20,6 +20,7 @@ from typing import Any
 from ..pipeline.backends import needs_model
 from ..pipeline.build import SiteInputs, build_pipeline
 from ..pipeline.glossary import Glossary
+from ..pipeline.lazy import LazyTranslator
 from ..pipeline.progress import Progress
 from ..pipeline.report import PageCounts
 from ..pipeline.service import Requests, TranslationService
@@ -121,7 +122,8 @@ def evaluate(
     50 MB). The translator's batches are made within a part (the engine batches sentences of
     similar length from what it is given)."""
     started = time.perf_counter()
-    service = build_pipeline(spec, SiteInputs(glossary=glossary), load=load, progress=progress).service
+    pipeline = build_pipeline(spec, SiteInputs(glossary=glossary), lazy=LazyTranslator(), load=load, progress=progress)
+    service = pipeline.service
     result = RunResult(label or describe(spec), spec)
     scorer = metrics.CorpusScorer()
     iterator = iter(references)
