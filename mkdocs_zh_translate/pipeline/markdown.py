@@ -39,10 +39,10 @@ def translate_markdown(
     """Segment ``text``, translate each distinct segment once, and splice the results back.
 
     ``translator`` is a translator, or a function that builds one: it is called only when a
-    segment needs the model (a page of code and cached text never loads it). ``heading_ids`` pins translated headings to their English ids (``{ #slug }``);
-    ``slugify(text, separator)`` is the site's heading-id function, ``syntax`` what its
-    extensions change about segments. ``warn`` hears, in one
-    line naming ``label``, what the page ``guard`` sent back to English. ``counts``, when given,
+    segment needs the model (a page of code and cached text never loads it). ``heading_ids``
+    pins translated headings to their English ids (``{ #slug }``); ``slugify(text, separator)``
+    is the site's heading-id function, ``syntax`` what its extensions change about segments.
+    ``warn`` hears, in one line naming ``label``, what the page ``guard`` sent back to English. ``counts``, when given,
     counts every segment as the JSON report does (whole, in pieces, left English...). Raises
     :class:`~.lazy.TranslationFailed` when the translator raises.
     """
