@@ -19,6 +19,7 @@ wired by ``build.build_pipeline``::
 - ``service``   ``TranslationService``: key, lookup/store, model, glossary, fallback policy, guard
 - ``build``     ``build_pipeline``: the one place the service is wired (every front end calls it)
 - ``pages``     ``SiteTranslator``: many pages and strings in one pass, reviewed text first
+- ``reviews``   what the pipeline asks of reviewed translations (``Reviewer``)
 - ``markdown``  ``translate_markdown``: one Markdown text
 - ``guard``     the page guard (compares the zh page's structure with the English one)
 

@@ -25,7 +25,7 @@ from .translator import Translator
 
 if TYPE_CHECKING:
     from .cache import Hit
-    from .pages import Reviewer
+    from .reviews import Reviewer
 
 ModelLoader = Callable[[TranslatorSpec], Translator]
 """``load(spec) -> translator``: builds (or returns) the translator ``spec`` describes."""

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ReviewError
 from ..segment import SegmentedPage, SiteSyntax, segment_markdown
@@ -22,6 +22,8 @@ from .guard import PageGuard
 from .lazy import LazyTranslator, TranslationFailed
 from .origin import Origin
 from .report import PageCounts
+from .reviews import ReviewedPage as ReviewedPage
+from .reviews import Reviewer as Reviewer
 from .service import GuardOutcome, Requests, TranslationService
 from .spec import TranslatorSpec
 from .stable import parts_key, stable_text
@@ -160,35 +162,6 @@ class PageResult:
     def left_behind(self) -> list[str]:
         """What a strict run refuses: English shipped as Chinese, or a review ignored."""
         return self.warnings + self.english
-
-
-class ReviewedPage(Protocol):
-    """Reviewed translations of one page (``review.layer.PageReview``)."""
-
-    hits: dict[int, Hit]  # segment index -> reviewed hit
-    warnings: list[str]  # rejected entries, "file:line: reason"
-    stale: int  # reviewed entries of the page whose English changed (unused until re-reviewed)
-    suggested: int  # translation-memory suggestions of the page (unused until accepted)
-
-
-class Reviewer(Protocol):
-    """Reviewed translations consulted per segment before the cache (``review.layer``).
-
-    Per segment, not per text: the same placeholder text on two pages can be reviewed on one
-    and not the other. Both methods raise ReviewError with a user-facing message on bad files."""
-
-    def page(self, src_uri: str, page: SegmentedPage, location: str, line_offset: int = 0) -> ReviewedPage: ...
-
-    def pages(
-        self, jobs: Sequence[tuple[str, SegmentedPage, str, int]], strings: Sequence[str] = ()
-    ) -> Mapping[str, ReviewedPage]:
-        """Every page at once, ``(src_uri, page, location, line_offset)``: a review that moved
-        to another page is found there (the site-wide view ``review sync`` has)."""
-        ...
-
-    def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]: ...
-
-    def has_files(self) -> bool: ...
 
 
 def site_requests(pages: Iterable[SegmentedPage], strings: Iterable[str]) -> Requests:
