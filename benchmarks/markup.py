@@ -65,9 +65,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mkdocs_zh_translate.pipeline.backends import load_translator
+from mkdocs_zh_translate.pipeline.build import GIVEN_TRANSLATOR, build_pipeline
 from mkdocs_zh_translate.pipeline.markup import markup_names
 from mkdocs_zh_translate.pipeline.pages import site_requests
-from mkdocs_zh_translate.pipeline.service import Requests, TranslationService
+from mkdocs_zh_translate.pipeline.service import Requests
 from mkdocs_zh_translate.pipeline.translator import Translator
 from mkdocs_zh_translate.segment import TAG_RE, SegmentedPage, segment_markdown, validate
 from tools.markup_set import MarkupCase, markup_set, score
@@ -120,7 +121,7 @@ def run_path(
     """Every request through the real path: ``{text: (translation, fallback)}``, the raw
     outputs and the seconds it took (model load excluded)."""
     recorder = Recorder(load_translator("onnx", model, beams=beams, threads=threads, markup=strategy))
-    service = TranslationService(lambda: recorder)
+    service = build_pipeline(GIVEN_TRANSLATOR, load=lambda _spec: recorder).service
     started = time.perf_counter()
     hits = service.translate(requests)
     seconds = time.perf_counter() - started

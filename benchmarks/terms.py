@@ -5,7 +5,7 @@ each given a one-entry glossary: a noun of the sentence (once, outside any phras
 merges) mapped to a Chinese term the model never learnt for it (two characters of the task's
 pool chosen by a stable hash). The known reference is the task's own target with that word's
 chunk replaced by the term, so the right output is known exactly. Every sentence goes through
-the project's real path (``load_translator`` with the markup strategy, ``TranslationService``
+the project's real path (``load_translator`` with the markup strategy, ``build_pipeline``
 with the glossary and the fallback ladder; no cache), three ways:
 
 * ``none``: no glossary (the model's own word for the noun);
@@ -47,8 +47,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.markup import WHOLE_STEPS, model_dir
 from mkdocs_zh_translate.pipeline.backends import load_translator
+from mkdocs_zh_translate.pipeline.build import GIVEN_TRANSLATOR, SiteInputs, build_pipeline
 from mkdocs_zh_translate.pipeline.glossary import Glossary, Term, _pattern
-from mkdocs_zh_translate.pipeline.service import Requests, TranslationService
+from mkdocs_zh_translate.pipeline.service import Requests
 from mkdocs_zh_translate.segment import TAG_RE, tokenize
 from tools.export_tiny import CJK_POOL, NOUNS, pseudo_translate, word_chunk
 from tools.markup_set import markup_set, tokens
@@ -130,7 +131,7 @@ def run(model: Path, markup: str, method: str, cases: Sequence[TermCase], *, bea
     requests = Requests()
     for case in cases:
         requests.add(case.source, case.droppable)
-    service = TranslationService(lambda: translator, glossary=glossary)
+    service = build_pipeline(GIVEN_TRANSLATOR, SiteInputs(glossary=glossary), load=lambda _spec: translator).service
     started = time.perf_counter()
     hits = service.translate(requests)
     seconds = time.perf_counter() - started

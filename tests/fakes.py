@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Callable, Sequence
+from typing import Any
 
 TAG_RE = re.compile(r"(<x\d+/>|</?g\d+>)")
 _PAIR_TAG_RE = re.compile(r"</?g\d+>")
@@ -166,3 +167,24 @@ class HanTranslator:
             out.append(part.replace(",", "，").replace(".", "。"))
         return "".join(out)
 
+
+
+def site_translator(
+    machine: Any,
+    lazy: Any,
+    spec: Any,
+    *,
+    reviewer: Any = None,
+    glossary: Any = None,
+    guard: Any = None,
+    allow_untranslated: bool = False,
+    **options: Any,
+) -> Any:
+    """A ``SiteTranslator`` over ``machine`` wired as the plugin wires it (``build_pipeline``,
+    English fallback counted, no progress), for tests that translate pages without MkDocs."""
+    from mkdocs_zh_translate.pipeline.build import SiteInputs, build_pipeline
+    from mkdocs_zh_translate.pipeline.pages import SiteTranslator
+
+    site = SiteInputs(cache=machine, reviews=reviewer, glossary=glossary, guard=guard)
+    pipeline = build_pipeline(spec, site, lazy=lazy, english_fallback=True)
+    return SiteTranslator(pipeline, allow_untranslated=allow_untranslated, **options)

@@ -33,9 +33,9 @@ def _read_text(path: Path) -> tuple[str, str]:
 
 
 def _cmd_md(args: argparse.Namespace) -> int:
+    from ..pipeline.build import SiteInputs, build_pipeline
     from ..pipeline.guard import PageGuard, python_markdown_renderer
-    from ..pipeline.lazy import LazyTranslator
-    from ..pipeline.markdown import translate_markdown
+    from ..pipeline.markdown import translate_text
     from ..pipeline.progress import progress_for
     from ..pipeline.report import PageCounts
     from ..pipeline.spec import TranslatorSpec
@@ -57,20 +57,20 @@ def _cmd_md(args: argparse.Namespace) -> int:
         args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers_of(args),
         markup=args.markup, shortlist=args.shortlist,
     )
-    lazy = LazyTranslator()  # loaded only if some segment needs it, with the build's messages
     counts = PageCounts()
     try:
         # An extension the site has and this guard lacks costs a segment of English, never a
         # broken page.
         guard = None if args.no_guard else PageGuard(python_markdown_renderer(setup.extensions, setup.configs))
-        result = bom + translate_markdown(
+        # the model is loaded only if some segment needs it, with the build's messages
+        pipeline = build_pipeline(
+            spec, SiteInputs(glossary=setup.glossary, guard=guard), progress=progress_for(None)
+        )
+        result = bom + translate_text(
+            pipeline,
             source,
-            lambda: lazy.get(spec),
             slugify=setup.slugify,
             syntax=setup.syntax,
-            glossary=setup.glossary,
-            progress=progress_for(None),
-            guard=guard,
             label=args.input,
             warn=lambda line: print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr),
             counts=counts,

@@ -1,8 +1,9 @@
-"""Translation memory: where a segment's Chinese comes from before the model is asked.
+"""The machine cache: every model output, asked before the model is.
 
-Two kinds of source answer a lookup, in order: zero or more read-only *layers* (issue 5 puts
-the reviewed PO translations here, so human text always wins) and the *machine cache*, a
-diskcache directory that stores every model output. The machine cache is keyed by a hash of the
+Reviewed (PO) translations are not looked up here: they are per segment, not per text (the
+same source can be reviewed on one page and not on another; ``review.layer``), and they win
+over this cache. ("Translation memory" names the review suggestions only, ``review.memory``.)
+The machine cache is a diskcache directory that stores every model output. The machine cache is keyed by a hash of the
 segment text, the translator fingerprint and the decode options, so changing the model or the
 beam width never serves stale output, and it is shared safely by concurrent builds (SQLite in
 WAL mode under diskcache). A corrupt cache (its integrity check fails) is reported, its own
@@ -335,19 +336,3 @@ def _decode(raw: object) -> Hit | None:
     fallback = data.get("f")
     return Hit(data["t"], fallback if isinstance(fallback, str) else None, Origin.CACHE, finite_score(data.get("s")))
 
-
-class TranslationMemory:
-    """The machine cache as the batcher sees it.
-
-    Reviewed (PO) translations are not a layer here: they are looked up per segment, because
-    the same source text can be reviewed on one page and not on another (``review.layer``).
-    """
-
-    def __init__(self, machine: MachineCache) -> None:
-        self.machine = machine
-
-    def lookup(self, sources: Sequence[str], fingerprint: str) -> dict[str, Hit]:
-        return self.machine.lookup(sources, fingerprint)
-
-    def store(self, results: Mapping[str, Hit], fingerprint: str) -> None:
-        self.machine.store(results, fingerprint)

@@ -12,10 +12,11 @@ from typing import cast
 import yaml
 
 from ..segment import SiteSyntax, segment_markdown
+from .build import GIVEN_TRANSLATOR, Pipeline, SiteInputs, build_pipeline
 from .glossary import Glossary
 from .progress import Progress
 from .report import PageCounts
-from .service import Guard, Requests, TranslationService
+from .service import Guard, Requests
 from .spec import CacheBinding
 from .translator import Translator
 
@@ -38,19 +39,41 @@ def translate_markdown(
     """Segment ``text``, translate each distinct segment once, and splice the results back.
 
     ``translator`` is a translator, or a function that builds one: it is called only when a
-    segment needs the model (a page of code and cached text never loads it; ``md`` passes its
-    lazily loaded model this way). ``heading_ids`` pins translated headings to their English ids (``{ #slug }``);
-    ``slugify(text, separator)`` is the site's heading-id function, ``syntax`` what its
-    extensions change about segments. ``warn`` hears, in one
-    line naming ``label``, what the page ``guard`` sent back to English. ``counts``, when given,
+    segment needs the model (a page of code and cached text never loads it). ``heading_ids``
+    pins translated headings to their English ids (``{ #slug }``); ``slugify(text, separator)``
+    is the site's heading-id function, ``syntax`` what its extensions change about segments.
+    ``warn`` hears, in one line naming ``label``, what the page ``guard`` sent back to English. ``counts``, when given,
     counts every segment as the JSON report does (whole, in pieces, left English...). Raises
     :class:`~.lazy.TranslationFailed` when the translator raises.
     """
-    page = segment_markdown(text, slugify=slugify, syntax=syntax, front_matter=has_front_matter(text))
     model = translator if not isinstance(translator, Translator) and callable(translator) else None
-    service = TranslationService(
-        model or (lambda: cast(Translator, translator)), cache=cache, glossary=glossary, progress=progress, guard=guard
+    load = model or (lambda: cast(Translator, translator))
+    pipeline = build_pipeline(
+        GIVEN_TRANSLATOR,
+        SiteInputs(cache=cache, glossary=glossary, guard=guard),
+        load=lambda _spec: load(),
+        progress=progress,
     )
+    return translate_text(
+        pipeline, text, heading_ids=heading_ids, slugify=slugify, syntax=syntax, label=label, warn=warn, counts=counts
+    )
+
+
+def translate_text(
+    pipeline: Pipeline,
+    text: str,
+    *,
+    heading_ids: bool = True,
+    slugify: Callable[[str, str], str] | None = None,
+    syntax: SiteSyntax | None = None,
+    label: str = "page",
+    warn: Callable[[str], None] | None = None,
+    counts: PageCounts | None = None,
+) -> str:
+    """:func:`translate_markdown` through a built ``pipeline`` (the ``md`` command's, made from
+    its translator spec): its cache, glossary and guard; the other arguments as there."""
+    service = pipeline.service
+    page = segment_markdown(text, slugify=slugify, syntax=syntax, front_matter=has_front_matter(text))
     requests = Requests()
     requests.add_page(page)
     hits = service.translate(requests)

@@ -10,23 +10,26 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ReviewError
 from ..segment import SegmentedPage, SiteSyntax, segment_markdown
 from .backends import needs_model
-from .cache import Hit, TranslationMemory
-from .glossary import Glossary
+from .cache import Hit
 from .guard import PageGuard
 from .lazy import LazyTranslator, TranslationFailed
 from .origin import Origin
-from .progress import progress_for
 from .report import PageCounts
-from .service import Guard, GuardOutcome, Requests, TranslationService
-from .spec import TranslatorSpec, bind_cache
+from .reviews import ReviewedPage as ReviewedPage
+from .reviews import Reviewer as Reviewer
+from .service import GuardOutcome, Requests, TranslationService
+from .spec import TranslatorSpec
 from .stable import parts_key, stable_text
+
+if TYPE_CHECKING:
+    from .build import Pipeline
 
 # The report's entry for the short strings (nav titles, site name, front matter), beside the pages.
 STRINGS_LABEL = "site strings"
@@ -119,7 +122,7 @@ class Stats:
         return {
             "segments": self.segments,
             "unique": self.unique,
-            "from_memory": self.cached,
+            "from_cache": self.cached,
             "translated": self.translated,
             "fallbacks": self.fallbacks,
             "guard_reverts": self.guarded,
@@ -161,35 +164,6 @@ class PageResult:
         return self.warnings + self.english
 
 
-class ReviewedPage(Protocol):
-    """Reviewed translations of one page (``review.layer.PageReview``)."""
-
-    hits: dict[int, Hit]  # segment index -> reviewed hit
-    warnings: list[str]  # rejected entries, "file:line: reason"
-    stale: int  # reviewed entries of the page whose English changed (unused until re-reviewed)
-    suggested: int  # translation-memory suggestions of the page (unused until accepted)
-
-
-class Reviewer(Protocol):
-    """Reviewed translations consulted per segment before the cache (``review.layer``).
-
-    Per segment, not per text: the same placeholder text on two pages can be reviewed on one
-    and not the other. Both methods raise ReviewError with a user-facing message on bad files."""
-
-    def page(self, src_uri: str, page: SegmentedPage, location: str, line_offset: int = 0) -> ReviewedPage: ...
-
-    def pages(
-        self, jobs: Sequence[tuple[str, SegmentedPage, str, int]], strings: Sequence[str] = ()
-    ) -> Mapping[str, ReviewedPage]:
-        """Every page at once, ``(src_uri, page, location, line_offset)``: a review that moved
-        to another page is found there (the site-wide view ``review sync`` has)."""
-        ...
-
-    def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]: ...
-
-    def has_files(self) -> bool: ...
-
-
 def site_requests(pages: Iterable[SegmentedPage], strings: Iterable[str]) -> Requests:
     """Every distinct text of a site with its droppable pairs, as the cache keys it.
 
@@ -205,15 +179,17 @@ def site_requests(pages: Iterable[SegmentedPage], strings: Iterable[str]) -> Req
 
 
 class SiteTranslator:
-    """Translate many pages and short strings in one deduplicated pass.
+    """Translate many pages and short strings in one deduplicated pass, through ``pipeline``
+    (:func:`~.build.build_pipeline`; built with ``english_fallback`` so that what the model
+    cannot translate is counted here, then refused unless ``allow_untranslated``).
 
-    Order of authority: ``reviewer`` (human text) > the machine cache > the model.
-    ``glossary`` protects and fixes terms and adds the terms it touches to the cache key.
+    Order of authority: the pipeline's reviews (human text) > the machine cache > the model.
+    Its glossary protects and fixes terms and adds the terms it touches to the cache key.
     ``allow_untranslated``: when the model cannot be loaded, keep what is missing in English
     (one warning per page) instead of failing. Off by default: a build that would ship English
     as Chinese fails with one line that says how much is missing, so CI never deploys it by
     accident; a team that wants a partial deploy (reviews only, no model in CI) opts in.
-    ``guard``: the page guard (see :data:`~.service.Guard`). ``segmented``: a memo of
+    The pipeline's guard is the page guard (see :data:`~.service.Guard`). ``segmented``: a memo of
     segmented pages that outlives this translator (the plugin keeps one across ``mkdocs serve``
     reloads, so a reload segments only the pages that changed), keyed by a hash of the page's
     Markdown and of what else segmenting reads (the site's syntax and heading slugify).
@@ -224,38 +200,38 @@ class SiteTranslator:
 
     def __init__(
         self,
-        memory: TranslationMemory,
-        lazy: LazyTranslator,
-        spec: TranslatorSpec,
+        pipeline: Pipeline,
         *,
-        progress: bool | None = None,
-        reviewer: Reviewer | None = None,
-        glossary: Glossary | None = None,
         allow_untranslated: bool = False,
-        guard: Guard | None = None,
         slugify: Callable[[str, str], str] | None = None,
         syntax: SiteSyntax | None = None,
         segmented: dict[str, SegmentedPage] | None = None,
         spliced: dict[str, tuple[str, GuardOutcome]] | None = None,
     ) -> None:
-        self.lazy = lazy
+        self.pipeline = pipeline
         self.segmented = segmented
         self.spliced = spliced
         self.slugify = slugify  # the site's heading ids (toc's slugify), for the pins
         self.syntax = syntax  # what the site's extensions change (tab ids from titles, fancy lists)
         self._keyed_for: tuple[object, object] | None = None  # (syntax, slugify) of _segmenting_key
         self._segmenting_key = ""
-        self.spec = spec
-        self.reviewer = reviewer
         self.allow_untranslated = allow_untranslated
-        self.service = TranslationService(
-            lambda: lazy.get(self.spec),  # self.spec: prefill may override providers
-            cache=bind_cache(spec, memory),
-            glossary=glossary,
-            english_fallback=True,  # counted below, then refused unless allow_untranslated
-            progress=progress_for(progress),
-            guard=guard,
-        )
+
+    @property
+    def spec(self) -> TranslatorSpec:
+        return self.pipeline.spec
+
+    @property
+    def service(self) -> TranslationService:
+        return self.pipeline.service
+
+    @property
+    def lazy(self) -> LazyTranslator:
+        return self.pipeline.lazy
+
+    @property
+    def reviewer(self) -> Reviewer | None:
+        return self.pipeline.reviews
 
     def cached(self, pages: Sequence[SegmentedPage], strings: Sequence[str]) -> dict[str, Hit]:
         """The machine cache's text for the site's segments and strings; never loads a model."""

@@ -71,36 +71,54 @@ class Requests:
         return len(self.droppable)
 
 
+@dataclass
+class Tally:
+    """What a service did over all its calls: the one part of it that changes after it is built."""
+
+    cached: int = 0  # distinct texts answered by the cache
+    translated: int = 0  # distinct texts the model translated
+    unavailable: str | None = None  # why the model could not be loaded
+
+
+@dataclass(frozen=True)
 class TranslationService:
     """Distinct texts in, validated translations out: reviewed text is the caller's business
     (it is per segment, not per text); this is the machine cache and the model.
 
+    Built once (``build.build_pipeline``) and never rewired: a front end that needs another
+    cache key, runner or progress builds another service, so what a build translates with is
+    what it was built with. Only its :class:`Tally` counts on.
+
     ``model`` returns the translator and is called only when some text misses the cache (a
     :class:`~.lazy.LazyTranslator` behind it loads the model then, once). ``english_fallback``:
     when it raises :class:`TranslationFailed`, keep the misses in English (``Origin.ENGLISH``,
-    reason in ``unavailable``) instead of failing.
+    reason in ``unavailable``) instead of failing. ``runner``: where the misses are translated
+    (None: in this process, chunk by chunk).
     """
 
-    def __init__(
-        self,
-        model: Callable[[], Translator],
-        *,
-        cache: CacheBinding | None = None,
-        glossary: Glossary | None = None,
-        english_fallback: bool = False,
-        progress: Progress | None = None,
-        guard: Guard | None = None,
-    ) -> None:
-        self._model = model
-        self.cache = cache
-        self.glossary = glossary if glossary else None
-        self.english_fallback = english_fallback
-        self.progress = progress or NoProgress()
-        self.guard = guard
-        self.runner: ChunkRunner | None = None  # None: translate in this process, chunk by chunk
-        self.unavailable: str | None = None  # why the model could not be loaded
-        self.cached = 0  # distinct texts answered by the cache, over all calls
-        self.translated = 0  # distinct texts the model translated, over all calls
+    model: Callable[[], Translator]
+    cache: CacheBinding | None = None
+    glossary: Glossary | None = None
+    english_fallback: bool = False
+    progress: Progress = field(default_factory=NoProgress)
+    guard: Guard | None = None
+    runner: ChunkRunner | None = None
+    tally: Tally = field(default_factory=Tally, compare=False)
+
+    @property
+    def cached(self) -> int:
+        """Distinct texts answered by the cache, over all calls."""
+        return self.tally.cached
+
+    @property
+    def translated(self) -> int:
+        """Distinct texts the model translated, over all calls."""
+        return self.tally.translated
+
+    @property
+    def unavailable(self) -> str | None:
+        """Why the model could not be loaded (None: it could, or was never needed)."""
+        return self.tally.unavailable
 
     # -- the cache ------------------------------------------------------------------------
 
@@ -119,17 +137,17 @@ class TranslationService:
         produced unchanged is reused and stored under the current key."""
         if self.cache is None or not len(requests):
             return {}
-        memory, fingerprint = self.cache.memory, self.cache.fingerprint
+        machine, fingerprint = self.cache.machine, self.cache.fingerprint
         keys = {t: self.key(t, d) for t, d in requests.droppable.items()}
-        found = memory.lookup(list(dict.fromkeys(keys.values())), fingerprint)
+        found = machine.lookup(list(dict.fromkeys(keys.values())), fingerprint)
         hits = {t: found[k] for t, k in keys.items() if k in found}
         missing = [t for t in keys if t not in hits]
         if missing and self.cache.legacy:
             old_keys = {t: self.key(t) for t in missing}
-            old = memory.lookup(list(dict.fromkeys(old_keys.values())), self.cache.legacy)
+            old = machine.lookup(list(dict.fromkeys(old_keys.values())), self.cache.legacy)
             reused = {t: old[k] for t, k in old_keys.items() if k in old and old[k].fallback in _LEGACY_STEPS}
             if reused:
-                memory.store({keys[t]: h for t, h in reused.items()}, fingerprint)
+                machine.store({keys[t]: h for t, h in reused.items()}, fingerprint)
                 hits.update(reused)
         return hits
 
@@ -140,10 +158,10 @@ class TranslationService:
         if self.cache is None or self.cache.damaged is None:
             return misses
         keys = {t: self.key(t, requests.droppable[t]) for t in misses}
-        found = self.cache.memory.lookup(list(dict.fromkeys(keys.values())), self.cache.damaged)
+        found = self.cache.machine.lookup(list(dict.fromkeys(keys.values())), self.cache.damaged)
         kept = {t: found[k] for t, k in keys.items() if k in found}
         hits.update(kept)
-        self.cached += len(kept)
+        self.tally.cached += len(kept)
         return [t for t in misses if t not in kept]
 
     # -- translating ----------------------------------------------------------------------
@@ -155,7 +173,7 @@ class TranslationService:
         Raises :class:`TranslationFailed` when the model cannot be loaded (and no fallback is
         allowed) or the translator raises."""
         hits = self.lookup(requests)
-        self.cached += len(hits)
+        self.tally.cached += len(hits)
         misses = sorted((t for t in requests if t not in hits), key=len)
         if not misses:
             return hits
@@ -164,14 +182,14 @@ class TranslationService:
             results = self.runner(chunks, requests.droppable)
         else:
             try:
-                translator = self._model()
+                translator = self.model()
             except TranslationFailed as exc:
                 misses = self._damaged_hits(requests, misses, hits)
                 if not misses:
                     return hits
                 if not self.english_fallback:
                     raise
-                self.unavailable = str(exc)
+                self.tally.unavailable = str(exc)
                 hits.update({t: Hit(t, "english", Origin.ENGLISH) for t in misses})
                 return hits
             results = _in_process(translator, self.glossary, chunks, requests.droppable)
@@ -181,12 +199,12 @@ class TranslationService:
             for chunk, outputs in results:
                 batch = {t: Hit(o.text, o.fallback, Origin.MODEL, o.score) for t, o in zip(chunk, outputs)}
                 if self.cache is not None:
-                    self.cache.memory.store(
+                    self.cache.machine.store(
                         {self.key(t, requests.droppable[t]): h for t, h in batch.items()}, self.cache.fingerprint
                     )
                 hits.update(batch)
                 done += len(chunk)
-                self.translated += len(chunk)
+                self.tally.translated += len(chunk)
                 self.progress.update(done, len(misses))
         finally:
             close = getattr(results, "close", None)

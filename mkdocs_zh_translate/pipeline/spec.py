@@ -15,7 +15,7 @@ from pathlib import Path
 
 from .backends import TranslatorSpec as TranslatorSpec  # its home is the registry; the key is here
 from .backends import get_backend, needs_model, resolve_markup
-from .cache import TranslationMemory
+from .cache import MachineCache
 from .markup import AUTO, UNNAMED_MARKUP, announce
 
 # Bump only when placeholder validation or the fallback ladder (pipeline/ladder.py) change
@@ -49,7 +49,7 @@ class CacheBinding:
     ``legacy`` is the fingerprint 0.1.0 used for the same translator: its entries are read when
     the current key misses and the ladder could not have changed them (see the service)."""
 
-    memory: TranslationMemory
+    machine: MachineCache
     fingerprint: str
     legacy: str | None = None
     # A model directory that differs from its manifest (a damaged export) cannot be loaded; its
@@ -89,7 +89,7 @@ def model_fingerprint(model_dir: Path) -> str:
     return digest.hexdigest()[:24]
 
 
-def _model_content(spec: TranslatorSpec, memory: TranslationMemory) -> str:
+def _model_content(spec: TranslatorSpec, machine: MachineCache) -> str:
     """The model part of the fingerprint, computed without loading the model.
 
     When the model directory is absent (deleted, or never exported on this machine: a CI run
@@ -106,14 +106,14 @@ def _model_content(spec: TranslatorSpec, memory: TranslationMemory) -> str:
     by_path, last = f"model:{model_dir or ''}", f"model-last:{spec.backend}"
     if model_dir is not None and model_dir.is_dir():
         content = model_fingerprint(model_dir)
-        memory.machine.set_meta(by_path, content)
-        memory.machine.set_meta(last, content)
+        machine.set_meta(by_path, content)
+        machine.set_meta(last, content)
     else:
-        content = memory.machine.get_meta(by_path) or memory.machine.get_meta(last) or f"missing:{model_dir or ''}"
+        content = machine.get_meta(by_path) or machine.get_meta(last) or f"missing:{model_dir or ''}"
     return f"{spec.backend}:{content}"
 
 
-def _resolved(spec: TranslatorSpec, memory: TranslationMemory, content: str) -> TranslatorSpec:
+def _resolved(spec: TranslatorSpec, machine: MachineCache, content: str) -> TranslatorSpec:
     """``spec`` with ``auto`` replaced by the strategy it stands for with this model.
 
     Read from the model directory's manifest when it is there (and remembered for the model's
@@ -125,8 +125,8 @@ def _resolved(spec: TranslatorSpec, memory: TranslationMemory, content: str) -> 
     choice = resolve_markup(spec.markup, spec.backend, spec.model)
     if needs_model(spec.backend):
         if not (spec.model and Path(spec.model).is_dir()):  # no line: this build loads no model
-            return replace(spec, markup=memory.machine.get_meta(f"markup:{content}") or choice.name)
-        memory.machine.set_meta(f"markup:{content}", choice.name)
+            return replace(spec, markup=machine.get_meta(f"markup:{content}") or choice.name)
+        machine.set_meta(f"markup:{content}", choice.name)
     announce(choice)
     return replace(spec, markup=choice.name)
 
@@ -146,15 +146,15 @@ def _declared_content(spec: TranslatorSpec, content: str) -> str | None:
     return declared if declared != content else None
 
 
-def bind_cache(spec: TranslatorSpec, memory: TranslationMemory) -> CacheBinding:
-    """``memory`` with the current and the 0.1.0 fingerprint of ``spec`` (``auto`` resolved:
+def bind_cache(spec: TranslatorSpec, machine: MachineCache) -> CacheBinding:
+    """``machine`` with the current and the 0.1.0 fingerprint of ``spec`` (``auto`` resolved:
     the key names the strategy that produces the text), and the declared model's when the
     model directory is damaged."""
-    content = _model_content(spec, memory)
-    spec = _resolved(spec, memory, content)
+    content = _model_content(spec, machine)
+    spec = _resolved(spec, machine, content)
     declared = _declared_content(spec, content)
     return CacheBinding(
-        memory,
+        machine,
         f"{content}|{decode_options(spec)}",
         f"{content}|{decode_options(spec, legacy=True)}",
         f"{declared}|{decode_options(spec)}" if declared else None,

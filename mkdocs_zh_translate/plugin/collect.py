@@ -196,10 +196,10 @@ def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T],
 def _units(build: EnglishBuild, config_file: Path) -> Site:
     root = config_file.resolve().parent
     site = Site(config_file, build.review_dir, build.docs_dir, site_name=build.site_name, po_width=build.po_width,
-                spec=build.translator.spec, glossary=build.translator.service.glossary)
+                spec=build.translator.spec, glossary=build.translator.pipeline.glossary)
     site.translation_memory = build.translation_memory
-    binding = build.translator.service.cache
-    site.cache_dir = binding.memory.machine.directory if binding is not None else None
+    machine = build.translator.pipeline.machine
+    site.cache_dir = machine.directory if machine is not None else None
     site_groups: list[list[Unit]] = []
     strings: list[tuple[str, str]] = [(t, "mkdocs.yml") for t in build.site_strings]
     pages: list[SegmentedPage] = []

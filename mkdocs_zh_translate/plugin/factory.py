@@ -18,11 +18,13 @@ from mkdocs.exceptions import PluginError
 from ..logs import PREFIX
 from ..notice import model_label
 from ..owned import PathError
-from ..pipeline.cache import MachineCache, TranslationMemory
+from ..pipeline.build import SiteInputs, build_pipeline
+from ..pipeline.cache import MachineCache
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..pipeline.guard import PageGuard
 from ..pipeline.lazy import LazyTranslator
 from ..pipeline.pages import SiteTranslator
+from ..pipeline.progress import progress_for
 from ..pipeline.service import GuardOutcome
 from ..pipeline.spec import TranslatorSpec
 from ..review.layer import ReviewedLayer
@@ -75,7 +77,7 @@ class SitePipeline:
         self.lazy = lazy if lazy is not None else LazyTranslator()
         self._options: PluginConfig | None = None
         self.spec: TranslatorSpec | None = None
-        self.memory: TranslationMemory | None = None
+        self.machine: MachineCache | None = None
         self.review: ReviewedLayer | None = None
         self.glossary: Glossary | None = None
         self.report: Path | None = None  # where each build writes its JSON report (option `report`)
@@ -112,10 +114,10 @@ class SitePipeline:
             raise PluginError(f"{PREFIX}{exc}") from None
         cache_dir, review_dir = dirs.cache_dir, dirs.review_dir
         site.quiet_jieba(cache_dir)
-        if self.memory is None or self.memory.machine.directory != cache_dir:
-            if self.memory is not None:
-                self.memory.machine.close()
-            self.memory = TranslationMemory(MachineCache(cache_dir))
+        if self.machine is None or self.machine.directory != cache_dir:
+            if self.machine is not None:
+                self.machine.close()
+            self.machine = MachineCache(cache_dir)
         if self.review is None or self.review.review_dir != review_dir:
             self.review = ReviewedLayer(review_dir)
         try:
@@ -147,17 +149,16 @@ class SitePipeline:
         return self._options
 
     def site_translator(self) -> SiteTranslator:
-        """The pipeline as this build configures it (cache, model, review, glossary)."""
-        spec, memory = self.spec, self.memory
-        assert spec is not None and memory is not None, "configure() first"
+        """The pipeline as this build configures it (cache, model, review, glossary, guard)."""
+        spec, machine = self.spec, self.machine
+        assert spec is not None and machine is not None, "configure() first"
+        site = SiteInputs(cache=machine, reviews=self.review, glossary=self.glossary, guard=self.page_guard())
+        # english_fallback: the translator counts what no model can translate, then refuses it
+        # unless allow_untranslated
+        pipeline = build_pipeline(spec, site, lazy=self.lazy, english_fallback=True, progress=progress_for(None))
         return SiteTranslator(
-            memory,
-            self.lazy,
-            spec,
-            reviewer=self.review,
-            glossary=self.glossary,
+            pipeline,
             allow_untranslated=self.options.allow_untranslated,
-            guard=self.page_guard(),
             slugify=self.slugify,
             syntax=self.syntax,
             segmented=self.segmented,
@@ -179,7 +180,7 @@ class SitePipeline:
         render = python_markdown_renderer([*used, *extra], configs)
         # Verdicts live in the machine cache: a cached rebuild or a serve reload renders only
         # the pages (or translations) that changed.
-        verdicts = self.memory.machine if self.memory is not None else None
+        verdicts = self.machine
         fingerprint = extensions_fingerprint([*used, *extra], configs)
         # The English build's renders stand for the guard's when it renders as the site does
         # (borrow.py): no stub, and no heading-pins reader unless attr_list runs before it.
@@ -221,9 +222,9 @@ class SitePipeline:
 
     def close(self) -> None:
         """Close the machine cache (the plugin's ``on_shutdown``)."""
-        if self.memory is not None:
-            self.memory.machine.close()
-            self.memory = None
+        if self.machine is not None:
+            self.machine.close()
+            self.machine = None
 
 
 def _is_attr_list(extension: Any) -> bool:

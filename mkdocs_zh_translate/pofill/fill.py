@@ -36,14 +36,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ZhTranslateError
-from ..pipeline.cache import Hit, MachineCache, TranslationMemory
+from ..pipeline.build import SiteInputs, build_pipeline
+from ..pipeline.cache import Hit, MachineCache
 from ..pipeline.glossary import Glossary
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
 from ..pipeline.origin import Origin
 from ..pipeline.progress import progress_for
 from ..pipeline.report import PageCounts
-from ..pipeline.service import Requests, TranslationService
-from ..pipeline.spec import TranslatorSpec, bind_cache
+from ..pipeline.service import Requests
+from ..pipeline.spec import TranslatorSpec
 from ..review.store import display
 from ..segment import has_words
 from ..untrusted import UntrustedFileError, excerpt, read_untrusted_text
@@ -414,13 +415,11 @@ def _translate(
     requests: Requests, spec: TranslatorSpec, cache_dir: Path, glossary: Glossary | None, lazy: LazyTranslator
 ) -> dict[str, Hit]:
     """Placeholder texts -> validated translations, through the one pipeline."""
-    memory = TranslationMemory(MachineCache(cache_dir))
+    machine = MachineCache(cache_dir)
     try:
-        service = TranslationService(
-            lambda: lazy.get(spec), cache=bind_cache(spec, memory), glossary=glossary, progress=progress_for(None)
-        )
-        return service.translate(requests)
+        site = SiteInputs(cache=machine, glossary=glossary)
+        return build_pipeline(spec, site, lazy=lazy, progress=progress_for(None)).translate(requests)
     except TranslationFailed as exc:  # finished chunks stay cached
         raise FillError(f"{exc}; no PO file was changed") from None
     finally:
-        memory.machine.close()
+        machine.close()

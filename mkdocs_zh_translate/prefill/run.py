@@ -4,8 +4,10 @@ The site is gathered by the plugin's collect mode (as ``review sync`` gathers it
 strings, reviewed PO files, glossary, cache directory and translator spec are the build's own,
 and :meth:`SiteTranslator.translate_pages` runs exactly as in a build (up to the translations:
 the pages are not spliced or guarded): reviewed segments are skipped, cached ones are not
-translated again, and every key is the build's. Only the service's
-``runner`` is swapped, so the next ``mkdocs build`` finds everything in the cache.
+translated again, and every key is the build's. Prefill builds its own pipeline from the
+build's inputs (:func:`~..pipeline.build.build_pipeline`) with its runner, its progress, no
+English fallback and its engine overrides, so the next ``mkdocs build`` finds everything in the
+cache.
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from ..pipeline.build import build_pipeline
 from ..pipeline.glossary import Glossary
-from ..pipeline.pages import Stats
-from ..pipeline.progress import NoProgress, Progress
+from ..pipeline.pages import SiteTranslator, Stats
+from ..pipeline.progress import Progress
 from ..pipeline.service import ChunkRunner
-from ..pipeline.spec import TranslatorSpec, bind_cache
+from ..pipeline.spec import TranslatorSpec
 from ..plugin.collect import EnglishBuild, with_english_build
 
 
@@ -57,17 +60,7 @@ def prefill(config_file: Path, where: Where = Where(), progress: Progress | None
     failed) or TranslationFailed (the model could not be loaded or failed)."""
 
     def fill(build: EnglishBuild) -> Stats:
-        translator = build.translator
-        if where.providers:
-            translator.spec = replace(translator.spec, providers=where.providers)
-        service = translator.service
-        if where.markup and service.cache is not None:  # another strategy, another key
-            translator.spec = replace(translator.spec, markup=where.markup)
-            service.cache = bind_cache(translator.spec, service.cache.memory)
-        runner, label = where.runner(translator.spec, service.glossary)
-        service.runner = runner
-        service.progress = progress or NoProgress()
-        service.english_fallback = False  # a prefill that cannot translate has failed
+        translator, label = _prefill_translator(build.translator, where, progress)
         strings = list(build.site_strings) + [v for metas in build.metas.values() for v in metas.values()]
         # pages=False: the Chinese pages are the next build's to make; the guard caches nothing.
         _results, _strings, stats = translator.translate_pages(list(build.jobs.values()), strings, pages=False)
@@ -76,3 +69,28 @@ def prefill(config_file: Path, where: Where = Where(), progress: Progress | None
         return stats
 
     return with_english_build(config_file, fill)
+
+
+def _prefill_translator(
+    built: SiteTranslator, where: Where, progress: Progress | None
+) -> tuple[SiteTranslator, str]:
+    """The build's translator as prefill runs it: the build's inputs (cache, reviews, glossary,
+    memos), ``where``'s engine overrides (another markup strategy is another cache key) and
+    runner, and no English fallback (a prefill that cannot translate has failed); with the
+    runner's name for the summary."""
+    spec = built.spec
+    if where.providers:
+        spec = replace(spec, providers=where.providers)
+    if where.markup:
+        spec = replace(spec, markup=where.markup)
+    runner, label = where.runner(spec, built.pipeline.glossary)
+    pipeline = build_pipeline(spec, built.pipeline.site, lazy=built.lazy, progress=progress, runner=runner)
+    translator = SiteTranslator(
+        pipeline,
+        allow_untranslated=built.allow_untranslated,
+        slugify=built.slugify,
+        syntax=built.syntax,
+        segmented=built.segmented,
+        spliced=built.spliced,
+    )
+    return translator, label

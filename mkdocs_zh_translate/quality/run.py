@@ -1,6 +1,6 @@
 """One evaluation run: the references' English through the build's pipeline with one translator.
 
-The pipeline is the build's (:class:`~..pipeline.service.TranslationService`: glossary,
+The pipeline is the build's (:func:`~..pipeline.build.build_pipeline`: glossary,
 markup strategy, fallback ladder), with two differences on purpose: no reviewed layer (the
 references must not be scored against themselves) and no machine cache (a cached translation
 may come from another model or settings; ``eval`` measures the translator it is given).
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..pipeline.backends import needs_model
+from ..pipeline.build import SiteInputs, build_pipeline
 from ..pipeline.glossary import Glossary
 from ..pipeline.lazy import LazyTranslator
 from ..pipeline.progress import Progress
@@ -121,8 +122,8 @@ def evaluate(
     50 MB). The translator's batches are made within a part (the engine batches sentences of
     similar length from what it is given)."""
     started = time.perf_counter()
-    loader = load or LazyTranslator().get
-    service = TranslationService(lambda: loader(spec), glossary=glossary, progress=progress)
+    pipeline = build_pipeline(spec, SiteInputs(glossary=glossary), lazy=LazyTranslator(), load=load, progress=progress)
+    service = pipeline.service
     result = RunResult(label or describe(spec), spec)
     scorer = metrics.CorpusScorer()
     iterator = iter(references)

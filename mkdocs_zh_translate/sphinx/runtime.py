@@ -10,22 +10,24 @@ which is pickled.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ..notice import model_label
-from ..pipeline.cache import Hit, MachineCache, TranslationMemory
+from ..pipeline.build import Pipeline, SiteInputs, build_pipeline
+from ..pipeline.cache import Hit, MachineCache
 from ..pipeline.glossary import Glossary, load_glossary
-from ..pipeline.lazy import LazyTranslator
 from ..pipeline.service import Requests, TranslationService
-from ..pipeline.spec import bind_cache
 from .config import Settings
 
 
-@dataclass
+@dataclass(frozen=True)
 class Runtime:
     settings: Settings
-    service: TranslationService
-    lazy: LazyTranslator = field(default_factory=LazyTranslator)
+    pipeline: Pipeline
+
+    @property
+    def service(self) -> TranslationService:
+        return self.pipeline.service
 
     @property
     def model(self) -> str:
@@ -48,14 +50,10 @@ def runtime_for(settings: Settings) -> Runtime:
         return found
     for stale in [k for k in _RUNTIMES if k[0] != key[0]]:
         del _RUNTIMES[stale]  # inherited through a fork: the parent's connection is not ours
-    spec = settings.spec()
-    memory = TranslationMemory(MachineCache(settings.cache_dir))
     glossary: Glossary | None = load_glossary(settings.glossary) if settings.glossary else None
-    lazy = LazyTranslator()
-    service = TranslationService(
-        lambda: lazy.get(spec), cache=bind_cache(spec, memory), glossary=glossary, english_fallback=True
-    )
-    runtime = Runtime(settings, service, lazy)
+    site = SiteInputs(cache=MachineCache(settings.cache_dir), glossary=glossary)
+    # english_fallback: a message the model cannot translate stays English, and the build says so
+    runtime = Runtime(settings, build_pipeline(settings.spec(), site, english_fallback=True))
     _RUNTIMES[key] = runtime
     return runtime
 
@@ -65,5 +63,5 @@ def close_all() -> None:
     pid = os.getpid()
     for key in [k for k in _RUNTIMES if k[0] == pid]:
         runtime = _RUNTIMES.pop(key)
-        if runtime.service.cache is not None:
-            runtime.service.cache.memory.machine.close()
+        if runtime.pipeline.machine is not None:
+            runtime.pipeline.machine.close()

@@ -19,7 +19,7 @@ from mkdocs.exceptions import MkDocsException
 
 from mkdocs_zh_translate.cli.app import main
 from mkdocs_zh_translate.pipeline.backends import BACKENDS, Backend, BackendError, get_backend, load_translator
-from mkdocs_zh_translate.pipeline.cache import MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.cache import MachineCache
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec, bind_cache
 from tests.plugin_sites import Html, build_in_process, write_site
 
@@ -75,9 +75,9 @@ def test_plugin_accepts_a_registered_backend_and_builds_with_it(tmp_path: Path, 
 
 
 def test_a_registered_backend_has_its_own_cache_key(tmp_path: Path, upper: Backend) -> None:
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
-    assert bind_cache(TranslatorSpec("upper", None), memory).fingerprint.startswith("upper-v1|")
-    assert bind_cache(TranslatorSpec("pseudo", None), memory).fingerprint.startswith("pseudo-v1|")
+    machine = MachineCache(tmp_path / "cache")
+    assert bind_cache(TranslatorSpec("upper", None), machine).fingerprint.startswith("upper-v1|")
+    assert bind_cache(TranslatorSpec("pseudo", None), machine).fingerprint.startswith("pseudo-v1|")
     assert isinstance(load_translator("upper"), Upper)
 
 

@@ -22,7 +22,7 @@ from mkdocs_zh_translate.cli.app import _build_parser, main
 from mkdocs_zh_translate.model_format import ALIGNER_FILE, MANIFEST_FILE
 from mkdocs_zh_translate.pipeline import lazy, markup
 from mkdocs_zh_translate.pipeline.backends import load_translator
-from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec, bind_cache
 from mkdocs_zh_translate.pipeline.translator import PseudoTranslator
 from tests.plugin_sites import build_in_process, write_site
@@ -46,45 +46,45 @@ def _export(root: Path, *, aligner: bool) -> Path:
     return root
 
 
-def _key(spec: TranslatorSpec, memory: TranslationMemory) -> str:
-    return bind_cache(spec, memory).fingerprint
+def _key(spec: TranslatorSpec, machine: MachineCache) -> str:
+    return bind_cache(spec, machine).fingerprint
 
 
 def test_auto_keys_the_strategy_it_resolves_to(tmp_path: Path) -> None:
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    machine = MachineCache(tmp_path / "cache")
     aligns = str(_export(tmp_path / "new", aligner=True))
     older = str(_export(tmp_path / "old", aligner=False))
-    auto = _key(TranslatorSpec("onnx", aligns), memory)
-    assert auto == _key(TranslatorSpec("onnx", aligns, markup="project"), memory)
-    assert auto != _key(TranslatorSpec("onnx", aligns, markup="tags"), memory)
+    auto = _key(TranslatorSpec("onnx", aligns), machine)
+    assert auto == _key(TranslatorSpec("onnx", aligns, markup="project"), machine)
+    assert auto != _key(TranslatorSpec("onnx", aligns, markup="tags"), machine)
     # an export without aligner.onnx (and the pseudo backend) keep today's key: `tags` names none
-    assert _key(TranslatorSpec("onnx", older), memory) == _key(TranslatorSpec("onnx", older, markup="tags"), memory)
-    assert "markup" not in _key(TranslatorSpec("onnx", older), memory)
-    assert _key(TranslatorSpec("pseudo", None), memory) == _key(TranslatorSpec("pseudo", None, markup="tags"), memory)
+    assert _key(TranslatorSpec("onnx", older), machine) == _key(TranslatorSpec("onnx", older, markup="tags"), machine)
+    assert "markup" not in _key(TranslatorSpec("onnx", older), machine)
+    assert _key(TranslatorSpec("pseudo", None), machine) == _key(TranslatorSpec("pseudo", None, markup="tags"), machine)
 
 
 def test_a_project_translation_is_never_served_as_a_tags_one(tmp_path: Path) -> None:
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    machine = MachineCache(tmp_path / "cache")
     model = str(_export(tmp_path / "m", aligner=True))
-    tags_key = _key(TranslatorSpec("onnx", model, markup="tags"), memory)
-    project_key = _key(TranslatorSpec("onnx", model, markup="project"), memory)
-    memory.store({TAGGED: Hit("运行 <x1/> 构建<g2>站点</g2>。", "runs")}, tags_key)
-    memory.store({"Other.": Hit("其他。")}, project_key)
-    auto_key = _key(TranslatorSpec("onnx", model), memory)
-    assert memory.lookup([TAGGED], auto_key) == {}  # filled under tags: not the default's text
-    assert memory.lookup(["Other."], auto_key) == {"Other.": Hit("其他。")}
-    assert memory.lookup(["Other."], tags_key) == {}
+    tags_key = _key(TranslatorSpec("onnx", model, markup="tags"), machine)
+    project_key = _key(TranslatorSpec("onnx", model, markup="project"), machine)
+    machine.store({TAGGED: Hit("运行 <x1/> 构建<g2>站点</g2>。", "runs")}, tags_key)
+    machine.store({"Other.": Hit("其他。")}, project_key)
+    auto_key = _key(TranslatorSpec("onnx", model), machine)
+    assert machine.lookup([TAGGED], auto_key) == {}  # filled under tags: not the default's text
+    assert machine.lookup(["Other."], auto_key) == {"Other.": Hit("其他。")}
+    assert machine.lookup(["Other."], tags_key) == {}
 
 
 def test_a_cached_site_keeps_its_strategy_when_the_model_is_gone(tmp_path: Path) -> None:
     """CI restores the cache a laptop filled, without the model: the key is the one the
     laptop's ``auto`` resolved to (read from the cache's metadata), not ``tags``."""
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    machine = MachineCache(tmp_path / "cache")
     model = _export(tmp_path / "m", aligner=True)
-    filled = _key(TranslatorSpec("onnx", str(model)), memory)
+    filled = _key(TranslatorSpec("onnx", str(model)), machine)
     assert "markup=project" in filled
     shutil.rmtree(model)
-    assert _key(TranslatorSpec("onnx", str(model)), memory) == filled
+    assert _key(TranslatorSpec("onnx", str(model)), machine) == filled
 
 
 def test_a_backend_that_cannot_align_keeps_tags_and_says_why_once(caplog: pytest.LogCaptureFixture) -> None:

@@ -16,13 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.pipeline.cache import MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.cache import MachineCache
 from mkdocs_zh_translate.pipeline.guard import PageGuard, python_markdown_renderer
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
-from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
+from mkdocs_zh_translate.pipeline.pages import PageJob
 from mkdocs_zh_translate.pipeline.service import TranslationService
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.segment import SegmentedPage, SiteSyntax
+from tests.fakes import site_translator
 from tests.growth import assert_scales, fastest
 from tests.pipeline.test_guard_verdicts import Store, _broken
 from tests.pipeline.test_pipeline_guard import SOURCE, TEXTS, RawPage, good
@@ -79,7 +80,7 @@ def test_the_first_build_ships_the_page_the_verdict_keyed() -> None:
 
 
 def test_the_sites_syntax_is_keyed_once_per_pass(tmp_path: Path) -> None:
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    machine = MachineCache(tmp_path / "cache")
 
     def pass_seconds(k: int) -> float:
         """CPU seconds of one pass over 8k tiny pages, on a site that replaces 10,000k emoji."""
@@ -89,8 +90,7 @@ def test_the_sites_syntax_is_keyed_once_per_pass(tmp_path: Path) -> None:
         def run() -> object:
             memo: dict[str, SegmentedPage] = {}  # as the plugin's: every page goes through its key
             spec = TranslatorSpec("pseudo", None)
-            site = SiteTranslator(
-                memory, LazyTranslator(), spec, progress=False, syntax=syntax, segmented=memo, spliced={}
+            site = site_translator(machine, LazyTranslator(), spec, syntax=syntax, segmented=memo, spliced={}
             )
             return site.translate_pages(jobs)
 
@@ -100,7 +100,7 @@ def test_the_sites_syntax_is_keyed_once_per_pass(tmp_path: Path) -> None:
     try:
         assert_scales("a pass over 8k pages of a site with 10,000k emoji shortcodes", pass_seconds)
     finally:
-        memory.machine.close()
+        machine.close()
 
 
 def test_a_passs_verdicts_are_written_in_one_transaction(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -118,12 +118,12 @@ def test_a_passs_verdicts_are_written_in_one_transaction(tmp_path: Path, monkeyp
     jobs = [PageJob(k, k, v) for k, v in pages.items()]
 
     def build() -> tuple[dict[str, str], int]:
-        memory = TranslationMemory(MachineCache(tmp_path / "cache"))
-        guard = PageGuard(python_markdown_renderer(), verdicts=memory.machine, fingerprint="toc")
-        site = SiteTranslator(memory, LazyTranslator(), TranslatorSpec("pseudo", None), progress=False, guard=guard)
+        machine = MachineCache(tmp_path / "cache")
+        guard = PageGuard(python_markdown_renderer(), verdicts=machine, fingerprint="toc")
+        site = site_translator(machine, LazyTranslator(), TranslatorSpec("pseudo", None), guard=guard)
         results, _, _ = site.translate_pages(jobs)
         reused = guard.reused
-        memory.machine.close()
+        machine.close()
         return {k: r.markdown for k, r in results.items()}, reused
 
     first, reused = build()

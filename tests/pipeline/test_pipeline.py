@@ -17,7 +17,7 @@ import mkdocs_zh_translate
 from mkdocs_zh_translate import translate_markdown
 from mkdocs_zh_translate.pipeline import spec as spec_module
 from mkdocs_zh_translate.pipeline.backends import BackendError
-from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator, TranslationFailed
 from mkdocs_zh_translate.pipeline.origin import Origin
 from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
@@ -25,17 +25,17 @@ from mkdocs_zh_translate.pipeline.progress import NoProgress, TerminalProgress, 
 from mkdocs_zh_translate.pipeline.service import Requests, TranslationService
 from mkdocs_zh_translate.pipeline.spec import PIPELINE_FORMAT, TranslatorSpec, bind_cache
 from mkdocs_zh_translate.segment import SegmentedPage
-from tests.fakes import CountingTranslator, EmphasisBreaker, Scripted
+from tests.fakes import CountingTranslator, EmphasisBreaker, Scripted, site_translator
 
 SPEC = TranslatorSpec("pseudo", None)
 BOLD = "Press **Enter** to begin the setup.\n"
 LINK = "Press [Enter](other.md) to begin the setup.\n"
 
 
-def _site(tmp_path: Path, translator: object, **options: object) -> tuple[SiteTranslator, TranslationMemory]:
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+def _site(tmp_path: Path, translator: object, **options: object) -> tuple[SiteTranslator, MachineCache]:
+    machine = MachineCache(tmp_path / "cache")
     lazy = LazyTranslator(lambda *a, **k: translator)
-    return SiteTranslator(memory, lazy, SPEC, progress=False, **options), memory  # type: ignore[arg-type]
+    return site_translator(machine, lazy, SPEC, **options), machine  # type: ignore[arg-type]
 
 
 def _pages(site: SiteTranslator, **pages: str) -> dict[str, str]:
@@ -47,9 +47,9 @@ def _pages(site: SiteTranslator, **pages: str) -> dict[str, str]:
 
 
 def test_site_translation_runs_the_drop_pairs_step(tmp_path: Path) -> None:
-    site, memory = _site(tmp_path, EmphasisBreaker())
+    site, machine = _site(tmp_path, EmphasisBreaker())
     results, _strings, stats = site.translate_pages([PageJob("a.md", "a.md", BOLD)])
-    memory.machine.close()
+    machine.close()
     assert results["a.md"].markdown == "PRESS ENTER TO BEGIN THE SETUP.\n"
     assert results["a.md"].fallbacks == ["a.md:1: translation fell back to 'drop_pairs'"]
     assert stats.fallbacks == 1
@@ -58,9 +58,9 @@ def test_site_translation_runs_the_drop_pairs_step(tmp_path: Path) -> None:
 def test_a_text_that_is_emphasis_here_and_a_link_there_drops_only_the_emphasis(tmp_path: Path) -> None:
     # Same placeholder text on both pages; the union of droppable pairs lets the emphasis page
     # be translated, and the splice keeps the link page's segment English (link intact).
-    site, memory = _site(tmp_path, EmphasisBreaker())
+    site, machine = _site(tmp_path, EmphasisBreaker())
     out = _pages(site, **{"bold.md": BOLD, "link.md": LINK})
-    memory.machine.close()
+    machine.close()
     assert out["bold.md"] == "PRESS ENTER TO BEGIN THE SETUP.\n"
     assert out["link.md"] == LINK
 
@@ -84,16 +84,16 @@ def test_translator_errors_become_one_translation_failed() -> None:
 
 def test_second_run_is_served_by_the_cache_and_never_loads_the_model(tmp_path: Path) -> None:
     first = CountingTranslator()
-    site, memory = _site(tmp_path, first)
+    site, machine = _site(tmp_path, first)
     _pages(site, **{"a.md": BOLD + "\nPlain words.\n"})
-    memory.machine.close()
+    machine.close()
     assert first.segments == 2
     loads: list[int] = []
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    machine = MachineCache(tmp_path / "cache")
     lazy = LazyTranslator(lambda *a, **k: loads.append(1) or CountingTranslator())
-    again = SiteTranslator(memory, lazy, SPEC, progress=False)
+    again = site_translator(machine, lazy, SPEC)
     results, _s, stats = again.translate_pages([PageJob("a.md", "a.md", BOLD + "\nPlain words.\n")])
-    memory.machine.close()
+    machine.close()
     assert loads == [] and stats.translated == 0 and stats.cached == stats.unique == 2
     assert stats.model == "model not loaded"
     assert results["a.md"].markdown == "PRESS **ENTER** TO BEGIN THE SETUP.\n\nPLAIN WORDS.\n"
@@ -102,15 +102,15 @@ def test_second_run_is_served_by_the_cache_and_never_loads_the_model(tmp_path: P
 def test_the_key_holds_the_pipeline_format_not_the_package_version(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
-    fingerprint = bind_cache(SPEC, memory).fingerprint
+    machine = MachineCache(tmp_path / "cache")
+    fingerprint = bind_cache(SPEC, machine).fingerprint
     assert f"pipeline={PIPELINE_FORMAT}" in fingerprint
     monkeypatch.setattr(mkdocs_zh_translate, "__version__", "9.9.9")
     monkeypatch.setattr(mkdocs_zh_translate._version, "__version__", "9.9.9")
-    assert bind_cache(SPEC, memory).fingerprint == fingerprint
+    assert bind_cache(SPEC, machine).fingerprint == fingerprint
     monkeypatch.setattr(spec_module, "PIPELINE_FORMAT", PIPELINE_FORMAT + 1)
-    assert bind_cache(SPEC, memory).fingerprint != fingerprint
-    memory.machine.close()
+    assert bind_cache(SPEC, machine).fingerprint != fingerprint
+    machine.close()
 
 
 def test_droppable_pairs_and_glossary_terms_are_part_of_the_key() -> None:
@@ -120,11 +120,11 @@ def test_droppable_pairs_and_glossary_terms_are_part_of_the_key() -> None:
 
 
 def test_entries_of_0_1_0_are_reused_when_the_ladder_could_not_change_them(tmp_path: Path) -> None:
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
-    binding = bind_cache(SPEC, memory)
+    machine = MachineCache(tmp_path / "cache")
+    binding = bind_cache(SPEC, machine)
     assert binding.legacy is not None and "v=0.1.0" in binding.legacy
     old = {"Kept.": Hit("留下。"), "Runs.": Hit("分段。", "runs"), "Gave up.": Hit("Gave up.", "english")}
-    memory.store(old, binding.legacy)
+    machine.store(old, binding.legacy)
     model = CountingTranslator()
     service = TranslationService(lambda: model, cache=binding)
     requests = Requests()
@@ -133,8 +133,8 @@ def test_entries_of_0_1_0_are_reused_when_the_ladder_could_not_change_them(tmp_p
     hits = service.translate(requests)
     assert hits["Kept."] == Hit("留下。", None, Origin.CACHE) and hits["Runs."].text == "分段。"
     assert model.seen == ["Gave up."]  # an English fallback may do better with today's ladder
-    assert memory.lookup([service.key("Kept.")], binding.fingerprint)  # migrated to the new key
-    memory.machine.close()
+    assert machine.lookup([service.key("Kept.")], binding.fingerprint)  # migrated to the new key
+    machine.close()
 
 
 # -- the model: lazy, English fallback ---------------------------------------------------------
@@ -144,16 +144,16 @@ def test_without_a_model_misses_fail_unless_untranslated_is_allowed(tmp_path: Pa
     def fail(*args: object, **kwargs: object) -> CountingTranslator:
         raise BackendError("no model here")
 
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    machine = MachineCache(tmp_path / "cache")
     jobs = [PageJob("a.md", "a.md", "Hello.\n\nWorld.\n"), PageJob("b.md", "b.md", "Again.\n")]
-    memory.store({"Again.": Hit("又。", None, Origin.MODEL)}, bind_cache(SPEC, memory).fingerprint)
-    partial = SiteTranslator(memory, LazyTranslator(fail), SPEC, progress=False, allow_untranslated=True)
+    machine.store({"Again.": Hit("又。", None, Origin.MODEL)}, bind_cache(SPEC, machine).fingerprint)
+    partial = site_translator(machine, LazyTranslator(fail), SPEC, allow_untranslated=True)
     results, _s, stats = partial.translate_pages(jobs)
     assert results["a.md"].markdown == "Hello.\n\nWorld.\n" and results["b.md"].markdown == "又。\n"
     assert "no model here" in results["a.md"].warnings[0] and stats.fallbacks == 0
     assert (stats.untranslated, stats.untranslated_pages) == (2, 1)
     assert "2 kept in English (no model)" in stats.summary()
-    strict = SiteTranslator(memory, LazyTranslator(fail), SPEC, progress=False)
+    strict = site_translator(machine, LazyTranslator(fail), SPEC)
     with pytest.raises(TranslationFailed, match=r"^2 segments on 1 page have no reviewed or cached .*no model here"):
         strict.translate_pages(jobs)
     # one segment missing: "1 segment on 1 page has"
@@ -161,7 +161,7 @@ def test_without_a_model_misses_fail_unless_untranslated_is_allowed(tmp_path: Pa
         strict.translate_pages([PageJob("c.md", "c.md", "Alone.\n"), jobs[1]])
     # everything cached: no model needed, no failure
     assert strict.translate_pages(jobs[1:])[0]["b.md"].markdown == "又。\n"
-    memory.machine.close()
+    machine.close()
 
 
 def test_origins_are_an_enum() -> None:
@@ -179,9 +179,9 @@ def test_the_page_guard_sends_segments_back_to_english_with_a_warning(tmp_path: 
         seen.append((english, len(page.segments), list(translations)))
         return [None if t and "SECOND" in t else t for t in translations]
 
-    site, memory = _site(tmp_path, CountingTranslator(), guard=guard)
+    site, machine = _site(tmp_path, CountingTranslator(), guard=guard)
     results, _s, _stats = site.translate_pages([PageJob("a.md", "a.md", "First.\n\nSecond.\n")])
-    memory.machine.close()
+    machine.close()
     assert seen == [("First.\n\nSecond.\n", 2, ["FIRST.", "SECOND."])]
     assert results["a.md"].markdown == "FIRST.\n\nSecond.\n"
     assert results["a.md"].warnings == [
@@ -199,12 +199,12 @@ def test_translating_without_pages_stores_everything_and_never_runs_the_guard(tm
         return [None] * len(translations)
 
     translator = CountingTranslator()
-    site, memory = _site(tmp_path, translator, guard=guard)
+    site, machine = _site(tmp_path, translator, guard=guard)
     jobs = [PageJob("a.md", "a.md", "First.\n\nSecond.\n"), PageJob("b.md", "b.md", "Second.\n\nThird.\n")]
     results, _s, stats = site.translate_pages(jobs, pages=False)
     assert (results, guarded, stats.translated, translator.segments) == ({}, [], 3, 3)
     again, _s, build = site.translate_pages(jobs)  # the build: all cached, pages guarded
-    memory.machine.close()
+    machine.close()
     assert (build.translated, build.cached, translator.segments) == (0, 3, 3)
     assert guarded == ["First.\n\nSecond.\n", "Second.\n\nThird.\n"]
     assert again["a.md"].markdown == "First.\n\nSecond.\n"  # this guard keeps everything English
@@ -266,10 +266,10 @@ def test_review_sync_finds_what_the_build_stored_under_the_same_keys(tmp_path: P
     from mkdocs_zh_translate.segment import segment_markdown
 
     pages = {"bold.md": BOLD, "link.md": LINK, "plain.md": "Plain words.\n"}
-    site, memory = _site(tmp_path, CountingTranslator())
+    site, machine = _site(tmp_path, CountingTranslator())
     site.translate_pages([PageJob(k, k, v) for k, v in pages.items()], ["Site name"])
     hits = site.cached([segment_markdown(v) for v in pages.values()], ["Site name"])
-    memory.machine.close()
+    machine.close()
     assert {t: h.text for t, h in hits.items()} == {
         "Press <g1>Enter</g1> to begin the setup.": "PRESS <g1>ENTER</g1> TO BEGIN THE SETUP.",
         "Plain words.": "PLAIN WORDS.",
@@ -385,21 +385,21 @@ def test_a_cache_filled_under_one_model_path_is_found_under_another(tmp_path: Pa
     laptop = tmp_path / "laptop" / "models" / "m"
     laptop.mkdir(parents=True)
     (laptop / "config.json").write_text('{"d_model": 8}', encoding="utf-8")
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
-    filled = bind_cache(TranslatorSpec("onnx", str(laptop)), memory).fingerprint
+    machine = MachineCache(tmp_path / "cache")
+    filled = bind_cache(TranslatorSpec("onnx", str(laptop)), machine).fingerprint
     assert not filled.startswith("onnx:missing:")
-    elsewhere = bind_cache(TranslatorSpec("onnx", str(tmp_path / "ci" / "models" / "m")), memory).fingerprint
+    elsewhere = bind_cache(TranslatorSpec("onnx", str(tmp_path / "ci" / "models" / "m")), machine).fingerprint
     assert elsewhere == filled
     # a model that is present is always fingerprinted by its content, never by the cache's word
     other = tmp_path / "other"
     other.mkdir()
     (other / "config.json").write_text('{"d_model": 16}', encoding="utf-8")
-    assert bind_cache(TranslatorSpec("onnx", str(other)), memory).fingerprint != filled
+    assert bind_cache(TranslatorSpec("onnx", str(other)), machine).fingerprint != filled
     # and an empty cache has nothing to offer
-    fresh = TranslationMemory(MachineCache(tmp_path / "fresh"))
+    fresh = MachineCache(tmp_path / "fresh")
     assert bind_cache(TranslatorSpec("onnx", str(laptop.parent / "gone")), fresh).fingerprint.startswith("onnx:missing:")
-    memory.machine.close()
-    fresh.machine.close()
+    machine.close()
+    fresh.close()
 
 
 def test_no_model_named_is_a_missing_model_not_the_working_directory(
@@ -414,7 +414,7 @@ def test_no_model_named_is_a_missing_model_not_the_working_directory(
     read: list[Path] = []
     real = spec_module.model_fingerprint
     monkeypatch.setattr(spec_module, "model_fingerprint", lambda d: read.append(d) or real(d))
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
-    assert bind_cache(TranslatorSpec("onnx", None), memory).fingerprint.startswith("onnx:missing:")
+    machine = MachineCache(tmp_path / "cache")
+    assert bind_cache(TranslatorSpec("onnx", None), machine).fingerprint.startswith("onnx:missing:")
     assert read == []
-    memory.machine.close()
+    machine.close()

@@ -9,16 +9,16 @@ from pathlib import Path
 
 import diskcache
 
-from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache, TranslationMemory, cache_key
+from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache, cache_key
 from mkdocs_zh_translate.pipeline.glossary import GlossaryTranslator, load_glossary
 from mkdocs_zh_translate.pipeline.ladder import translate_segments
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.origin import Origin
-from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
+from mkdocs_zh_translate.pipeline.pages import PageJob
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.scored import ScoredText, score_of
 from mkdocs_zh_translate.segment import segment_markdown
-from tests.fakes import CountingTranslator
+from tests.fakes import CountingTranslator, site_translator
 
 TAGGED = "Press <g1>Enter</g1> to begin the setup."
 
@@ -126,13 +126,12 @@ def test_scores_reach_the_cache_and_pages_stay_the_same(tmp_path: Path) -> None:
     page = "# Title\n\nPress **Enter** to begin the setup.\n\nPlain words.\n"
     outputs = []
     for name, model in (("scored", ScoredFake()), ("plain", CountingTranslator())):
-        memory = TranslationMemory(MachineCache(tmp_path / name))
-        site = SiteTranslator(memory, LazyTranslator(lambda *a, m=model, **k: m), TranslatorSpec("pseudo", None),
-                              progress=False)
+        machine = MachineCache(tmp_path / name)
+        site = site_translator(machine, LazyTranslator(lambda *a, m=model, **k: m), TranslatorSpec("pseudo", None))
         results, _s, _stats = site.translate_pages([PageJob("a.md", "a.md", page)])
         outputs.append(results["a.md"].markdown)
         hits = site.cached([segment_markdown(page, syntax=site.syntax)], [])
-        memory.machine.close()
+        machine.close()
         scores = {text: hit.score for text, hit in hits.items()}
         if name == "scored":
             assert scores == {"Title": text_score("Title"), TAGGED: text_score(TAGGED),

@@ -251,19 +251,19 @@ def test_regions_start_only_at_the_margin_outside_constructs(source: str) -> Non
 
 
 def _site_translate(tmp_path, render, page_text: str):  # type: ignore[no-untyped-def]
-    from mkdocs_zh_translate.pipeline.cache import MachineCache, TranslationMemory
+    from mkdocs_zh_translate.pipeline.cache import MachineCache
     from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
-    from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
+    from mkdocs_zh_translate.pipeline.pages import PageJob
     from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
+    from tests.fakes import site_translator
 
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    machine = MachineCache(tmp_path / "cache")
     try:
-        site = SiteTranslator(
-            memory, LazyTranslator(), TranslatorSpec("pseudo", None), progress=False, guard=make_guard(render)
+        site = site_translator(machine, LazyTranslator(), TranslatorSpec("pseudo", None), guard=make_guard(render)
         )
         results, _strings, stats = site.translate_pages([PageJob("docs/p.md", "docs/p.md", page_text, 2)])
     finally:
-        memory.machine.close()
+        machine.close()
     return results["docs/p.md"], stats
 
 

@@ -14,11 +14,12 @@ import pytest
 from pymdownx.slugs import slugify
 
 from mkdocs_zh_translate.pipeline import pages as pages_module
-from mkdocs_zh_translate.pipeline.cache import MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.cache import MachineCache
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
-from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
+from mkdocs_zh_translate.pipeline.pages import PageJob
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.segment import SegmentedPage, SiteSyntax
+from tests.fakes import site_translator
 
 PAGES = {"a.md": "# Alpha\n\nFirst page.\n", "b.md": "# Beta\n\nSecond page.\n"}
 
@@ -37,10 +38,10 @@ def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def _build(tmp_path: Path, memo: dict[str, SegmentedPage], pages: dict[str, str], **options: Any) -> dict[str, str]:
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
-    site = SiteTranslator(memory, LazyTranslator(), TranslatorSpec("pseudo", None), progress=False, segmented=memo, **options)
+    machine = MachineCache(tmp_path / "cache")
+    site = site_translator(machine, LazyTranslator(), TranslatorSpec("pseudo", None), segmented=memo, **options)
     results, _, _ = site.translate_pages([PageJob(k, k, v) for k, v in pages.items()])
-    memory.machine.close()
+    machine.close()
     return {k: r.markdown for k, r in results.items()}
 
 

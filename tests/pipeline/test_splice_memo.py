@@ -11,12 +11,13 @@ from typing import Any
 
 import pytest
 
-from mkdocs_zh_translate.pipeline.cache import MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.cache import MachineCache
 from mkdocs_zh_translate.pipeline.guard import PageGuard, python_markdown_renderer
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
-from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
+from mkdocs_zh_translate.pipeline.pages import PageJob
 from mkdocs_zh_translate.pipeline.service import GuardOutcome, TranslationService
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
+from tests.fakes import site_translator
 
 PAGES = {"a.md": "# Alpha\n\nFirst *page*.\n", "b.md": "# Beta\n\nSecond page.\n"}
 
@@ -37,12 +38,11 @@ def spliced(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def _build(
     tmp_path: Path, memo: dict[str, tuple[str, GuardOutcome]] | None, pages: dict[str, str], **options: Any
 ) -> dict[str, str]:
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
-    site = SiteTranslator(
-        memory, LazyTranslator(), TranslatorSpec("pseudo", None), progress=False, spliced=memo, **options
+    machine = MachineCache(tmp_path / "cache")
+    site = site_translator(machine, LazyTranslator(), TranslatorSpec("pseudo", None), spliced=memo, **options
     )
     results, _, _ = site.translate_pages([PageJob(k, k, v) for k, v in pages.items()])
-    memory.machine.close()
+    machine.close()
     return {k: r.markdown for k, r in results.items()}
 
 

@@ -1,24 +1,23 @@
-"""The translation memory over the machine cache, and the page banner."""
+"""The machine cache per fingerprint, and the page banner."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache
 from mkdocs_zh_translate.pipeline.origin import Origin
 from mkdocs_zh_translate.plugin.site import banner_html
 
 
-def test_memory_reads_and_writes_the_machine_cache_per_fingerprint(tmp_path: Path) -> None:
+def test_the_machine_cache_reads_and_writes_per_fingerprint(tmp_path: Path) -> None:
     machine = MachineCache(tmp_path / "cache")
-    memory = TranslationMemory(machine)
-    memory.store({"Hello": Hit("你好"), "Bye": Hit("再见", "runs")}, "fp")
+    machine.store({"Hello": Hit("你好"), "Bye": Hit("再见", "runs")}, "fp")
 
-    found = memory.lookup(["Hello", "Bye", "New"], "fp")
+    found = machine.lookup(["Hello", "Bye", "New"], "fp")
     assert found["Hello"] == Hit("你好", None, Origin.CACHE)
     assert found["Bye"] == Hit("再见", "runs", Origin.CACHE)
     assert "New" not in found
-    assert memory.lookup(["Hello"], "other-fingerprint") == {}
+    assert machine.lookup(["Hello"], "other-fingerprint") == {}
     assert MachineCache(tmp_path / "cache").lookup(["Hello"], "fp")["Hello"].text == "你好"
 
 

@@ -106,7 +106,7 @@ def test_the_log_and_the_report_count_the_same_run(
     summary = next(r.getMessage() for r in caplog.records if "segments (" in r.getMessage())
     found = re.search(r"(\d+) segments \((\d+) unique\), (\d+) from cache, (\d+) translated", summary)
     assert found, summary
-    assert int(found.group(3)) == report["totals"]["cached"] == report["run"]["from_memory"] == 0
+    assert int(found.group(3)) == report["totals"]["cached"] == report["run"]["from_cache"] == 0
     assert int(found.group(1)) == report["run"]["segments"] == report["totals"]["segments"] == 8
     assert report["totals"]["reviewed"] == 1 and ", 1 reviewed" in summary
 

@@ -20,7 +20,7 @@ import pytest
 
 from mkdocs_zh_translate.cli.app import main
 from mkdocs_zh_translate.pipeline import service as service_module
-from mkdocs_zh_translate.pipeline.cache import MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.cache import MachineCache
 from mkdocs_zh_translate.pipeline.ladder import SegmentTranslation
 from mkdocs_zh_translate.pipeline.progress import NoProgress, RateProgress
 from mkdocs_zh_translate.pipeline.service import Requests, TranslationService
@@ -129,20 +129,19 @@ def test_an_interrupted_run_keeps_every_finished_chunk(tmp_path: Path, monkeypat
         yield chunks[0], [SegmentTranslation(t.upper()) for t in chunks[0]]
         raise KeyboardInterrupt  # the second chunk was in flight
 
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    machine = MachineCache(tmp_path / "cache")
     try:
-        service = TranslationService(CountingTranslator, cache=CacheBinding(memory, "fp"))
-        service.runner = interrupted
+        service = TranslationService(CountingTranslator, cache=CacheBinding(machine, "fp"), runner=interrupted)
         with pytest.raises(KeyboardInterrupt):
             service.translate(Requests({t: set() for t in texts}))
         first = sorted(texts, key=len)[: service.translated]
         assert 0 < service.translated < len(texts)
-        resumed = TranslationService(CountingTranslator, cache=CacheBinding(memory, "fp"))
+        resumed = TranslationService(CountingTranslator, cache=CacheBinding(machine, "fp"))
         hits = resumed.translate(Requests({t: set() for t in texts}))
         assert resumed.cached == len(first) and resumed.translated == len(texts) - len(first)
         assert all(hits[t].text == t.upper() for t in first)
     finally:
-        memory.machine.close()
+        machine.close()
 
 
 # -- the real engine: worker processes and Ray actors give the single-process build's output --------

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from mkdocs_zh_translate.pipeline.cache import MachineCache, TranslationMemory
+from mkdocs_zh_translate.pipeline.cache import MachineCache
 from mkdocs_zh_translate.pipeline.glossary import load_glossary
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
-from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
+from mkdocs_zh_translate.pipeline.pages import PageJob
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.review.store import ReviewError
-from tests.fakes import CountingTranslator
+from tests.fakes import CountingTranslator, site_translator
 
 PAGE = (
     "# MkDocs plugins\n\n"
@@ -34,13 +34,12 @@ def _run(tmp_path: Path, glossary_text: str | None, recorder: CountingTranslator
     model = tmp_path / "model"
     model.mkdir(exist_ok=True)
     (model / "config.json").write_text("{}")
-    memory = TranslationMemory(MachineCache(tmp_path / "cache"))
+    machine = MachineCache(tmp_path / "cache")
     lazy = LazyTranslator(lambda *a, **k: recorder)
-    site = SiteTranslator(
-        memory, lazy, TranslatorSpec("onnx", str(model)), progress=False, glossary=load_glossary(glossary_file)
+    site = site_translator(machine, lazy, TranslatorSpec("onnx", str(model)), glossary=load_glossary(glossary_file)
     )
     results, _strings, _stats = site.translate_pages([PageJob("p.md", "p.md", PAGE)])
-    memory.machine.close()
+    machine.close()
     return {"page": results["p.md"].markdown}
 
 

@@ -1,0 +1,128 @@
+"""The one place the pipeline is wired: translator spec and site in, an immutable pipeline out.
+
+Every front end (the plugin and ``docs``, ``md``, ``po fill``, ``sphinx``, ``eval``,
+``prefill``, ``review sync``) gathers its inputs (the spec, the machine cache it opened, the
+reviewed layer, the glossary, the page guard) and calls :func:`build_pipeline`; what it gets
+back is never rewired. Before, each front end bound the cache, wrapped the model and chose the
+fallback policy by hand, and ``prefill`` rewired a built service: a fix to one wiring missed
+the others, and what a pass translated with was not what it was built with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .backends import TranslatorSpec
+from .cache import MachineCache
+from .glossary import Glossary
+from .lazy import LazyTranslator
+from .progress import NoProgress, Progress
+from .service import ChunkRunner, Guard, Requests, TranslationService
+from .spec import CacheBinding, bind_cache
+from .translator import Translator
+
+if TYPE_CHECKING:
+    from .cache import Hit
+    from .reviews import Reviewer
+
+ModelLoader = Callable[[TranslatorSpec], Translator]
+"""``load(spec) -> translator``: builds (or returns) the translator ``spec`` describes."""
+
+GIVEN_TRANSLATOR = TranslatorSpec("given", None)
+"""The spec of a translator the caller hands over as an object (``translate_markdown``): the
+registry never loads it, and a machine cache is bound to it only by the caller
+(:attr:`SiteInputs.cache` a :class:`~.spec.CacheBinding`)."""
+
+
+@dataclass(frozen=True)
+class SiteInputs:
+    """What a front end gathers about the site it translates; every piece optional.
+
+    ``cache``: the machine cache the front end opened (and closes: the plugin keeps one across
+    ``mkdocs serve`` rebuilds), bound here to the spec's fingerprints; or a binding already
+    made (a library caller's). ``reviews``: reviewed translations, consulted per segment
+    before the cache (``SiteTranslator``). ``guard``: the page guard of spliced pages."""
+
+    cache: MachineCache | CacheBinding | None = None
+    reviews: Reviewer | None = None
+    glossary: Glossary | None = None
+    guard: Guard | None = None
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    """The wired pipeline: the spec it translates with, its service, the lazily loaded model
+    (``loads`` tells a build whether it loaded it), the inputs it was built from."""
+
+    spec: TranslatorSpec
+    service: TranslationService
+    lazy: LazyTranslator
+    site: SiteInputs
+
+    @property
+    def reviews(self) -> Reviewer | None:
+        return self.site.reviews
+
+    @property
+    def glossary(self) -> Glossary | None:
+        return self.service.glossary
+
+    @property
+    def cache(self) -> CacheBinding | None:
+        return self.service.cache
+
+    @property
+    def machine(self) -> MachineCache | None:
+        """The machine cache the binding reads and writes (None: no cache)."""
+        return self.service.cache.machine if self.service.cache is not None else None
+
+    def translate(self, requests: Requests) -> dict[str, Hit]:
+        """:meth:`TranslationService.translate`."""
+        return self.service.translate(requests)
+
+    def lookup(self, requests: Requests) -> dict[str, Hit]:
+        """:meth:`TranslationService.lookup` (never loads the model)."""
+        return self.service.lookup(requests)
+
+
+def build_pipeline(
+    spec: TranslatorSpec,
+    site: SiteInputs = SiteInputs(),
+    *,
+    lazy: LazyTranslator | None = None,
+    load: ModelLoader | None = None,
+    english_fallback: bool = False,
+    progress: Progress | None = None,
+    runner: ChunkRunner | None = None,
+) -> Pipeline:
+    """The pipeline for ``spec`` over ``site``.
+
+    The model is ``load(spec)``, by default ``lazy.get(spec)`` (a new
+    :class:`~.lazy.LazyTranslator` unless one is given: the plugin keeps its own across
+    ``mkdocs serve`` rebuilds), called only when a text misses the cache. ``english_fallback``:
+    when it cannot be loaded, the misses come back English (counted, the reason in
+    ``service.unavailable``) instead of failing. ``progress``: told of each finished chunk
+    (None: nobody; a front end with a user picks :func:`~.progress.progress_for`'s reporter).
+    ``runner``: where misses are translated when not in this process (``prefill``).
+
+    Binding a :class:`~.cache.MachineCache` reads (and may record) the model's fingerprint in
+    it; nothing else is opened or loaded."""
+    lazy = lazy if lazy is not None else LazyTranslator()
+    loader: ModelLoader = load if load is not None else lazy.get
+    cache = site.cache
+    if isinstance(cache, MachineCache):
+        if spec is GIVEN_TRANSLATOR:
+            raise ValueError("a translator handed over as an object takes a bound cache, not a MachineCache")
+        cache = bind_cache(spec, cache)
+    service = TranslationService(
+        lambda: loader(spec),
+        cache=cache,
+        glossary=site.glossary if site.glossary else None,  # an empty glossary changes no key
+        english_fallback=english_fallback,
+        progress=progress if progress is not None else NoProgress(),
+        guard=site.guard,
+        runner=runner,
+    )
+    return Pipeline(spec, service, lazy, site)
