@@ -1,7 +1,7 @@
 """The one translation pipeline: every front end translates through it.
 
-Front ends (the plugin, ``md``, ``po fill``, ``review sync``, and the coming ``docs`` and
-``prefill``) only gather inputs and write outputs; everything in between is here, once::
+Front ends (the plugin, ``md``, ``po fill``, ``review sync``, ``docs`` and ``prefill``) only
+gather inputs and write outputs; everything in between is here, once::
 
     texts (+ droppable pairs) ─> cache key ─> machine cache ─> lazy model ─> glossary
         ─> ladder (ladder.translate_segments) ─> store ─> page guard ─> splice

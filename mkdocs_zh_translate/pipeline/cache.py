@@ -1,7 +1,7 @@
 """Translation memory: where a segment's Chinese comes from before the model is asked.
 
-Two kinds of source answer a lookup, in order: zero or more read-only *layers* (issue 5 puts
-the reviewed PO translations here, so human text always wins) and the *machine cache*, a
+Two kinds of source answer a lookup, in order: zero or more read-only *layers* (the reviewed
+PO translations are one, so human text always wins) and the *machine cache*, a
 diskcache directory that stores every model output. The machine cache is keyed by a hash of the
 segment text, the translator fingerprint and the decode options, so changing the model or the
 beam width never serves stale output, and it is shared safely by concurrent builds (SQLite in

@@ -1,6 +1,6 @@
 """The page guard: a translated page must keep the English page's structure, or lose segments.
 
-The segmenter recognises the constructs it knows; real sites use more (issue 12). Rather than
+The segmenter recognises the constructs it knows; real sites use more. Rather than
 ship a broken page when a construct is unknown, the guard renders the English page and the
 spliced zh page with the site's own Markdown renderer and compares what a translation must
 never change:
@@ -33,14 +33,14 @@ Pure of MkDocs: the front end supplies ``render`` (Markdown -> HTML). The plugin
 Python-Markdown with the site's ``markdown_extensions``; :func:`python_markdown_renderer` is the
 default for front ends without a site (``md``, ``docs``).
 
-The English render may be borrowed (issue 21): a front end whose site renders every page anyway
+The English render may be borrowed: a front end whose site renders every page anyway
 passes :class:`PageGuard` ``english``, the structures of those renders by Markdown, when they
 are what ``render`` makes of the same Markdown. A page whose exact Markdown the site rendered
 costs one render instead of two; the English render is still made, to time the
 search's budget, when the page differs. The front end stores only renders it knows to be the
 guard's own (see ``plugin/borrow.py``).
 
-Verdicts are cached (issue 21): the guard's renders cost more than everything else of a cached
+Verdicts are cached: the guard's renders cost more than everything else of a cached
 rebuild or a ``mkdocs serve`` reload, and an unchanged page with unchanged translations gets the
 same verdict. A front end passes a :class:`VerdictStore` (the machine cache) and the renderer's
 fingerprint (:func:`extensions_fingerprint`); the key is a hash of everything the verdict

@@ -151,8 +151,8 @@ class ProjectingTranslator:
 
 
 def project(translator: Translator) -> Translator:
-    """Markup-free translation + projection through cross-attention alignment (issue 24,
-    approach B): the model never sees a placeholder. Needs the ONNX engine and an export with
+    """Markup-free translation + projection through cross-attention alignment: the
+    model never sees a placeholder. Needs the ONNX engine and an export with
     ``aligner.onnx``."""
     load = getattr(translator, "load_aligner", None)
     if not callable(load):

@@ -1,4 +1,4 @@
-"""Under ``mkdocs serve``, reuse what known plugins' page hooks made of unchanged input (issue 21).
+"""Under ``mkdocs serve``, reuse what known plugins' page hooks made of unchanged input.
 
 A serve reload rebuilds every page of both sites although an edit changes one; after the
 Markdown renders (``reload.py``), the most expensive steps left are other plugins' page hooks:

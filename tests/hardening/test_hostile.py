@@ -577,8 +577,8 @@ def rename(src, dst):  # /tmp/jieba.cache belongs to another user: it cannot be 
     return real_rename(src, dst)
 os.rename = rename
 from pathlib import Path
-from mkdocs_zh_translate.plugin import site
-site.quiet_jieba(Path(sys.argv[1]))
+from mkdocs_zh_translate.plugin import jiebaconf, site
+jiebaconf.quiet_jieba(Path(sys.argv[1]))
 print(site.segment_chinese("翻译缓存让第二次构建更快"))
 """
 
