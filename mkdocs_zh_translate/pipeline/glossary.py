@@ -161,7 +161,6 @@ class GlossaryTranslator:
     def __init__(self, inner: object, glossary: Glossary) -> None:
         self.inner = inner
         self.glossary = glossary
-        self.fingerprint = getattr(inner, "fingerprint", "")
         self.constrains = takes_terms(inner)
         self.decoding = glossary.enforce == "decoding" and self.constrains
         if glossary.enforce == "decoding":  # which path applies, said once per process
