@@ -136,7 +136,7 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 
     try:
         with path.open("rb") as fh:
-            data = yaml_load(fh, _Loader)  # a SafeLoader with vetted tags
+            data = yaml_load(fh, _Loader)  # type: ignore[arg-type]  # a SafeLoader (vetted tags): loaders share no stub base
     except (OSError, UnicodeDecodeError) as exc:
         where = getattr(exc, "filename", None) or path
         raise MdConfigError(f"{where}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
