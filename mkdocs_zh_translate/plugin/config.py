@@ -269,6 +269,12 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
     schema on the user guide's CI page), relative to mkdocs.yml. ``true`` (default): ``report.json`` in the
     cache directory; ``false``: no report."""
 
+    speedups = c.Choice(("auto", "off"), default="auto")
+    """``auto`` (default): the speed-ups that wrap other packages' internals (serve reloads
+    reusing renders and page hooks, the English renders lent to the page guard, compiled theme
+    templates shared) run where those packages are at a version they were tested with
+    (``speedups.TESTED``); ``off``: plain builds and rebuilds. Outputs are the same either way."""
+
     strict = c.Type(bool, default=False)
     """Treat every translation fallback (placeholder mismatch, page that cannot be segmented)
     as an error instead of a warning."""

@@ -33,7 +33,7 @@ from ..pipeline.pages import STRINGS_LABEL, PageJob, PageResult, SiteTranslator,
 from ..pipeline.report import PageCounts, dumps, run_report
 from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
-from . import chrome, coexist, editions, site, templates, theme404, uistrings, versions
+from . import chrome, coexist, editions, site, speedups, templates, theme404, uistrings, versions
 from .backlinks import BacklinkLayout
 from .buildlog import PREFIX as ZH_BUILD
 from .buildlog import WarningCount, prefixed_warnings
@@ -148,7 +148,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
 
     def _reusing(self) -> bool:
         """Whether this build may reuse the previous build's work (reload.py, hookmemo.py)."""
-        return self._command == "serve" and not self._dirty
+        return self._command == "serve" and not self._dirty and speedups.enabled(self.config.speedups, "reload")
 
     def _stop_counting(self) -> int:
         """The English build's warnings so far (0 when not counting); counting stops."""
@@ -231,7 +231,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
     def _pre_page(self, page: Page, /, *, config: MkDocsConfig, files: Files) -> Page | None:
         if self._zh and self._reusing():  # see reload.py
             self._renders.attach(page, config, files)
-        elif not self._zh and self._build is not None and self._i18n is None and self.collector is None:
+        elif (not self._zh and self._build is not None and self._i18n is None and self.collector is None
+              and speedups.enabled(self.config.speedups, "borrow")):
             self.pipeline.english.attach(page)  # the guard's English renders (borrow.py)
         return page
 
@@ -304,8 +305,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
     def on_env(self, env: Any, /, *, config: MkDocsConfig, files: Files) -> Any:
         # mkdocstrings lays out backlinks in an order that changes from process to process: the
         # zh build follows the English build's layout (see backlinks.py).
-        if self._build is not None:  # both builds, and every serve reload, share compiled templates
-            self._templates.install(env)
+        if self._build is not None and speedups.enabled(self.config.speedups, "jinjacache"):
+            self._templates.install(env)  # both builds, and every serve reload, share compiled templates
         mkdocstrings = config.plugins.get("mkdocstrings")
         if self._build is not None and self._i18n is None and mkdocstrings is not None:
             self._build.backlinks.install(mkdocstrings, zh=self._zh)
