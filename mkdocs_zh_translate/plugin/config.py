@@ -276,8 +276,9 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
     (``speedups.TESTED``); ``off``: plain builds and rebuilds. Outputs are the same either way."""
 
     strict = c.Type(bool, default=False)
-    """Treat every translation fallback (placeholder mismatch, page that cannot be segmented)
-    as an error instead of a warning."""
+    """Fail the build where English is left behind (a sentence no fallback could repair, a page
+    that cannot be segmented, a page-guard revert) or a review is ignored; a fallback that still
+    translated the whole sentence is a note, never an error (``pages.strict_failure``)."""
 
     def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
         failed, warnings = super().validate()
