@@ -70,6 +70,7 @@ from mkdocs_zh_translate.pipeline.markup import markup_names
 from mkdocs_zh_translate.pipeline.pages import site_requests
 from mkdocs_zh_translate.pipeline.service import Requests
 from mkdocs_zh_translate.pipeline.translator import Translator
+from mkdocs_zh_translate.scored import Scored
 from mkdocs_zh_translate.segment import TAG_RE, SegmentedPage, segment_markdown, validate
 from tools.markup_set import MarkupCase, markup_set, score
 
@@ -84,21 +85,23 @@ class Recorder:
         self.inner = inner
         self.raw: dict[str, str] = {}
 
-    def _keep(self, texts: Sequence[str], outputs: Sequence[str]) -> None:
-        for text, out in zip(texts, outputs):
-            self.raw.setdefault(text, out)
+    speaks_scored = True  # it passes the wrapped translator's Scored outputs on
 
-    def translate(self, texts: Sequence[str]) -> list[str]:
+    def _keep(self, texts: Sequence[str], outputs: Sequence[Scored]) -> None:
+        for text, out in zip(texts, outputs):
+            self.raw.setdefault(text, out.text)
+
+    def translate(self, texts: Sequence[str]) -> list[Scored]:
         outputs = self.inner.translate(texts)
         self._keep(texts, outputs)
         return outputs
 
-    def translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
+    def translate_nbest(self, texts: Sequence[str], n: int) -> list[list[Scored]]:
         nbest = getattr(self.inner, "translate_nbest", None)
         if nbest is None:  # as if the ladder skipped the step: no runner-up
             return [[out] for out in self.translate(texts)]
-        result: list[list[str]] = nbest(texts, n)
-        self._keep(texts, [hyps[0] if hyps else "" for hyps in result])
+        result: list[list[Scored]] = nbest(texts, n)
+        self._keep(texts, [hyps[0] if hyps else Scored("", None) for hyps in result])
         return result
 
 

@@ -1,21 +1,38 @@
-"""A model output that carries the model's confidence in it, through code that only knows strings.
+"""A model output and the model's confidence in it.
 
 The engine's score of a translation (the length-normalised log-probability of the chosen
 hypothesis, as the beam search ranks it) has to reach the translation cache, and between the
-two sit the fallback ladder (``segment/``, pure) and translator wrappers (glossary, markup
-strategies) that take and return plain ``str``. A ``str`` that also holds ``score`` passes
-through all of them unchanged; a wrapper that builds a new string keeps the score with
-:func:`with_score_of`. Code that never looks at the score sees an ordinary string, and an
-output without one (the pseudo backend, a user's backend) simply has no score: ``None``,
-"unknown", never an error.
+two sit the translator wrappers (glossary, markup strategies) and the fallback ladder.
 
-It lives at the top of the package because both ``engine/`` (which makes it) and
-``pipeline/`` (which reads it) may import it, and neither may import the other.
+The pipeline carries :class:`Scored` values: text and score together, a value no wrapper can
+return without saying what score goes with its text (``out.with_text(new)`` keeps it). The
+engine's own API returns :class:`ScoredText`, a ``str`` that also holds ``score`` (its callers,
+the CLI's ``translate`` and the benchmarks, want strings); ``pipeline.translator.as_translator``
+turns a backend's strings into ``Scored`` once, at the pipeline's boundary. An output without a
+score (the pseudo backend, a user's backend) has ``None``: "unknown", never an error.
+
+It lives at the top of the package because both ``engine/`` (which makes scores) and
+``pipeline/`` (which reads them) may import it, and neither may import the other.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One translation: ``text`` and ``score``, a float <= 0 (higher: the model is surer) or
+    None (unknown)."""
+
+    text: str
+    score: float | None
+
+    def with_text(self, text: str) -> Scored:
+        """The same model output with its text rebuilt (placeholders restored, terms put back):
+        the model's confidence stays with it."""
+        return Scored(text, self.score)
 
 
 class ScoredText(str):
@@ -42,12 +59,6 @@ def finite_score(value: object) -> float | None:
 def score_of(text: object) -> float | None:
     """The finite score ``text`` carries, or None (a plain string, a non-finite value)."""
     return finite_score(getattr(text, "score", None))
-
-
-def with_score_of(text: str, source: object) -> str:
-    """``text`` carrying ``source``'s score (for wrappers that rebuild a model's output)."""
-    score = score_of(source)
-    return text if score is None else ScoredText(text, score)
 
 
 def lowest(scores: list[float | None]) -> float | None:

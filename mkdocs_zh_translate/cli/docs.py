@@ -25,7 +25,8 @@ def add_parser(sub: Any) -> None:
             "excludes), and the Chinese language's settings as a YAML snippet for the i18n plugins."
         ),
     )
-    docs.add_argument("-f", "--config-file", metavar="CONFIG", help="mkdocs.yml or properdocs.yml (default: ./)")
+    docs.add_argument("-f", "--config-file", metavar="CONFIG",
+                      help="mkdocs.yml or properdocs.yml (default: ./mkdocs.yml, else ./properdocs.yml)")
     docs.add_argument("--out", required=True, metavar="DIR", help="output docs directory")
     docs.add_argument("--layout", choices=LAYOUTS, default="suffix", help="page.zh.md (suffix) or zh/page.md")
     docs.add_argument("--snippet", metavar="FILE", help="where the i18n settings go (default: DIR.i18n.yml)")

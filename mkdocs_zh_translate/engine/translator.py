@@ -56,8 +56,8 @@ def _read_json(path: Path, model_dir: Path) -> Any:
 
 
 def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Validate an exported directory against its manifest and read its JSON; the manifest
-    comes back with the fingerprint computed from the verified files."""
+    """Validate an exported directory against its manifest and read its JSON. (The cache key
+    of its translations is the pipeline's, ``spec.bind_cache``: the engine computes none.)"""
     if not model_dir.exists():
         hint = EXPORT_HINT.replace("DIR", str(model_dir))
         raise EngineError(f"{model_dir}: no such model directory; create it with `{hint}`")
@@ -83,7 +83,7 @@ def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     try:
         # Every file against its sha256 (large ones once, remembered by size and mtime); the
         # settings are parsed from the very bytes that were hashed.
-        fingerprint = verify_model(model_dir, manifest, REQUIRED_FILES, {GENERATION_FILE: generation})
+        verify_model(model_dir, manifest, REQUIRED_FILES, {GENERATION_FILE: generation})
     except ModelIntegrityError as exc:
         raise EngineError(str(exc)) from None
     try:
@@ -97,7 +97,7 @@ def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
             f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`"
         )
     check_settings(settings, model_dir / GENERATION_FILE, manifest["files"], recreate_hint(model_dir))
-    return dict(manifest, fingerprint=fingerprint), settings
+    return manifest, settings
 
 
 class OnnxTranslator:
@@ -180,12 +180,6 @@ class OnnxTranslator:
         self._tag_vocab: TagVocab | None = None
         self._term_vocab: TermVocab | None = None
         self.shortlister = self._shortlister(shortlist)
-        self.fingerprint = (
-            f"onnx:{manifest['fingerprint']}:beams={self.num_beams}:max={self.max_length}:min={self.min_length}"
-            f":lp={self._base_options.length_penalty}:es={self._base_options.early_stopping}"
-            f":prefix={self.target_prefix or ''}:renorm={int(renormalize)}"
-            + (f":shortlist={int(shortlist)}" if shortlist else "")  # off: the keys of before
-        )
 
     def _shortlister(self, size: int | None) -> Shortlister | None:
         """The vocabulary shortlist's builder (``shortlist.py``) for ``size``, None when off."""

@@ -31,7 +31,7 @@ from .markup import (
     unknown_markup,
 )
 from .translator import BackendError as BackendError  # raised here; its home is beside the protocol
-from .translator import PseudoTranslator, Translator
+from .translator import BareTranslator, PseudoTranslator, Translator, as_translator
 
 
 @dataclass(frozen=True)
@@ -65,8 +65,8 @@ class Backend:
     """What the package knows about one backend, looked up by :attr:`name`."""
 
     name: str
-    factory: Callable[[TranslatorSpec], Translator]
-    """Builds the bare translator (the markup strategy wraps it) from the spec; raises
+    factory: Callable[[TranslatorSpec], BareTranslator]
+    """Builds the bare translator (``as_translator`` adapts it, the markup strategy wraps it) from the spec; raises
     :class:`BackendError` with one line when it cannot."""
     help: str
     """One line for ``--help``."""
@@ -82,11 +82,11 @@ class Backend:
     ``markup: auto`` resolves to ``project`` there when the export has an aligner."""
 
 
-def _pseudo(spec: TranslatorSpec) -> Translator:
+def _pseudo(spec: TranslatorSpec) -> BareTranslator:
     return PseudoTranslator()
 
 
-def _onnx(spec: TranslatorSpec) -> Translator:
+def _onnx(spec: TranslatorSpec) -> BareTranslator:
     if spec.model is None:
         raise BackendError(
             "the onnx backend needs a model directory: pass --model DIR "
@@ -175,7 +175,7 @@ def load_translator(
         providers=tuple(providers) if providers else None,
         markup=markup,
     )
-    return strategy(get_backend(backend).factory(spec))
+    return strategy(as_translator(get_backend(backend).factory(spec)))
 
 
 def resolve_markup(name: str, backend: str, model: str | Path | None) -> MarkupChoice:

@@ -28,14 +28,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, ClassVar
 
 import yaml
 
 from ..errors import ReviewError
-from ..scored import with_score_of
+from ..scored import Scored
 from ..segment import TAG_RE, tokenize
 from ..textfile import NotUtf8Error
 from ..untrusted import UntrustedFileError, display, excerpt, read_untrusted_text
+from .translator import as_translator, bare
 
 GLOSSARY_FILE = "glossary.yml"
 #: How ``terms:`` entries are enforced (``enforce:`` in the file), the default first.
@@ -158,34 +160,35 @@ class GlossaryTranslator:
     """Wraps a translator so glossary terms pass through it as protected atoms, or, with
     ``enforce: decoding`` and a translator that takes ``terms=``, as decoding constraints."""
 
+    speaks_scored: ClassVar[bool] = True
+
     def __init__(self, inner: object, glossary: Glossary) -> None:
-        self.inner = inner
+        self.inner: Any = as_translator(inner)
         self.glossary = glossary
-        self.fingerprint = getattr(inner, "fingerprint", "")
-        self.constrains = takes_terms(inner)
+        self.constrains = takes_terms(bare(self.inner))
         self.decoding = glossary.enforce == "decoding" and self.constrains
         if glossary.enforce == "decoding":  # which path applies, said once per process
             name = getattr(inner, "name", type(inner).__name__)
             _announce("glossary terms: constrained decoding (substitution where it cannot apply)" if self.decoding
                       else f"glossary terms: substitution (the {name} translator cannot constrain decoding)")
-        if hasattr(inner, "translate_nbest"):
+        if hasattr(self.inner, "translate_nbest"):
             self.translate_nbest = self._translate_nbest
 
-    def translate(self, texts: Sequence[str]) -> list[str]:
+    def translate(self, texts: Sequence[str]) -> list[Scored]:
         if self.decoding:
             return [alts[0] for alts in self._translate_nbest(texts, 1)]
         return self._substitute(texts)
 
-    def _decode(self, texts: Sequence[str], n: int) -> list[list[str] | None]:
+    def _decode(self, texts: Sequence[str], n: int) -> list[list[Scored] | None]:
         """Terms as decoding constraints; None for a text whose output lacks one of its terms
         (or lost a kept term's atom): it takes the substitution path."""
         protected = [self.glossary.protect(t, forced=True) for t in texts]
         targets = [self.glossary.targets(t) for t in texts]
-        outputs = self.inner.translate_nbest([p for p, _r in protected], n, terms=targets)  # type: ignore[attr-defined]
-        result: list[list[str] | None] = []
+        outputs = self.inner.translate_nbest([p for p, _r in protected], n, terms=targets)
+        result: list[list[Scored] | None] = []
         for hyps, (_p, reps), wanted in zip(outputs, protected, targets):
-            kept = [h for h in (self.glossary.restore(h, reps) if reps else h for h in hyps)
-                    if h is not None and all(h.count(t) >= wanted.count(t) for t in set(wanted))]
+            kept = [h for h in (self._restored(h, reps) for h in hyps)
+                    if h is not None and all(h.text.count(t) >= wanted.count(t) for t in set(wanted))]
             result.append(kept or None)
         missed = sum(r is None for r, w in zip(result, targets) if w)
         if any(targets):
@@ -193,34 +196,42 @@ class GlossaryTranslator:
                       sum(bool(w) for w in targets) - missed, sum(bool(w) for w in targets), missed)
         return result
 
-    def _substitute(self, texts: Sequence[str]) -> list[str]:
+    def _restored(self, out: Scored, reps: Any) -> Scored | None:
+        """``out`` with its terms' placeholders replaced (None: the model lost one); the
+        model's confidence stays with it."""
+        if not reps:
+            return out
+        restored = self.glossary.restore(out.text, reps)
+        return None if restored is None else out.with_text(restored)
+
+    def _substitute(self, texts: Sequence[str]) -> list[Scored]:
         protected = [self.glossary.protect(t) for t in texts]
-        outputs = list(self.inner.translate([p for p, _r in protected]))  # type: ignore[attr-defined]
+        outputs: list[Scored] = list(self.inner.translate([p for p, _r in protected]))
         retry = []
         for i, (out, (_p, reps)) in enumerate(zip(outputs, protected)):
-            restored = self.glossary.restore(out, reps) if reps else out
+            restored = self._restored(out, reps)
             if restored is None:
                 retry.append(i)
             else:
-                outputs[i] = with_score_of(restored, out)  # the model's confidence stays with it
+                outputs[i] = restored
         if retry:  # the model dropped a term's placeholder: translate those without protection
             for i, alts in zip(retry, self._unprotected([texts[i] for i in retry], 1)):
                 outputs[i] = alts[0]
         return outputs
 
-    def _unprotected(self, texts: Sequence[str], n: int) -> list[list[str]]:
+    def _unprotected(self, texts: Sequence[str], n: int) -> list[list[Scored]]:
         """``texts`` without placeholders for their terms (the model lost one): with the
         ``terms:`` entries' Chinese as decoding constraints where the translator can take
         them, so the term is still there (kept terms: as the model translates them)."""
         if self.constrains:
             log.debug("glossary terms: %d texts lost a term's placeholder; constrained decoding instead", len(texts))
-            found = self.inner.translate_nbest(texts, n, terms=[self.glossary.targets(t) for t in texts])  # type: ignore[attr-defined]
+            found = self.inner.translate_nbest(texts, n, terms=[self.glossary.targets(t) for t in texts])
             return [list(alts) for alts in found]
         if n == 1:
-            return [[out] for out in self.inner.translate(texts)]  # type: ignore[attr-defined]
-        return [list(alts) for alts in self.inner.translate_nbest(texts, n)]  # type: ignore[attr-defined]
+            return [[out] for out in self.inner.translate(texts)]
+        return [list(alts) for alts in self.inner.translate_nbest(texts, n)]
 
-    def _translate_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
+    def _translate_nbest(self, texts: Sequence[str], n: int) -> list[list[Scored]]:
         if self.decoding:
             decoded = self._decode(texts, n)
             rest = [i for i, alts in enumerate(decoded) if alts is None]
@@ -229,16 +240,15 @@ class GlossaryTranslator:
                          else [[t] for t in self._substitute([texts[i] for i in rest])])
                 for i, alts in zip(rest, again):
                     decoded[i] = alts
-            return [alts or [""] for alts in decoded]
+            return [alts or [Scored("", None)] for alts in decoded]
         return self._substitute_nbest(texts, n)
 
-    def _substitute_nbest(self, texts: Sequence[str], n: int) -> list[list[str]]:
+    def _substitute_nbest(self, texts: Sequence[str], n: int) -> list[list[Scored]]:
         protected = [self.glossary.protect(t) for t in texts]
-        outputs = self.inner.translate_nbest([p for p, _r in protected], n)  # type: ignore[attr-defined]
-        result: list[list[str]] = []
+        outputs = self.inner.translate_nbest([p for p, _r in protected], n)
+        result: list[list[Scored]] = []
         for text, hyps, (_p, reps) in zip(texts, outputs, protected):
-            restored = [(self.glossary.restore(h, reps), h) for h in hyps] if reps else [(h, h) for h in hyps]
-            kept = [with_score_of(r, h) for r, h in restored if r is not None]
+            kept = [r for r in (self._restored(h, reps) for h in hyps) if r is not None]
             if not kept:
                 kept = self._unprotected([text], n)[0]
             result.append(kept)

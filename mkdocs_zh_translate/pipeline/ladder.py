@@ -9,8 +9,8 @@ and a bad output never crashes a build:
 3. ``drop_pairs`` translate without the emphasis pairs the caller allows to drop
 4. ``english``    keep the source text
 
-Each translation also carries the model's confidence when the translator gives one (an
-output string with a finite ``score`` attribute, ``scored.ScoredText``). A segment's score
+Each translation also carries the model's confidence when the translator gives one (every
+output is a ``scored.Scored``; its ``score`` is None when unknown). A segment's score
 is the *lowest* of the model outputs it is made of: its sentence pieces, and under ``runs``
 the separately translated runs; ``nbest`` counts the hypothesis it took. Pieces kept in
 English or without words count nothing; a segment with no model output at all, or one
@@ -26,7 +26,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ..scored import lowest, score_of
+from ..scored import Scored, lowest
 from ..segment import (
     TAG_RE,
     apply_ids,
@@ -38,7 +38,7 @@ from ..segment import (
     validate,
     without_pairs,
 )
-from .translator import NBestTranslator, Translator
+from .translator import NBestTranslator, Translator, as_translator
 
 LADDER = ("nbest", "runs", "drop_pairs", "english")
 NBEST = 4
@@ -85,17 +85,20 @@ def _units(text: str, droppable: Collection[int], max_chars: int) -> list[_Unit]
     return units
 
 
-def _batch(translator: Translator, texts: list[str]) -> dict[str, str]:
+_NOTHING = Scored("", None)
+
+
+def _batch(translator: Translator, texts: list[str]) -> dict[str, Scored]:
     unique = [t for t in dict.fromkeys(texts) if t]
     if not unique:
         return {}
     outputs = translator.translate(unique)
     if len(outputs) != len(unique):
         raise ValueError(f"translator returned {len(outputs)} texts for {len(unique)}")
-    return {text: out if isinstance(out, str) else "" for text, out in zip(unique, outputs)}
+    return dict(zip(unique, outputs))
 
 
-def _try_runs(unit: _Unit, translated: dict[str, str]) -> str | None:
+def _try_runs(unit: _Unit, translated: dict[str, Scored]) -> str | None:
     """Rebuild the unit from separately translated runs.
 
     A run the model returned empty (small models do this for a lone "The") keeps its English
@@ -109,7 +112,7 @@ def _try_runs(unit: _Unit, translated: dict[str, str]) -> str | None:
             out.append(part)
             continue
         core = part.strip()
-        result = strip_tags(translated.get(core, "")).strip()
+        result = strip_tags(translated.get(core, _NOTHING).text).strip()
         if result:
             any_translated = True
         else:
@@ -140,9 +143,9 @@ def _join(units: list[_Unit]) -> str:
 def _first_pass(units: list[_Unit], translator: Translator) -> None:
     outputs = _batch(translator, [u.text for u in units])
     for u in units:
-        out = outputs.get(u.text, "")
-        if not validate(u.text, out):
-            u.result, u.scores = out, [score_of(out)]
+        out = outputs.get(u.text, _NOTHING)
+        if not validate(u.text, out.text):
+            u.result, u.scores = out.text, [out.score]
 
 
 def _next_hypotheses(units: list[_Unit], translator: Translator) -> None:
@@ -152,8 +155,8 @@ def _next_hypotheses(units: list[_Unit], translator: Translator) -> None:
     hyps = dict(zip(keys, translator.translate_nbest(keys, NBEST)))
     for u in units:
         for candidate in hyps.get(u.text, [])[1:]:
-            if isinstance(candidate, str) and not validate(u.text, candidate):
-                u.result, u.step, u.scores = candidate, "nbest", [score_of(candidate)]
+            if not validate(u.text, candidate.text):
+                u.result, u.step, u.scores = candidate.text, "nbest", [candidate.score]
                 break
 
 
@@ -162,8 +165,8 @@ def _separate_runs(units: list[_Unit], translator: Translator) -> None:
     for u in units:
         out = _try_runs(u, runs)
         if out is not None and not validate(u.text, out):
-            used = [runs[r] for r in _run_texts(u) if strip_tags(runs.get(r, "")).strip()]  # as _try_runs
-            u.result, u.step, u.scores = out, "runs", [score_of(o) for o in used]
+            used = [runs[r] for r in _run_texts(u) if strip_tags(runs.get(r, _NOTHING).text).strip()]  # as _try_runs
+            u.result, u.step, u.scores = out, "runs", [o.score for o in used]
 
 
 def _drop_pairs(units: list[_Unit], translator: Translator) -> None:
@@ -171,9 +174,9 @@ def _drop_pairs(units: list[_Unit], translator: Translator) -> None:
     reduced = {id(u): without_pairs(u.text, u.droppable) for u in droppers}
     outputs = _batch(translator, list(reduced.values()))
     for u in droppers:
-        out = outputs.get(reduced[id(u)], "")
-        if not validate(reduced[id(u)], out):
-            u.result, u.step, u.scores = out, "drop_pairs", [score_of(out)]
+        out = outputs.get(reduced[id(u)], _NOTHING)
+        if not validate(reduced[id(u)], out.text):
+            u.result, u.step, u.scores = out.text, "drop_pairs", [out.score]
 
 
 def translate_segments(
@@ -188,8 +191,10 @@ def translate_segments(
     Every step sends one batch for all the pieces still broken. ``droppable[i]`` names the pair
     ids of ``texts[i]`` that step ``drop_pairs`` may remove (emphasis-like pairs, never links;
     ``Segment.droppable_pairs``); without it that step is skipped. Errors raised by the
-    translator itself propagate.
+    translator itself propagate. A backend's bare translator is adapted here
+    (``translator.as_translator``), so a caller may pass either.
     """
+    translator = as_translator(translator)
     all_units = [
         _units(text, droppable[i] if droppable is not None else (), max_sentence_chars) for i, text in enumerate(texts)
     ]

@@ -14,7 +14,7 @@ from ..errors import ZhTranslateError
 from .backends import BACKENDS, BackendError, load_translator
 from .markup import DEFAULT_MARKUP
 from .spec import TranslatorSpec
-from .translator import Translator
+from .translator import Translator, as_translator
 
 
 class TranslationFailed(ZhTranslateError):
@@ -59,9 +59,10 @@ class LazyTranslator:
             raise TranslationFailed(str(exc)) from None
         except ImportError as exc:
             raise TranslationFailed(f"the {spec.backend} backend cannot be imported: {exc}") from None
-        self._translator, self._spec = translator, spec
+        adapted: Translator = as_translator(translator)  # a custom factory's may be a bare backend
+        self._translator, self._spec = adapted, spec
         self.loads += 1
-        return translator
+        return adapted
 
     @property
     def loaded(self) -> bool:

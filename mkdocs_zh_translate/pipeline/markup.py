@@ -12,7 +12,9 @@ can produce another translation of the same text). Users choose with the plugin'
 option or ``--markup``; the default, ``auto`` (:func:`resolve_markup`), is ``project`` wherever
 the model can align and ``tags`` elsewhere, and the cache key names the strategy ``auto``
 resolved to, never ``auto``. ``benchmarks/markup.py`` measures every registered strategy.
-To add one, write ``def strategy(translator) -> Translator`` and register it in
+To add one, write ``def strategy(translator) -> Translator`` (the translator it is given
+returns ``scored.Scored`` outputs and so must the one it returns; mark its class
+``speaks_scored = True``) and register it in
 :data:`MARKUP_STRATEGIES`; a strategy that cannot work with the translator it is given (the
 pseudo backend, a model without what it needs) raises ``BackendError`` with one line.
 """
@@ -24,12 +26,12 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from ..logs import log
 from ..model_format import ALIGNER_FILE, MANIFEST_FILE
-from ..scored import with_score_of
-from .translator import BackendError, Translator
+from ..scored import Scored, score_of
+from .translator import BackendError, Translator, as_translator, bare
 
 MarkupStrategy = Callable[[Translator], Translator]
 """``strategy(translator) -> translator``: what the ladder will call for texts with placeholders."""
@@ -75,24 +77,26 @@ class ProjectingTranslator:
     (``projection.drop_stray``): a model trained with tags makes them up, and each would cost
     the whole sentence. Not when the text itself holds placeholder-like strings."""
 
+    speaks_scored: ClassVar[bool] = True
+
     def __init__(self, inner: Any) -> None:
-        self.inner = inner
+        self.inner = as_translator(inner)
         self.name = getattr(inner, "name", "onnx")
 
-    def translate(self, texts: Sequence[str]) -> list[str]:
+    def translate(self, texts: Sequence[str]) -> list[Scored]:
         return [alts[0] for alts in self.translate_nbest(texts, 1)]
 
     def translate_nbest(self, texts: Sequence[str], n: int,
-                        terms: Sequence[Sequence[str]] | None = None) -> list[list[str]]:
+                        terms: Sequence[Sequence[str]] | None = None) -> list[list[Scored]]:
         """``terms``: per text, glossary targets forced in decoding (``engine/terms.py``)."""
-        out: list[list[str] | None] = [None] * len(texts)
+        out: list[list[Scored] | None] = [None] * len(texts)
         plain = self._strippable(texts)
         if plain:
             self._translate_projected(plain, terms, out)
         rest = [i for i, alts in enumerate(out) if alts is None]
         if rest:
             self._translate_tagged(texts, rest, n, terms, out)
-        return [alts or [""] for alts in out]
+        return [alts or [Scored("", None)] for alts in out]
 
     @staticmethod
     def _strippable(texts: Sequence[str]) -> dict[int, tuple[str, list[Any]]]:
@@ -109,7 +113,7 @@ class ProjectingTranslator:
         return plain
 
     def _translate_projected(self, plain: dict[int, tuple[str, list[Any]]],
-                             terms: Sequence[Sequence[str]] | None, out: list[list[str] | None]) -> None:
+                             terms: Sequence[Sequence[str]] | None, out: list[list[Scored] | None]) -> None:
         """Translate the stripped texts with alignment and project their markup back; a text
         that cannot be aligned, or whose projection empties a pair, stays None in ``out``."""
         from ..segment import placeholder_spans  # not at import: the CLI's parser reads this registry
@@ -127,10 +131,10 @@ class ProjectingTranslator:
                 placed = project_markup(plain[i][1], text, result.source_spans,
                                         bounds, result.weights, result.words)
                 if not _emptied(plain[i][1], placed):  # else: with its tags, as under `tags`
-                    out[i] = [with_score_of(placed, result.text)]  # the model's confidence stays
+                    out[i] = [Scored(placed, score_of(result.text))]  # the aligner's text: the engine's
 
     def _translate_tagged(self, texts: Sequence[str], rest: list[int], n: int,
-                          terms: Sequence[Sequence[str]] | None, out: list[list[str] | None]) -> None:
+                          terms: Sequence[Sequence[str]] | None, out: list[list[Scored] | None]) -> None:
         """The texts at ``rest`` go to the wrapped translator as under ``tags``; where the text
         had no placeholders, ones the model made up are dropped from its output."""
         from ..segment import placeholder_spans  # not at import: the CLI's parser reads this registry
@@ -147,12 +151,12 @@ class ProjectingTranslator:
             if placeholder_spans(texts[i]):  # the model saw placeholders (or text like them)
                 out[i] = list(alts)
             else:
-                out[i] = [with_score_of(drop_stray(alt)[0], alt) for alt in alts]
+                out[i] = [alt.with_text(drop_stray(alt.text)[0]) for alt in alts]
 
 
 def project(translator: Translator) -> Translator:
-    """Markup-free translation + projection through cross-attention alignment (issue 24,
-    approach B): the model never sees a placeholder. Needs the ONNX engine and an export with
+    """Markup-free translation + projection through cross-attention alignment: the
+    model never sees a placeholder. Needs the ONNX engine and an export with
     ``aligner.onnx``."""
     load = getattr(translator, "load_aligner", None)
     if not callable(load):
@@ -167,7 +171,7 @@ class TagConstrainable(Protocol):
     """A translator that can decode under placeholder constraints (the ONNX engine)."""
 
     def translate_nbest(self, texts: Sequence[str], n: int, *, tags: bool = False,
-                        terms: Sequence[Sequence[str]] | None = None) -> list[list[str]]: ...
+                        terms: Sequence[Sequence[str]] | None = None) -> list[list[Scored]]: ...
 
 
 class TagConstrained:
@@ -177,14 +181,16 @@ class TagConstrained:
     whole and its output is valid by construction; the ladder stays for what the constraint
     cannot cover (a text longer than the model's positions, the maximum length reached)."""
 
-    def __init__(self, inner: TagConstrainable) -> None:
-        self.inner = inner
+    speaks_scored: ClassVar[bool] = True
 
-    def translate(self, texts: Sequence[str]) -> list[str]:
+    def __init__(self, inner: TagConstrainable) -> None:
+        self.inner: TagConstrainable = as_translator(inner)
+
+    def translate(self, texts: Sequence[str]) -> list[Scored]:
         return [alts[0] for alts in self.translate_nbest(texts, 1)]
 
     def translate_nbest(self, texts: Sequence[str], n: int,
-                        terms: Sequence[Sequence[str]] | None = None) -> list[list[str]]:
+                        terms: Sequence[Sequence[str]] | None = None) -> list[list[Scored]]:
         if terms is None:
             return self.inner.translate_nbest(texts, n, tags=True)
         return self.inner.translate_nbest(texts, n, tags=True, terms=terms)
@@ -192,7 +198,7 @@ class TagConstrained:
 
 def constrained(translator: Translator) -> Translator:
     """The ``constrained`` strategy; needs a translator that decodes under tag constraints."""
-    if not isinstance(translator, TagConstrainable) or not _takes_tags(translator):
+    if not isinstance(translator, TagConstrainable) or not _takes_tags(bare(translator)):
         name = getattr(translator, "name", type(translator).__name__)
         raise BackendError(f"markup strategy 'constrained' needs the onnx backend "
                            f"(the {name} backend cannot constrain tags)")

@@ -18,7 +18,6 @@ from ..errors import ReviewError
 from ..segment import SegmentedPage, SiteSyntax, segment_markdown
 from .backends import needs_model
 from .cache import Hit
-from .guard import PageGuard
 from .lazy import LazyTranslator, TranslationFailed
 from .origin import Origin
 from .report import PageCounts
@@ -289,7 +288,7 @@ class SiteTranslator:
                 if page is not None:
                     results[job.key] = self._page_result(job, page, reviewed.get(job.key), hits, stats)
         finally:
-            if isinstance(service.guard, PageGuard):
+            if service.guard is not None:
                 service.guard.save()
         stats.fallback_steps = [
             str(hits[s].fallback) for s in needed if hits[s].fallback and hits[s].origin is not Origin.ENGLISH
@@ -374,7 +373,7 @@ class SiteTranslator:
         def splice() -> tuple[str, GuardOutcome]:
             return self.service.splice(job.markdown, page, texts, label=job.label, line_offset=job.line_offset)
 
-        if memo is None or (guard is not None and not (isinstance(guard, PageGuard) and guard.fingerprint)):
+        if memo is None or (guard is not None and not guard.fingerprint):
             return splice()  # a guard that does not say what it renders with: no memo
         parts = [job.markdown, self._segmenting(), stable_text(texts), job.label, stable_text(sorted(page.reviewed))]
         parts += [str(job.line_offset), guard.fingerprint if guard is not None else "no guard"]

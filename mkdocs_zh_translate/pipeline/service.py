@@ -16,13 +16,14 @@ one disagreed; the first occurrence's set (0.1.0's ``md``) depended on page orde
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from ..segment import SegmentedPage
 from .cache import Hit
 from .glossary import Glossary, GlossaryTranslator
-from .guard import PageGuard
+from .guard import GuardResult
 from .ladder import SegmentTranslation, translate_segments
 from .lazy import TranslationFailed
 from .origin import Origin
@@ -34,10 +35,6 @@ from .translator import Translator
 # own length bucketing to batch well, small enough that Ctrl-C loses little finished work.
 CHUNK_CHARS = 12_000
 
-# Ladder results of 0.1.0 that the current ladder would give unchanged (it only added the
-# ``drop_pairs`` step everywhere, which comes after these): such legacy entries are reused.
-_LEGACY_STEPS = (None, "nbest", "runs")
-
 ChunkRunner = Callable[
     [list[list[str]], Mapping[str, Collection[int]]], Iterable[tuple[list[str], list[SegmentTranslation]]]
 ]
@@ -45,9 +42,47 @@ ChunkRunner = Callable[
 where the misses are translated when not in this process (``prefill``'s worker processes or Ray
 actors, each running :func:`translate_chunk`). The service alone stores what comes back."""
 
-Guard = Callable[[str, SegmentedPage, list[str | None]], list[str | None]] | PageGuard
-"""``guard(english_markdown, page, translations) -> translations`` with the segments that break
-the page's structure set to None (kept English). It may splice trial pages itself."""
+class Guard(Protocol):
+    """What the pipeline asks of a page guard (``guard.PageGuard`` is the one the front ends
+    use; :class:`FunctionGuard` makes one of a plain function). Structural, so a guard is
+    whatever has these members: nothing in the pipeline tells guards apart by their class."""
+
+    fingerprint: str
+    """What identifies the guard's renderer: a page spliced under the same inputs and the
+    same fingerprint gets the same verdict, so it may be memoised ("": never)."""
+    over_budget: int
+    """Pages sent back to English whole because the guard's search ran out of time (a count
+    that grows: such a verdict is not memoised)."""
+
+    def check(self, english_markdown: str, page: SegmentedPage, translations: Sequence[str | None], *,
+              label: str = "page", line_offset: int = 0) -> GuardResult:
+        """``translations`` with the segments that break the page's structure set to None (kept
+        English), and what the guard did; it may splice trial pages itself."""
+        ...
+
+    def save(self) -> None:
+        """The end of a translation pass: keep what must outlive it (stored verdicts)."""
+        ...
+
+
+class FunctionGuard:
+    """A guard made of ``check(english_markdown, page, translations) -> translations``: no
+    reason, no renders counted, never memoised (it says nothing of what it renders with)."""
+
+    fingerprint = ""
+    over_budget = 0
+
+    def __init__(self, check: Callable[[str, SegmentedPage, list[str | None]], list[str | None]]) -> None:
+        self._check = check
+
+    def check(self, english_markdown: str, page: SegmentedPage, translations: Sequence[str | None], *,
+              label: str = "page", line_offset: int = 0) -> GuardResult:
+        checked = self._check(english_markdown, page, list(translations))
+        whole = any(t is not None for t in translations) and all(t is None for t in checked)
+        return GuardResult(checked, whole_page=whole)
+
+    def save(self) -> None:
+        """Nothing is kept between passes."""
 
 
 @dataclass
@@ -131,25 +166,13 @@ class TranslationService:
         return source
 
     def lookup(self, requests: Requests) -> dict[str, Hit]:
-        """Cached translations of ``requests`` (misses are absent); never loads the model.
-
-        A miss is also looked up under 0.1.0's key; an entry the current ladder would have
-        produced unchanged is reused and stored under the current key."""
+        """Cached translations of ``requests`` (misses are absent); never loads the model."""
         if self.cache is None or not len(requests):
             return {}
         machine, fingerprint = self.cache.machine, self.cache.fingerprint
         keys = {t: self.key(t, d) for t, d in requests.droppable.items()}
         found = machine.lookup(list(dict.fromkeys(keys.values())), fingerprint)
-        hits = {t: found[k] for t, k in keys.items() if k in found}
-        missing = [t for t in keys if t not in hits]
-        if missing and self.cache.legacy:
-            old_keys = {t: self.key(t) for t in missing}
-            old = machine.lookup(list(dict.fromkeys(old_keys.values())), self.cache.legacy)
-            reused = {t: old[k] for t, k in old_keys.items() if k in old and old[k].fallback in _LEGACY_STEPS}
-            if reused:
-                machine.store({keys[t]: h for t, h in reused.items()}, fingerprint)
-                hits.update(reused)
-        return hits
+        return {t: found[k] for t, k in keys.items() if k in found}
 
     def _damaged_hits(self, requests: Requests, misses: list[str], hits: dict[str, Hit]) -> list[str]:
         """The model cannot be loaded: when its directory is a damaged export, the misses that
@@ -231,14 +254,10 @@ class TranslationService:
         spliced: str | None = None  # the page as the guard spliced it already (heading ids pinned)
         if self.guard is not None:
             started = time.perf_counter()
-            if isinstance(self.guard, PageGuard):
-                result = self.guard.check(english, page, list(translations), label=label, line_offset=line_offset)
-                checked, outcome.reason, outcome.renders = result.translations, result.reason, result.renders
-                outcome.whole_page, outcome.reused = result.whole_page, result.reused
-                spliced = result.spliced if heading_ids else None
-            else:
-                checked = self.guard(english, page, list(translations))
-                outcome.whole_page = any(t is not None for t in translations) and all(t is None for t in checked)
+            result = self.guard.check(english, page, list(translations), label=label, line_offset=line_offset)
+            checked, outcome.reason, outcome.renders = result.translations, result.reason, result.renders
+            outcome.whole_page, outcome.reused = result.whole_page, result.reused
+            spliced = result.spliced if heading_ids else None
             if len(checked) != len(translations):
                 raise ValueError(f"the page guard returned {len(checked)} translations for {len(translations)}")
             outcome.reverted = [i for i, (a, b) in enumerate(zip(translations, checked)) if a is not None and b is None]

@@ -21,19 +21,15 @@ from .markup import AUTO, UNNAMED_MARKUP, announce
 # Bump only when placeholder validation or the fallback ladder (pipeline/ladder.py) change
 # what a translation of the same text can be, and say so in CHANGELOG.md: every cached
 # translation is then redone once.
-#   1: the first explicit number (0.2.0); the emphasis pairs a segment may drop are part of the
-#      key, and every front end passes them (0.1.0's plugin never ran the ``drop_pairs`` step).
+#   1: the first release's; the emphasis pairs a segment may drop are part of the key, and
+#      every front end passes them.
 PIPELINE_FORMAT = 1
 
-# 0.1.0 keyed the cache by the package version; its entries are still read (see ``legacy``).
-LEGACY_VERSION = "0.1.0"
 
-
-def decode_options(spec: TranslatorSpec, *, legacy: bool = False) -> str:
+def decode_options(spec: TranslatorSpec) -> str:
     """What besides the model can change a stored result: decoding options (threads cannot),
-    the markup strategy that produced it and the pipeline format (0.1.0 wrote its package
-    version instead)."""
-    tail = f"v={LEGACY_VERSION}" if legacy else f"pipeline={PIPELINE_FORMAT}"
+    the markup strategy that produced it and the pipeline format."""
+    tail = f"pipeline={PIPELINE_FORMAT}"
     markup = spec.resolved_markup
     if markup != UNNAMED_MARKUP:
         tail = f"markup={markup};{tail}"
@@ -44,14 +40,10 @@ def decode_options(spec: TranslatorSpec, *, legacy: bool = False) -> str:
 
 @dataclass(frozen=True)
 class CacheBinding:
-    """A machine cache and the fingerprints its entries for one translator are stored under.
-
-    ``legacy`` is the fingerprint 0.1.0 used for the same translator: its entries are read when
-    the current key misses and the ladder could not have changed them (see the service)."""
+    """A machine cache and the fingerprints its entries for one translator are stored under."""
 
     machine: MachineCache
     fingerprint: str
-    legacy: str | None = None
     # A model directory that differs from its manifest (a damaged export) cannot be loaded; its
     # fingerprint is its content, which nothing was cached under. The fingerprint of the model
     # it was exported as: what a build that cannot load it reads, as it reads the cache's last
@@ -147,15 +139,14 @@ def _declared_content(spec: TranslatorSpec, content: str) -> str | None:
 
 
 def bind_cache(spec: TranslatorSpec, machine: MachineCache) -> CacheBinding:
-    """``machine`` with the current and the 0.1.0 fingerprint of ``spec`` (``auto`` resolved:
-    the key names the strategy that produces the text), and the declared model's when the
-    model directory is damaged."""
+    """``machine`` with the fingerprint of ``spec`` (``auto`` resolved: the key names the
+    strategy that produces the text), and the declared model's when the model directory is
+    damaged."""
     content = _model_content(spec, machine)
     spec = _resolved(spec, machine, content)
     declared = _declared_content(spec, content)
     return CacheBinding(
         machine,
         f"{content}|{decode_options(spec)}",
-        f"{content}|{decode_options(spec, legacy=True)}",
-        f"{declared}|{decode_options(spec)}" if declared else None,
+        damaged=f"{declared}|{decode_options(spec)}" if declared else None,
     )

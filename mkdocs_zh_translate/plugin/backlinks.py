@@ -9,7 +9,7 @@ set of crumbs follows the hashes of their titles, and string hashes change with 
 (``PYTHONHASHSEED``): the English site itself differs between two builds (measured: 6 of 61
 backlink blocks of griffe's ``reference/api/models/alias`` page), and the zh build, whose crumb
 titles are translated headings, gets another draw. That was the last difference between the en
-and zh API pages of the real-world corpus (issue 12: 8 griffe pages "broken", links lost).
+and zh API pages of the real-world corpus (8 griffe pages "broken", links lost).
 
 The fix keeps the English site exactly as mkdocstrings makes it and has the zh build follow it:
 

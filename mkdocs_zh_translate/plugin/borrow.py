@@ -1,4 +1,4 @@
-"""The English build's page renders, lent to the page guard (issue 21).
+"""The English build's page renders, lent to the page guard.
 
 The guard renders each translated page's English Markdown to compare the spliced page with it;
 the English build has just rendered the same Markdown. MkDocs renders with the site's

@@ -269,9 +269,16 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
     schema on the user guide's CI page), relative to mkdocs.yml. ``true`` (default): ``report.json`` in the
     cache directory; ``false``: no report."""
 
+    speedups = c.Choice(("auto", "off"), default="auto")
+    """``auto`` (default): the speed-ups that wrap other packages' internals (serve reloads
+    reusing renders and page hooks, the English renders lent to the page guard, compiled theme
+    templates shared) run where those packages are at a version they were tested with
+    (``speedups.TESTED``); ``off``: plain builds and rebuilds. Outputs are the same either way."""
+
     strict = c.Type(bool, default=False)
-    """Treat every translation fallback (placeholder mismatch, page that cannot be segmented)
-    as an error instead of a warning."""
+    """Fail the build where English is left behind (a sentence no fallback could repair, a page
+    that cannot be segmented, a page-guard revert) or a review is ignored; a fallback that still
+    translated the whole sentence is a note, never an error (``pages.strict_failure``)."""
 
     def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
         failed, warnings = super().validate()

@@ -24,17 +24,16 @@ from ..owned import path_kind
 from ..pipeline.backends import needs_model
 from . import uistrings
 from .config import PluginConfig
+from .configfile import config_in
 from .factory import SitePipeline, listed_options, load_options
 from .overrides import translatable_copyright, translatable_site_name
-
-# properdocs looks for its own name first, then MkDocs' (ProperDocs 1.6.7 config/base.py).
-CONFIG_NAMES = ("properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml")
 
 _I18N_SUFFIX_KEYS = ("locale", "name", "default", "build", "link", "fixed_link", "site_name", "site_description")
 
 
 def find_config(option: str | None, cwd: Path | None = None) -> Path:
-    """The config file: ``-f`` if given, else the first of :data:`CONFIG_NAMES` present."""
+    """The config file: ``-f`` if given, else the one in the working directory
+    (``configfile.CONFIG_NAMES``' order, as ``md`` finds it)."""
     if option:
         path = Path(option)
         problem = path_kind(path)
@@ -42,9 +41,9 @@ def find_config(option: str | None, cwd: Path | None = None) -> Path:
             raise DocsError(f"{path}: {'no such config file' if problem == 'no such file' else problem}")
         return path
     here = cwd or Path.cwd()
-    for name in CONFIG_NAMES:
-        if (here / name).is_file():
-            return here / name
+    found = config_in(here)
+    if found is not None:
+        return found
     raise DocsError(f"{here}: no mkdocs.yml or properdocs.yml here (use -f to name the config file)")
 
 

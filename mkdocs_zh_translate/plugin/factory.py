@@ -30,7 +30,7 @@ from ..pipeline.spec import TranslatorSpec
 from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError
 from ..segment import SegmentedPage, SiteSyntax
-from . import clickdocs, site
+from . import clickdocs, jiebaconf
 from .borrow import EnglishRenders
 from .config import DirOptionError, PluginConfig, language_collision, own_dirs, report_path, resolve_model
 from .includes import IncludeExpander
@@ -113,7 +113,7 @@ class SitePipeline:
         except (DirOptionError, PathError) as exc:
             raise PluginError(f"{PREFIX}{exc}") from None
         cache_dir, review_dir = dirs.cache_dir, dirs.review_dir
-        site.quiet_jieba(cache_dir)
+        jiebaconf.quiet_jieba(cache_dir)
         if self.machine is None or self.machine.directory != cache_dir:
             if self.machine is not None:
                 self.machine.close()

@@ -1,4 +1,4 @@
-"""Under ``mkdocs serve``, reuse what known plugins' page hooks made of unchanged input (issue 21).
+"""Under ``mkdocs serve``, reuse what known plugins' page hooks made of unchanged input.
 
 A serve reload rebuilds every page of both sites although an edit changes one; after the
 Markdown renders (``reload.py``), the most expensive steps left are other plugins' page hooks:
@@ -16,7 +16,7 @@ same input comes again:
 
 Anything else is left as it is: other plugins' hooks run as always, and a hook of one of these
 plugins runs itself when its plugin is of another kind or release than the one described here
-(the wrapped method must be the plugin class's own, of a release in ``_KNOWN``), under
+(the wrapped method must be the plugin class's own, of a release in ``speedups.TESTED``), under
 ``strict``, with ``--dirty`` (Material's search keeps a previous index then), and when Material's
 search loads jieba dictionaries of the user's (files that may change between reloads). Results are kept per site
 (English, Chinese) for the last build only, so memory stays at one build's worth.
@@ -25,20 +25,20 @@ search loads jieba dictionaries of the user's (files that may change between rel
 from __future__ import annotations
 
 import copy
-import functools
 from collections.abc import Callable
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
 from ..pipeline.stable import parts_key, stable_text
+from . import speedups
 
 _MINIFY = "mkdocs_minify_plugin.plugin"
 _MATERIAL_SEARCH = "material.plugins.search.plugin"
-# The releases whose hooks are described above (distribution: version prefix); others run as always.
-_KNOWN = {_MINIFY: ("mkdocs-minify-plugin", "0."), _MATERIAL_SEARCH: ("mkdocs-material", "9.")}
+# The plugins whose hooks are described above, by distribution; only the releases of
+# ``speedups.TESTED`` are wrapped, others run as always.
+_KNOWN = {_MINIFY: "mkdocs-minify-plugin", _MATERIAL_SEARCH: "mkdocs-material"}
 
 
 class HookMemo:
@@ -155,15 +155,8 @@ class _Options:
         return self._text
 
 
-@functools.cache
 def _known_release(module: str) -> bool:
-    if module not in _KNOWN:
-        return False
-    distribution, prefix = _KNOWN[module]
-    try:
-        return version(distribution).startswith(prefix)
-    except PackageNotFoundError:
-        return False
+    return module in _KNOWN and speedups.tested(_KNOWN[module])
 
 
 def _search_reads_files(plugin: Any) -> bool:

@@ -1,4 +1,4 @@
-"""Theme templates compiled once per process, not once per build (issue 21).
+"""Theme templates compiled once per process, not once per build.
 
 Every MkDocs build makes a new Jinja environment and compiles each theme template it renders
 again: Material's ~80 templates take about a second, which a plain build pays once and the

@@ -7,11 +7,13 @@ guard keeps them English. The nearest ``mkdocs.yml`` / ``properdocs.yml`` upward
 file (or the one ``-f`` names) gives its ``markdown_extensions`` and the zh-translate
 plugin's glossary; without one, the extensions most Material sites use stand in.
 
-The YAML is read plainly, not through ``load_config``: plugins and themes are neither
-imported nor validated. Tags that would run code resolve only for names inside the Markdown
+The file (and the chain of files it ``INHERIT`` s, deep-merged) is read by MkDocs' own
+``yaml_load``, the reader ``load_config`` uses, but not validated by ``load_config``: plugins
+and themes are neither imported nor checked, so a page translates where the site's plugins
+are not installed. Tags that would run code resolve only for names inside the Markdown
 extension packages (``pymdownx.slugs.slugify``, Material's emoji functions); any other tag
 (``!ENV``, ``!!python/name:`` of a project's own module) leaves that option out, with a
-warning, so the extension keeps its default.
+warning, so the extension keeps its default. Which file is found: ``configfile.py``.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ from ..errors import ZhTranslateError
 from ..pipeline.cache import DEFAULT_CACHE_DIRNAME
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..segment import SiteSyntax
+from .configfile import nearest_config
 
-CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml", "properdocs.yml", "properdocs.yaml")
 # MkDocs puts these before the site's own list.
 BUILTIN_EXTENSIONS = ("toc", "tables", "fenced_code")
 # Without a config: the set Material's own setup guide recommends, kept where installed.
@@ -52,7 +54,6 @@ COMMON_EXTENSIONS = (
 )
 # Packages whose callables a ``!!python/name:`` / ``!!python/object/apply:`` tag may name.
 _TRUSTED = ("markdown.", "pymdownx.", "material.extensions.", "zensical.extensions.")
-_INHERIT_DEPTH = 8
 
 
 class MdConfigError(ZhTranslateError):
@@ -127,36 +128,31 @@ _Loader.add_multi_constructor("tag:yaml.org,2002:python/", _unknown)
 _Loader.add_multi_constructor("!", _unknown)
 
 
-def find_config(start: Path) -> Path | None:
-    """The nearest MkDocs config file in ``start``'s directory or above it."""
-    here = start.resolve()
-    for folder in [here, *here.parents] if here.is_dir() else here.parents:
-        for name in CONFIG_NAMES:
-            if (folder / name).is_file():
-                return folder / name
-    return None
+def _read_yaml(path: Path) -> dict[str, Any]:
+    """The settings of ``path`` with its ``INHERIT`` chain merged as MkDocs merges it (MkDocs'
+    ``yaml_load``, given the vetted loader); every failure is one line naming the file."""
+    from mkdocs.exceptions import ConfigurationError
+    from mkdocs.utils.yaml import yaml_load
 
-
-def _read_yaml(path: Path, depth: int = 0) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as fh:
+            data = yaml_load(fh, _Loader)  # type: ignore[arg-type]  # a SafeLoader (vetted tags): loaders share no stub base
     except (OSError, UnicodeDecodeError) as exc:
-        raise MdConfigError(f"{path}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
-    try:
-        data = yaml.load(text, Loader=_Loader)  # a SafeLoader with vetted tags
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else 1
-        raise MdConfigError(f"{path}:{line}: malformed YAML: {getattr(exc, 'problem', exc)}") from None
-    if data is None:
-        return {}
+        where = getattr(exc, "filename", None) or path
+        raise MdConfigError(f"{where}: cannot read: {getattr(exc, 'strerror', None) or exc}") from None
+    except ConfigurationError as exc:
+        cause = exc.__context__
+        mark = getattr(cause, "problem_mark", None)
+        if isinstance(cause, yaml.YAMLError) and mark is not None:
+            raise MdConfigError(f"{mark.name}:{mark.line + 1}: malformed YAML: "
+                                f"{getattr(cause, 'problem', cause)}") from None
+        raise MdConfigError(f"{path}: {str(exc).splitlines()[0]}") from None
+    except RecursionError:
+        raise MdConfigError(f"{path}: its INHERIT chain does not end (a file inherits itself)") from None
+    except TypeError:  # a bare number or null at the top: MkDocs' INHERIT lookup cannot look in it
+        data = None
     if not isinstance(data, dict):
         raise MdConfigError(f"{path}:1: expected a mapping of settings")
-    parent = data.pop("INHERIT", None)
-    if isinstance(parent, str) and depth < _INHERIT_DEPTH:
-        merged = _read_yaml((path.parent / parent).resolve(), depth + 1)
-        merged.update(data)  # the top-level keys of the child win
-        return merged
     return data
 
 
@@ -300,7 +296,7 @@ def markdown_setup(page: Path, config_file: Path | None = None) -> MarkdownSetup
     loaded here is left out with a warning: the guard renders without it, as before."""
     if config_file is not None and not config_file.is_file():
         raise MdConfigError(f"{config_file}: no such config file")
-    found = config_file or find_config(page)
+    found = config_file or nearest_config(page)
     setup = MarkdownSetup(found)
     pairs: list[tuple[str, dict[str, Any]]]
     if found is None:

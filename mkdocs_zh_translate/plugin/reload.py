@@ -11,7 +11,8 @@ when a page's key equals the one its previous render had, the stored render (HTM
 contents, title, anchors) stands in for ``Page.render``. Every other step of the build (plugins'
 ``on_page_content``, the theme's templates with the nav, the search index) still runs.
 
-Any doubt means a full render: only in a ``serve`` process, never under ``strict`` (a render
+Any doubt means a full render: only in a ``serve`` process with ``speedups: auto`` and the
+wrapped packages at tested versions (``speedups.TESTED``), never under ``strict`` (a render
 logs the link warnings that strict counts) and only when every Markdown extension is one whose
 render depends on the page alone (Python-Markdown's, pymdown-extensions', Material's and ours)
 or one of mkdocstrings' and mkdocs-autorefs', whose effects beyond the page are known:
@@ -50,6 +51,7 @@ from mkdocs.structure.pages import Page
 
 from ..pipeline.guard import extensions_fingerprint
 from ..pipeline.stable import parts_key, stable_text
+from . import speedups
 
 # Extension modules whose output depends on the page's Markdown and their options alone.
 _PAGE_LOCAL = ("markdown.extensions.", "pymdownx.", "material.extensions.emoji", "mkdocs_zh_translate.")
@@ -145,6 +147,8 @@ def site_key(config: MkDocsConfig, files: Files) -> str:
     modules = [_module(extension) for extension in extensions]
     if config.strict or not all((m + ".").startswith(_PAGE_LOCAL + _RECORDED) for m in modules):
         return ""
+    if not all(speedups.tested(d) for d in _wrapped(modules, config.plugins.get("autorefs") is not None)):
+        return ""  # a release whose internals these wrappers were not tested with: plain renders
     if SNIPPETS in modules and config.mdx_configs.get(SNIPPETS, {}).get("url_download"):
         return ""  # remote snippets: nothing to record
     parts = [
@@ -158,6 +162,18 @@ def site_key(config: MkDocsConfig, files: Files) -> str:
     if autorefs is not None:  # what its Markdown extension registers and marks up
         parts.append(_autorefs_switches(autorefs))
     return parts_key(parts)
+
+
+def _wrapped(modules: list[str], autorefs: bool) -> list[str]:
+    """The distributions whose internals this site's renders would be wrapped in."""
+    wrapped = ["mkdocs"]
+    if autorefs or any(m.startswith("mkdocs_autorefs") for m in modules):
+        wrapped.append("mkdocs-autorefs")
+    if any(m.startswith("mkdocstrings") for m in modules):
+        wrapped.append("mkdocstrings")
+    if SNIPPETS in modules:
+        wrapped.append("pymdown-extensions")
+    return wrapped
 
 
 def _module(extension: Any) -> str:

@@ -1,7 +1,8 @@
 """Shaping the Chinese site: its config, language links, banner, sitemap and search index.
 
 Everything here is a pure transformation of a config, an HTML string or a file under the built
-site; the plugin decides when each runs. Links between the two languages are computed per page
+site; the plugin decides when each runs. (Setting jieba's process-wide options is not a
+transformation: it lives in ``jiebaconf.py``.) Links between the two languages are computed per page
 and written as relative URLs, so both sites work from any mount point and from ``file://``.
 """
 
@@ -10,7 +11,6 @@ from __future__ import annotations
 import gzip
 import html
 import json
-import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -222,25 +222,6 @@ def fix_html_lang(output: str) -> str:
     if lang is None or not _LOCALE.fullmatch(lang.value):
         return output
     return htmledit.apply(output, [htmledit.set_value(lang, lang.value.replace("_", "-"))])
-
-
-def quiet_jieba(fallback_dir: Path | None = None) -> None:
-    """jieba prints its dictionary loading to stderr at DEBUG level; both sites' search
-    segmentation (Material's and ours) would put those lines into every build log.
-
-    jieba also keeps its dictionary cache in the shared ``/tmp/jieba.cache``: another user's
-    file there cannot be replaced (jieba prints a traceback) and would be loaded with
-    ``marshal``. The cache goes to the user's cache directory instead (``fallback_dir``, our
-    translation cache directory, when there is none), and a failed dump stays silent."""
-    import jieba
-
-    from ..userdirs import user_cache_dir
-
-    jieba.setLogLevel(logging.CRITICAL)  # also hides "Dump cache file failed." + traceback
-    if jieba.dt.tmp_dir is None:
-        private = user_cache_dir() or fallback_dir
-        if private is not None:
-            jieba.dt.tmp_dir = str(private)
 
 
 def prepare_zh_config(config: MkDocsConfig, langs: Languages, site_name: str) -> None:

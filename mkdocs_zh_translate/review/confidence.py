@@ -2,7 +2,7 @@
 ``review report --worst``, so review effort goes where the model was least sure.
 
 The score is the engine's length-normalised log-probability of the translation it chose
-(``scored.ScoredText``, kept in the machine cache): 0 is certain, more negative is less sure
+(``scored.Scored``, kept in the machine cache): 0 is certain, more negative is less sure
 (the tiny test model on the example site: -0.05 to -1.27, median -0.47, the garbled outputs
 lowest; what is "low" depends on the model, so the report ranks rather than thresholds). A segment the
 ladder translated in pieces or runs gets its least confident piece's score. It is written, as

@@ -1,6 +1,6 @@
 """The opt-in vocabulary shortlist on the tiny test model: ids come back as vocabulary ids,
 constraints still get their tokens, an export without the capability says so, and the
-setting is part of the fingerprint. Off, the search is today's (``test_engine_parity``)."""
+setting is part of the cache key (``tests/pipeline/test_shortlist_option.py``). Off, the search is today's (``test_engine_parity``)."""
 
 from __future__ import annotations
 
@@ -136,14 +136,6 @@ def test_an_export_without_the_capability_refuses_a_shortlist_and_runs_without(t
     assert OnnxTranslator(old, shortlist=0).translate(TEXTS) == _translator("int8").translate(TEXTS)
     with pytest.raises(EngineError, match="shortlist must be 0"):
         OnnxTranslator(old, shortlist=-1)
-
-
-def test_the_shortlist_is_part_of_the_fingerprint() -> None:
-    off = _translator("int8")
-    assert ":shortlist=" not in off.fingerprint  # off: the keys caches were filled with
-    assert _translator("int8", shortlist=0).fingerprint == off.fingerprint
-    on = _translator("int8", shortlist=200).fingerprint
-    assert on != off.fingerprint and on != _translator("int8", shortlist=300).fingerprint
 
 
 def test_the_translate_command_takes_it_and_refuses_it_in_one_line(tmp_path: Path,

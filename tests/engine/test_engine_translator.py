@@ -67,14 +67,28 @@ def test_inputs_longer_than_positions_are_split_not_truncated(model: Path) -> No
     assert len(out) > 3 * len(short)
 
 
-def test_fingerprint_follows_model_and_decode_options(model: Path) -> None:
-    a = OnnxTranslator(model, num_beams=4).fingerprint
-    assert a == OnnxTranslator(model, num_beams=4).fingerprint
-    assert a != OnnxTranslator(model, num_beams=2).fingerprint
-    assert a != OnnxTranslator(model, num_beams=4, max_new_tokens=7).fingerprint
-    assert a != OnnxTranslator(tiny_onnx_model("none"), num_beams=4).fingerprint
+def test_the_engine_keeps_no_second_cache_key(tr: OnnxTranslator) -> None:
+    """The key of a translation is the pipeline's (``spec.bind_cache``: the model's verified
+    content and ``spec.decode_options``); a fingerprint of the engine's own, read by nothing,
+    could only drift from it."""
+    assert not hasattr(tr, "fingerprint")
+
+
+def test_the_cache_key_follows_model_and_decode_options(model: Path, tmp_path: Path) -> None:
+    from mkdocs_zh_translate.pipeline.cache import MachineCache
+    from mkdocs_zh_translate.pipeline.spec import TranslatorSpec, bind_cache
+
+    machine = MachineCache(tmp_path / "cache")
+    key = bind_cache(TranslatorSpec("onnx", str(model), beams=4, markup="tags"), machine).fingerprint
+    same = bind_cache(TranslatorSpec("onnx", str(model), beams=4, markup="tags"), machine).fingerprint
+    beams = bind_cache(TranslatorSpec("onnx", str(model), beams=2, markup="tags"), machine).fingerprint
+    other = bind_cache(TranslatorSpec("onnx", str(tiny_onnx_model("none")), beams=4, markup="tags"), machine)
+    machine.close()
+    assert key == same and len({key, beams, other.fingerprint}) == 3
+    from mkdocs_zh_translate.model_integrity import fingerprint_of
+
     manifest = json.loads((model / "manifest.json").read_text())
-    assert manifest["fingerprint"] in a
+    assert fingerprint_of(manifest["files"]) in key  # the verified content, as the engine checks it
 
 
 def test_missing_directory_names_path_and_export_command(tmp_path: Path) -> None:

@@ -577,8 +577,8 @@ def rename(src, dst):  # /tmp/jieba.cache belongs to another user: it cannot be 
     return real_rename(src, dst)
 os.rename = rename
 from pathlib import Path
-from mkdocs_zh_translate.plugin import site
-site.quiet_jieba(Path(sys.argv[1]))
+from mkdocs_zh_translate.plugin import jiebaconf, site
+jiebaconf.quiet_jieba(Path(sys.argv[1]))
 print(site.segment_chinese("翻译缓存让第二次构建更快"))
 """
 
@@ -704,7 +704,10 @@ def test_engine_refuses_an_edited_generation_json(tmp_path: Path, monkeypatch: p
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     model = tmp_path / "m"
     shutil.copytree(tiny_onnx_model("int8"), model)
-    fingerprint = OnnxTranslator(model).fingerprint
+    from mkdocs_zh_translate.pipeline.spec import model_fingerprint
+
+    out = OnnxTranslator(model).translate(["Open the file."])
+    fingerprint = model_fingerprint(model)  # the model's part of the cache key
     text = (model / "generation.json").read_text(encoding="utf-8")
     edited = re.sub(r'"eos_token_id": (\d)\b', lambda m: f'"eos_token_id": {(int(m.group(1)) + 7) % 10}', text, count=1)
     assert edited != text and len(edited) == len(text)
@@ -712,4 +715,4 @@ def test_engine_refuses_an_edited_generation_json(tmp_path: Path, monkeypatch: p
     with pytest.raises(EngineError, match=r"generation\.json: changed since export \(sha256 differs"):
         OnnxTranslator(model)
     (model / "generation.json").write_text(text, encoding="utf-8")
-    assert OnnxTranslator(model).fingerprint == fingerprint
+    assert OnnxTranslator(model).translate(["Open the file."]) == out and model_fingerprint(model) == fingerprint

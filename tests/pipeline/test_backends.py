@@ -21,6 +21,7 @@ from mkdocs_zh_translate.cli.app import main
 from mkdocs_zh_translate.pipeline.backends import BACKENDS, Backend, BackendError, get_backend, load_translator
 from mkdocs_zh_translate.pipeline.cache import MachineCache
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec, bind_cache
+from mkdocs_zh_translate.pipeline.translator import bare
 from tests.plugin_sites import Html, build_in_process, write_site
 
 _TAG = re.compile(r"(<[^<>]*>)")  # placeholders stay as they are: the ladder checks them
@@ -78,7 +79,7 @@ def test_a_registered_backend_has_its_own_cache_key(tmp_path: Path, upper: Backe
     machine = MachineCache(tmp_path / "cache")
     assert bind_cache(TranslatorSpec("upper", None), machine).fingerprint.startswith("upper-v1|")
     assert bind_cache(TranslatorSpec("pseudo", None), machine).fingerprint.startswith("pseudo-v1|")
-    assert isinstance(load_translator("upper"), Upper)
+    assert isinstance(bare(load_translator("upper")), Upper)
 
 
 def _refused(config: Path, caplog: pytest.LogCaptureFixture) -> str:

@@ -52,7 +52,7 @@ def test_decoding_sends_the_term_in_english_with_its_chinese_as_a_constraint(tmp
     out = GlossaryTranslator(engine, glossary(tmp_path, "decoding")).translate(["MkDocs reads the cache."])
     [(sent, terms)] = engine.calls
     assert sent == ["<x1/> reads the cache."] and terms == [["缓存"]]  # kept: an atom; term: English
-    assert out == ["zh MkDocs reads the cache.缓存"]
+    assert [o.text for o in out] == ["zh MkDocs reads the cache.缓存"]
 
 
 def test_a_term_the_search_cannot_force_takes_the_substitution_path(tmp_path: Path,
@@ -61,7 +61,7 @@ def test_a_term_the_search_cannot_force_takes_the_substitution_path(tmp_path: Pa
     caplog.set_level(logging.DEBUG, logger="mkdocs_zh_translate.pipeline.glossary")
     out = GlossaryTranslator(engine, glossary(tmp_path, "decoding")).translate(["Clear the cache now."])
     assert [c[0] for c in engine.calls] == [["Clear the cache now."], ["Clear the <x1/> now."]]
-    assert out == ["zh Clear the 缓存 now."]  # the atom, replaced afterwards
+    assert [o.text for o in out] == ["zh Clear the 缓存 now."]  # the atom, replaced afterwards
     assert "0 of 1 texts by constrained decoding, 1 by substitution" in caplog.text
 
 
@@ -71,7 +71,7 @@ def test_a_translator_that_cannot_constrain_gets_substitution(tmp_path: Path, ca
     caplog.set_level(logging.INFO, logger="mkdocs_zh_translate.pipeline.glossary")
     wrapped = GlossaryTranslator(PseudoTranslator(), glossary(tmp_path, "decoding"))
     assert not wrapped.decoding
-    assert "缓存" in wrapped.translate(["Clear the cache now."])[0]
+    assert "缓存" in wrapped.translate(["Clear the cache now."])[0].text
     assert "glossary terms: substitution (the pseudo translator cannot constrain decoding)" in caplog.text
     caplog.clear()
     GlossaryTranslator(PseudoTranslator(), glossary(tmp_path, "decoding"))
@@ -84,9 +84,10 @@ def test_substitution_forces_a_term_whose_placeholder_the_model_lost(tmp_path: P
     engine = TermAware(drops=True)
     wrapped = GlossaryTranslator(engine, glossary(tmp_path, None))
     assert not wrapped.decoding
-    assert wrapped.translate(["Clear the cache now."]) == ["zh Clear the cache now.缓存"]
+    assert [o.text for o in wrapped.translate(["Clear the cache now."])] == ["zh Clear the cache now.缓存"]
     assert engine.calls == [(["Clear the <x1/> now."], None), (["Clear the cache now."], [["缓存"]])]
-    assert wrapped.translate_nbest(["Clear the cache now."], 2) == [["zh Clear the cache now.缓存"]]
+    assert [[o.text for o in alts] for alts in wrapped.translate_nbest(["Clear the cache now."], 2)] == [
+        ["zh Clear the cache now.缓存"]]
 
 
 def test_the_method_is_part_of_the_cache_key_and_checked(tmp_path: Path) -> None:

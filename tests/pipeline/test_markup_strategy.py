@@ -17,7 +17,8 @@ from mkdocs_zh_translate.pipeline.glossary import Glossary, GlossaryTranslator, 
 from mkdocs_zh_translate.pipeline.ladder import translate_segments
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator, TranslationFailed
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec, decode_options
-from mkdocs_zh_translate.pipeline.translator import PseudoTranslator, Translator
+from mkdocs_zh_translate.pipeline.translator import PseudoTranslator, Translator, bare
+from mkdocs_zh_translate.scored import Scored
 
 
 class Shouting:
@@ -26,8 +27,8 @@ class Shouting:
     def __init__(self, inner: Translator) -> None:
         self.inner = inner
 
-    def translate(self, texts: Sequence[str]) -> list[str]:
-        return [t.upper() for t in self.inner.translate(texts)]
+    def translate(self, texts: Sequence[str]) -> list[Scored]:
+        return [t.with_text(t.text.upper()) for t in self.inner.translate(texts)]
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def shouting(monkeypatch: pytest.MonkeyPatch) -> str:
 
 def test_the_default_is_auto_and_leaves_a_translator_that_cannot_align_alone() -> None:
     assert markup.markup_names()[0] == "tags" and markup.DEFAULT_MARKUP == "auto"
-    assert isinstance(load_translator("pseudo"), PseudoTranslator)
+    assert isinstance(bare(load_translator("pseudo")), PseudoTranslator)
     assert TranslatorSpec("onnx", "m").markup == "auto"
 
 
@@ -60,7 +61,7 @@ def test_the_spec_s_strategy_reaches_the_factory_and_the_cache_key(shouting: str
         return load_translator(*args, **kwargs)  # type: ignore[arg-type]
 
     spec = TranslatorSpec("pseudo", None, markup=shouting)
-    assert isinstance(LazyTranslator(factory).get(spec), Shouting)
+    assert isinstance(bare(LazyTranslator(factory).get(spec)), Shouting)
     assert calls[0]["markup"] == shouting
     plain = TranslatorSpec("pseudo", None)
     assert "markup" not in decode_options(plain)  # caches filled before strategies stay valid
@@ -110,7 +111,7 @@ def test_glossary_terms_go_through_the_same_constraint() -> None:
     """A glossary term is protected as an atom: under ``constrained`` the engine must emit it,
     so the term's target is in the output (the bare engine drops it and the term is lost)."""
     glossary = Glossary([Term("widget", "部件", _pattern("widget", ignore_case=False))])
-    bare = GlossaryTranslator(TagAware(), glossary).translate(["the widget works"])
+    unconstrained = GlossaryTranslator(TagAware(), glossary).translate(["the widget works"])
     constrained = GlossaryTranslator(markup.MARKUP_STRATEGIES["constrained"](TagAware()), glossary)
-    assert "部件" not in bare[0]
-    assert constrained.translate(["the widget works"]) == ["zh the 部件 works"]
+    assert "部件" not in unconstrained[0].text
+    assert [o.text for o in constrained.translate(["the widget works"])] == ["zh the 部件 works"]

@@ -16,7 +16,7 @@ from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.origin import Origin
 from mkdocs_zh_translate.pipeline.pages import PageJob
 from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
-from mkdocs_zh_translate.scored import ScoredText, score_of
+from mkdocs_zh_translate.scored import ScoredText
 from mkdocs_zh_translate.segment import segment_markdown
 from tests.fakes import CountingTranslator, site_translator
 
@@ -115,8 +115,29 @@ def test_the_glossary_keeps_the_models_score(tmp_path: Path) -> None:
     wrapped = GlossaryTranslator(ScoredFake(), load_glossary(terms))
     [out] = wrapped.translate(["Clear the cache today."])
     [alts] = wrapped.translate_nbest(["Clear the cache today."], 2)  # type: ignore[attr-defined]
-    assert "缓存" in out and out == alts[0]  # the term went through the placeholder and back
-    assert score_of(out) is not None and score_of(out) == score_of(alts[0])
+    assert "缓存" in out.text and out == alts[0]  # the term went through the placeholder and back
+    assert out.score is not None and out.score == alts[0].score
+
+
+class DecodingFake(ScoredFake):
+    """A translator that takes glossary terms as decoding constraints, as the engine does."""
+
+    def translate_nbest(self, texts: Sequence[str], n: int,  # type: ignore[override]
+                        terms: Sequence[Sequence[str]] | None = None) -> list[list[str]]:
+        return [[out] for out in self.translate(texts)]
+
+
+def test_the_glossary_keeps_the_models_score_under_constrained_decoding(tmp_path: Path) -> None:
+    """``enforce: decoding`` with a kept term: the term's atom is put back in each hypothesis,
+    a new text; the hypothesis' score goes with it into the ladder's result."""
+    terms = tmp_path / "glossary.yml"
+    terms.write_text("keep: [Docker]\nterms:\n  cache: 缓存\nenforce: decoding\n", encoding="utf-8")
+    wrapped = GlossaryTranslator(DecodingFake(), load_glossary(terms))
+    assert wrapped.decoding
+    [out] = wrapped.translate(["Run Docker today."])
+    assert "Docker" in out.text and out.score is not None
+    [result] = translate_segments(["Run Docker today."], wrapped)
+    assert result.text == out.text and result.score == out.score
 
 
 # -- through the site translator into the cache, pages unchanged ----------------------------

@@ -195,7 +195,7 @@ def test_placeholders_the_model_makes_up_are_removed_and_the_sentence_stays_whol
 
 def test_text_that_looks_like_a_placeholder_in_the_source_is_kept() -> None:
     translator = ProjectingTranslator(StrayTranslator("<x1>"))
-    assert translator.translate(["write <x1> here"]) == ["WRITE <x1><X1> HERE"]
+    assert [o.text for o in translator.translate(["write <x1> here"])] == ["WRITE <x1><X1> HERE"]
 
 
 def test_drop_stray_moves_token_bounds_and_leaves_no_double_space() -> None:
@@ -269,7 +269,8 @@ def test_a_pair_is_never_left_empty_where_a_word_is_free() -> None:
     """Two pairs whose words kept no token: the second takes the next free token instead of
     coming out empty (``<g2></g2>`` is an empty link, invalid markup)."""
     inner = CollapsingTranslator(3)
-    [done] = ProjectingTranslator(inner).translate(["see <g1>the page</g1> and <g2>this one</g2>"])
+    [out] = ProjectingTranslator(inner).translate(["see <g1>the page</g1> and <g2>this one</g2>"])
+    done = out.text
     assert "<g1>" in done and "<g2>" in done
     for pair in ("1", "2"):
         inside = done.split(f"<g{pair}>")[1].split(f"</g{pair}>")[0]
@@ -285,4 +286,4 @@ def test_a_translation_too_broken_to_hold_a_pair_goes_with_its_tags() -> None:
     source = "see <g1>the page</g1> and <g2>this one</g2>"
     [done] = ProjectingTranslator(inner).translate([source])
     assert inner.asked == ["see the page and this one", source]
-    assert done == source.upper()
+    assert done.text == source.upper()

@@ -31,7 +31,7 @@ from ...owned import PathError, atomic_write
 from ...pipeline.lazy import LazyTranslator
 from ...pipeline.pages import PageJob, SiteTranslator, Stats
 from ...pipeline.report import PageCounts, dumps, run_report
-from .. import uistrings
+from .. import speedups, uistrings
 from ..buildlog import WarningCount
 from ..collect import Collector, EnglishBuild
 from ..config import PluginConfig
@@ -85,7 +85,7 @@ class Kept:
 
     def reusing(self) -> bool:
         """Whether this build may reuse the previous build's work (reload.py, hookmemo.py)."""
-        return self.command == "serve" and not self.dirty
+        return self.command == "serve" and not self.dirty and speedups.enabled(self.options.speedups, "reload")
 
     def stop_counting(self) -> int:
         """The English build's warnings so far (0 when not counting); counting stops."""

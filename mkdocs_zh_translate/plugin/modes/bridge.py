@@ -15,7 +15,7 @@ from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from ...plaintext import for_template
-from .. import site
+from .. import site, speedups
 from ..coexist import StaticI18nBridge, find_static_i18n
 from ..titles import HOME_ZH
 from .base import EnglishText, Kept, Mode, warn_unused_excludes
@@ -74,7 +74,8 @@ class Bridge(Mode):
         return html
 
     def on_env(self, env: Any, config: MkDocsConfig, files: Files) -> Any:
-        self.kept.templates.install(env)  # static-i18n's language builds share compiled templates
+        if speedups.enabled(self.kept.options.speedups, "jinjacache"):
+            self.kept.templates.install(env)  # static-i18n's language builds share compiled templates
         return env
 
     def on_post_build(self, config: MkDocsConfig) -> None:

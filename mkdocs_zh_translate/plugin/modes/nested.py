@@ -24,7 +24,7 @@ from ...pipeline.lazy import TranslationFailed
 from ...pipeline.pages import STRINGS_LABEL, PageJob, PageResult, plain_fallbacks, strict_failure
 from ...pipeline.report import PageCounts
 from ...plaintext import for_template
-from .. import chrome, editions, site, theme404, uistrings, versions
+from .. import chrome, editions, site, speedups, theme404, uistrings, versions
 from ..backlinks import BacklinkLayout
 from ..buildlog import PREFIX as ZH_BUILD
 from ..buildlog import prefixed_warnings
@@ -86,7 +86,8 @@ class EnglishSite(Mode):
         return nav
 
     def pre_page(self, page: Page, config: MkDocsConfig, files: Files) -> None:
-        self.kept.pipeline.english.attach(page)  # the guard's English renders (borrow.py)
+        if speedups.enabled(self.kept.options.speedups, "borrow"):
+            self.kept.pipeline.english.attach(page)  # the guard's English renders (borrow.py)
 
     def on_page_markdown(self, markdown: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         return collect_page(self.kept, self.text, page, markdown, config, self.human, name_problems=False)
@@ -301,7 +302,8 @@ def with_site_env(
 ) -> Any:
     """The Jinja environment of one of the two builds: shared compiled templates, mkdocstrings'
     backlinks laid out as in the English build (backlinks.py), Material's language-aware ``url``."""
-    kept.templates.install(env)  # both builds, and every serve reload, share compiled templates
+    if speedups.enabled(kept.options.speedups, "jinjacache"):
+        kept.templates.install(env)  # both builds, and every serve reload, share compiled templates
     mkdocstrings = config.plugins.get("mkdocstrings")
     if mkdocstrings is not None:
         backlinks.install(mkdocstrings, zh=zh)
