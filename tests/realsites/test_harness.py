@@ -278,3 +278,13 @@ def test_the_banner_the_plugin_writes_is_the_one_the_measure_reads() -> None:
     assert claims_translation(banner(translated=True) + "<p>body</p>")
     assert not claims_translation(banner(translated=False))  # "not translated, English shown": honest
     assert not claims_translation(banner_html(False, segments=4, reviewed=0, model="opus", translated=True))
+
+
+def test_the_banner_is_read_after_an_html_minifier_dropped_its_quotes() -> None:
+    """mkdocs-minify's htmlmin may write ``class=admonition-title``: the measure must still see
+    the banner, or a minified site's pages could never count as silently English."""
+    from .harness import claims_translation
+
+    minified = '<div class="admonition note zh-translate-banner"><p class=admonition-title>本页由机器翻译（模型）</p></div>'
+    assert claims_translation(minified)
+    assert not claims_translation('<div class="zh-translate-banner"><p class=admonition-title>本页未翻译</p></div>')
