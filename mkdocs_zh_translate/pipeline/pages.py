@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from ..errors import ReviewError
 from ..segment import SegmentedPage, SiteSyntax, segment_markdown
-from .backends import needs_model
+from .backends import TranslatorSpec, needs_model
 from .cache import Hit, TranslationMemory
 from .glossary import Glossary
 from .guard import PageGuard
@@ -25,7 +25,7 @@ from .origin import Origin
 from .progress import progress_for
 from .report import PageCounts
 from .service import Guard, GuardOutcome, Requests, TranslationService
-from .spec import TranslatorSpec, bind_cache
+from .spec import bind_cache
 from .stable import parts_key, stable_text
 
 # The report's entry for the short strings (nav titles, site name, front matter), beside the pages.

@@ -28,10 +28,10 @@ from mkdocs.utils import meta as meta_util
 
 from ..logs import PLUGIN_NAME, PREFIX
 from ..owned import PathError, atomic_write
+from ..pipeline.backends import TranslatorSpec
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
 from ..pipeline.pages import STRINGS_LABEL, PageJob, PageResult, SiteTranslator, Stats, plain_fallbacks, strict_failure
 from ..pipeline.report import PageCounts, dumps, run_report
-from ..pipeline.spec import TranslatorSpec
 from ..plaintext import for_template
 from . import chrome, coexist, editions, site, templates, theme404, uistrings, versions
 from .backlinks import BacklinkLayout

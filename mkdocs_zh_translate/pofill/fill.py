@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ZhTranslateError
+from ..pipeline.backends import TranslatorSpec
 from ..pipeline.cache import Hit, MachineCache, TranslationMemory
 from ..pipeline.glossary import Glossary
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
@@ -43,7 +44,7 @@ from ..pipeline.origin import Origin
 from ..pipeline.progress import progress_for
 from ..pipeline.report import PageCounts
 from ..pipeline.service import Requests, TranslationService
-from ..pipeline.spec import TranslatorSpec, bind_cache
+from ..pipeline.spec import bind_cache
 from ..review.store import display
 from ..segment import has_words
 from ..untrusted import UntrustedFileError, excerpt, read_untrusted_text

@@ -10,14 +10,16 @@ translated again, and every key is the build's. Only the service's
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from ..pipeline.backends import TranslatorSpec
 from ..pipeline.glossary import Glossary
 from ..pipeline.pages import Stats
 from ..pipeline.progress import NoProgress, Progress
 from ..pipeline.service import ChunkRunner
-from ..pipeline.spec import TranslatorSpec, bind_cache
 from ..plugin.collect import EnglishBuild, with_english_build
 
 
@@ -30,8 +32,6 @@ class Where:
     threads: int | None = None
     ray: str | None = None
     ship_model: bool = False
-    providers: tuple[str, ...] | None = None  # overrides the plugin's ``providers`` option
-    markup: str | None = None  # overrides the plugin's ``markup`` option (and so the cache key)
 
     def runner(self, spec: TranslatorSpec, glossary: Glossary | None) -> tuple[ChunkRunner | None, str]:
         """The runner (None: the service's own loop) and how to name it in the summary."""
@@ -51,19 +51,18 @@ class Where:
         return None, ""
 
 
-def prefill(config_file: Path, where: Where = Where(), progress: Progress | None = None) -> Stats:
+def prefill(
+    config_file: Path, where: Where = Where(), progress: Progress | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Stats:
     """Translate every page and string of the site the build would translate and is not yet in
-    the cache or reviewed; return the build's statistics. Raises ReviewError (the English build
-    failed) or TranslationFailed (the model could not be loaded or failed)."""
+    the cache or reviewed; return the build's statistics. ``options``: translator options that
+    override the plugin's (the command line's). Raises ReviewError (the English build failed)
+    or TranslationFailed (the model could not be loaded or failed)."""
 
     def fill(build: EnglishBuild) -> Stats:
         translator = build.translator
-        if where.providers:
-            translator.spec = replace(translator.spec, providers=where.providers)
         service = translator.service
-        if where.markup and service.cache is not None:  # another strategy, another key
-            translator.spec = replace(translator.spec, markup=where.markup)
-            service.cache = bind_cache(translator.spec, service.cache.memory)
         runner, label = where.runner(translator.spec, service.glossary)
         service.runner = runner
         service.progress = progress or NoProgress()
@@ -75,4 +74,4 @@ def prefill(config_file: Path, where: Where = Where(), progress: Progress | None
             stats.model = label
         return stats
 
-    return with_english_build(config_file, fill)
+    return with_english_build(config_file, fill, options)

@@ -1,5 +1,6 @@
-"""The translator options are one definition (``cli.options.add_translator_options``): every
-command that loads a translator takes all of them, spelled and parsed alike."""
+"""The translator options are one definition (the option table, ``pipeline/options.py``, made
+into flags by ``cli.options.add_translator_options``): every command that loads a translator
+takes all of them, spelled as in mkdocs.yml and parsed alike."""
 
 from __future__ import annotations
 
@@ -8,25 +9,51 @@ import pytest
 from mkdocs_zh_translate.cli.app import _build_parser
 
 TRANSLATOR = ["--backend", "pseudo", "--model", "m", "--beams", "2", "--threads", "1", "--providers", "cuda,cpu",
-              "--markup", "tags"]
+              "--markup", "tags", "--max-batch-tokens", "64", "--shortlist", "300"]
+EXPECTED = {"backend": "pseudo", "model": "m", "beams": 2, "threads": 1, "providers": ("cuda", "cpu"),
+            "markup": "tags", "max_batch_tokens": 64, "shortlist": 300}
+
+COMMANDS = [["md", "page.md"], ["po", "fill", "locale"], ["docs", "--out", "out"], ["eval"], ["prefill"],
+            ["translate"]]
+IDS = ["md", "po fill", "docs", "eval", "prefill", "translate"]
 
 
-@pytest.mark.parametrize(
-    "command",
-    [["md", "page.md"], ["po", "fill", "locale"], ["docs", "--out", "out"], ["eval"]],
-    ids=["md", "po fill", "docs", "eval"],
-)
+@pytest.mark.parametrize("command", COMMANDS, ids=IDS)
 def test_every_translator_command_takes_the_same_options(command: list[str]) -> None:
     args = _build_parser().parse_args([*command, *TRANSLATOR])
-    got = {k: getattr(args, k) for k in ("backend", "model", "beams", "threads", "providers", "markup")}
-    assert got == {"backend": "pseudo", "model": "m", "beams": 2, "threads": 1, "providers": "cuda,cpu",
-                   "markup": "tags"}
+    assert {k: getattr(args, k) for k in EXPECTED} == EXPECTED
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=IDS)
+def test_the_former_batch_tokens_spelling_still_works_unlisted(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``translate --batch-tokens`` was the one spelling that differed from mkdocs.yml's."""
+    assert _build_parser().parse_args([*command, "--batch-tokens", "32"]).max_batch_tokens == 32
+    with pytest.raises(SystemExit):
+        _build_parser().parse_args([*command, "--help"])
+    shown = capsys.readouterr().out
+    assert "--max-batch-tokens" in shown and "--batch-tokens" not in shown.replace("--max-batch-tokens", "")
+
+
+@pytest.mark.parametrize(("flag", "value"), [("--beams", "0"), ("--threads", "0"), ("--max-batch-tokens", "0"),
+                                             ("--shortlist", "-1"), ("--beams", "many")])
+@pytest.mark.parametrize("command", COMMANDS, ids=IDS)
+def test_the_table_bounds_hold_on_every_command(
+    command: list[str], flag: str, value: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        _build_parser().parse_args([*command, flag, value])
+    assert exited.value.code == 2
+    assert f"argument {flag}: expected" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(("command", "backend", "markup"), [
     (["md", "page.md"], "onnx", "auto"),  # the translator is the command line's: the plugin's defaults
+    (["translate"], "onnx", "tags"),  # plain lines: the model's own output
     (["docs", "--out", "out"], None, None),  # the site's, overridden only by what is given
     (["eval"], None, None),
+    (["prefill"], None, None),
 ])
 def test_defaults_are_the_plugins_or_none_where_the_config_decides(
     command: list[str], backend: str | None, markup: str | None
