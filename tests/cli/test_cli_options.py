@@ -4,9 +4,14 @@ takes all of them, spelled as in mkdocs.yml and parsed alike."""
 
 from __future__ import annotations
 
+import io
+from pathlib import Path
+
 import pytest
 
-from mkdocs_zh_translate.cli.app import _build_parser
+from mkdocs_zh_translate.cli.app import _build_parser, main
+from mkdocs_zh_translate.pipeline.translator import PSEUDO_CLOSE, PSEUDO_OPEN
+from tests.plugin_sites import write_site
 
 TRANSLATOR = ["--backend", "pseudo", "--model", "m", "--beams", "2", "--threads", "1", "--providers", "cuda,cpu",
               "--markup", "tags", "--max-batch-tokens", "64", "--shortlist", "300"]
@@ -60,3 +65,27 @@ def test_defaults_are_the_plugins_or_none_where_the_config_decides(
 ) -> None:
     args = _build_parser().parse_args(command)
     assert (args.backend, args.model, args.beams, args.markup) == (backend, None, None, markup)
+
+
+def test_prefill_takes_the_backend_and_model_from_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The site names a model this machine lacks; ``--backend pseudo`` fills the cache all the same,
+    and ``--model`` is read from the working directory, as every path a command takes."""
+    monkeypatch.chdir(tmp_path)
+    config = write_site(tmp_path, plugin={"backend": "onnx", "model": "models/absent"},
+                        pages={"index.md": "# Home\n\nOne paragraph.\n"})
+    assert main(["prefill", "-f", str(config), "--no-progress"]) == 2  # the site's own translator
+    assert "models/absent" in capsys.readouterr().err
+    assert main(["prefill", "-f", str(config), "--no-progress", "--backend", "pseudo", "--markup", "tags"]) == 0
+    assert "pseudo backend (no model)" in capsys.readouterr().out
+    assert main(["prefill", "-f", str(config), "--no-progress", "--model", "elsewhere"]) == 2
+    assert str(tmp_path / "elsewhere") in capsys.readouterr().err
+
+
+def test_translate_takes_every_backend(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"Open the file.\nSave it.\n")))
+    assert main(["translate", "--backend", "pseudo"]) == 0
+    assert capsys.readouterr().out == f"{PSEUDO_OPEN}Open the file.{PSEUDO_CLOSE}\n{PSEUDO_OPEN}Save it.{PSEUDO_CLOSE}\n"
+    assert main(["translate"]) == 2  # onnx, the default, needs a model: one line
+    assert capsys.readouterr().err.count("\n") == 1
