@@ -13,7 +13,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..pipeline.options import EngineOption, engine_options
+from ..pipeline.backends import engine_options
+from ..pipeline.options import EngineOption
 from ..untrusted import display
 from .errors import CliError
 from .options import add_translator_options, given_options

@@ -16,7 +16,8 @@ import argparse
 from collections.abc import Mapping
 from typing import Any
 
-from ..pipeline.options import EngineOption, engine_options
+from ..pipeline.backends import engine_options
+from ..pipeline.options import EngineOption
 
 
 def add_command_group(sub: Any, name: str, help: str) -> Any:

@@ -25,15 +25,66 @@ from .markup import (
     AUTO,
     DEFAULT_MARKUP,
     MARKUP_STRATEGIES,
+    UNNAMED_MARKUP,
     MarkupChoice,
     announce,
     has_aligner,
+    markup_choices,
     unknown_markup,
 )
 from .options import DEFAULT_BACKEND as DEFAULT_BACKEND  # declared with the options; looked up here too
-from .options import IDENTITY, EngineOption, engine_options
+from .options import IDENTITY, EngineOption
 from .translator import BackendError as BackendError  # raised here; its home is beside the protocol
 from .translator import PseudoTranslator, Translator
+
+#: Every option by name, in the order the cache key, mkdocs.yml's schema and ``--help`` list them.
+ENGINE_OPTIONS: dict[str, EngineOption] = {
+    option.name: option
+    for option in (
+        EngineOption(
+            "backend", "choice", "the translator", default=DEFAULT_BACKEND, choices=lambda: backend_names(),
+            describe=lambda: "; ".join(f"{b.name}: {b.help}" for b in BACKENDS.values()), cache_key="translator",
+        ),
+        EngineOption("model", "path", "exported model directory (the onnx backend)", metavar="DIR",
+                     cache_key="translator"),
+        EngineOption("beams", "count", "beam width (default: the model's)", metavar="N", cache_key="always",
+                     engine="num_beams"),
+        EngineOption(
+            "max_batch_tokens", "count", "most source tokens per engine batch (memory against speed; "
+            "default 1024)", metavar="N", cache_key="always", engine="max_batch_tokens", aliases=("--batch-tokens",),
+        ),
+        EngineOption(
+            "shortlist", "count", "vocabulary shortlist: score about N frequent target pieces plus the batch's own "
+            "instead of all (faster, outputs can differ; 0: off, the default; needs an export made with it)",
+            minimum=0, metavar="N", cache_key="set", off=(0,), engine="shortlist",
+        ),
+        EngineOption(
+            "markup", "choice", "how links, code and emphasis get through the model: auto (project when the "
+            "export has aligner.onnx, else tags), project (translate without them, place them by alignment), "
+            "tags (placeholders the model copies), constrained",
+            default=DEFAULT_MARKUP, choices=markup_choices, unknown=unknown_markup, cache_key="set",
+            key_value=lambda spec: spec.resolved_markup, key_omits=(UNNAMED_MARKUP,),
+        ),
+        EngineOption("threads", "count", "ONNX Runtime intra-op threads (default: the engine chooses)",
+                     metavar="N", engine="threads"),
+        EngineOption(
+            "providers", "names", "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu "
+            "(default: cpu; GPU untested)", metavar="LIST", off=((),), engine="providers",
+        ),
+    )
+}
+
+
+def engine_options() -> tuple[EngineOption, ...]:
+    """The options registered now, in order (read at use: one registered later counts)."""
+    return tuple(ENGINE_OPTIONS.values())
+
+
+def register_option(option: EngineOption) -> None:
+    """Add an option to every front end (mkdocs.yml, conf.py, the flags, the spec and its key)."""
+    if option.name in ENGINE_OPTIONS:
+        raise ValueError(f"option {option.name!r} is registered already")
+    ENGINE_OPTIONS[option.name] = option
 
 
 @dataclass(frozen=True)

@@ -1,13 +1,15 @@
-"""The translator's options, declared once: name, kind, bounds, default, help, cache key.
+"""What a translator option is: name, kind, bounds, default, help, cache key.
 
-Every front end reads this table instead of declaring the options itself: the plugin's
-``PluginConfig`` (``plugin/config.py``), the Sphinx extension's ``zh_translate_*`` values
-(``sphinx/config.py``), the console script's flags (``cli/options.py``) and the
-:class:`~.backends.TranslatorSpec` (its typed fields are checked against the table when
-``backends`` is imported, and an option registered later travels in its ``more``). The cache
-key (``spec.decode_options``), the loader's keywords and the engine's come from it too, so an
-option added here reaches mkdocs.yml, conf.py, every translating command and the key at once,
-spelled alike everywhere (``max_batch_tokens`` in YAML and conf.py, ``--max-batch-tokens``).
+The table of them, :data:`.backends.ENGINE_OPTIONS`, lives beside the backend registry (its
+``backend`` option's choices are the registry's names). Every front end reads that table
+instead of declaring the options itself: the plugin's ``PluginConfig`` (``plugin/config.py``),
+the Sphinx extension's ``zh_translate_*`` values (``sphinx/config.py``), the console script's
+flags (``cli/options.py``) and the :class:`~.backends.TranslatorSpec` (its typed fields are
+checked against the table when ``backends`` is imported, and an option registered later
+travels in its ``more``). The cache key (``spec.decode_options``), the loader's keywords and
+the engine's come from it too, so an option added there reaches mkdocs.yml, conf.py, every
+translating command and the key at once, spelled alike everywhere (``max_batch_tokens`` in
+YAML and conf.py, ``--max-batch-tokens``). Registering one is :func:`.backends.register_option`.
 
 Only what differs per front end stays there: how a bad value is worded (MkDocs' and Sphinx'
 own styles, kept), what a relative ``model`` path is relative to, and whether a command's flag
@@ -19,8 +21,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
-
-from .markup import DEFAULT_MARKUP, UNNAMED_MARKUP, markup_choices, unknown_markup
 
 Kind = Literal["choice", "path", "count", "names"]
 """``choice``: one of ``choices()``; ``path``: a directory; ``count``: a whole number of at
@@ -37,18 +37,6 @@ DEFAULT_BACKEND = "onnx"
 
 IDENTITY = ("backend", "model")
 """The two options every loader takes by position: which translator, which model."""
-
-
-def _backend_names() -> tuple[str, ...]:
-    from .backends import backend_names  # the registry imports this table
-
-    return backend_names()
-
-
-def _backends_help() -> str:
-    from .backends import BACKENDS
-
-    return "; ".join(f"{b.name}: {b.help}" for b in BACKENDS.values())
 
 
 @dataclass(frozen=True)
@@ -105,53 +93,3 @@ class EngineOption:
         if self.cache_key != "set":
             return False
         return not (self.is_off(value) or value == self.default or value in self.key_omits)
-
-
-#: Every option by name, in the order the cache key, mkdocs.yml's schema and ``--help`` list them.
-ENGINE_OPTIONS: dict[str, EngineOption] = {
-    option.name: option
-    for option in (
-        EngineOption(
-            "backend", "choice", "the translator", default=DEFAULT_BACKEND, choices=_backend_names,
-            describe=_backends_help, cache_key="translator",
-        ),
-        EngineOption("model", "path", "exported model directory (the onnx backend)", metavar="DIR",
-                     cache_key="translator"),
-        EngineOption("beams", "count", "beam width (default: the model's)", metavar="N", cache_key="always",
-                     engine="num_beams"),
-        EngineOption(
-            "max_batch_tokens", "count", "most source tokens per engine batch (memory against speed; "
-            "default 1024)", metavar="N", cache_key="always", engine="max_batch_tokens", aliases=("--batch-tokens",),
-        ),
-        EngineOption(
-            "shortlist", "count", "vocabulary shortlist: score about N frequent target pieces plus the batch's own "
-            "instead of all (faster, outputs can differ; 0: off, the default; needs an export made with it)",
-            minimum=0, metavar="N", cache_key="set", off=(0,), engine="shortlist",
-        ),
-        EngineOption(
-            "markup", "choice", "how links, code and emphasis get through the model: auto (project when the "
-            "export has aligner.onnx, else tags), project (translate without them, place them by alignment), "
-            "tags (placeholders the model copies), constrained",
-            default=DEFAULT_MARKUP, choices=markup_choices, unknown=unknown_markup, cache_key="set",
-            key_value=lambda spec: spec.resolved_markup, key_omits=(UNNAMED_MARKUP,),
-        ),
-        EngineOption("threads", "count", "ONNX Runtime intra-op threads (default: the engine chooses)",
-                     metavar="N", engine="threads"),
-        EngineOption(
-            "providers", "names", "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu "
-            "(default: cpu; GPU untested)", metavar="LIST", off=((),), engine="providers",
-        ),
-    )
-}
-
-
-def engine_options() -> tuple[EngineOption, ...]:
-    """The options registered now, in order (read at use: one registered later counts)."""
-    return tuple(ENGINE_OPTIONS.values())
-
-
-def register_option(option: EngineOption) -> None:
-    """Add an option to every front end (mkdocs.yml, conf.py, the flags, the spec and its key)."""
-    if option.name in ENGINE_OPTIONS:
-        raise ValueError(f"option {option.name!r} is registered already")
-    ENGINE_OPTIONS[option.name] = option

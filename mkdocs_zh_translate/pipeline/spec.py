@@ -13,10 +13,9 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .backends import TranslatorSpec, get_backend, needs_model, resolve_markup
+from .backends import TranslatorSpec, engine_options, get_backend, needs_model, resolve_markup
 from .cache import TranslationMemory
 from .markup import AUTO, announce
-from .options import engine_options
 
 # Bump only when placeholder validation or the fallback ladder (pipeline/ladder.py) change
 # what a translation of the same text can be, and say so in CHANGELOG.md: every cached

@@ -21,10 +21,10 @@ from mkdocs.config import config_options as c
 
 from ..errors import ZhTranslateError
 from ..owned import PathError, check_dir_option, check_output
-from ..pipeline.backends import needs_model
+from ..pipeline.backends import ENGINE_OPTIONS, engine_options, needs_model
 from ..pipeline.cache import DEFAULT_CACHE_DIRNAME as DEFAULT_CACHE_DIRNAME  # re-exported: the plugin's default
 from ..pipeline.inputs import project_inputs
-from ..pipeline.options import ENGINE_OPTIONS, EngineOption, engine_options
+from ..pipeline.options import EngineOption
 from ..review.memory import DEFAULT_THRESHOLD
 
 REPORT_FILE = "report.json"  # the build's JSON report, in the cache directory unless `report` says
@@ -263,6 +263,13 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
         if name in ENGINE_OPTIONS:
             return self[name]
         raise AttributeError(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """``options.backend = "pseudo"`` sets the option, as MkDocs' descriptors do (tools/demo.py)."""
+        if name in ENGINE_OPTIONS:
+            self[name] = value
+        else:
+            super().__setattr__(name, value)
 
     def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
         failed, warnings = super().validate()

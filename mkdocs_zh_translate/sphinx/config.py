@@ -17,8 +17,8 @@ from sphinx.errors import ConfigError
 
 from ..errors import ZhTranslateError
 from ..owned import check_output
-from ..pipeline.backends import TranslatorSpec, needs_model
-from ..pipeline.options import EngineOption, engine_options
+from ..pipeline.backends import TranslatorSpec, engine_options, needs_model
+from ..pipeline.options import EngineOption
 
 PREFIX = "zh_translate_"
 

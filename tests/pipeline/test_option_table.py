@@ -17,7 +17,7 @@ from sphinx.util.docutils import docutils_namespace, patch_docutils
 
 from mkdocs_zh_translate.cli.app import _build_parser
 from mkdocs_zh_translate.cli.options import given_options, translator_values
-from mkdocs_zh_translate.pipeline import options as table
+from mkdocs_zh_translate.pipeline import backends as table
 from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
 from mkdocs_zh_translate.pipeline.options import EngineOption, KeyPart
 from mkdocs_zh_translate.pipeline.spec import decode_options
@@ -64,6 +64,9 @@ def test_an_option_in_the_table_is_one_in_mkdocs_yml(
     assert spec.option(NAME) == 5
     assert (f"{NAME}=5;" in decode_options(spec)) == (cache_key == "set")
     assert decode_options(TranslatorSpec("pseudo", None)) == before  # at its default: the keys of before
+    options.length_bonus = 6  # attributes read and set the options, as MkDocs' own do (tools/demo.py)
+    options.backend = "pseudo"
+    assert (options[NAME], options["backend"]) == (6, "pseudo")
     refused = PluginConfig()
     refused.load_dict({"backend": "pseudo", NAME: 0})
     assert [name for name, _ in refused.validate()[0]] == [NAME]
