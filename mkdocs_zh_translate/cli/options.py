@@ -55,10 +55,11 @@ def _help(option: EngineOption, default: object, overrides: str, note: str) -> s
         text += f" ({option.describe()})"
     if note:
         text += f"; {note}"
+    shown = option.unset if default is None else str(default)
     if overrides:
-        text += f"; default: {overrides} `{option.name}` option"
-    elif option.kind == "choice":
-        text += f"; default: {default}"
+        text += f"; default: {overrides} `{option.name}` option" + (f", else {option.unset}" if option.unset else "")
+    elif shown:
+        text += f"; default: {shown}"
     if option.cache_key in ("always", "set"):
         text += "; part of the cache key"
     return text.replace("%", "%%")  # argparse formats help with %

@@ -47,15 +47,15 @@ ENGINE_OPTIONS: dict[str, EngineOption] = {
         ),
         EngineOption("model", "path", "exported model directory (the onnx backend)", metavar="DIR",
                      cache_key="translator"),
-        EngineOption("beams", "count", "beam width (default: the model's)", metavar="N", cache_key="always",
+        EngineOption("beams", "count", "beam width", unset="the model's", metavar="N", cache_key="always",
                      engine="num_beams"),
         EngineOption(
-            "max_batch_tokens", "count", "most source tokens per engine batch (memory against speed; "
-            "default 1024)", metavar="N", cache_key="always", engine="max_batch_tokens", aliases=("--batch-tokens",),
+            "max_batch_tokens", "count", "most source tokens per engine batch (memory against speed)",
+            unset="1024", metavar="N", cache_key="always", engine="max_batch_tokens", aliases=("--batch-tokens",),
         ),
         EngineOption(
             "shortlist", "count", "vocabulary shortlist: score about N frequent target pieces plus the batch's own "
-            "instead of all (faster, outputs can differ; 0: off, the default; needs an export made with it)",
+            "instead of all (faster, outputs can differ; needs an export made with it)", unset="0, off",
             minimum=0, metavar="N", cache_key="set", off=(0,), engine="shortlist",
         ),
         EngineOption(
@@ -65,11 +65,11 @@ ENGINE_OPTIONS: dict[str, EngineOption] = {
             default=DEFAULT_MARKUP, choices=markup_choices, unknown=unknown_markup, cache_key="set",
             key_value=lambda spec: spec.resolved_markup, key_omits=(UNNAMED_MARKUP,),
         ),
-        EngineOption("threads", "count", "ONNX Runtime intra-op threads (default: the engine chooses)",
+        EngineOption("threads", "count", "ONNX Runtime intra-op threads", unset="the engine chooses",
                      metavar="N", engine="threads"),
         EngineOption(
             "providers", "names", "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu "
-            "(default: cpu; GPU untested)", metavar="LIST", off=((),), engine="providers",
+            "(GPU untested)", unset="cpu", metavar="LIST", off=((),), engine="providers",
         ),
     )
 }

@@ -68,6 +68,8 @@ class EngineOption:
     """Values besides None that mean "not set": the loader and the engine are not given them."""
     engine: str = ""
     """The engine's keyword (``OnnxTranslator``) the value goes to; "" when it goes to none."""
+    unset: str = ""
+    """What a value of None means, for ``--help`` (``the model's``)."""
     metavar: str | None = None
     aliases: tuple[str, ...] = ()
     """Former command-line spellings, still accepted and not shown in ``--help``."""
