@@ -8,6 +8,11 @@ Everything else (the plugin's and Sphinx's option checks, the CLI's ``--backend`
 cache key, the page notice, the Ray model shipping) asks this table, so adding a backend is
 adding one entry, as mkdocstrings looks its handlers up by name.
 
+The translator's options are the other table here, :data:`ENGINE_OPTIONS` (what an entry is:
+``options.EngineOption``), beside the registry because ``backend``'s choices are its names:
+every front end's options, the spec's fields, the cache key, the loader's and the engine's
+keywords are read from it, so an option is added by one entry (:func:`register_option`).
+
 Imports of the model runtime happen in the factories, lazily, so that commands and builds that
 never need a model (``--backend pseudo``, a fully cached rebuild) never pay for onnxruntime or
 numpy.
@@ -92,7 +97,7 @@ class TranslatorSpec:
     """Everything needed to build the translator, and to fingerprint it without building it
     (``spec.bind_cache``; the decoding part of the key is ``spec.decode_options``).
 
-    One field per option of :data:`.options.ENGINE_OPTIONS` (checked when this module is
+    One field per option of :data:`ENGINE_OPTIONS` (checked when this module is
     imported: same names, same defaults), typed for the code that reads them; the values of
     options registered after import (an embedding tool's) are in :attr:`more`. What each option
     is, and whether the key names it, is the table's."""
@@ -280,7 +285,7 @@ def load_translator(backend: str, model: str | Path | None = None, **options: An
     """Return a ready translator for ``backend`` (``onnx`` needs ``model``, an exported directory),
     wrapped in the markup strategy of the ``markup`` option (see ``markup.MARKUP_STRATEGIES``;
     ``auto``: ``project`` when the model can align, else ``tags``, as the cache key resolves it).
-    ``options``: the table's (:data:`.options.ENGINE_OPTIONS`) by name; TypeError for another."""
+    ``options``: the table's (:data:`ENGINE_OPTIONS`) by name; TypeError for another."""
     spec = TranslatorSpec.of({**options, "backend": backend, "model": None if model is None else str(model)})
     choice = resolve_markup(spec.markup, backend, model)
     strategy = MARKUP_STRATEGIES.get(choice.name)

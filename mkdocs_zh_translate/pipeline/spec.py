@@ -30,7 +30,7 @@ LEGACY_VERSION = "0.1.0"
 
 def decode_options(spec: TranslatorSpec, *, legacy: bool = False) -> str:
     """What besides the model can change a stored result: the options the table
-    (:data:`.options.ENGINE_OPTIONS`) keys by ``always`` or ``set``, in its order (``auto``
+    (:data:`.backends.ENGINE_OPTIONS`) keys by ``always`` or ``set``, in its order (``auto``
     named as the strategy it resolved to; threads cannot change a result), then the pipeline
     format (0.1.0 wrote its package version instead)."""
     parts = []

@@ -107,5 +107,7 @@ def test_the_spec_carries_it_and_the_key_follows_the_table(register: Callable[[K
     assert spec.option(NAME) == 2 and spec.with_options(length_bonus=3).option(NAME) == 3
     assert decode_options(spec.with_options(length_bonus=3)).startswith("beams=4;max_batch_tokens=None;")
     assert decode_options(spec.with_options(length_bonus=3)) != decode_options(spec)
+    with pytest.raises(ValueError, match="registered already"):
+        table.register_option(table.ENGINE_OPTIONS["beams"])
     with pytest.raises(TypeError, match="unknown translator option 'no_such'"):
         TranslatorSpec.of({"backend": "pseudo", "no_such": 1})
