@@ -20,7 +20,7 @@ from ..errors import ZhTranslateError
 from ..owned import atomic_write, check_output
 from ..textfile import decode_utf8, read_bytes, split_bom
 from .errors import EXIT_USAGE, CliError
-from .options import PROVIDERS_HELP, SHORTLIST_HELP, add_translator_options, providers_of
+from .options import add_translator_options, translator_values
 
 
 def _read_text(path: Path) -> tuple[str, str]:
@@ -33,12 +33,12 @@ def _read_text(path: Path) -> tuple[str, str]:
 
 
 def _cmd_md(args: argparse.Namespace) -> int:
+    from ..pipeline.backends import TranslatorSpec
     from ..pipeline.build import SiteInputs, build_pipeline
     from ..pipeline.guard import PageGuard, python_markdown_renderer
     from ..pipeline.markdown import translate_text
     from ..pipeline.progress import progress_for
     from ..pipeline.report import PageCounts
-    from ..pipeline.spec import TranslatorSpec
     from ..plugin.mdconfig import markdown_setup
     from ..segment import SegmentError
 
@@ -53,10 +53,7 @@ def _cmd_md(args: argparse.Namespace) -> int:
         out = check_output(Path(args.output), "-o", inputs=[Path(args.input)], kept=kept)
     for line in setup.warnings:
         print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr)
-    spec = TranslatorSpec(
-        args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers_of(args),
-        markup=args.markup, shortlist=args.shortlist,
-    )
+    spec = TranslatorSpec.of(translator_values(args))
     counts = PageCounts()
     try:
         # An extension the site has and this guard lacks costs a segment of English, never a
@@ -143,14 +140,10 @@ def _build_parser(own_only: bool = False) -> argparse.ArgumentParser:
     ex.set_defaults(func=_cmd_export)
 
     tr = sub.add_parser("translate", help="translate plain-text lines from stdin")
-    tr.add_argument("--model", required=True, metavar="DIR")
-    tr.add_argument("--beams", type=int, default=None)
+    # Lines are plain text: by default the model's own output, placeholders as it wrote them.
+    add_translator_options(tr, defaults={"markup": "tags"})
     tr.add_argument("--max-new-tokens", type=int, default=None)
     tr.add_argument("--min-new-tokens", type=int, default=None)
-    tr.add_argument("--batch-tokens", type=int, default=None)
-    tr.add_argument("--threads", type=int, default=None)
-    tr.add_argument("--shortlist", type=int, default=None, metavar="N", help=SHORTLIST_HELP)
-    tr.add_argument("--providers", metavar="LIST", help=PROVIDERS_HELP)
     tr.set_defaults(func=_cmd_translate)
     if own_only:
         return parser

@@ -11,7 +11,7 @@ from ..docs import LAYOUTS, default_snippet_path, summary, write_docs
 from ..logs import PREFIX
 from ..owned import check_output
 from ..pipeline.pages import Stats, plain_fallbacks
-from .options import add_translator_options, providers_of
+from .options import add_translator_options, given_options
 
 
 def add_parser(sub: Any) -> None:
@@ -51,12 +51,7 @@ def add_parser(sub: Any) -> None:
 def _run(args: argparse.Namespace) -> int:
     from ..plugin.docs_source import docs_source, find_config
 
-    options: dict[str, object] = {
-        k: v for k in ("backend", "model", "beams", "threads", "markup", "shortlist")
-        if (v := getattr(args, k)) is not None
-    }
-    if args.providers:
-        options["providers"] = list(providers_of(args) or ())
+    options = {k: list(v) if isinstance(v, tuple) else v for k, v in given_options(args).items()}  # YAML's lists
     out = check_output(Path(args.out), "--out")  # the rest of the checks once the config is read
     snippet_path = Path(args.snippet) if args.snippet else default_snippet_path(out)
     config_out = Path(args.config_out) if args.config_out else None

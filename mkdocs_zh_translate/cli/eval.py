@@ -2,29 +2,28 @@
 
 The base translator is the site's (``-f``) or the command line's (``--references``), with
 ``--backend``/``--model``/``--beams`` on top; ``--compare A B`` runs two variants of it, each a
-comma-separated list of ``field=value`` settings of :class:`~..pipeline.spec.TranslatorSpec`
+comma-separated list of ``field=value`` settings of :class:`~..pipeline.backends.TranslatorSpec`
 (``beams=4``, ``model=DIR``, ``markup=project``), side by side.
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..pipeline.backends import engine_options
+from ..pipeline.options import EngineOption
 from ..untrusted import display
 from .errors import CliError
-from .options import add_translator_options, providers_of
+from .options import add_translator_options, given_options
 
 if TYPE_CHECKING:
-    from ..pipeline.spec import TranslatorSpec
+    from ..pipeline.backends import TranslatorSpec
     from ..quality.references import ReferenceSet
 
 EXIT_BELOW = 1
-_INT_SETTINGS = ("beams", "threads", "max_batch_tokens")
-SETTINGS = ("backend", "model", "markup", "shortlist", *_INT_SETTINGS)
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -44,7 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     ev.add_argument(
         "--compare", nargs=2, metavar=("A", "B"),
         help="two settings side by side, each field=value[,field=value]: "
-        f"{', '.join(SETTINGS)} (e.g. beams=1 beams=4, markup=tags markup=project)",
+        f"{', '.join(o.name for o in _settings())} (e.g. beams=1 beams=4, markup=tags markup=project)",
     )
     ev.add_argument("--limit", type=int, metavar="N", help="score the first N references only")
     ev.add_argument("--min-chrf", type=float, metavar="X", help="exit 1 when a run's chrF is below X (CI)")
@@ -53,35 +52,41 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     ev.set_defaults(func=run_eval)
 
 
+def _settings() -> tuple[EngineOption, ...]:
+    """The options ``--compare`` sets: the table's, but lists (providers: ``,`` separates settings)."""
+    return tuple(option for option in engine_options() if option.kind != "names")
+
+
+def _setting(option: EngineOption, value: str, text: str) -> Any:
+    """``value`` for ``option``, checked by the table's kind and bounds (CliError naming ``text``)."""
+    if option.kind == "count":
+        if not value.isdigit() or int(value) < option.minimum:
+            least = f"{option.minimum} (off)" if option.is_off(option.minimum) else str(option.minimum)
+            raise CliError(f"--compare {text}: {option.name} takes a whole number, {least} or more")
+        return int(value)
+    if option.kind == "choice":
+        assert option.choices is not None
+        if value not in option.choices():
+            why = option.unknown(value) if option.unknown else (
+                f"unknown {option.name} {value!r}; choose one of {', '.join(option.choices())}")
+            raise CliError(f"--compare {text}: {why}")
+    return value
+
+
 def parse_settings(text: str, base: TranslatorSpec) -> TranslatorSpec:
     """``base`` with the ``field=value`` settings of ``text`` (comma-separated) applied."""
-    from ..pipeline.backends import BACKENDS
-    from ..pipeline.markup import markup_names
-
+    settings = {option.name: option for option in _settings()}
+    fields = ", ".join(settings)
     changes: dict[str, Any] = {}
     for item in (part.strip() for part in text.split(",")):
         name, sep, value = item.partition("=")
         name, value = name.strip().replace("-", "_"), value.strip()
         if not sep or not name or not value:
-            raise CliError(f"--compare {text}: expected field=value (fields: {', '.join(SETTINGS)})")
-        if name not in SETTINGS:
-            raise CliError(f"--compare {text}: unknown field {name!r}; choose one of {', '.join(SETTINGS)}")
-        if name in _INT_SETTINGS:
-            if not value.isdigit() or int(value) < 1:
-                raise CliError(f"--compare {text}: {name} takes a whole number, 1 or more")
-            changes[name] = int(value)
-        elif name == "shortlist":
-            if not value.isdigit():
-                raise CliError(f"--compare {text}: shortlist takes a whole number, 0 (off) or more")
-            changes[name] = int(value)
-        elif name == "backend" and value not in BACKENDS:
-            raise CliError(f"--compare {text}: unknown backend {value!r}; choose one of {', '.join(BACKENDS)}")
-        elif name == "markup" and value not in markup_names():
-            names = ", ".join(markup_names())
-            raise CliError(f"--compare {text}: unknown markup strategy {value!r}; choose one of {names}")
-        else:
-            changes[name] = value
-    return dataclasses.replace(base, **changes)
+            raise CliError(f"--compare {text}: expected field=value (fields: {fields})")
+        if name not in settings:
+            raise CliError(f"--compare {text}: unknown field {name!r}; choose one of {fields}")
+        changes[name] = _setting(settings[name], value, text)
+    return base.with_options(**changes)
 
 
 def _label(text: str) -> str:
@@ -113,21 +118,10 @@ def _references(args: argparse.Namespace) -> ReferenceSet:
 
 
 def _base_spec(args: argparse.Namespace, refs: ReferenceSet) -> TranslatorSpec:
-    from ..pipeline.backends import DEFAULT_BACKEND
-    from ..pipeline.spec import TranslatorSpec
+    from ..pipeline.backends import DEFAULT_BACKEND, TranslatorSpec
 
     base = refs.spec or TranslatorSpec(DEFAULT_BACKEND, None)
-    changes: dict[str, Any] = {}
-    if args.backend:
-        changes["backend"] = args.backend
-    if args.model:
-        changes["model"] = args.model
-    for name in ("beams", "threads", "markup", "shortlist"):
-        if getattr(args, name) is not None:
-            changes[name] = getattr(args, name)
-    if args.providers:
-        changes["providers"] = providers_of(args)
-    return dataclasses.replace(base, **changes)
+    return base.with_options(**given_options(args))
 
 
 def run_eval(args: argparse.Namespace) -> int:

@@ -1,23 +1,23 @@
 """Options every command that loads a translator shares, and the shape of a command made of
 actions (``po fill``, ``review sync``), defined once.
 
-``md`` and ``po fill`` take the translator from the command line (each option's default is the
-plugin's default); ``docs``, ``eval`` and ``prefill`` take it from mkdocs.yml, and an option
-overrides the plugin's setting only when given. The backend names and their help come from the
-registry (``pipeline.backends.BACKENDS``), read when the parser is built.
+The translator's flags are the option table's (``pipeline/options.py``), spelled as in mkdocs.yml
+with dashes (``max_batch_tokens``: ``--max-batch-tokens``) and checked by the table's kinds and
+bounds, on every command that translates: ``md``, ``po fill`` and ``translate`` take the
+translator from the command line (each flag's default is the plugin's default); ``docs``,
+``eval`` and ``prefill`` take it from mkdocs.yml, and a flag overrides the plugin's setting only
+when given. Choices (backends, markup strategies) are read from their registries when the
+parser is built.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from typing import Any
 
-from ..pipeline.backends import BACKENDS, DEFAULT_BACKEND, backend_names
-from ..pipeline.markup import DEFAULT_MARKUP, markup_choices
-
-SHORTLIST_HELP = ("vocabulary shortlist: score about N frequent target pieces plus the batch's own instead of "
-                  "all (faster, outputs can differ; 0: off, the default; needs an export made with it)")
-PROVIDERS_HELP = "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu (default: cpu; GPU untested)"
+from ..pipeline.backends import engine_options
+from ..pipeline.options import EngineOption
 
 
 def add_command_group(sub: Any, name: str, help: str) -> Any:
@@ -28,43 +28,80 @@ def add_command_group(sub: Any, name: str, help: str) -> Any:
     return group.add_subparsers(dest=f"{name}_command", required=True, metavar="ACTION")
 
 
-def add_translator_options(parser: argparse.ArgumentParser, *, overrides: str = "") -> None:
-    """``--backend``, ``--model``, ``--beams``, ``--threads``, ``--providers`` and ``--markup``.
+def _count(option: EngineOption) -> Any:
+    """The argparse type of a ``count``: a whole number of at least the table's minimum."""
+    expected = "a positive integer" if option.minimum == 1 else f"a whole number, {option.minimum} or more"
 
-    ``overrides``: whose settings the options override (``"the plugin's"``) for a command that
-    reads the translator from a config; each then defaults to ``None`` (not given)."""
-    backends = "; ".join(f"{b.name}: {b.help}" for b in BACKENDS.values())
-    with_model = ", ".join(b.name for b in BACKENDS.values() if b.needs_model)
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
+        if value < option.minimum:
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {value}")
+        return value
+
+    return parse
+
+
+def _names(text: str) -> tuple[str, ...] | None:
+    """``a,b``: a ``names`` option (``--providers cuda,cpu``); empty: not given."""
+    return tuple(p for p in text.split(",") if p) or None
+
+
+def _help(option: EngineOption, default: object, overrides: str, note: str) -> str:
+    text = option.help
+    if option.describe is not None:
+        text += f" ({option.describe()})"
+    if note:
+        text += f"; {note}"
+    shown = option.unset if default is None else str(default)
     if overrides:
-        parser.add_argument("--backend", choices=backend_names(), help=f"override {overrides} backend: {backends}")
-        parser.add_argument("--model", metavar="DIR", help=f"override {overrides} model directory")
-    else:
-        parser.add_argument(
-            "--backend", choices=backend_names(), default=DEFAULT_BACKEND,
-            help=f"{backends} (default: {DEFAULT_BACKEND})",
-        )
-        parser.add_argument("--model", metavar="DIR", help=f"exported model directory ({with_model} backend)")
-    parser.add_argument("--beams", type=int, default=None)
-    parser.add_argument("--threads", type=int, default=None)
-    parser.add_argument("--shortlist", type=int, default=None, metavar="N", help=SHORTLIST_HELP)
-    parser.add_argument("--providers", metavar="LIST", help=PROVIDERS_HELP)
-    add_markup_option(parser, overrides_config=bool(overrides))
+        text += f"; default: {overrides} `{option.name}` option" + (f", else {option.unset}" if option.unset else "")
+    elif shown:
+        text += f"; default: {shown}"
+    if option.cache_key in ("always", "set"):
+        text += "; part of the cache key"
+    return text.replace("%", "%%")  # argparse formats help with %
 
 
-def providers_of(args: argparse.Namespace) -> tuple[str, ...] | None:
-    """``--providers a,b`` as a tuple (``None`` when not given)."""
-    return tuple(p for p in args.providers.split(",") if p) if args.providers else None
+def add_translator_options(
+    parser: argparse.ArgumentParser,
+    *,
+    overrides: str = "",
+    notes: Mapping[str, str] | None = None,
+    defaults: Mapping[str, object] | None = None,
+) -> None:
+    """Every option of the table as a flag (``--backend``, ``--model``, ``--beams``,
+    ``--max-batch-tokens``, ``--shortlist``, ``--markup``, ``--threads``, ``--providers``, and
+    any registered later), plus each option's former spellings, hidden (``--batch-tokens``).
+
+    ``overrides``: whose settings the flags override (``"the plugin's"``) for a command that
+    reads the translator from a config; each then defaults to ``None`` (not given). ``notes``:
+    what a flag means on this command besides (``prefill``'s threads are per worker);
+    ``defaults``: a command's own default where it differs from the table's."""
+    for option in engine_options():
+        default = None if overrides else (defaults or {}).get(option.name, option.default)
+        kwargs: dict[str, Any] = {"dest": option.name, "metavar": option.metavar}
+        if option.kind == "choice":
+            assert option.choices is not None
+            kwargs["choices"] = option.choices()
+        elif option.kind == "count":
+            kwargs["type"] = _count(option)
+        elif option.kind == "names":
+            kwargs["type"] = _names
+        help = _help(option, default, overrides, (notes or {}).get(option.name, ""))
+        parser.add_argument(option.flag, default=default, help=help, **kwargs)
+        for alias in option.aliases:
+            parser.add_argument(alias, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **kwargs)
 
 
-def add_markup_option(parser: argparse.ArgumentParser, *, overrides_config: bool = False) -> None:
-    """``--markup NAME``: how links, code and emphasis get through the model (see the user guide)."""
-    default = None if overrides_config else DEFAULT_MARKUP
-    where = "the plugin's `markup` option, else auto" if overrides_config else DEFAULT_MARKUP
-    parser.add_argument(
-        "--markup",
-        choices=markup_choices(),
-        default=default,
-        help="how links, code and emphasis get through the model: auto (project when the export has "
-        "aligner.onnx, else tags), project (translate without them, place them by alignment), tags "
-        f"(placeholders the model copies), constrained (default: {where}); part of the cache key",
-    )
+def translator_values(args: argparse.Namespace) -> dict[str, Any]:
+    """Every table option's value as parsed (for a command that takes the translator from
+    the command line: ``TranslatorSpec.of(translator_values(args))``)."""
+    return {option.name: getattr(args, option.name) for option in engine_options()}
+
+
+def given_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The table options given on the command line (for a command that overrides a config's)."""
+    return {name: value for name, value in translator_values(args).items() if value is not None}

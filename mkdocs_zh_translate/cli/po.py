@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..owned import check_output
 from .errors import CliError
-from .options import add_command_group, add_translator_options, providers_of
+from .options import add_command_group, add_translator_options, translator_values
 
 if TYPE_CHECKING:
     from ..pofill.fill import Summary
@@ -72,8 +72,7 @@ def _print_report(summary: Summary) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..pipeline.backends import needs_model
-    from ..pipeline.spec import TranslatorSpec
+    from ..pipeline.backends import TranslatorSpec, needs_model
     from ..pofill.fill import fill
 
     if needs_model(args.backend) and not args.model:
@@ -88,10 +87,7 @@ def _run(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise CliError(f"{args.glossary}: no such glossary file")
         glossary = load_glossary(path)
-    spec = TranslatorSpec(
-        args.backend, args.model, beams=args.beams, threads=args.threads, providers=providers_of(args),
-        markup=args.markup, shortlist=args.shortlist,
-    )
+    spec = TranslatorSpec.of(translator_values(args))
     summary = fill(
         [Path(p) for p in args.paths],
         spec,

@@ -1,4 +1,4 @@
-"""``mkdocs-zh-translate prefill [-f CONFIG] [--workers N] [--threads T] [--ray ADDRESS]``."""
+"""``mkdocs-zh-translate prefill [-f CONFIG] [--workers N] [--ray ADDRESS]`` and the translator's flags."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..logs import PREFIX
 from .errors import CliError
-from .options import add_markup_option, providers_of
+from .options import add_translator_options, given_options
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -27,10 +27,6 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="translate in N local processes (default 0: in this process); with --ray, the number of actors",
     )
     parser.add_argument(
-        "--threads", type=int, default=None, metavar="T",
-        help="intra-op threads per worker (default: usable cores // N locally, 1 per Ray actor)",
-    )
-    parser.add_argument(
         "--ray", metavar="ADDRESS",
         help="translate on this Ray cluster (needs the [ray] extra); `local`: a cluster of this machine "
         "on 127.0.0.1 only, for this run",
@@ -39,12 +35,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "--ray-ship-model", action="store_true",
         help="send the model directory to the actors through Ray's object store (default: they load the same path)",
     )
-    parser.add_argument(
-        "--providers", metavar="LIST",
-        help="ONNX Runtime execution providers for the workers, comma-separated, e.g. cuda,cpu "
-        "(default: the plugin's `providers` option, else cpu; GPU untested)",
-    )
-    add_markup_option(parser, overrides_config=True)
+    add_translator_options(parser, overrides="the plugin's", notes={
+        "threads": "per worker (with --workers: usable cores // N by default, with --ray: 1)",
+    })
     parser.add_argument(
         "--plan", action="store_true",
         help="translate nothing: print `missing=N` (texts neither reviewed nor cached: the build needs the "
@@ -65,20 +58,17 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.plan:
         return _plan(args)
-    if args.workers < 0 or (args.threads is not None and args.threads < 1):
-        raise CliError("--workers must be >= 0 and --threads >= 1")
+    if args.workers < 0:
+        raise CliError("--workers must be >= 0")
     if args.threads is not None:  # also what each worker's engine can take (the engine's own rule)
         from ..engine.settings import check_threads
 
         check_threads(args.threads)
     if args.ray_ship_model and not args.ray:
         raise CliError("--ray-ship-model needs --ray ADDRESS")
-    where = Where(
-        workers=args.workers, threads=args.threads, ray=args.ray, ship_model=args.ray_ship_model,
-        providers=providers_of(args),
-        markup=args.markup,
-    )
-    stats = prefill(Path(args.config_file), where, None if args.no_progress else RateProgress())
+    where = Where(workers=args.workers, threads=args.threads, ray=args.ray, ship_model=args.ray_ship_model)
+    progress = None if args.no_progress else RateProgress()
+    stats = prefill(Path(args.config_file), where, progress, options=given_options(args))
     print(PREFIX + stats.summary(), file=sys.stderr if args.json else sys.stdout)
     if args.json:
         from .docs import print_report

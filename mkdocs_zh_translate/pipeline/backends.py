@@ -8,6 +8,11 @@ Everything else (the plugin's and Sphinx's option checks, the CLI's ``--backend`
 cache key, the page notice, the Ray model shipping) asks this table, so adding a backend is
 adding one entry, as mkdocstrings looks its handlers up by name.
 
+The translator's options are the other table here, :data:`ENGINE_OPTIONS` (what an entry is:
+``options.EngineOption``), beside the registry because ``backend``'s choices are its names:
+every front end's options, the spec's fields, the cache key, the loader's and the engine's
+keywords are read from it, so an option is added by one entry (:func:`register_option`).
+
 Imports of the model runtime happen in the factories, lazily, so that commands and builds that
 never need a model (``--backend pseudo``, a fully cached rebuild) never pay for onnxruntime or
 numpy.
@@ -15,8 +20,8 @@ numpy.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -25,39 +30,181 @@ from .markup import (
     AUTO,
     DEFAULT_MARKUP,
     MARKUP_STRATEGIES,
+    UNNAMED_MARKUP,
     MarkupChoice,
     announce,
     has_aligner,
+    markup_choices,
     unknown_markup,
 )
+from .options import DEFAULT_BACKEND as DEFAULT_BACKEND  # declared with the options; looked up here too
+from .options import IDENTITY, EngineOption
 from .translator import BackendError as BackendError  # raised here; its home is beside the protocol
 from .translator import BareTranslator, PseudoTranslator, Translator, as_translator
+
+#: Every option by name, in the order the cache key, mkdocs.yml's schema and ``--help`` list them.
+ENGINE_OPTIONS: dict[str, EngineOption] = {
+    option.name: option
+    for option in (
+        EngineOption(
+            "backend", "choice", "the translator", default=DEFAULT_BACKEND, choices=lambda: backend_names(),
+            describe=lambda: "; ".join(f"{b.name}: {b.help}" for b in BACKENDS.values()), cache_key="translator",
+        ),
+        EngineOption("model", "path", "exported model directory (the onnx backend)", metavar="DIR",
+                     cache_key="translator"),
+        EngineOption("beams", "count", "beam width", unset="the model's", metavar="N", cache_key="always",
+                     engine="num_beams"),
+        EngineOption(
+            "max_batch_tokens", "count", "most source tokens per engine batch (memory against speed)",
+            unset="1024", metavar="N", cache_key="always", engine="max_batch_tokens", aliases=("--batch-tokens",),
+        ),
+        EngineOption(
+            "shortlist", "count", "vocabulary shortlist: score about N frequent target pieces plus the batch's own "
+            "instead of all (faster, outputs can differ; needs an export made with it)", unset="0, off",
+            minimum=0, metavar="N", cache_key="set", off=(0,), engine="shortlist",
+        ),
+        EngineOption(
+            "markup", "choice", "how links, code and emphasis get through the model: auto (project when the "
+            "export has aligner.onnx, else tags), project (translate without them, place them by alignment), "
+            "tags (placeholders the model copies), constrained",
+            default=DEFAULT_MARKUP, choices=markup_choices, unknown=unknown_markup, cache_key="set",
+            key_value=lambda spec: spec.resolved_markup, key_omits=(UNNAMED_MARKUP,),
+        ),
+        EngineOption("threads", "count", "ONNX Runtime intra-op threads", unset="the engine chooses",
+                     metavar="N", engine="threads"),
+        EngineOption(
+            "providers", "names", "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu "
+            "(GPU untested)", unset="cpu", metavar="LIST", off=((),), engine="providers",
+        ),
+    )
+}
+
+
+def engine_options() -> tuple[EngineOption, ...]:
+    """The options registered now, in order (read at use: one registered later counts)."""
+    return tuple(ENGINE_OPTIONS.values())
+
+
+def register_option(option: EngineOption) -> None:
+    """Add an option to every front end (mkdocs.yml, conf.py, the flags, the spec and its key)."""
+    if option.name in ENGINE_OPTIONS:
+        raise ValueError(f"option {option.name!r} is registered already")
+    ENGINE_OPTIONS[option.name] = option
 
 
 @dataclass(frozen=True)
 class TranslatorSpec:
     """Everything needed to build the translator, and to fingerprint it without building it
-    (``spec.bind_cache``; the decoding part of the key is ``spec.decode_options``)."""
+    (``spec.bind_cache``; the decoding part of the key is ``spec.decode_options``).
+
+    One field per option of :data:`ENGINE_OPTIONS` (checked when this module is
+    imported: same names, same defaults), typed for the code that reads them; the values of
+    options registered after import (an embedding tool's) are in :attr:`more`. What each option
+    is, and whether the key names it, is the table's."""
 
     backend: str
     model: str | None
     beams: int | None = None
     threads: int | None = None
     max_batch_tokens: int | None = None
-    # The engine's vocabulary shortlist size (None or 0: off, the whole vocabulary). In the key
-    # only when on, so the caches filled before it keep their keys.
+    # The engine's vocabulary shortlist size (None or 0: off, the whole vocabulary).
     shortlist: int | None = None
-    # ONNX Runtime execution providers (None: the CPU). Not in the cache key, like threads.
+    # ONNX Runtime execution providers (None: the CPU).
     providers: tuple[str, ...] | None = None
     # The markup strategy (``markup.MARKUP_STRATEGIES``) or ``auto`` (the default: ``project``
-    # where the model aligns, else ``tags``). The key names the strategy ``auto`` resolved to,
-    # and names none for ``tags``, so the caches filled before strategies existed stay valid.
+    # where the model aligns, else ``tags``).
     markup: str = DEFAULT_MARKUP
+    more: tuple[tuple[str, Any], ...] = ()
+    """``(name, value)`` of the registered options that have no field, sorted by name."""
+
+    @classmethod
+    def of(cls, values: Mapping[str, Any]) -> TranslatorSpec:
+        """The spec of these option values (by the table's names; a missing one is at its
+        default); TypeError for a name the table lacks, as for a keyword the class lacks."""
+        table = {option.name: option for option in engine_options()}
+        unknown = sorted(set(values) - set(table))
+        if unknown:
+            raise TypeError(f"unknown translator option {unknown[0]!r}")
+        typed: dict[str, Any] = {}
+        more: list[tuple[str, Any]] = []
+        for name, value in values.items():
+            if table[name].kind == "names" and value is not None:
+                value = tuple(value) or None  # a list from YAML or a loader's keywords
+            if name in _FIELDS:
+                typed[name] = value
+            elif value != table[name].default:
+                more.append((name, value))
+        typed.setdefault("model", None)
+        typed.setdefault("backend", DEFAULT_BACKEND)
+        return cls(**typed, more=tuple(sorted(more)))
+
+    def option(self, name: str) -> Any:
+        """The value of the option ``name`` (a registered one without a field too)."""
+        if name in _FIELDS:
+            return getattr(self, name)
+        found = dict(self.more)
+        return found[name] if name in found else _option(name).default
+
+    def values(self) -> dict[str, Any]:
+        """Every registered option's value, by name."""
+        return {option.name: self.option(option.name) for option in engine_options()}
+
+    def with_options(self, **changes: Any) -> TranslatorSpec:
+        """This spec with some options changed (``dataclasses.replace`` for every option)."""
+        return TranslatorSpec.of({**self.values(), **changes})
 
     @property
     def resolved_markup(self) -> str:
         """The strategy that translates under this spec (``auto`` resolved; no model loaded)."""
         return resolve_markup(self.markup, self.backend, self.model).name
+
+
+_FIELDS = tuple(f.name for f in fields(TranslatorSpec) if f.name != "more")
+
+
+def _option(name: str) -> EngineOption:
+    return next(option for option in engine_options() if option.name == name)
+
+
+def _check_fields() -> None:
+    """The spec's fields are the table's options: a drift is a programming error, found at import."""
+    declared = {option.name: option.default for option in engine_options()}
+    typed = {f.name: f.default for f in fields(TranslatorSpec) if f.name != "more"}
+    for name in IDENTITY:
+        typed[name] = declared.get(name)  # by position, without a default
+    if typed != declared:
+        raise TypeError(f"TranslatorSpec's fields {typed} differ from the option table's {declared}")
+
+
+_check_fields()
+
+
+def engine_keywords(spec: TranslatorSpec) -> dict[str, Any]:
+    """The engine's keywords (``OnnxTranslator``) for the options that go to it and are set."""
+    keywords: dict[str, Any] = {}
+    for option in engine_options():
+        value = spec.option(option.name)
+        if option.engine and not option.is_off(value):
+            keywords[option.engine] = list(value) if option.kind == "names" else value
+    return keywords
+
+
+#: The keywords every loader (``load_translator``, a custom factory of ``LazyTranslator``) has
+#: always been given; any other option is given only when set.
+ALWAYS_GIVEN = ("beams", "threads", "max_batch_tokens")
+
+
+def loader_keywords(spec: TranslatorSpec) -> dict[str, Any]:
+    """``load_translator``'s keywords for ``spec`` (besides backend and model): a factory
+    that knows no strategies or shortlist still works while they are at their defaults."""
+    keywords: dict[str, Any] = {}
+    for option in engine_options():
+        value = spec.option(option.name)
+        if option.name in IDENTITY:
+            continue
+        if option.name in ALWAYS_GIVEN or not (option.is_off(value) or value == option.default):
+            keywords[option.name] = list(value) if option.kind == "names" and value is not None else value
+    return keywords
 
 
 @dataclass(frozen=True)
@@ -94,17 +241,7 @@ def _onnx(spec: TranslatorSpec) -> BareTranslator:
         )
     from ..engine import EngineError, OnnxTranslator
 
-    options: dict[str, Any] = {}
-    if spec.providers:
-        options["providers"] = list(spec.providers)
-    if spec.beams is not None:
-        options["num_beams"] = spec.beams
-    if spec.threads is not None:
-        options["threads"] = spec.threads
-    if spec.max_batch_tokens is not None:
-        options["max_batch_tokens"] = spec.max_batch_tokens
-    if spec.shortlist:
-        options["shortlist"] = spec.shortlist
+    options = engine_keywords(spec)
     try:
         return OnnxTranslator(Path(spec.model), **options)
     except EngineError as exc:
@@ -121,8 +258,6 @@ BACKENDS: dict[str, Backend] = {
         fingerprint=PseudoTranslator.fingerprint,
     ),
 }
-
-DEFAULT_BACKEND = "onnx"
 
 
 def backend_names() -> tuple[str, ...]:
@@ -146,35 +281,17 @@ def needs_model(name: str) -> bool:
     return backend is None or backend.needs_model
 
 
-def load_translator(
-    backend: str,
-    model: str | Path | None = None,
-    *,
-    beams: int | None = None,
-    threads: int | None = None,
-    max_batch_tokens: int | None = None,
-    providers: list[str] | None = None,
-    markup: str = DEFAULT_MARKUP,
-    shortlist: int | None = None,
-) -> Translator:
+def load_translator(backend: str, model: str | Path | None = None, **options: Any) -> Translator:
     """Return a ready translator for ``backend`` (``onnx`` needs ``model``, an exported directory),
-    wrapped in the markup strategy ``markup`` (see ``markup.MARKUP_STRATEGIES``; ``auto``:
-    ``project`` when the model can align, else ``tags``, as the cache key resolves it)."""
-    choice = resolve_markup(markup, backend, model)
+    wrapped in the markup strategy of the ``markup`` option (see ``markup.MARKUP_STRATEGIES``;
+    ``auto``: ``project`` when the model can align, else ``tags``, as the cache key resolves it).
+    ``options``: the table's (:data:`ENGINE_OPTIONS`) by name; TypeError for another."""
+    spec = TranslatorSpec.of({**options, "backend": backend, "model": None if model is None else str(model)})
+    choice = resolve_markup(spec.markup, backend, model)
     strategy = MARKUP_STRATEGIES.get(choice.name)
     if strategy is None:
-        raise BackendError(unknown_markup(markup))
+        raise BackendError(unknown_markup(spec.markup))
     announce(choice)
-    spec = TranslatorSpec(
-        backend,
-        None if model is None else str(model),
-        beams=beams,
-        threads=threads,
-        max_batch_tokens=max_batch_tokens,
-        shortlist=shortlist,
-        providers=tuple(providers) if providers else None,
-        markup=markup,
-    )
     return strategy(as_translator(get_backend(backend).factory(spec)))
 
 

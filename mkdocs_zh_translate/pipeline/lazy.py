@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from ..errors import ZhTranslateError
-from .backends import BACKENDS, BackendError, load_translator
-from .markup import DEFAULT_MARKUP
-from .spec import TranslatorSpec
+from .backends import BACKENDS, BackendError, TranslatorSpec, load_translator, loader_keywords
 from .translator import Translator, as_translator
 
 
@@ -41,20 +38,10 @@ class LazyTranslator:
                 f"`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out {spec.model}`"
             )
         factory = self._factory or load_translator
-        extra: dict[str, Any] = {"providers": list(spec.providers)} if spec.providers else {}
-        if spec.markup != DEFAULT_MARKUP:  # a custom factory that knows no strategies still works
-            extra["markup"] = spec.markup
-        if spec.shortlist:  # likewise one that knows no shortlist
-            extra["shortlist"] = spec.shortlist
         try:
-            translator = factory(
-                spec.backend,
-                spec.model,
-                beams=spec.beams,
-                threads=spec.threads,
-                max_batch_tokens=spec.max_batch_tokens,
-                **extra,
-            )
+            # beams, threads and max_batch_tokens always, any other option only when set: a
+            # custom factory that knows no strategies or shortlist still works
+            translator = factory(spec.backend, spec.model, **loader_keywords(spec))
         except BackendError as exc:
             raise TranslationFailed(str(exc)) from None
         except ImportError as exc:

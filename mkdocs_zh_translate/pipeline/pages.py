@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ReviewError
 from ..segment import SegmentedPage, SiteSyntax, segment_markdown
-from .backends import needs_model
+from .backends import TranslatorSpec, needs_model
 from .cache import Hit
 from .lazy import LazyTranslator, TranslationFailed
 from .origin import Origin
@@ -24,7 +24,6 @@ from .report import PageCounts
 from .reviews import ReviewedPage as ReviewedPage
 from .reviews import Reviewer as Reviewer
 from .service import GuardOutcome, Requests, TranslationService
-from .spec import TranslatorSpec
 from .stable import parts_key, stable_text
 
 if TYPE_CHECKING:

@@ -13,10 +13,9 @@ import json
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .backends import TranslatorSpec as TranslatorSpec  # its home is the registry; the key is here
-from .backends import get_backend, needs_model, resolve_markup
+from .backends import TranslatorSpec, engine_options, get_backend, needs_model, resolve_markup
 from .cache import MachineCache
-from .markup import AUTO, UNNAMED_MARKUP, announce
+from .markup import AUTO, announce
 
 # Bump only when placeholder validation or the fallback ladder (pipeline/ladder.py) change
 # what a translation of the same text can be, and say so in CHANGELOG.md: every cached
@@ -27,15 +26,16 @@ PIPELINE_FORMAT = 1
 
 
 def decode_options(spec: TranslatorSpec) -> str:
-    """What besides the model can change a stored result: decoding options (threads cannot),
-    the markup strategy that produced it and the pipeline format."""
-    tail = f"pipeline={PIPELINE_FORMAT}"
-    markup = spec.resolved_markup
-    if markup != UNNAMED_MARKUP:
-        tail = f"markup={markup};{tail}"
-    if spec.shortlist:
-        tail = f"shortlist={spec.shortlist};{tail}"
-    return f"beams={spec.beams};max_batch_tokens={spec.max_batch_tokens};{tail}"
+    """What besides the model can change a stored result: the options the table
+    (:data:`.backends.ENGINE_OPTIONS`) keys by ``always`` or ``set``, in its order (``auto``
+    named as the strategy it resolved to; threads cannot change a result), then the pipeline
+    format."""
+    parts = []
+    for option in engine_options():
+        value = option.key_value(spec) if option.key_value else spec.option(option.name)
+        if option.in_key(value):
+            parts.append(f"{option.name}={value};")
+    return "".join(parts) + f"pipeline={PIPELINE_FORMAT}"
 
 
 @dataclass(frozen=True)

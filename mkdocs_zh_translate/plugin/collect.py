@@ -14,8 +14,9 @@ import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
+from mkdocs.config.base import ValidationError
 from mkdocs.plugins import get_plugin_logger
 
 from ..logs import PLUGIN_NAME
@@ -27,7 +28,7 @@ from ..review.site import Site as Site  # re-exported: the CLI's review commands
 from ..review.store import ReviewError, display, page_po_path, site_po_path
 from ..review.units import Unit, merge_site_units, page_units, string_units
 from ..segment import Segment, SegmentedPage, segment_markdown, soft_breaks_as_spaces, to_readable
-from .config import DirOptionError, OwnDirs, PluginConfig, own_dirs
+from .config import DirOptionError, OwnDirs, PluginConfig, override, own_dirs
 from .factory import PLUGIN_KEY
 
 if TYPE_CHECKING:
@@ -112,10 +113,13 @@ def _former(build: EnglishBuild, texts: Sequence[str]) -> dict[str, str]:
     }
 
 
-def with_english_build(config_file: Path, use: Callable[[EnglishBuild], T]) -> T:
+def with_english_build(
+    config_file: Path, use: Callable[[EnglishBuild], T], options: Mapping[str, Any] | None = None
+) -> T:
     """Run the English build of ``config_file`` in collect mode and return ``use(build)``,
     called while the build's pipeline (and its cache) is open: ``review sync`` reads the
-    cache through it, ``prefill`` fills it. ReviewError on any failure of the build."""
+    cache through it, ``prefill`` fills it. ``options``: translator options that override the
+    plugin's (``prefill``'s flags). ReviewError on any failure of the build."""
     from mkdocs.config.defaults import MkDocsConfig
 
     _check_config_file(config_file)
@@ -129,7 +133,7 @@ def with_english_build(config_file: Path, use: Callable[[EnglishBuild], T]) -> T
     quiet.addFilter(held)
     try:
         with tempfile.TemporaryDirectory(prefix="zh-translate-review-") as tmp:
-            return _collect(config_file, tmp, use, held)
+            return _collect(config_file, tmp, use, held, options or {})
     finally:
         quiet.removeFilter(held)
         quiet.setLevel(level)
@@ -159,7 +163,9 @@ class _HeldErrors(logging.Filter):
         return " ".join(lines)
 
 
-def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T], held: _HeldErrors) -> T:
+def _collect(
+    config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T], held: _HeldErrors, options: Mapping[str, Any]
+) -> T:
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
     from mkdocs.exceptions import MkDocsException
@@ -177,6 +183,10 @@ def _collect(config_file: Path, site_dir: str, use: Callable[[EnglishBuild], T],
     if not isinstance(plugin, Collecting) or not isinstance(plugin.config, PluginConfig):
         raise ReviewError(f"{display(config_file)}: the zh-translate plugin is not in `plugins:`")
     _own_dirs(config_file, plugin.config, config)  # against the configured site_dir, as the build
+    try:
+        override(plugin.config, options)
+    except ValidationError as exc:
+        raise ReviewError(f"{display(config_file)}: {exc}") from None
     config["site_dir"] = site_dir  # the English build goes to a scratch directory
     plugin.collector = collector
     config.plugins.on_startup(command="build", dirty=False)

@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from mkdocs.config import base
 from mkdocs.config import config_options as c
 
 from ..errors import ZhTranslateError
 from ..owned import PathError, check_dir_option, check_output
-from ..pipeline.backends import DEFAULT_BACKEND, backend_names, needs_model
+from ..pipeline.backends import ENGINE_OPTIONS, engine_options, needs_model
 from ..pipeline.cache import DEFAULT_CACHE_DIRNAME as DEFAULT_CACHE_DIRNAME  # re-exported: the plugin's default
 from ..pipeline.inputs import project_inputs
-from ..pipeline.markup import DEFAULT_MARKUP, markup_choices, unknown_markup
+from ..pipeline.options import EngineOption
 from ..review.memory import DEFAULT_THRESHOLD
 
 REPORT_FILE = "report.json"  # the build's JSON report, in the cache directory unless `report` says
@@ -30,14 +32,13 @@ REPORT_FILE = "report.json"  # the build's JSON report, in the cache directory u
 _LANGUAGE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 
-class _IntAtLeast(c.Type[int]):
-    """An ``int`` option with a lower bound (``True``/``False`` are not numbers here)."""
+class AtLeast(c.Type[int]):
+    """A whole-number option with a lower bound (``True``/``False`` are not numbers here)."""
 
-    minimum = 0
-    expected = "a whole number, 0 or more"
-
-    def __init__(self) -> None:
-        super().__init__(int)
+    def __init__(self, minimum: int, default: int | None = None) -> None:
+        super().__init__(int, default=default)
+        self.minimum = minimum
+        self.expected = "a positive integer" if minimum == 1 else f"a whole number, {minimum} or more"
 
     def run_validation(self, value: object) -> int:
         if isinstance(value, bool):
@@ -46,17 +47,6 @@ class _IntAtLeast(c.Type[int]):
         if number < self.minimum:
             raise base.ValidationError(f"Expected {self.expected}, got {number}")
         return number
-
-
-class PositiveInt(_IntAtLeast):
-    """An ``int`` option that must be at least 1."""
-
-    minimum = 1
-    expected = "a positive integer"
-
-
-class NonNegativeInt(_IntAtLeast):
-    """An ``int`` option that must be at least 0 (0: off)."""
 
 
 class Percent(c.Type[float]):
@@ -71,28 +61,47 @@ class Percent(c.Type[float]):
         return float(value)
 
 
-class BackendName(c.Choice[str]):
-    """``backend``: a registered name (``pipeline.backends.BACKENDS``), read when the config is
-    validated, so a backend registered after this module was imported is a choice too."""
+class TableChoice(c.Choice[str]):
+    """A ``choice`` option of the table (``backend``, ``markup``): its names are read when the
+    config is validated, so a backend or strategy registered after import is a choice too; a
+    wrong one is worded by the table where it words it (``markup``), else as MkDocs does."""
 
-    def __init__(self) -> None:
-        super().__init__(backend_names(), default=DEFAULT_BACKEND)
+    def __init__(self, option: EngineOption) -> None:
+        assert option.choices is not None, option.name
+        super().__init__(option.choices(), default=option.default)
+        self.option = option
 
     def run_validation(self, value: object) -> str:
-        self.choices = backend_names()
+        assert self.option.choices is not None
+        self.choices = self.option.choices()
+        if self.option.unknown is not None and value not in self.choices:
+            raise base.ValidationError(self.option.unknown(value))
         return super().run_validation(value)
 
 
-class MarkupName(c.Type[str]):
-    """``markup``: ``auto`` or a registered strategy; an unknown name lists the valid ones."""
+def config_option(option: EngineOption) -> base.BaseConfigOption[Any]:
+    """The MkDocs config option of a table option (what its kind and bounds say)."""
+    made: base.BaseConfigOption[Any]
+    if option.kind == "choice":
+        return TableChoice(option)
+    if option.kind == "count":
+        made = AtLeast(option.minimum, option.default)
+    elif option.kind == "names":
+        made = c.ListOfItems(c.Type(str), default=option.default)
+    else:
+        made = c.Type(str, default=option.default)
+    return c.Optional(made) if option.default is None else made
 
-    def __init__(self) -> None:
-        super().__init__(str, default=DEFAULT_MARKUP)
 
-    def run_validation(self, value: object) -> str:
-        if value not in markup_choices():
-            raise base.ValidationError(unknown_markup(value))
-        return str(value)
+def engine_schema() -> tuple[tuple[str, base.BaseConfigOption[Any]], ...]:
+    """The table's options as MkDocs schema entries, in the table's order (read at each use:
+    an option registered after import is an option of mkdocs.yml too)."""
+    schema = []
+    for option in engine_options():
+        made = config_option(option)
+        made.required = True  # type: ignore[attr-defined]  # what MkDocs' class-based configs set
+        schema.append((option.name, made))
+    return tuple(schema)
 
 
 class UrlSegment(c.Type[str]):
@@ -177,40 +186,9 @@ def text_options(value: object) -> dict[str, dict[str, str]]:
 class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
     """Options of the ``zh-translate`` plugin, as written under ``plugins:`` in mkdocs.yml."""
 
-    backend = BackendName()
-    """``onnx`` runs the exported MarianMT model; ``pseudo`` wraps each segment in 「…」 and
-    needs no model (layout checks, CI without models)."""
-
-    model = c.Optional(c.Type(str))
-    """Exported model directory (``mkdocs-zh-translate export ... --out DIR``), relative to
-    mkdocs.yml. Required by the ``onnx`` backend. Loaded only when a segment misses the cache."""
-
-    beams = c.Optional(PositiveInt())
-    """Beam width; unset uses the engine's default. Part of the cache key."""
-
-    markup = MarkupName()
-    """How a sentence's links, code and emphasis get through the model: ``auto`` (default)
-    translates the sentence without them and puts them back through the model's alignment
-    (``project``) when the export has ``aligner.onnx``, else ``tags``: placeholders the model
-    must copy, repaired by the fallback ladder. ``project``, ``tags`` and ``constrained``
-    (placeholder-constrained beam search) choose one. Part of the cache key."""
-
-    max_batch_tokens = c.Optional(PositiveInt())
-    """Upper bound of source tokens per engine batch (memory vs speed); part of the cache key
-    because int8 results can depend on batch composition."""
-
-    shortlist = c.Optional(NonNegativeInt())
-    """Vocabulary shortlist of the ``onnx`` backend: each step scores about this many frequent
-    target pieces plus the batch's own instead of all of them (faster; outputs can differ, see
-    BENCHMARKS.md). Unset or 0: off. Needs an export made with it. Part of the cache key."""
-
-    threads = c.Optional(PositiveInt())
-    """ONNX Runtime intra-op threads; unset lets the engine choose. Not part of the cache key."""
-
-    providers = c.Optional(c.ListOfItems(c.Type(str)))
-    """ONNX Runtime execution providers in order of preference, e.g. ``[cuda, cpu]``; unset
-    runs on the CPU. A provider this onnxruntime lacks is an error. Not part of the cache key.
-    GPU use is untested (no GPU where this is developed)."""
+    # The translator's options (backend, model, beams, ...) come first, from the option table
+    # (``pipeline/options.py``): see :func:`engine_schema` and ``__init__``. The configuration
+    # reference (example_site/docs/reference/configuration.md) says what each does.
 
     cache_dir = c.Optional(c.Type(str))
     """Translation cache directory, relative to mkdocs.yml. Default ``.zh-translate-cache``
@@ -280,20 +258,65 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
     that cannot be segmented, a page-guard revert) or a review is ignored; a fallback that still
     translated the whole sentence is a note, never an error (``pages.strict_failure``)."""
 
+    def __init__(self, config_file_path: str | None = None) -> None:
+        # The table's options as they are now, before the plugin's own: one registered after
+        # this class was made is an option too (the class's schema has those of import time).
+        self._schema = (*engine_schema(), *_OWN_SCHEMA)
+        super().__init__(config_file_path)
+
+    def __getattr__(self, name: str) -> Any:
+        """``options.beams`` for the table's options, as for the options declared here (MkDocs
+        reads those through class attributes; these are not any)."""
+        if name in ENGINE_OPTIONS:
+            return self[name]
+        raise AttributeError(name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        """``options.backend = "pseudo"`` sets the option, as MkDocs' descriptors do (tools/demo.py)."""
+        if name in ENGINE_OPTIONS:
+            self[name] = value
+        else:
+            super().__setattr__(name, value)
+
     def validate(self) -> tuple[base.ConfigErrors, base.ConfigWarnings]:
         failed, warnings = super().validate()
-        if not failed and needs_model(self.backend) and not self.model:
+        backend = self["backend"]
+        if not failed and needs_model(backend) and not self["model"]:
             failed.append(
                 (
                     "model",
                     base.ValidationError(
-                        f"the {self.backend} backend needs a model directory; export one with "
+                        f"the {backend} backend needs a model directory; export one with "
                         "`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR` "
                         "or set `backend: pseudo`"
                     ),
                 )
             )
         return failed, warnings
+
+    def spec_values(self, config_file_path: str | None) -> dict[str, Any]:
+        """The translator options' values, ``model`` made absolute (read from mkdocs.yml's folder)."""
+        values = {option.name: self[option.name] for option in engine_options()}
+        values["model"] = resolve_model(values["model"], config_file_path)
+        return values
+
+
+_OWN_SCHEMA = PluginConfig._schema
+
+
+def override(options: PluginConfig, given: Mapping[str, Any]) -> None:
+    """Set the translator options a command line gives (``docs``, ``prefill``) over the
+    plugin's, checked already by the table's kinds: a ``model`` is read from the working
+    directory, as every path a command takes. ValidationError when the backend they leave
+    needs a model and none is set."""
+    for name, value in given.items():
+        options[name] = list(value) if isinstance(value, tuple) else value  # YAML gives lists
+    if given.get("model"):
+        options["model"] = str(Path(str(given["model"])).expanduser().resolve())
+    backend = options["backend"]
+    if given and needs_model(backend) and not options["model"]:
+        raise base.ValidationError(f"the {backend} backend needs --model DIR (or `backend: pseudo`)")
+PluginConfig._schema = (*engine_schema(), *_OWN_SCHEMA)  # what the reference page documents
 
 
 def config_dir(config_file_path: str | None) -> Path:

@@ -21,9 +21,8 @@ from typing import Any
 
 from ..docs import DocsError, DocsPage, DocsSource, rebased_extensions
 from ..owned import path_kind
-from ..pipeline.backends import needs_model
 from . import uistrings
-from .config import PluginConfig
+from .config import PluginConfig, override
 from .configfile import config_in
 from .factory import SitePipeline, listed_options, load_options
 from .overrides import translatable_copyright, translatable_site_name
@@ -208,6 +207,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
 
     ``options`` override the plugin's options (``backend``, ``model``) from the command line."""
     from mkdocs.config import load_config
+    from mkdocs.config.base import ValidationError
     from mkdocs.exceptions import MkDocsException, PluginError
 
     quiet = logging.getLogger("mkdocs")
@@ -228,11 +228,10 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
             name, error = errors[0]
             raise DocsError(f"{config_file}: zh-translate option '{name}': {error}")
     else:
-        for name, value in (options or {}).items():
-            plugin_config[name] = value
-        backend = str(plugin_config.get("backend"))
-        if needs_model(backend) and not plugin_config.get("model"):
-            raise DocsError(f"{config_file}: the {backend} backend needs --model DIR (or `backend: pseudo`)")
+        try:
+            override(plugin_config, options or {})
+        except ValidationError as exc:
+            raise DocsError(f"{config_file}: {exc}") from None
     if options and options.get("model"):
         plugin_config["model"] = str(Path(str(options["model"])).expanduser().resolve())  # from the cwd
     pipeline = SitePipeline()

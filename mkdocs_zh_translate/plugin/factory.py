@@ -18,6 +18,7 @@ from mkdocs.exceptions import PluginError
 from ..logs import PREFIX
 from ..notice import model_label
 from ..owned import PathError
+from ..pipeline.backends import TranslatorSpec
 from ..pipeline.build import SiteInputs, build_pipeline
 from ..pipeline.cache import MachineCache
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
@@ -26,13 +27,12 @@ from ..pipeline.lazy import LazyTranslator
 from ..pipeline.pages import SiteTranslator
 from ..pipeline.progress import progress_for
 from ..pipeline.service import GuardOutcome
-from ..pipeline.spec import TranslatorSpec
 from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError
 from ..segment import SegmentedPage, SiteSyntax
 from . import clickdocs, jiebaconf
 from .borrow import EnglishRenders
-from .config import DirOptionError, PluginConfig, language_collision, own_dirs, report_path, resolve_model
+from .config import DirOptionError, PluginConfig, language_collision, own_dirs, report_path
 from .includes import IncludeExpander
 from .mdconfig import heading_slugify, page_syntax
 from .pins import PINS
@@ -124,16 +124,7 @@ class SitePipeline:
             self.glossary = load_glossary(review_dir / GLOSSARY_FILE, review_dir)
         except ReviewError as exc:
             raise PluginError(f"{PREFIX}{exc}") from None
-        self.spec = TranslatorSpec(
-            backend=options.backend,
-            model=resolve_model(options.model, config.config_file_path),
-            beams=options.beams,
-            threads=options.threads,
-            max_batch_tokens=options.max_batch_tokens,
-            shortlist=options.shortlist,
-            providers=tuple(options.providers) if options.providers else None,
-            markup=options.markup,
-        )
+        self.spec = TranslatorSpec.of(options.spec_values(config.config_file_path))
         # The same list objects: plugins that add extensions after us (mkdocstrings) count too.
         self.markdown = (config.markdown_extensions, config.mdx_configs)
         self.snippets = SnippetExpander(config.markdown_extensions, config.mdx_configs)
@@ -218,7 +209,7 @@ class SitePipeline:
 
     def model_label(self) -> str:
         """The translator as the pages' banner names it."""
-        return model_label(self.options.backend, self.options.model)
+        return model_label(self.options["backend"], self.options["model"])
 
     def close(self) -> None:
         """Close the machine cache (the plugin's ``on_shutdown``)."""

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ZhTranslateError
+from ..pipeline.backends import TranslatorSpec
 from ..pipeline.build import SiteInputs, build_pipeline
 from ..pipeline.cache import Hit, MachineCache
 from ..pipeline.glossary import Glossary
@@ -44,7 +45,6 @@ from ..pipeline.origin import Origin
 from ..pipeline.progress import progress_for
 from ..pipeline.report import PageCounts
 from ..pipeline.service import Requests
-from ..pipeline.spec import TranslatorSpec
 from ..review.store import display
 from ..segment import has_words
 from ..untrusted import UntrustedFileError, excerpt, read_untrusted_text

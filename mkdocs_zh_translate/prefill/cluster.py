@@ -24,12 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from ..owned import scratch_dir
-from ..pipeline.backends import needs_model
+from ..pipeline.backends import TranslatorSpec, needs_model
 from ..pipeline.glossary import Glossary
 from ..pipeline.ladder import SegmentTranslation
 from ..pipeline.lazy import TranslationFailed
 from ..pipeline.service import ChunkRunner
-from ..pipeline.spec import TranslatorSpec
 from .raysession import LOCAL, check_authentication, check_loopback_nodes, driver_session
 from .worker import ChunkWorker
 

@@ -25,11 +25,11 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 
+from ..pipeline.backends import TranslatorSpec
 from ..pipeline.glossary import Glossary
 from ..pipeline.ladder import SegmentTranslation
 from ..pipeline.lazy import TranslationFailed
 from ..pipeline.service import ChunkRunner
-from ..pipeline.spec import TranslatorSpec
 from . import worker
 
 

@@ -5,22 +5,25 @@ strings, reviewed PO files, glossary, cache directory and translator spec are th
 and :meth:`SiteTranslator.translate_pages` runs exactly as in a build (up to the translations:
 the pages are not spliced or guarded): reviewed segments are skipped, cached ones are not
 translated again, and every key is the build's. Prefill builds its own pipeline from the
-build's inputs (:func:`~..pipeline.build.build_pipeline`) with its runner, its progress, no
-English fallback and its engine overrides, so the next ``mkdocs build`` finds everything in the
+build's inputs (:func:`~..pipeline.build.build_pipeline`) with its runner, its progress and no
+English fallback (its engine options override the plugin's before the English build, so the
+spec and cache key are the next build's), so the next ``mkdocs build`` finds everything in the
 cache.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
+from ..pipeline.backends import TranslatorSpec
 from ..pipeline.build import build_pipeline
 from ..pipeline.glossary import Glossary
 from ..pipeline.pages import SiteTranslator, Stats
 from ..pipeline.progress import Progress
 from ..pipeline.service import ChunkRunner
-from ..pipeline.spec import TranslatorSpec
 from ..plugin.collect import EnglishBuild, with_english_build
 
 
@@ -33,8 +36,6 @@ class Where:
     threads: int | None = None
     ray: str | None = None
     ship_model: bool = False
-    providers: tuple[str, ...] | None = None  # overrides the plugin's ``providers`` option
-    markup: str | None = None  # overrides the plugin's ``markup`` option (and so the cache key)
 
     def runner(self, spec: TranslatorSpec, glossary: Glossary | None) -> tuple[ChunkRunner | None, str]:
         """The runner (None: the service's own loop) and how to name it in the summary."""
@@ -54,10 +55,14 @@ class Where:
         return None, ""
 
 
-def prefill(config_file: Path, where: Where = Where(), progress: Progress | None = None) -> Stats:
+def prefill(
+    config_file: Path, where: Where = Where(), progress: Progress | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Stats:
     """Translate every page and string of the site the build would translate and is not yet in
-    the cache or reviewed; return the build's statistics. Raises ReviewError (the English build
-    failed) or TranslationFailed (the model could not be loaded or failed)."""
+    the cache or reviewed; return the build's statistics. ``options``: translator options that
+    override the plugin's (the command line's). Raises ReviewError (the English build failed)
+    or TranslationFailed (the model could not be loaded or failed)."""
 
     def fill(build: EnglishBuild) -> Stats:
         translator, label = _prefill_translator(build.translator, where, progress)
@@ -68,21 +73,18 @@ def prefill(config_file: Path, where: Where = Where(), progress: Progress | None
             stats.model = label
         return stats
 
-    return with_english_build(config_file, fill)
+    return with_english_build(config_file, fill, options)
 
 
 def _prefill_translator(
     built: SiteTranslator, where: Where, progress: Progress | None
 ) -> tuple[SiteTranslator, str]:
     """The build's translator as prefill runs it: the build's inputs (cache, reviews, glossary,
-    memos), ``where``'s engine overrides (another markup strategy is another cache key) and
-    runner, and no English fallback (a prefill that cannot translate has failed); with the
-    runner's name for the summary."""
+    memos) and spec (the command line's options already applied before the English build, so
+    another markup strategy is already another cache key), ``where``'s runner, and no English
+    fallback (a prefill that cannot translate has failed); with the runner's name for the
+    summary."""
     spec = built.spec
-    if where.providers:
-        spec = replace(spec, providers=where.providers)
-    if where.markup:
-        spec = replace(spec, markup=where.markup)
     runner, label = where.runner(spec, built.pipeline.glossary)
     pipeline = build_pipeline(spec, built.pipeline.site, lazy=built.lazy, progress=progress, runner=runner)
     translator = SiteTranslator(

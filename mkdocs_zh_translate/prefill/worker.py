@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
+from ..pipeline.backends import TranslatorSpec
 from ..pipeline.glossary import Glossary
 from ..pipeline.ladder import SegmentTranslation
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
 from ..pipeline.service import translate_chunk
-from ..pipeline.spec import TranslatorSpec
 
 
 class ChunkWorker:

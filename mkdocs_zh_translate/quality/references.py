@@ -22,8 +22,8 @@ from ..textfile import NotUtf8Error, open_bytes, split_bom
 from ..untrusted import display
 
 if TYPE_CHECKING:
+    from ..pipeline.backends import TranslatorSpec
     from ..pipeline.glossary import Glossary
-    from ..pipeline.spec import TranslatorSpec
     from ..review.site import Site
 
 

@@ -17,14 +17,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..pipeline.backends import needs_model
+from ..pipeline.backends import TranslatorSpec, needs_model
 from ..pipeline.build import SiteInputs, build_pipeline
 from ..pipeline.glossary import Glossary
 from ..pipeline.lazy import LazyTranslator
 from ..pipeline.progress import Progress
 from ..pipeline.report import PageCounts
 from ..pipeline.service import Requests, TranslationService
-from ..pipeline.spec import TranslatorSpec
 from ..pipeline.translator import Translator
 from . import metrics
 from .references import Reference

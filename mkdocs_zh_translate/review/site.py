@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..pipeline.backends import TranslatorSpec
 from ..pipeline.glossary import Glossary
-from ..pipeline.spec import TranslatorSpec
 from .drafts import Former
 from .memory import DEFAULT_THRESHOLD
 from .powrap import DEFAULT_WIDTH

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .config import OPTIONS, check_config
+from .config import check_config, config_values
 
 
 def setup(app: Any) -> dict[str, Any]:
@@ -27,7 +27,7 @@ def setup(app: Any) -> dict[str, Any]:
         purge_doc,
     )
 
-    for name, (default, rebuild) in OPTIONS.items():
+    for name, (default, rebuild) in config_values().items():
         app.add_config_value(name, default, rebuild)
     app.connect("config-inited", check_config)
     from .catalogs import refuse_links

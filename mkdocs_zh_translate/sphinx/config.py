@@ -17,65 +17,56 @@ from sphinx.errors import ConfigError
 
 from ..errors import ZhTranslateError
 from ..owned import check_output
-from ..pipeline.backends import DEFAULT_BACKEND, backend_names, needs_model
-from ..pipeline.markup import DEFAULT_MARKUP, markup_choices, unknown_markup
-from ..pipeline.spec import TranslatorSpec
+from ..pipeline.backends import TranslatorSpec, engine_options, needs_model
+from ..pipeline.options import EngineOption
 
 PREFIX = "zh_translate_"
 
-# name -> (default, what Sphinx must redo when it changes): every value that changes a
-# translation re-reads all documents ("env"); the notice only changes the written pages.
-OPTIONS: dict[str, tuple[object, str]] = {
-    "zh_translate_backend": (DEFAULT_BACKEND, "env"),
-    "zh_translate_model": (None, "env"),
+# name -> (default, what Sphinx must redo when it changes), for the values that are not the
+# translator's (those come from the option table, see :func:`config_values`): the notice only
+# changes the written pages.
+OWN_OPTIONS: dict[str, tuple[object, str]] = {
     "zh_translate_cache_dir": (None, "env"),
     "zh_translate_glossary": (None, "env"),
     "zh_translate_allow_untranslated": (False, "env"),
     "zh_translate_strict": (False, ""),
     "zh_translate_banner": (True, "html"),
-    "zh_translate_beams": (None, "env"),
-    "zh_translate_markup": (DEFAULT_MARKUP, "env"),
-    "zh_translate_max_batch_tokens": (None, "env"),
-    "zh_translate_shortlist": (None, "env"),
-    "zh_translate_threads": (None, ""),
-    "zh_translate_providers": (None, ""),
     "zh_translate_batch": (None, ""),
 }
+
+
+def config_values() -> dict[str, tuple[object, str]]:
+    """Every ``zh_translate_*`` value with its default and rebuild: the translator's from the
+    option table (a value that can change a translation re-reads all documents, "env"), read
+    at ``setup`` so an option registered after import is a conf.py value too, then ours."""
+    table = {PREFIX + o.name: (o.default, "env" if o.in_cache_key else "") for o in engine_options()}
+    return {**table, **OWN_OPTIONS}
 
 
 @dataclass(frozen=True)
 class Settings:
     """The checked options, with paths made absolute (relative ones are read from conf.py's folder)."""
 
-    backend: str
-    model: str | None
+    translator: TranslatorSpec
+    """The translator these settings ask for: what the build and the catalog sync load."""
     cache_dir: Path
     glossary: Path | None
     allow_untranslated: bool
     strict: bool
     banner: bool | str
-    beams: int | None
-    threads: int | None
     batch: bool = True  # translate the misses of all documents to read in one batch (a pre-read)
-    # The engine options the MkDocs plugin has under the same names (its configuration
-    # reference says what each does); the spec decides which are part of the cache key.
-    markup: str = DEFAULT_MARKUP
-    max_batch_tokens: int | None = None
-    shortlist: int | None = None
-    providers: tuple[str, ...] | None = None
+
+    @property
+    def backend(self) -> str:
+        return self.translator.backend
+
+    @property
+    def model(self) -> str | None:
+        return self.translator.model
 
     def spec(self) -> TranslatorSpec:
-        """The translator these settings ask for: what the build and the catalog sync load."""
-        return TranslatorSpec(
-            self.backend,
-            self.model,
-            beams=self.beams,
-            threads=self.threads,
-            max_batch_tokens=self.max_batch_tokens,
-            shortlist=self.shortlist,  # 0 is off, as in the plugin (the cache key leaves it out)
-            providers=self.providers,
-            markup=self.markup,
-        )
+        """The translator these settings ask for (the build's runtime and the catalog sync)."""
+        return self.translator
 
 
 def is_chinese(language: object) -> bool:
@@ -102,45 +93,50 @@ def _flag(config: Config, name: str) -> bool:
     return value
 
 
-def _count(config: Config, name: str, *, minimum: int = 1) -> int | None:
+def _checked(option: EngineOption, config: Config, base: Path) -> Any:
+    """The value of a table option in conf.py, checked by its kind (ConfigError naming it)."""
+    name = PREFIX + option.name
     value = config[name]
-    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < minimum):
-        what = "a positive whole number" if minimum == 1 else f"a whole number, {minimum} or more,"
+    if option.kind == "path":
+        path = _path(value, name, base)
+        return str(path) if path is not None else None
+    if option.kind == "choice":
+        assert option.choices is not None
+        names = option.choices()  # a tuple: conf.py may hold an unhashable value
+        if value not in names:
+            if option.unknown is not None:
+                raise ConfigError(f"{name}: {option.unknown(value)}")
+            raise ConfigError(f"{name} must be one of {', '.join(map(repr, names))}, not {value!r}")
+        return value
+    if option.kind == "names":
+        if value is None:
+            return None
+        if not isinstance(value, (list, tuple)) or not value or not all(isinstance(v, str) and v for v in value):
+            raise ConfigError(f"{name} must be a list of {option.name.removesuffix('s')} names or None, not {value!r}")
+        return tuple(value)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < option.minimum):
+        what = "a positive whole number" if option.minimum == 1 else f"a whole number, {option.minimum} or more,"
         raise ConfigError(f"{name} must be {what} or None, not {value!r}")
     return value
 
 
-def _markup(config: Config) -> str:
-    value = config.zh_translate_markup
-    if not isinstance(value, str) or value not in markup_choices():
-        raise ConfigError(f"zh_translate_markup: {unknown_markup(value)}")
-    return value
-
-
-def _providers(config: Config) -> tuple[str, ...] | None:
-    value = config.zh_translate_providers
-    if value is None:
-        return None
-    if not isinstance(value, (list, tuple)) or not value or not all(isinstance(v, str) and v for v in value):
-        raise ConfigError(f"zh_translate_providers must be a list of provider names or None, not {value!r}")
-    return tuple(value)
-
-
-def settings_of(config: Config, srcdir: Path) -> Settings:
-    """The checked settings; ConfigError (one line naming the option) on a bad value."""
-    base = Path(config.confdir) if getattr(config, "confdir", None) else srcdir
-    backend = config.zh_translate_backend
-    names = backend_names()  # a tuple: conf.py may hold an unhashable value
-    if backend not in names:
-        raise ConfigError(f"zh_translate_backend must be one of {', '.join(map(repr, names))}, not {backend!r}")
-    model = _path(config.zh_translate_model, "zh_translate_model", base)
-    with_model = needs_model(backend)
-    if with_model and model is None:
+def translator_of(config: Config, base: Path) -> TranslatorSpec:
+    """The translator conf.py asks for: every table option checked, in the table's order."""
+    values = {option.name: _checked(option, config, base) for option in engine_options()}
+    backend = values["backend"]
+    if needs_model(backend) and values["model"] is None:
         raise ConfigError(
             f"zh_translate_model is not set: the {backend} backend needs an exported model directory "
             "(`mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR`), "
             "or set zh_translate_backend = 'pseudo'"
         )
+    return TranslatorSpec.of(values)
+
+
+def settings_of(config: Config, srcdir: Path) -> Settings:
+    """The checked settings; ConfigError (one line naming the option) on a bad value."""
+    base = Path(config.confdir) if getattr(config, "confdir", None) else srcdir
+    translator = translator_of(config, base)
     cache = _path(config.zh_translate_cache_dir, "zh_translate_cache_dir", base)
     try:
         if cache is None:
@@ -167,20 +163,13 @@ def settings_of(config: Config, srcdir: Path) -> Settings:
     if not isinstance(banner, (bool, str)):
         raise ConfigError(f"zh_translate_banner must be True, False or a string, not {banner!r}")
     return Settings(
-        backend=backend,
-        model=str(model) if model is not None else None,
+        translator=translator,
         cache_dir=cache,
         glossary=glossary,
         allow_untranslated=_flag(config, "zh_translate_allow_untranslated"),
         strict=_flag(config, "zh_translate_strict"),
         banner=banner,
-        beams=_count(config, "zh_translate_beams"),
-        threads=_count(config, "zh_translate_threads"),
-        batch=batch if batch is not None else with_model,  # no model, nothing to batch for
-        markup=_markup(config),
-        max_batch_tokens=_count(config, "zh_translate_max_batch_tokens"),
-        shortlist=_count(config, "zh_translate_shortlist", minimum=0),
-        providers=_providers(config),
+        batch=batch if batch is not None else needs_model(translator.backend),  # no model, nothing to batch for
     )
 
 

@@ -75,8 +75,9 @@ def test_the_engine_keeps_no_second_cache_key(tr: OnnxTranslator) -> None:
 
 
 def test_the_cache_key_follows_model_and_decode_options(model: Path, tmp_path: Path) -> None:
+    from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
     from mkdocs_zh_translate.pipeline.cache import MachineCache
-    from mkdocs_zh_translate.pipeline.spec import TranslatorSpec, bind_cache
+    from mkdocs_zh_translate.pipeline.spec import bind_cache
 
     machine = MachineCache(tmp_path / "cache")
     key = bind_cache(TranslatorSpec("onnx", str(model), beams=4, markup="tags"), machine).fingerprint

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_zh_translate.cli.app import main as cli_main
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
 from mkdocs_zh_translate.quality import run as run_module
 from mkdocs_zh_translate.quality.references import read_tsv
 

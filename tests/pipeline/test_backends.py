@@ -18,9 +18,16 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import MkDocsException
 
 from mkdocs_zh_translate.cli.app import main
-from mkdocs_zh_translate.pipeline.backends import BACKENDS, Backend, BackendError, get_backend, load_translator
+from mkdocs_zh_translate.pipeline.backends import (
+    BACKENDS,
+    Backend,
+    BackendError,
+    TranslatorSpec,
+    get_backend,
+    load_translator,
+)
 from mkdocs_zh_translate.pipeline.cache import MachineCache
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec, bind_cache
+from mkdocs_zh_translate.pipeline.spec import bind_cache
 from mkdocs_zh_translate.pipeline.translator import bare
 from tests.plugin_sites import Html, build_in_process, write_site
 

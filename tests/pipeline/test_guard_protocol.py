@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
 from mkdocs_zh_translate.pipeline.cache import MachineCache
 from mkdocs_zh_translate.pipeline.guard import GuardResult
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.pages import PageJob
 from mkdocs_zh_translate.pipeline.service import GuardOutcome
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.segment import SegmentedPage
 from tests.fakes import site_translator
 

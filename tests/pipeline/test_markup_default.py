@@ -21,9 +21,9 @@ import pytest
 from mkdocs_zh_translate.cli.app import _build_parser, main
 from mkdocs_zh_translate.model_format import ALIGNER_FILE, MANIFEST_FILE
 from mkdocs_zh_translate.pipeline import lazy, markup
-from mkdocs_zh_translate.pipeline.backends import load_translator
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec, load_translator
 from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec, bind_cache
+from mkdocs_zh_translate.pipeline.spec import bind_cache
 from mkdocs_zh_translate.pipeline.translator import PseudoTranslator, bare
 from tests.plugin_sites import build_in_process, write_site
 

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 import pytest
 
 from mkdocs_zh_translate.pipeline import markup
-from mkdocs_zh_translate.pipeline.backends import BackendError, load_translator
+from mkdocs_zh_translate.pipeline.backends import BackendError, TranslatorSpec, load_translator
 from mkdocs_zh_translate.pipeline.glossary import Glossary, GlossaryTranslator, Term, _pattern
 from mkdocs_zh_translate.pipeline.ladder import translate_segments
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator, TranslationFailed
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec, decode_options
+from mkdocs_zh_translate.pipeline.spec import decode_options
 from mkdocs_zh_translate.pipeline.translator import PseudoTranslator, Translator, bare
 from mkdocs_zh_translate.scored import Scored
 

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
 from mkdocs_zh_translate.pipeline.cache import MachineCache
 from mkdocs_zh_translate.pipeline.guard import PageGuard, python_markdown_renderer
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.pages import PageJob
 from mkdocs_zh_translate.pipeline.service import TranslationService
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.segment import SegmentedPage, SiteSyntax
 from tests.fakes import site_translator
 from tests.growth import assert_scales, fastest

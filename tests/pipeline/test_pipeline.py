@@ -16,14 +16,14 @@ import pytest
 import mkdocs_zh_translate
 from mkdocs_zh_translate import translate_markdown
 from mkdocs_zh_translate.pipeline import spec as spec_module
-from mkdocs_zh_translate.pipeline.backends import BackendError
+from mkdocs_zh_translate.pipeline.backends import BackendError, TranslatorSpec
 from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator, TranslationFailed
 from mkdocs_zh_translate.pipeline.origin import Origin
 from mkdocs_zh_translate.pipeline.pages import PageJob, SiteTranslator
 from mkdocs_zh_translate.pipeline.progress import NoProgress, TerminalProgress, progress_for
 from mkdocs_zh_translate.pipeline.service import FunctionGuard, Requests, TranslationService
-from mkdocs_zh_translate.pipeline.spec import PIPELINE_FORMAT, TranslatorSpec, bind_cache
+from mkdocs_zh_translate.pipeline.spec import PIPELINE_FORMAT, bind_cache
 from mkdocs_zh_translate.segment import SegmentedPage
 from tests.fakes import CountingTranslator, EmphasisBreaker, Scripted, site_translator
 

@@ -16,13 +16,14 @@ import pytest
 
 import mkdocs_zh_translate
 from mkdocs_zh_translate.pipeline import cache as cache_module
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
 from mkdocs_zh_translate.pipeline.build import SiteInputs, build_pipeline
 from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.pages import PageJob, Stats
 from mkdocs_zh_translate.pipeline.report import run_report
 from mkdocs_zh_translate.pipeline.service import Requests, TranslationService
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec, bind_cache
+from mkdocs_zh_translate.pipeline.spec import bind_cache
 from tests.fakes import CountingTranslator, site_translator
 
 PACKAGE = Path(mkdocs_zh_translate.__file__).parent
@@ -96,11 +97,12 @@ def test_prefill_builds_its_own_pipeline_and_leaves_the_builds_as_built(tmp_path
     try:
         built = site_translator(machine, LazyTranslator(), SPEC, segmented={})
         before = (built.spec, built.service.cache, built.service.runner, built.service.english_fallback)
-        where = Where(providers=("CPUExecutionProvider",), markup="tags")
-        prefilling, label = _prefill_translator(built, where, None)
+        # the command line's engine options override the plugin's before the English build
+        # (collect.with_english_build): prefill runs the build's own spec and key
+        prefilling, label = _prefill_translator(built, Where(), None)
         assert (built.spec, built.service.cache, built.service.runner, built.service.english_fallback) == before
-        assert prefilling.spec.providers == ("CPUExecutionProvider",) and prefilling.spec.markup == "tags" != built.spec.markup
-        assert prefilling.service.cache == bind_cache(prefilling.spec, machine)  # the key of its own spec
+        assert prefilling.service is not built.service and prefilling.spec == built.spec
+        assert prefilling.service.cache == bind_cache(built.spec, machine)
         assert prefilling.service.english_fallback is False and label == ""
         assert prefilling.segmented is built.segmented and prefilling.lazy is built.lazy
         _results, _strings, stats = prefilling.translate_pages([PageJob("a.md", "a.md", "Hello.\n")], pages=False)

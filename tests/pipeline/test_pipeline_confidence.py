@@ -9,13 +9,13 @@ from pathlib import Path
 
 import diskcache
 
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
 from mkdocs_zh_translate.pipeline.cache import Hit, MachineCache, cache_key
 from mkdocs_zh_translate.pipeline.glossary import GlossaryTranslator, load_glossary
 from mkdocs_zh_translate.pipeline.ladder import translate_segments
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.origin import Origin
 from mkdocs_zh_translate.pipeline.pages import PageJob
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.scored import ScoredText
 from mkdocs_zh_translate.segment import segment_markdown
 from tests.fakes import CountingTranslator, site_translator

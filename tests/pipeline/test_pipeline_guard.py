@@ -251,10 +251,10 @@ def test_regions_start_only_at_the_margin_outside_constructs(source: str) -> Non
 
 
 def _site_translate(tmp_path, render, page_text: str):  # type: ignore[no-untyped-def]
+    from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
     from mkdocs_zh_translate.pipeline.cache import MachineCache
     from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
     from mkdocs_zh_translate.pipeline.pages import PageJob
-    from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
     from tests.fakes import site_translator
 
     machine = MachineCache(tmp_path / "cache")

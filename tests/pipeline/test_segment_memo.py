@@ -14,10 +14,10 @@ import pytest
 from pymdownx.slugs import slugify
 
 from mkdocs_zh_translate.pipeline import pages as pages_module
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
 from mkdocs_zh_translate.pipeline.cache import MachineCache
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.pages import PageJob
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.segment import SegmentedPage, SiteSyntax
 from tests.fakes import site_translator
 

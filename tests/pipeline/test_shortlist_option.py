@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from mkdocs_zh_translate.pipeline.backends import get_backend
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec, get_backend
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec, decode_options
+from mkdocs_zh_translate.pipeline.spec import decode_options
 from mkdocs_zh_translate.plugin.config import PluginConfig
 
 

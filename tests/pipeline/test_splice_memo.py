@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
 from mkdocs_zh_translate.pipeline.cache import MachineCache
 from mkdocs_zh_translate.pipeline.guard import PageGuard, python_markdown_renderer
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.pages import PageJob
 from mkdocs_zh_translate.pipeline.service import GuardOutcome, TranslationService
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from tests.fakes import site_translator
 
 PAGES = {"a.md": "# Alpha\n\nFirst *page*.\n", "b.md": "# Beta\n\nSecond page.\n"}

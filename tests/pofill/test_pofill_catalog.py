@@ -12,9 +12,9 @@ import polib
 import pytest
 
 from mkdocs_zh_translate.cli.app import main
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
 from mkdocs_zh_translate.pipeline.glossary import load_glossary
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.pofill import FillError, fill
 from mkdocs_zh_translate.pofill.catalog import apply_edits, parse_catalog
 from tests.fakes import Recorder

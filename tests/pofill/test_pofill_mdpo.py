@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.pofill import fill
 from tests.fakes import HanTranslator
 

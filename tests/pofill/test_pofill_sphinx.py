@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.pofill import fill
 from tests.fakes import HanTranslator
 from tests.sphinx_helpers import CONTENT_PAGES, broken_links, page_facts, prepare, run, sphinx

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from mkdocs_zh_translate.cli.app import main as cli_main
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
 from mkdocs_zh_translate.pipeline.translator import PseudoTranslator, Translator
 from tests.fakes import CountingTranslator, EmphasisBreaker
 from tests.plugin_sites import write_site

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from mkdocs_zh_translate.pipeline.backends import TranslatorSpec
 from mkdocs_zh_translate.pipeline.cache import MachineCache
 from mkdocs_zh_translate.pipeline.glossary import load_glossary
 from mkdocs_zh_translate.pipeline.lazy import LazyTranslator
 from mkdocs_zh_translate.pipeline.pages import PageJob
-from mkdocs_zh_translate.pipeline.spec import TranslatorSpec
 from mkdocs_zh_translate.review.store import ReviewError
 from tests.fakes import CountingTranslator, site_translator
 
