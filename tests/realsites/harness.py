@@ -558,23 +558,25 @@ def _same(a: Iterable[str], b: Iterable[str]) -> tuple[int, int]:
 # prose letters on (two sentences: a title and a link list say nothing either way).
 SILENT_COVERAGE = 10.0
 SILENT_MIN_LETTERS = 80
+
+
 # The banner of a page with machine text (plugin/site.banner_html); a page the plugin could not
 # translate says 本页未翻译 ("not translated") instead, which is honest, not silent.
-_MACHINE_BANNER = re.compile(r'<div class="admonition note zh-translate-banner"><p class="admonition-title">[^<]*机器翻译')
-
-
 def claims_translation(html: str) -> bool:
     """Whether a built zh page carries the banner that says it was machine translated.
 
     Read by its class and its title's words, not by its exact markup: a site's HTML minifier
-    (mkdocs-minify's htmlmin) may drop the quotes or the spaces of the banner's tags."""
-    if _MACHINE_BANNER.search(html) is not None:
-        return True
+    (mkdocs-minify's htmlmin) may drop the quotes or the spaces of the banner's tags. Each place
+    the class is named is read up to its next paragraph end (a stylesheet may name it first)."""
     start = html.find("zh-translate-banner")
-    if start == -1:
-        return False
-    end = html.find("</p>", start)
-    return "机器翻译" in html[start : end if end != -1 else start + 400]
+    while start != -1:
+        end = html.find("</p>", start)
+        if end == -1:
+            return False
+        if "机器翻译" in html[start:end]:
+            return True
+        start = html.find("zh-translate-banner", end)
+    return False
 
 
 def warned_pages(log: str) -> str:
