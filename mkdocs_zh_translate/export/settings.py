@@ -7,15 +7,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..families import DEFAULT_VARIANT, MARIAN
 from ..model_format import FORMAT_VERSION
 from .errors import ExportError
 
 
-def _pick_target_prefix(codes: list[str]) -> str | None:
-    """Multi-target models need a ``>>lang<<`` prefix; choose Simplified Chinese when offered."""
+def _pick_target_prefix(codes: list[str], variant: str = DEFAULT_VARIANT) -> str | None:
+    """Multi-target models need a ``>>lang<<`` prefix; choose the family's first code for
+    ``variant`` that the model offers (Simplified Chinese by default)."""
     if not codes:
         return None
-    for preferred in (">>cmn_Hans<<", ">>zho_Hans<<", ">>cmn<<", ">>zho<<", ">>zh<<"):
+    for preferred in MARIAN.target_codes.get(variant, ()):
         if preferred in codes:
             return preferred
     return None

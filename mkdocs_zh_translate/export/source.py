@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from ..families import detect_family, supported_types
 from .errors import ExportError
 
 _INSTALL_HINT = "install the export extra: pip install 'mkdocs-zh-translate[export]'"
@@ -74,8 +75,9 @@ def load_marian(model: str, src: Path) -> tuple[Any, Any]:
         config = AutoConfig.from_pretrained(src)
     except (OSError, ValueError) as exc:
         raise ExportError(f"{src}: cannot read the model config: {exc}".splitlines()[0]) from None
-    if config.model_type != "marian":
-        raise ExportError(f"{model}: a {config.model_type!r} model; only MarianMT models are supported")
+    family = detect_family(str(config.model_type), None)
+    if family is None or family.name != "marian":
+        raise ExportError(f"{model}: a {config.model_type!r} model; the export supports {supported_types()}")
     try:
         tokenizer = MarianTokenizer.from_pretrained(src)
     except (OSError, ValueError, KeyError, AssertionError) as exc:
