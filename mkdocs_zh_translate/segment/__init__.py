@@ -4,7 +4,8 @@ Pure: no MkDocs, no models, no IO. See ``_api`` for the entry points. The placeh
 vocabulary (``TAG_RE``, ``tokenize``, ``strip_tags``, ``placeholder_spans``, ``validate``, ``renumber``,
 ``apply_ids``, ``without_pairs``) is public too: the glossary, the reST protection of ``po fill``
 and the pipeline's fallback ladder (``pipeline.ladder``) speak it. So is ``HTML_BLOCK_TAGS`` (with
-``HTML_VOID_BLOCK_TAGS``), data: the page guard reads raw HTML blocks by the segmenter's list.
+``HTML_VOID_BLOCK_TAGS``), data: the tags that open a raw HTML block for Python-Markdown. The page
+guard cuts pages where ``SegmentedPage.blocks`` says the top-level blocks start (the same parse).
 """
 
 from __future__ import annotations

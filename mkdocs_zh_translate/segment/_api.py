@@ -26,6 +26,9 @@ class SegmentedPage:
     # indices of the segments whose translation a person wrote (a reviewed PO entry): the
     # splice holds them to the review check's rule, not the model's (no runaway length)
     reviewed: frozenset[int] = frozenset()
+    # where each block at the page's top level starts (offsets into ``source``, in order), as
+    # the parse that found the segments reads the page: the page guard cuts regions there only
+    blocks: tuple[int, ...] = ()
 
     def splice(self, translations: Sequence[str | None], *, heading_ids: bool = True) -> str:
         """The page with each segment replaced by its translation; every other byte untouched.
@@ -105,7 +108,8 @@ def segment_markdown(
     parse it and renders the lines as page body): a leading ``---`` block is segmented as the
     body it is, never as YAML values.
     """
-    return SegmentedPage(text, build_segments(text, slugify, syntax=syntax, front_matter=front_matter))
+    segments, blocks = build_segments(text, slugify, syntax=syntax, front_matter=front_matter)
+    return SegmentedPage(text, segments, blocks=blocks)
 
 
 def untitled_admonitions(text: str, *, front_matter: bool = True) -> set[str]:

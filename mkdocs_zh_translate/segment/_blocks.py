@@ -369,7 +369,7 @@ def html_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
         if silent:
             return True
         if _MD_ATTR_RE.search(m.group(0)) and not state.src[m.end() : state.eMarks[start_line]].strip():
-            _push_html(state, start_line, start_line + 1)  # md_in_html: still Markdown inside
+            _push_html(state, start_line, start_line + 1, inside=end_line)  # md_in_html: still Markdown inside
             state.md.block.tokenize(state, start_line + 1, end_line)
         else:
             _push_html(state, start_line, end_line)
@@ -387,7 +387,7 @@ def html_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
         and re.fullmatch(rf"</{tag}\s*>", _line(state, last).strip(), re.IGNORECASE) is not None
     )
     if nested:
-        _push_html(state, start_line, start_line + 1)
+        _push_html(state, start_line, start_line + 1, inside=last + 1)
         old_max = state.lineMax
         state.lineMax = last
         state.md.block.tokenize(state, start_line + 1, last)
@@ -399,8 +399,12 @@ def html_block(state: StateBlock, start_line: int, end_line: int, silent: bool) 
     return True
 
 
-def _push_html(state: StateBlock, first: int, end: int) -> None:
+def _push_html(state: StateBlock, first: int, end: int, *, inside: int | None = None) -> None:
+    """``inside``: the tag opens Markdown (md_in_html) read as blocks of their own up to that
+    line (its closing tag included): they lie inside this block, not beside it (``_toplevel``)."""
     _push_lines(state, "html_block", first, end)
+    if inside is not None:
+        state.tokens[-1].meta["zh_inside"] = inside
 
 
 def _superfence_pairs(state: StateBlock) -> dict[int, int]:

@@ -29,6 +29,7 @@ from ._slug import attr_id, heading_attr_start, heading_tail, heading_text, uniq
 from ._slug import slugify as default_slugify
 from ._splice import line_start_markers
 from ._textruns import split_abbreviations, split_magic, split_pairs
+from ._toplevel import block_starts
 from ._trim import UNDERLINE_RE, trim, word_attr
 
 _ABBR_DEF_RE = re.compile(r"^[ \t]*\*\[([^\]\n]+)\]:", re.MULTILINE)
@@ -459,10 +460,12 @@ _TOO_DEEP = "nesting too deep to segment (containers nested hundreds of levels)"
 
 def build_segments(
     text: str, slugify: Slugify | None = None, *, syntax: SiteSyntax | None = None, front_matter: bool = True
-) -> list[Segment]:
-    """All segments of ``text`` in page order; ``slugify(text, separator)`` makes heading ids;
-    ``syntax`` is what the site's extensions change (see :class:`SiteSyntax`); ``front_matter``
-    says whether a leading ``---`` block is front matter (False: page body, see ``segment_markdown``)."""
+) -> tuple[list[Segment], tuple[int, ...]]:
+    """All segments of ``text`` in page order, and where its top-level blocks start (see
+    ``_toplevel``: the same parse, so the page guard's regions follow the segmenter's reading);
+    ``slugify(text, separator)`` makes heading ids; ``syntax`` is what the site's extensions
+    change (see :class:`SiteSyntax`); ``front_matter`` says whether a leading ``---`` block is
+    front matter (False: page body, see ``segment_markdown``)."""
     from ._parse import parse
 
     builder = _Builder(text, slugify or default_slugify, syntax or SiteSyntax())
@@ -474,7 +477,7 @@ def build_segments(
         # Nested containers (`<div markdown="1">` hundreds deep) are parsed recursively; a page
         # like that is refused as a whole rather than half-segmented.
         raise SegmentError(_TOO_DEEP) from None
-    return sorted(builder.segments, key=lambda s: s.start)
+    return sorted(builder.segments, key=lambda s: s.start), block_starts(tokens, builder.page)
 
 
 def untitled_admonition_types(text: str, *, front_matter: bool = True) -> set[str]:

@@ -1,5 +1,6 @@
-"""The page guard in parts: regions read raw HTML by the segmenter's tag list, one bisection
-serves every search, and no part of the guard or the segmenter is a module too big to read."""
+"""The page guard in parts: regions cut where the segmenter's parse starts a top-level block,
+one bisection serves every search, and no part of the guard or the segmenter is a module too
+big to read."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from mkdocs_zh_translate.segment import HTML_BLOCK_TAGS, segment_markdown
 
 
 def _first_words(source: str) -> list[str]:
-    return [source[s:].split("\n", 1)[0] for s in region_starts(source)]
+    return [source[s:].split("\n", 1)[0] for s in region_starts(segment_markdown(source))]
 
 
 @pytest.mark.parametrize("tag", ["h2", "dd", "figcaption", "hgroup"])
@@ -45,6 +46,37 @@ def test_the_segmenter_reads_the_same_tags_as_raw_html() -> None:
     page = segment_markdown("<h2>\nA heading in raw HTML\n\nSecond line here\n</h2>\n")
     kinds = {seg.text: seg.kind for seg in page.segments}
     assert all(kind != "paragraph" for kind in kinds.values()), kinds
+
+
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        # a loose list is one block: halves of it render as two lists (the old scanner cut it)
+        ("Intro.\n\n- one\n\n- two\n\nAfter.\n", ["- one", "After."]),
+        # an HTML comment with blank lines in it is one raw block
+        ("Intro.\n\n<!-- a note\n\nstill the note -->\n\nAfter.\n", ["<!-- a note", "After."]),
+        # md_in_html: the blocks inside the div are the div's, not the page's
+        ("Intro.\n\n<div markdown>\n\nInside.\n\n</div>\n\nAfter.\n", ["<div markdown>", "After."]),
+        # a fence superfences never closes is no fence for Python-Markdown: the lines after it
+        # are blocks of their own (the old scanner ran it to the page's end)
+        ("Intro.\n\n```python\nx = 1\n\nText after.\n", ["```python", "Text after."]),
+    ],
+    ids=["loose-list", "comment", "md-in-html", "unclosed-fence"],
+)
+def test_regions_start_where_the_segmenter_starts_a_top_level_block(source: str, expected: list[str]) -> None:
+    """One reading of the page: the guard cuts only where the segmenter's parse starts a block
+    at the page's top level (after a blank line)."""
+    page = segment_markdown(source)
+    assert set(region_starts(page)) <= set(page.blocks)
+    assert _first_words(source) == expected
+
+
+def test_blocks_are_offsets_into_the_page_as_given() -> None:
+    """CRLF pages: the offsets are the page's own, as the segments' are."""
+    source = "# Title\r\n\r\nText.\r\n\r\n- a\r\n- b\r\n"
+    page = segment_markdown(source)
+    assert [source[b:].split("\r\n", 1)[0] for b in page.blocks] == ["# Title", "Text.", "- a"]
+    assert [source[b:].split("\r\n", 1)[0] for b in region_starts(page)] == ["Text.", "- a"]
 
 
 def test_one_bisection_finds_every_part_that_breaks_alone() -> None:

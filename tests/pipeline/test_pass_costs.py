@@ -42,7 +42,7 @@ class CountedPage(RawPage):
 
 def _page() -> CountedPage:
     raw = RawPage.of(SOURCE, TEXTS)
-    return CountedPage(raw.source, raw.segments)
+    return CountedPage(raw.source, raw.segments, raw.blocks)
 
 
 def _service(store: Store) -> TranslationService:

@@ -31,6 +31,7 @@ class RawPage:
 
     source: str
     segments: list[Seg]
+    blocks: tuple[int, ...] = ()  # the segmenter's top-level blocks of ``source`` (see ``of``)
 
     @classmethod
     def of(cls, source: str, texts: Sequence[str]) -> RawPage:
@@ -39,7 +40,7 @@ class RawPage:
             start = source.index(text, cursor)
             segs.append(Seg(text, start, start + len(text), source.count("\n", 0, start) + 1))
             cursor = start + len(text)
-        return cls(source, segs)
+        return cls(source, segs, segment_markdown(source).blocks)
 
     def splice(self, translations: Sequence[str | None]) -> str:
         out, cursor = [], 0
@@ -200,7 +201,7 @@ def test_suspects_first_keep_the_search_short(monkeypatch: pytest.MonkeyPatch) -
     from mkdocs_zh_translate.pipeline.guard import autodoc_stub
 
     source, page, translations = _directive_page()
-    monkeypatch.setattr(guard_module._regions, "region_starts", lambda source: [])  # one region: the whole page
+    monkeypatch.setattr(guard_module._regions, "region_starts", lambda page: [])  # one region: the whole page
     guard = make_guard(python_markdown_renderer([autodoc_stub()]))
     result = guard.check(source, page, translations)
     assert result.reverted == [15]
@@ -221,7 +222,7 @@ def test_regions_keep_the_renders_small(monkeypatch: pytest.MonkeyPatch) -> None
     source, page, translations = _directive_page()
     result = make_guard(python_markdown_renderer([autodoc_stub()])).check(source, page, translations)
     assert result.reverted == [15] and not result.whole_page
-    monkeypatch.setattr(guard_module._regions, "region_starts", lambda source: [])
+    monkeypatch.setattr(guard_module._regions, "region_starts", lambda page: [])
     monkeypatch.setattr(guard_module._guard, "suspects", lambda *args: [])
     plain = make_guard(python_markdown_renderer([autodoc_stub()])).check(source, page, translations)
     assert plain.reverted == [15]
@@ -244,7 +245,7 @@ def test_regions_keep_the_renders_small(monkeypatch: pytest.MonkeyPatch) -> None
 def test_regions_start_only_at_the_margin_outside_constructs(source: str) -> None:
     from mkdocs_zh_translate.pipeline.guard import region_starts
 
-    starts = region_starts(source)
+    starts = region_starts(segment_markdown(source))
     assert [source[s:].split("\n", 1)[0] for s in starts][-1] == "After."
     assert all(source[s - 2 : s] == "\n\n" for s in starts)
     assert not any(source[s:].startswith(("Not", "Inside", "indented")) for s in starts)

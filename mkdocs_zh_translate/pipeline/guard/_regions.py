@@ -1,9 +1,10 @@
 """Regions of a page: where the guard may cut it, and the bisection over its regions.
 
 Rendering a region instead of the page keeps each probe of the search small (see
-:class:`Regions`). A region starts at a block at the margin after a blank line, outside fences,
-pymdownx.blocks and raw HTML blocks; raw HTML is read by the segmenter's block-tag list
-(``segment.HTML_BLOCK_TAGS``), so the two agree on where it runs.
+:class:`Regions`). A region starts where one of the page's top-level blocks starts, as the
+segmenter's parse found them (``SegmentedPage.blocks``: one reading of the page, so a fence, a
+pymdownx block, a raw HTML block, a loose list or a multi-line comment is never cut), after a
+blank line (Python-Markdown starts a new block only there).
 """
 
 from __future__ import annotations
@@ -11,16 +12,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from ...segment import HTML_BLOCK_TAGS, HTML_VOID_BLOCK_TAGS
 from ._search import OverBudget, Page, bisect, bisect_segments, source_span
 from ._structure import FEATURES, Structure
 
-# Where a region of the page may start: a line at the margin after a blank line, outside
-# fences, pymdownx.blocks (``/// name`` ... ``///``) and HTML blocks opened at the margin.
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
-_BLOCK_OPEN = re.compile(r"^[ \t]*/{3,}[ \t]*[A-Za-z]")
-_BLOCK_CLOSE = re.compile(r"^[ \t]*/{3,}[ \t]*$")
-_HTML_OPEN = re.compile(r"^<([A-Za-z][\w-]*)\b")
 # Lines every region is rendered with: link reference definitions and abbreviations, which act
 # on the whole page (a region without them would show `[text][ref]` as text on both sides).
 _PAGE_WIDE = re.compile(r"^ {0,3}(?:\[[^\]\n^]+\]:[ \t]*\S|\*\[[^\]\n]+\]:).*$", re.MULTILINE)
@@ -28,44 +22,24 @@ _PAGE_WIDE = re.compile(r"^ {0,3}(?:\[[^\]\n^]+\]:[ \t]*\S|\*\[[^\]\n]+\]:).*$",
 # comes before it on the page; the zh heading is pinned to the page's number).
 _REGION_FEATURES = tuple(f for f in FEATURES if f != "ids")
 _CUT_TRIES = 3  # cuts tried per window before its segments are bisected in it as one region
+_SPACE = " \t\r\n\f\v"
 
 
-def region_starts(source: str) -> list[int]:
-    """Offsets where a region of ``source`` may start (see _FENCE); 0 is not listed."""
-    out: list[int] = []
-    fence: tuple[str, int] | None = None
-    blocks = 0
-    html: str | None = None
-    previous_blank = False
-    pos = 0
-    for line in source.splitlines(keepends=True):
-        blank = not line.strip()
-        at_margin = not blank and line[0] not in " \t"
-        if previous_blank and at_margin and pos and fence is None and not blocks and html is None:
-            out.append(pos)
-        if fence is not None:
-            match = _FENCE.match(line)
-            closing = match is not None and match.group(1)[0] == fence[0] and len(match.group(1)) >= fence[1]
-            if closing and match is not None and not line[match.end() :].strip():
-                fence = None
-        elif match := _FENCE.match(line):
-            fence = (match.group(1)[0], len(match.group(1)))
-        elif _BLOCK_CLOSE.match(line):
-            blocks = max(0, blocks - 1)
-        elif _BLOCK_OPEN.match(line):
-            blocks += 1
-        elif html is not None:
-            if line.lower().startswith(f"</{html}"):
-                html = None
-        elif (tag := _HTML_OPEN.match(line)) and tag.group(1).lower() in HTML_BLOCK_TAGS:
-            # a raw HTML block as the segmenter reads one (its tag list): an autolink
-            # `<https://…>` or an inline tag at the margin opens none, a void tag (`<hr>`) is its line
-            name = tag.group(1).lower()
-            if name not in HTML_VOID_BLOCK_TAGS and f"</{name}" not in line.lower():
-                html = name
-        previous_blank = blank
-        pos += len(line)
-    return out
+def _after_blank_line(source: str, start: int) -> bool:
+    """Is the line before the one at ``start`` blank? (Walks back over whitespace only: the
+    runs between blocks are disjoint, so a page's checks are linear in its length.)"""
+    breaks, at = 0, start
+    while at > 0 and source[at - 1] in _SPACE and breaks < 2:
+        at -= 1
+        if source[at] == "\n" or (source[at] == "\r" and source[at + 1 : at + 2] != "\n"):
+            breaks += 1
+    return breaks >= 2
+
+
+def region_starts(page: Page) -> list[int]:
+    """Offsets where a region of ``page`` may start: its top-level blocks after a blank line
+    (see the module doc); 0 is not listed."""
+    return [b for b in page.blocks if b > 0 and _after_blank_line(page.source, b)]
 
 
 class Unusable(Exception):
@@ -77,7 +51,7 @@ class Regions:
 
     A render of a big page costs hundreds of milliseconds (copier's configuring.md: 0.65 s;
     whole-page bisection needed 58 renders to find 15 segments in a code block that broke).
-    The page is cut where a block starts at the margin (:func:`region_starts`), between regions
+    The page is cut where a top-level block starts (:func:`region_starts`), between regions
     that hold translated segments, into windows that tile it; a broken window's halves are
     rendered in English and with their segments translated and compared (ids aside), down to
     one region, whose segments are then bisected rendering that region only. So the renders of
@@ -101,7 +75,7 @@ class Regions:
             start, end = span
             pin = getattr(getattr(page.segments[i], "restore", None), "pin_at", None)
             spans.append((min(start, end if pin is None else pin), max(end, start if pin is None else pin)))
-        starts = [b for b in region_starts(source) if not any(a < b <= z for a, z in spans)]
+        starts = [b for b in region_starts(page) if not any(a < b <= z for a, z in spans)]
         # one unit per run of segments between two cuts: (start offset, its segments)
         self.units: list[tuple[int, list[int]]] = []
         cut = 0
@@ -150,7 +124,7 @@ class Regions:
     def _cut(self, lo: int, hi: int) -> int | None:
         """Where to halve units lo..hi-1: the cut nearest the middle whose English halves add
         up to the English window (a few tried); None when none does (a construct the region
-        scanner reads otherwise than the renderer, e.g. a fence superfences does not accept)."""
+        segmenter reads otherwise than the renderer, e.g. a fence superfences does not accept)."""
         start, end, _ = self._span(lo, hi)
         whole = self._english(start, end)
         middle = (lo + hi) // 2

@@ -21,6 +21,11 @@ class Page(Protocol):
     @property
     def segments(self) -> Sequence[Any]: ...
 
+    @property
+    def blocks(self) -> Sequence[int]:
+        """Where the page's top-level blocks start, by the segmenter's parse (the regions' cuts)."""
+        ...
+
     def splice(self, translations: Sequence[str | None]) -> str: ...
 
 

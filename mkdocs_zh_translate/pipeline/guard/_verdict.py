@@ -16,7 +16,8 @@ from ..stable import parts_key
 
 # Bump when what the guard compares or how it searches changes: every stored verdict then misses
 # (the package version is in the key too; this number covers a change between releases).
-GUARD_FORMAT = 2  # 2: regions read raw HTML by the segmenter's block-tag list
+GUARD_FORMAT = 3  # 2: regions read raw HTML by the segmenter's block-tag list; 3: regions cut at the
+# segmenter's top-level blocks (other cuts: a search may end in another verdict for the same inputs)
 
 
 class VerdictStore(Protocol):
