@@ -63,6 +63,8 @@ def _setting(option: EngineOption, value: str, text: str) -> Any:
         if not value.isdigit() or int(value) < option.minimum:
             least = f"{option.minimum} (off)" if option.is_off(option.minimum) else str(option.minimum)
             raise CliError(f"--compare {text}: {option.name} takes a whole number, {least} or more")
+        if (over := option.over_maximum(int(value))) is not None:
+            raise CliError(f"--compare {text}: {over}")
         return int(value)
     if option.kind == "choice":
         assert option.choices is not None

@@ -29,7 +29,7 @@ def add_command_group(sub: Any, name: str, help: str) -> Any:
 
 
 def _count(option: EngineOption) -> Any:
-    """The argparse type of a ``count``: a whole number of at least the table's minimum."""
+    """The argparse type of a ``count``: a whole number within the table's bounds."""
     expected = "a positive integer" if option.minimum == 1 else f"a whole number, {option.minimum} or more"
 
     def parse(text: str) -> int:
@@ -39,6 +39,8 @@ def _count(option: EngineOption) -> Any:
             raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}") from None
         if value < option.minimum:
             raise argparse.ArgumentTypeError(f"expected {expected}, got {value}")
+        if (over := option.over_maximum(value)) is not None:
+            raise argparse.ArgumentTypeError(over)
         return value
 
     return parse

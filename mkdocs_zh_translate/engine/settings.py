@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ..limits import MAX_THREADS  # the option table's bound too: one number
 from .errors import EngineError
 
 #: Upper bounds far above any MarianMT (opus-mt: 65001 tokens, 512 positions, 6 layers).
@@ -27,9 +28,6 @@ MAX_HEADS = 1024
 MAX_HEAD_DIM = 4096
 MAX_BEAMS = 256
 MAX_LENGTH_PENALTY = 100.0
-#: ONNX Runtime's intra-op pool size is a C ``int`` (``--threads 99999999999`` raised its
-#: ``TypeError``), and every thread is real: far more than any machine's cores only thrashes.
-MAX_THREADS = 1024
 
 #: Bytes per element of the dtypes an exported shared initializer may have.
 DTYPE_SIZES = {"float32": 4, "float16": 2, "int8": 1, "uint8": 1, "int32": 4, "int64": 8}

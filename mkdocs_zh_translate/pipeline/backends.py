@@ -25,6 +25,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from ..limits import MAX_THREADS
 from ..model_format import ALIGNER_FILE
 from .markup import (
     AUTO,
@@ -71,7 +72,7 @@ ENGINE_OPTIONS: dict[str, EngineOption] = {
             key_value=lambda spec: spec.resolved_markup, key_omits=(UNNAMED_MARKUP,),
         ),
         EngineOption("threads", "count", "ONNX Runtime intra-op threads", unset="the engine chooses",
-                     metavar="N", engine="threads"),
+                     maximum=MAX_THREADS, metavar="N", engine="threads"),
         EngineOption(
             "providers", "names", "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu "
             "(GPU untested)", unset="cpu", metavar="LIST", off=((),), engine="providers",

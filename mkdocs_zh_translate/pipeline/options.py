@@ -52,6 +52,9 @@ class EngineOption:
     default: Any = None
     minimum: int = 1
     """The least value of a ``count``."""
+    maximum: int | None = None
+    """The greatest value of a ``count`` (None: no bound); every front end refuses more with
+    :meth:`over_maximum`'s line, at config time (not when the engine loads)."""
     choices: Callable[[], tuple[str, ...]] | None = None
     """A ``choice``'s names, read when a value is checked: a backend or strategy registered
     after import is a choice too."""
@@ -83,6 +86,13 @@ class EngineOption:
     def in_cache_key(self) -> bool:
         """Whether a change of it can change a translation (Sphinx then re-reads every document)."""
         return bool(self.cache_key)
+
+    def over_maximum(self, value: int) -> str | None:
+        """The one line every front end gives for a ``count`` above :attr:`maximum` (prefixed
+        by where it was set), the engine's own words; None when within."""
+        if self.maximum is None or value <= self.maximum:
+            return None
+        return f"{self.name} must be from {self.minimum} to {self.maximum}, got {value}"
 
     def is_off(self, value: object) -> bool:
         """Whether ``value`` means "not set" (None, or one of :attr:`off`)."""

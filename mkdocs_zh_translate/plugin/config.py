@@ -33,11 +33,13 @@ _LANGUAGE_RE = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*$")
 
 
 class AtLeast(c.Type[int]):
-    """A whole-number option with a lower bound (``True``/``False`` are not numbers here)."""
+    """A whole-number option with a lower bound (``True``/``False`` are not numbers here), and
+    the upper bound of its table option when it has one (``threads``: ONNX Runtime's)."""
 
-    def __init__(self, minimum: int, default: int | None = None) -> None:
+    def __init__(self, minimum: int, default: int | None = None, option: EngineOption | None = None) -> None:
         super().__init__(int, default=default)
         self.minimum = minimum
+        self.option = option
         self.expected = "a positive integer" if minimum == 1 else f"a whole number, {minimum} or more"
 
     def run_validation(self, value: object) -> int:
@@ -46,6 +48,8 @@ class AtLeast(c.Type[int]):
         number = super().run_validation(value)
         if number < self.minimum:
             raise base.ValidationError(f"Expected {self.expected}, got {number}")
+        if self.option is not None and (over := self.option.over_maximum(number)) is not None:
+            raise base.ValidationError(over)
         return number
 
 
@@ -85,7 +89,7 @@ def config_option(option: EngineOption) -> base.BaseConfigOption[Any]:
     if option.kind == "choice":
         return TableChoice(option)
     if option.kind == "count":
-        made = AtLeast(option.minimum, option.default)
+        made = AtLeast(option.minimum, option.default, option)
     elif option.kind == "names":
         made = c.ListOfItems(c.Type(str), default=option.default)
     else:

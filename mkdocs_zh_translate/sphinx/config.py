@@ -117,6 +117,8 @@ def _checked(option: EngineOption, config: Config, base: Path) -> Any:
     if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < option.minimum):
         what = "a positive whole number" if option.minimum == 1 else f"a whole number, {option.minimum} or more,"
         raise ConfigError(f"{name} must be {what} or None, not {value!r}")
+    if value is not None and (over := option.over_maximum(value)) is not None:
+        raise ConfigError(f"{name}: {over}")
     return value
 
 

@@ -2,7 +2,8 @@
 
 ``md`` and ``docs --json`` with their stdout closed (``| head`` that already left, ``>&-``)
 printed a ``BrokenPipeError`` (or ``AttributeError``) traceback; ``--threads 99999999999`` and
-``threads:`` raised ONNX Runtime's ``TypeError``. Each test failed on main. (A lone surrogate in
+``threads:`` raised ONNX Runtime's ``TypeError`` (now refused with the options, by the option
+table's bound, before a model is read). Each test failed on main. (A lone surrogate in
 a glossary term: tests/hardening/test_controls.py.)
 """
 
@@ -17,7 +18,7 @@ import pytest
 
 from mkdocs_zh_translate.cli.app import main as cli_main
 from mkdocs_zh_translate.engine.errors import EngineError
-from mkdocs_zh_translate.engine.settings import MAX_THREADS
+from mkdocs_zh_translate.limits import MAX_THREADS
 from tests.models import tiny_onnx_model
 from tests.plugin_sites import run_mkdocs, write_site
 
@@ -67,24 +68,30 @@ def test_docs_json_with_stdout_closed_is_one_line_exit_2(tmp_path: Path) -> None
     assert (tmp_path / "i18n" / "index.zh.md").is_file()  # the tree was written before the report
 
 
-def test_threads_beyond_what_onnx_runtime_takes_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    model = tiny_onnx_model()
+def test_threads_beyond_what_onnx_runtime_takes_is_refused_with_the_flags(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The option table's bound, checked with the flags (argparse: usage, then the one error
+    line, exit 2): before any model directory is read (this one does not exist)."""
     page = tmp_path / "page.md"
     page.write_text("# Title\n\nOne paragraph.\n", encoding="utf-8")
     for threads in ("99999999999", str(MAX_THREADS + 1)):
-        assert cli_main(["md", str(page), "--backend", "onnx", "--model", str(model), "--threads", threads]) == 2
+        with pytest.raises(SystemExit) as exited:
+            cli_main(["md", str(page), "--backend", "onnx", "--model", str(tmp_path / "none"), "--threads", threads])
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and f"threads must be from 1 to {MAX_THREADS}, got {threads}" in err, err
+        assert exited.value.code == 2 and "Traceback" not in err, err
+        assert err.splitlines()[-1].endswith(f"argument --threads: threads must be from 1 to {MAX_THREADS}, got {threads}")
     from mkdocs_zh_translate.engine.translator import OnnxTranslator
 
-    with pytest.raises(EngineError, match="threads must be"):
-        OnnxTranslator(model, threads=0)
+    model = tiny_onnx_model()
+    for bad in (0, MAX_THREADS + 1):  # the engine's own check, for a caller of its API
+        with pytest.raises(EngineError, match=f"threads must be from 1 to {MAX_THREADS}, got {bad}"):
+            OnnxTranslator(model, threads=bad)
 
 
 def test_threads_option_in_mkdocs_yml_is_one_line(tmp_path: Path) -> None:
-    model = tiny_onnx_model()
     write_site(tmp_path, pages={"index.md": "# Home\n\nOne paragraph.\n"},
-               plugin={"backend": "onnx", "model": str(model), "threads": 99999999999})
+               plugin={"backend": "onnx", "model": str(tmp_path / "none"), "threads": 99999999999})
     proc = run_mkdocs(tmp_path)
     assert proc.returncode != 0 and "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert f"threads must be from 1 to {MAX_THREADS}, got 99999999999" in proc.stderr
@@ -95,6 +102,8 @@ def test_prefill_threads_beyond_what_onnx_runtime_takes_is_one_line(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     config = write_site(tmp_path, pages={"index.md": "# Home\n\nOne paragraph.\n"})
-    assert cli_main(["prefill", "-f", str(config), "--threads", "99999999999"]) == 2
+    with pytest.raises(SystemExit) as exited:
+        cli_main(["prefill", "-f", str(config), "--threads", "99999999999"])
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"threads must be from 1 to {MAX_THREADS}" in err, err
+    assert exited.value.code == 2 and "Traceback" not in err, err
+    assert err.splitlines()[-1].endswith(f"threads must be from 1 to {MAX_THREADS}, got 99999999999"), err
