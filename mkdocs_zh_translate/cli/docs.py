@@ -11,6 +11,7 @@ from ..docs import LAYOUTS, default_snippet_path, summary, write_docs
 from ..logs import PREFIX
 from ..owned import check_output
 from ..pipeline.pages import Stats, plain_fallbacks
+from ..plugin.configfile import CONFIG_HELP
 from .options import add_translator_options, given_options
 
 
@@ -25,8 +26,7 @@ def add_parser(sub: Any) -> None:
             "excludes), and the Chinese language's settings as a YAML snippet for the i18n plugins."
         ),
     )
-    docs.add_argument("-f", "--config-file", metavar="CONFIG",
-                      help="mkdocs.yml or properdocs.yml (default: ./mkdocs.yml, else ./properdocs.yml)")
+    docs.add_argument("-f", "--config-file", metavar="CONFIG", help=CONFIG_HELP)
     docs.add_argument("--out", required=True, metavar="DIR", help="output docs directory")
     docs.add_argument("--layout", choices=LAYOUTS, default="suffix", help="page.zh.md (suffix) or zh/page.md")
     docs.add_argument("--snippet", metavar="FILE", help="where the i18n settings go (default: DIR.i18n.yml)")
@@ -49,7 +49,8 @@ def add_parser(sub: Any) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..plugin.docs_source import docs_source, find_config
+    from ..plugin.configfile import find_config
+    from ..plugin.docs_source import docs_source
 
     options = {k: list(v) if isinstance(v, tuple) else v for k, v in given_options(args).items()}  # YAML's lists
     out = check_output(Path(args.out), "--out")  # the rest of the checks once the config is read

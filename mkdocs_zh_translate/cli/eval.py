@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..pipeline.backends import engine_options
 from ..pipeline.options import EngineOption
+from ..plugin.configfile import CONFIG_HELP, find_config
 from ..untrusted import display
 from .errors import CliError
 from .options import add_translator_options, given_options
@@ -34,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     source = ev.add_mutually_exclusive_group()
     source.add_argument(
         "-f", "--config-file", metavar="FILE",
-        help="mkdocs.yml: its reviewed PO entries are the references (default: ./mkdocs.yml)",
+        help=f"{CONFIG_HELP}: its reviewed PO entries are the references",
     )
     source.add_argument(
         "--references", metavar="FILE.tsv", help="english<TAB>reference per line (Markdown as in a PO entry)"
@@ -116,7 +117,7 @@ def _references(args: argparse.Namespace) -> ReferenceSet:
         return read_tsv(Path(args.references), args.limit)  # stops reading at the limit
     from ..plugin.collect import collect_site
 
-    return site_references(collect_site(Path(args.config_file or "mkdocs.yml")))
+    return site_references(collect_site(find_config(args.config_file)))
 
 
 def _base_spec(args: argparse.Namespace, refs: ReferenceSet) -> TranslatorSpec:

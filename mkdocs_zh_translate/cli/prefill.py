@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from ..logs import PREFIX
+from ..plugin.configfile import CONFIG_HELP, find_config
 from .errors import CliError
 from .options import add_translator_options, given_options
 
@@ -19,9 +19,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "it in the build's cache, so the next `mkdocs build` translates nothing. Interrupt it any "
         "time: finished chunks stay cached.",
     )
-    parser.add_argument(
-        "-f", "--config-file", default="mkdocs.yml", metavar="FILE", help="mkdocs.yml (default: ./mkdocs.yml)"
-    )
+    parser.add_argument("-f", "--config-file", metavar="FILE", help=CONFIG_HELP)
     parser.add_argument(
         "--workers", type=int, default=0, metavar="N",
         help="translate in N local processes (default 0: in this process); with --ray, the number of actors",
@@ -68,7 +66,7 @@ def _run(args: argparse.Namespace) -> int:
         raise CliError("--ray-ship-model needs --ray ADDRESS")
     where = Where(workers=args.workers, threads=args.threads, ray=args.ray, ship_model=args.ray_ship_model)
     progress = None if args.no_progress else RateProgress()
-    stats = prefill(Path(args.config_file), where, progress, options=given_options(args))
+    stats = prefill(find_config(args.config_file), where, progress, options=given_options(args))
     print(PREFIX + stats.summary(), file=sys.stderr if args.json else sys.stdout)
     if args.json:
         from .docs import print_report
@@ -83,7 +81,7 @@ def _plan(args: argparse.Namespace) -> int:
 
     if args.workers or args.ray or args.json or args.ray_ship_model:
         raise CliError("--plan translates nothing: it takes no --workers, --ray, --ray-ship-model or --json")
-    result = plan(Path(args.config_file))
+    result = plan(find_config(args.config_file))
     sys.stdout.write(result.outputs())
     print(PREFIX + result.summary(), file=sys.stderr)
     return 0

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..owned import check_output
+from ..plugin.configfile import CONFIG_HELP, find_config
 from ..review.memory import DEFAULT_THRESHOLD
 from ..review.store import ReviewError, display, write_if_changed
 from .errors import CliError
@@ -28,9 +29,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     rsub = add_command_group(sub, "review", "keep reviewed translations (PO files) in step with the site")
 
     def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument(
-            "-f", "--config-file", default="mkdocs.yml", metavar="FILE", help="mkdocs.yml (default: ./mkdocs.yml)"
-        )
+        p.add_argument("-f", "--config-file", metavar="FILE", help=CONFIG_HELP)
         p.set_defaults(func=_run)
 
     def memory(p: argparse.ArgumentParser) -> None:
@@ -147,7 +146,7 @@ def _check_options(args: argparse.Namespace, config_file: Path) -> None:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    config_file = Path(args.config_file)
+    config_file = find_config(args.config_file)
     _check_options(args, config_file)
     handler = _ACTIONS.get(args.review_command)
     if handler is None:

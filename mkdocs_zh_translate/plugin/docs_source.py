@@ -20,30 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from ..docs import DocsError, DocsPage, DocsSource, rebased_extensions
-from ..owned import path_kind
 from . import uistrings
 from .config import PluginConfig, override
-from .configfile import config_in
 from .factory import SitePipeline, listed_options, load_options
 from .overrides import translatable_copyright, translatable_site_name
 
 _I18N_SUFFIX_KEYS = ("locale", "name", "default", "build", "link", "fixed_link", "site_name", "site_description")
-
-
-def find_config(option: str | None, cwd: Path | None = None) -> Path:
-    """The config file: ``-f`` if given, else the one in the working directory
-    (``configfile.CONFIG_NAMES``' order, as ``md`` finds it)."""
-    if option:
-        path = Path(option)
-        problem = path_kind(path)
-        if problem is not None:
-            raise DocsError(f"{path}: {'no such config file' if problem == 'no such file' else problem}")
-        return path
-    here = cwd or Path.cwd()
-    found = config_in(here)
-    if found is not None:
-        return found
-    raise DocsError(f"{here}: no mkdocs.yml or properdocs.yml here (use -f to name the config file)")
 
 
 def _nav_titles(nav: Any) -> Iterator[str]:

@@ -3,14 +3,17 @@ INHERIT chain merged as MkDocs merges it."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from mkdocs_zh_translate.cli.app import main
-from mkdocs_zh_translate.plugin.configfile import nearest_config
-from mkdocs_zh_translate.plugin.docs_source import find_config
+from mkdocs_zh_translate.plugin.configfile import find_config, nearest_config
 from mkdocs_zh_translate.plugin.mdconfig import markdown_setup
+from tests.plugin_sites import write_site
 
 PAGE = (
     "# Guide\n\n"
@@ -62,3 +65,57 @@ def test_a_broken_inherited_file_is_one_line_naming_it(tmp_path: Path, capsys: p
     assert main(["md", str(page), "--backend", "pseudo"]) == 2
     err = capsys.readouterr().err
     assert "mkdocs.yml: its INHERIT chain does not end" in err and len(err.strip().splitlines()) == 1
+
+
+# prefill, review and eval read the site in the working directory: each names the config file it
+# read (eval's "no references" line does, as the others' output shows they read it).
+SITE_COMMANDS = [
+    (["review", "status"], "total"),
+    (["prefill", "--plan"], "fingerprint="),
+    (["eval"], "no references to score"),
+]
+
+
+@pytest.mark.parametrize(("command", "said"), SITE_COMMANDS, ids=[" ".join(c) for c, _ in SITE_COMMANDS])
+def test_site_commands_find_the_config_as_docs_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: list[str], said: str
+) -> None:
+    """Without ``-f``: a ProperDocs site's only config is found, and in a folder with both files
+    mkdocs.yml is read (here properdocs.yml is broken, so reading it would fail)."""
+    config = write_site(tmp_path, pages={"index.md": "# Home\n\nOne paragraph.\n"})
+    config.rename(tmp_path / "properdocs.yml")
+    monkeypatch.chdir(tmp_path)
+    main(command)
+    out = capsys.readouterr()
+    assert said in out.out + out.err and "mkdocs.yml" not in out.err, out
+    (tmp_path / "properdocs.yml").rename(tmp_path / "mkdocs.yml")
+    (tmp_path / "properdocs.yml").write_text("site_name: [broken\n", encoding="utf-8")
+    main(command)
+    out = capsys.readouterr()
+    assert said in out.out + out.err and "properdocs.yml" not in out.err, out
+    assert find_config(None, tmp_path) == tmp_path / "mkdocs.yml"
+
+
+def test_no_config_here_is_one_line_naming_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for command, _ in SITE_COMMANDS:
+        assert main(command) == 2
+        err = capsys.readouterr().err
+        assert err == f"mkdocs-zh-translate: error: {tmp_path}: no mkdocs.yml or properdocs.yml here (use -f to name the config file)\n"
+
+
+def test_the_site_commands_parse_without_importing_mkdocs() -> None:
+    """The finder is pathlib only: building the parser and reading the flags of every site
+    command loads no MkDocs (the commands import it when they read the site)."""
+    probe = (
+        "import json, sys\n"
+        "from mkdocs_zh_translate.cli.app import _build_parser\n"
+        "for words in (['review', 'status'], ['prefill', '--plan'], ['eval'], ['docs', '--out', 'o']):\n"
+        "    _build_parser().parse_args(words)\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'mkdocs')))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == [], proc.stderr
