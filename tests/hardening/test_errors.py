@@ -22,6 +22,7 @@ from mkdocs_zh_translate.owned import PathError
 from mkdocs_zh_translate.pipeline.backends import BackendError
 from mkdocs_zh_translate.pipeline.lazy import TranslationFailed
 from mkdocs_zh_translate.plugin.config import DirOptionError
+from mkdocs_zh_translate.plugin.configfile import ConfigFileError
 from mkdocs_zh_translate.plugin.mdconfig import MdConfigError
 from mkdocs_zh_translate.pofill.catalog import CatalogError
 from mkdocs_zh_translate.pofill.fill import FillError
@@ -40,7 +41,7 @@ ERRORS = [
     CliError, DocsError, EngineError, ExportError, ModelIntegrityError, BackendError, TranslationFailed,
     CatalogError, FillError, PoSyntaxError, ReviewError, SegmentError, NotUtf8Error, PathError, DirOptionError,
     UntrustedFileError, MdConfigError, SyncError, ZhTranslateBuildError, ReferencesError,
-    CatalogLinkError,
+    CatalogLinkError, ConfigFileError,
 ]
 
 

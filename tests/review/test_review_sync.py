@@ -192,7 +192,7 @@ def test_strict_turns_a_rejected_reviewed_translation_into_an_error(
 
 def test_sync_is_not_confused_by_a_missing_config(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert _review(tmp_path / "nope.yml", "sync") == 2
-    assert "nope.yml: no such file" in capsys.readouterr().err
+    assert "nope.yml: no such config file" in capsys.readouterr().err  # as docs says it (one finder)
 
 
 def test_files_written_by_sync_are_readable_by_others(small: Path) -> None:
