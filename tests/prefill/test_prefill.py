@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -217,16 +218,14 @@ class RayHead:
     process: subprocess.Popen[bytes]
 
 
-@pytest.fixture(scope="module")
-def ray_head(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RayHead]:
+@contextmanager
+def _started_head(kind: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RayHead]:
     """A head started by ``ray start --head --block`` on 127.0.0.1 only, with 2 CPUs, and
-    ``request.param``: "token" (a ~/.ray/auth_token in its HOME: Ray turns token
-    authentication on) or "no-token". The test started it and stops it, by its pid (SIGTERM: it
-    stops the node's processes), never with `ray stop`, which stops every Ray of the machine.
-    One head serves every test of one kind: each prefill connects as a new driver."""
-    pytest.importorskip("ray")
-    home = tmp_path_factory.mktemp(f"home-{request.param}")
-    if request.param == "token":
+    ``kind``: "token" (a ~/.ray/auth_token in its HOME: Ray turns token authentication on) or
+    "no-token". Stopped by its pid (SIGTERM: it stops the node's processes), never with
+    `ray stop`, which stops every Ray of the machine."""
+    home = tmp_path_factory.mktemp(f"home-{kind}")
+    if kind == "token":
         (home / ".ray").mkdir()
         (home / ".ray" / "auth_token").write_text(RAY_TOKEN, encoding="utf-8")
     temp_dir = Path(tempfile.mkdtemp(prefix="zhray-", dir="/tmp"))  # short: Ray's socket paths
@@ -265,6 +264,38 @@ def ray_head(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
         ray_module.shutdown()  # the driver side, should a failed test have left it connected
 
 
+@pytest.fixture(scope="module")
+def ray_heads(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Callable[[str], RayHead]]:
+    """The module's Ray head of each kind, started when a test first asks for that kind and
+    kept for the next test that asks for it: one head serves every test of one kind (each
+    prefill connects as a new driver). A module-scoped fixture parametrized per test would
+    start one per parameter index (pytest keys it so), three times for the token kind; one
+    head runs at a time (the other kind's is stopped first), and the tests of one kind follow
+    each other."""
+    pytest.importorskip("ray")
+    running: dict[str, tuple[RayHead, ExitStack]] = {}
+
+    def head(kind: str) -> RayHead:
+        if kind not in running:
+            for other in list(running):
+                running.pop(other)[1].close()
+            stack = ExitStack()
+            running[kind] = (stack.enter_context(_started_head(kind, tmp_path_factory)), stack)
+        return running[kind][0]
+
+    try:
+        yield head
+    finally:
+        for _, stack in running.values():
+            stack.close()
+
+
+@pytest.fixture
+def ray_head(request: pytest.FixtureRequest, ray_heads: Callable[[str], RayHead]) -> RayHead:
+    """The module's head of the kind ``request.param`` names (see ``ray_heads``)."""
+    return ray_heads(request.param)
+
+
 @pytest.fixture
 def ray_home(monkeypatch: pytest.MonkeyPatch) -> Callable[[Path], None]:
     """Point this process (the driver) at a HOME, without Ray's variables: the token, if any,
@@ -281,8 +312,8 @@ def ray_home(monkeypatch: pytest.MonkeyPatch) -> Callable[[Path], None]:
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("ray_head", "ship"),
-    [("token", False), ("token", True), ("no-token", False)],
-    ids=["token-model-path", "token-model-shipped", "no-token-model-path"],
+    [("no-token", False), ("token", False), ("token", True)],  # the token tests follow each other
+    ids=["no-token-model-path", "token-model-path", "token-model-shipped"],
     indirect=["ray_head"],
 )
 def test_prefill_on_a_local_ray_head(

@@ -151,19 +151,35 @@ def test_missing_model_fails_unless_allowed(tmp_path: Path) -> None:
     assert "built in English" in zh.warnings
 
 
-@pytest.mark.parametrize(
-    ("line", "message"),
-    [
-        ("zh_translate_backend = 'gpu'", "zh_translate_backend must be one of 'onnx', 'pseudo', not 'gpu'"),
-        ("zh_translate_backend = 'onnx'", "zh_translate_model is not set"),
-        ("zh_translate_strict = 'yes'", "zh_translate_strict must be True or False, not 'yes'"),
-        ("zh_translate_glossary = 'nope.yml'", "zh_translate_glossary nope.yml: no such file"),
-        ("zh_translate_cache_dir = '/etc'", "zh_translate_cache_dir /etc: is /etc, a system directory"),
-        ("zh_translate_markup = 'bold'", "zh_translate_markup: unknown markup strategy 'bold'; choose one of auto,"),
-        ("zh_translate_shortlist = -1", "zh_translate_shortlist must be a whole number, 0 or more, or None, not -1"),
-    ],
-)
+BAD_OPTIONS = [
+    ("zh_translate_backend = 'gpu'", "zh_translate_backend must be one of 'onnx', 'pseudo', not 'gpu'"),
+    ("zh_translate_backend = 'onnx'", "zh_translate_model is not set"),
+    ("zh_translate_strict = 'yes'", "zh_translate_strict must be True or False, not 'yes'"),
+    ("zh_translate_glossary = 'nope.yml'", "zh_translate_glossary nope.yml: no such file"),
+    ("zh_translate_cache_dir = '/etc'", "zh_translate_cache_dir /etc: is /etc, a system directory"),
+    ("zh_translate_markup = 'bold'", "zh_translate_markup: unknown markup strategy 'bold'; choose one of auto,"),
+    ("zh_translate_shortlist = -1", "zh_translate_shortlist must be a whole number, 0 or more, or None, not -1"),
+]
+
+
+@pytest.mark.parametrize(("line", "message"), BAD_OPTIONS)
 def test_bad_option_is_one_line(tmp_path: Path, line: str, message: str) -> None:
+    """Each bad value is one ConfigError line, raised by the extension's own check (not from deep
+    in the pipeline), before any page is written. In this process: what ``sphinx-build`` prints
+    of a ConfigError is the next test's, once (a Python and a Sphinx start per value cost more
+    than the rest of this file's option checks together)."""
+    from sphinx.errors import ConfigError
+
+    root = project(tmp_path, line + "\n")
+    with pytest.raises(ConfigError) as refused:
+        build(root)
+    assert str(refused.value).startswith(message) and "\n" not in str(refused.value)
+    assert "mkdocs_zh_translate/pipeline" not in str(refused.traceback[-1].path)  # no deep frames
+    assert not (root / "_build" / "zh" / "index.html").exists()
+
+
+def test_bad_option_is_one_line_from_sphinx_build(tmp_path: Path) -> None:
+    line, message = BAD_OPTIONS[0]
     root = project(tmp_path, line + "\n")
     proc = subprocess.run(
         [sys.executable, "-m", "sphinx", "-q", "-b", "html", "-D", "language=zh_CN", ".", "_build/zh"],
