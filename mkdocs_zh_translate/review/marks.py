@@ -12,8 +12,8 @@ PO file holds uses them (``review serve`` refuses an edit that contains one), Ma
 them as plain text, and they are neither word characters nor punctuation, so they never change
 how emphasis or a list is read. After the render, :func:`mark_html` turns each pair that
 encloses a balanced run of the page's HTML into ``<span data-zh-seg="N">``;
-a pair that does not (the marks landed in different elements) marks the element holding the
-opening mark instead; marks inside a tag (an ``alt`` or ``title`` attribute), inside ``pre``,
+a pair that does not (the marks landed in different elements) marks the innermost element
+holding both instead; marks inside a tag (an ``alt`` or ``title`` attribute), inside ``pre``,
 ``code``, ``script``, ``style``, ``textarea`` or ``title``, and anywhere else in the page (the
 table of contents, the window title, the search index) are removed (:func:`strip_marks`).
 
@@ -63,15 +63,23 @@ def _number(digits: str) -> str:
 
 
 class _Marker:
-    """One pass over the page's HTML tokens, remembering the open elements."""
+    """One pass over the page's HTML tokens, remembering the open elements. Linear: a stack
+    state is named by (depth, its innermost element), a closing tag searches the stack only
+    when an element of its name is open (and pops what it passes), and the walk to a common
+    ancestor of an unbalanced pair is bounded."""
+
+    WALK = 64  # ancestors looked at for an unbalanced pair; deeper, the segment stays unmarked
 
     def __init__(self) -> None:
         self.out: list[str] = []
         self.stack: list[tuple[str, int]] = []  # open element: (name, index of its tag in out)
-        self.pending: dict[str, tuple[int, tuple[int, ...]]] = {}  # segment: (placeholder, open elements)
+        self.parent: dict[int, int] = {}  # element -> its parent element (-1: none)
+        self.open_names: dict[str, int] = {}
+        self.raw_depth = 0  # open elements whose text is not prose (pre, code, script...)
+        self.pending: dict[str, tuple[int, tuple[int, int]]] = {}  # segment: (placeholder, state)
 
-    def raw(self) -> bool:
-        return any(name in _RAW for name, _at in self.stack)
+    def state(self) -> tuple[int, int]:
+        return (len(self.stack), self.stack[-1][1] if self.stack else -1)
 
     def tag(self, token: str) -> None:
         token = strip_marks(token)
@@ -81,18 +89,24 @@ class _Marker:
             return
         name = found.group(1).lower()
         if token.startswith("</"):
-            for depth in range(len(self.stack) - 1, -1, -1):
-                if self.stack[depth][0] == name:
-                    del self.stack[depth:]
-                    break
+            if self.open_names.get(name):
+                while self.stack:
+                    popped, _at = self.stack.pop()
+                    self.open_names[popped] -= 1
+                    self.raw_depth -= popped in _RAW
+                    if popped == name:
+                        break
         elif name not in _VOID and not token.endswith("/>"):
+            self.parent[len(self.out) - 1] = self.stack[-1][1] if self.stack else -1
             self.stack.append((name, len(self.out) - 1))
+            self.open_names[name] = self.open_names.get(name, 0) + 1
+            self.raw_depth += name in _RAW
 
     def text(self, token: str) -> None:
         if not has_marks(token):
             self.out.append(token)
             return
-        if self.raw():
+        if self.raw_depth:
             self.out.append(strip_marks(token))
             return
         at = 0
@@ -101,24 +115,40 @@ class _Marker:
             at = found.end()
             number = _number(found.group(2))
             if found.group(1) == OPEN:
-                self.pending[number] = (len(self.out), tuple(i for _n, i in self.stack))
+                self.pending[number] = (len(self.out), self.state())
                 self.out.append("")
             elif number in self.pending:
                 self.close(number)
         self.out.append(strip_marks(token[at:]))
 
+    def common(self, a: tuple[int, int], b: tuple[int, int]) -> int:
+        """The innermost element open in both states (-1: none, or none within :attr:`WALK`)."""
+        (da, ea), (db, eb) = a, b
+        for _step in range(self.WALK):
+            if ea == eb:
+                return ea
+            if da >= db:
+                if ea < 0:
+                    return -1
+                ea, da = self.parent[ea], da - 1
+            else:
+                if eb < 0:
+                    return -1
+                eb, db = self.parent[eb], db - 1
+        return -1
+
     def close(self, number: str) -> None:
         placeholder, opened = self.pending.pop(number)
         attribute = f'data-zh-seg="{number}"'
-        if opened == tuple(i for _n, i in self.stack):
+        if opened == self.state():
             self.out[placeholder] = f"<span {attribute}>"
             self.out.append("</span>")
-        elif opened:  # not balanced here: the element that holds the opening mark stands for it
-            parent = opened[-1]
+            return
+        parent = self.common(opened, self.state())  # unbalanced: the element holding both marks
+        if parent >= 0 and "data-zh-seg=" not in self.out[parent]:
             tag = self.out[parent]
-            if "data-zh-seg=" not in tag:
-                cut = len(tag) - (2 if tag.endswith("/>") else 1)
-                self.out[parent] = f"{tag[:cut]} {attribute}{tag[cut:]}"
+            cut = len(tag) - (2 if tag.endswith("/>") else 1)
+            self.out[parent] = f"{tag[:cut]} {attribute}{tag[cut:]}"
 
 
 def mark_html(html: str) -> str:

@@ -42,7 +42,7 @@ def render_queue(items: Sequence[dict[str, object]]) -> str:
     body = "\n".join(rows) or '<tr><td colspan="6">Nothing to review: every segment is reviewed.</td></tr>'
     return (
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>Review queue</title></head>"
-        '<body class="zh-review-queue"><h1>Review queue</h1>'
+        '<body class="zh-review-queue"><p><a href="/">Back to the site</a></p><h1>Review queue</h1>'
         f"<p>{len(items)} segment(s) need a person: stale reviews first, then unreviewed machine "
         "translations, least confident first. Press <kbd>j</kbd>/<kbd>k</kbd> to move, "
         "<kbd>Enter</kbd> to open.</p>"
