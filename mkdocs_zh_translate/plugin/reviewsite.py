@@ -63,6 +63,7 @@ class ReviewSite:
     page_urls: dict[str, str] = field(default_factory=dict)  # src_uri -> served path
     _segmented: dict[str, SegmentedPage] = field(default_factory=dict)
     _memory: tuple[tuple[tuple[str, int, int], ...], Memory] | None = None
+    _reader: PoReader | None = None  # parses each PO file once per content (a save re-reads one)
 
     # -- the site -------------------------------------------------------------------------------
 
@@ -130,9 +131,15 @@ class ReviewSite:
                 found[unit.text] = Machine(soft_breaks_as_spaces(to_readable(unit.segment, hit.text)), hit.score)
         return found
 
+    @property
+    def reader(self) -> PoReader:
+        if self._reader is None:
+            self._reader = PoReader(self.review_dir)
+        return self._reader
+
     def memory(self) -> Memory:
         """The translation memory of every PO file, made again only when one changed."""
-        reader = PoReader(self.review_dir)
+        reader = self.reader
         paths = sorted(p for p in self.review_dir.rglob("*" + PAGE_SUFFIX) if not p.name.startswith("."))
         stamps = tuple((str(p), p.stat().st_mtime_ns, p.stat().st_size) for p in paths)
         if self._memory is None or self._memory[0] != stamps:
@@ -176,9 +183,8 @@ class ReviewSite:
             per_page[page] = page_units(segmented, job.label, job.line_offset)[0]
             every.extend(per_page[page])
         machine = self.machine(list(pages.values()), every)
-        reader = PoReader(self.review_dir)
         for page, units in per_page.items():
-            items.extend(queue_items(page, units, reader.index(page_po_path(self.review_dir, page)), machine))
+            items.extend(queue_items(page, units, self.reader.index(page_po_path(self.review_dir, page)), machine))
         return [dict(item.json(), url=self.page_urls[item.page]) for item in worst_first(items)[:QUEUE_LIMIT]]
 
     def rebuild(self, page: str) -> None:

@@ -103,7 +103,7 @@ class Kept:
         default place, the cache directory, may be read-only (a restored CI cache): then no
         report, no failure. A path the user chose must be writable."""
         report = self.pipeline.report
-        if report is None:
+        if report is None or self.review is not None:  # review serve's build is no build to report on
             return
         try:
             atomic_write(report, dumps(run_report("build", pages, stats.run_json())).encode("utf-8"), durable=False)
