@@ -64,6 +64,19 @@ def test_the_html_marker_is_linear() -> None:
     assert_linear("mark_html", lambda: growth_ratios(page, 2000, mark_html))
 
 
+def test_the_queue_puts_stale_reviews_first_then_the_least_confident() -> None:
+    from mkdocs_zh_translate.review.segview import QueueItem, worst_first
+
+    items = [
+        QueueItem("a.md", 0, "machine", -0.2, "A", "甲"),
+        QueueItem("a.md", 1, "machine", None, "B", "乙"),
+        QueueItem("b.md", 0, "stale", -0.01, "C", "丙"),
+        QueueItem("b.md", 1, "suggested", -0.9, "D", "丁"),
+        QueueItem("b.md", 2, "machine", -0.5, "E", "戊"),
+    ]
+    assert [i.english for i in worst_first(items)] == ["C", "D", "E", "A", "B"]
+
+
 # -- the save rules ----------------------------------------------------------------------------------
 
 

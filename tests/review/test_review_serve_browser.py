@@ -260,6 +260,14 @@ def test_the_queue_lists_the_least_confident_first_and_opens_the_segment(served:
     _wait(browser, lambda d: _panel_text(d, "zh-english").startswith("A very long"))
 
 
+def test_next_worst_goes_to_the_least_confident_segment_of_the_site(served: Served, browser: object) -> None:
+    browser.get(served.url + "zh/")
+    _wait(browser, lambda d: d.find_elements(By.ID, "zh-review-panel"))
+    browser.find_element(By.TAG_NAME, "body").send_keys("w")
+    _wait(browser, lambda d: "/zh/guide/#zh-seg=" in d.current_url)
+    _wait(browser, lambda d: _panel_text(d, "zh-english").startswith("A very long"))
+
+
 def test_writes_without_the_token_or_from_another_origin_are_refused(served: Served, browser: object) -> None:
     po_file = served.review_dir / "guide.md.po"
     before = po_file.read_bytes()
