@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..pipeline.lazy import TranslationFailed
 from ..review.edit import EditRefused, find_entry, save_review
 from ..review.memory import Memory
 from ..review.segview import Machine, QueueItem, queue_items, segment_view, worst_first
@@ -64,6 +65,7 @@ class ReviewSite:
     _segmented: dict[str, SegmentedPage] = field(default_factory=dict)
     _memory: tuple[tuple[tuple[str, int, int], ...], Memory] | None = None
     _reader: PoReader | None = None  # parses each PO file once per content (a save re-reads one)
+    _built: dict[str, tuple[int, int] | None] = field(default_factory=dict)  # page -> its PO file's stamp
 
     # -- the site -------------------------------------------------------------------------------
 
@@ -93,12 +95,26 @@ class ReviewSite:
                 continue
             url = f"/{prefix}/" + ("" if file.url in ("", "./") else file.url)
             self.page_urls[file.src_uri] = url
+            self._built[file.src_uri] = self._stamp(file.src_uri)
             self.urls[url] = file.src_uri
             if url.endswith("/"):
                 self.urls[url + "index.html"] = file.src_uri
 
     def page_for(self, url_path: str) -> str | None:
         return self.urls.get(url_path)
+
+    def _stamp(self, page: str) -> tuple[int, int] | None:
+        try:
+            st = page_po_path(self.review_dir, page).lstat()
+        except OSError:
+            return None
+        return (st.st_mtime_ns, st.st_size)
+
+    def refresh(self, page: str) -> None:
+        """Build ``page`` again when its PO file changed since it was built (another editor
+        saved it): a reload shows what is on disk."""
+        if self._built.get(page, self._stamp(page)) != self._stamp(page):
+            self.rebuild(page)
 
     def segmented(self, page: str) -> SegmentedPage:
         """The page segmented as the build segments it (the marks' numbers are its indices)."""
@@ -190,9 +206,14 @@ class ReviewSite:
     def rebuild(self, page: str) -> None:
         """Translate and render ``page`` again, as the full build did (the new review in)."""
         from mkdocs.commands.build import _build_page, _populate_page
+        from mkdocs.exceptions import MkDocsException
 
         kept, capture, english = self.kept, self.capture, self.english
-        results, _strings, _stats = kept.site_translator().translate_pages([self.jobs()[page]], [])
+        self._built[page] = self._stamp(page)
+        try:
+            results, _strings, _stats = kept.site_translator().translate_pages([self.jobs()[page]], [])
+        except TranslationFailed as exc:
+            raise ReviewError(f"{page}: not translated again: {exc}") from None
         english.done.results.update(results)
         assert capture.config is not None and capture.files is not None and capture.mode is not None
         assert capture.nav is not None
@@ -203,6 +224,8 @@ class ReviewSite:
         try:
             _populate_page(file.page, capture.config, capture.files)
             _build_page(file.page, capture.config, capture.files.documentation_pages(), capture.nav, capture.env)
+        except MkDocsException as exc:
+            raise ReviewError(f"{page}: the page could not be built again: {exc}") from None
         finally:
             kept.mode = english
 

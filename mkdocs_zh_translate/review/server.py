@@ -28,6 +28,7 @@ import html
 import json
 import posixpath
 import secrets
+import sys
 import threading
 from collections.abc import Callable
 from http import HTTPStatus
@@ -38,6 +39,7 @@ from typing import Any, Protocol
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..errors import ZhTranslateError
+from ..plaintext import for_terminal
 from .marks import strip_marks
 
 API = "/_review/"
@@ -70,6 +72,9 @@ class Backend(Protocol):
 
     def queue(self) -> list[dict[str, object]]:
         """The site's segments that need a person, worst first."""
+
+    def refresh(self, page: str) -> None:
+        """Build ``page`` again if its PO file changed on disk since it was built."""
 
 
 class Refused(Exception):
@@ -115,7 +120,8 @@ class ReviewServer:
         self.port = int(self.httpd.server_address[1])
         self.hosts = {f"127.0.0.1:{self.port}", f"localhost:{self.port}"}
         self.origins = {f"http://{host}" for host in self.hosts}
-        self.log: Callable[[str], None] = lambda line: None
+        self.log: Callable[[str], None] = lambda line: None  # access lines (quiet by default)
+        self.warn: Callable[[str], None] = lambda line: print(f"review serve: {for_terminal(line)}", file=sys.stderr)
 
     @property
     def url(self) -> str:
@@ -284,6 +290,13 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.OK, page.encode("utf-8"), "text/html; charset=utf-8")
             return
         self.owner.check_token(self.headers)
+        try:
+            value = self._api_get(backend, name, query)
+        except ZhTranslateError as exc:  # a PO file that cannot be read: its one line, in the panel
+            raise Refused(HTTPStatus.CONFLICT, str(exc)) from None
+        self._json(HTTPStatus.OK, value)
+
+    def _api_get(self, backend: Backend, name: str, query: dict[str, list[str]]) -> object:
         with self.owner.lock:
             if name == "api/segment":
                 page, index = _where(query.get("page", [None])[0], query.get("index", [None])[0])
@@ -295,7 +308,7 @@ class _Handler(BaseHTTPRequestHandler):
                 value = backend.queue()
             else:
                 raise Refused(HTTPStatus.NOT_FOUND, "no such endpoint")
-        self._json(HTTPStatus.OK, value)
+        return value
 
     def _file(self, backend: Backend, path: str) -> None:
         root = backend.site_dir.resolve()
@@ -313,11 +326,17 @@ class _Handler(BaseHTTPRequestHandler):
         if not target.is_file():
             raise Refused(HTTPStatus.NOT_FOUND, "not found")
         suffix = target.suffix.lower()
+        page = backend.page_for(path) if suffix == ".html" else None
+        if page is not None:
+            with self.owner.lock:
+                try:
+                    backend.refresh(page)
+                except ZhTranslateError as exc:  # a PO file another editor broke: the last build is served
+                    self.owner.warn(f"{page}: not built again: {exc}")
         data = target.read_bytes()
         if suffix in _TEXT_TYPES:
             text = strip_marks(data.decode("utf-8", "replace"))
             if suffix == ".html":
-                page = backend.page_for(path)
                 text = inject(text, {"token": self.owner.token, "page": page, "queue": False})
             self._send(HTTPStatus.OK, text.encode("utf-8"), f"{_TEXT_TYPES[suffix]}; charset=utf-8")
             return

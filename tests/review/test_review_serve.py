@@ -266,3 +266,27 @@ def test_serve_refuses_a_bad_port_in_one_line(capsys: pytest.CaptureFixture[str]
     assert cli_main(["review", "serve", "--port", "70000"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "--port 70000" in err[0]
+
+
+def test_a_page_whose_po_file_another_editor_saved_is_built_again_on_reload(served: Any) -> None:
+    path = Path("translations/zh/index.md.po").resolve()
+    po = polib.pofile(str(path))
+    po.find("Home").msgstr, po.find("Home").flags = "主页（由 Poedit 保存）", []
+    po.save()
+    status, page = _request(served, "GET", "/zh/")
+    assert status == 200 and "主页（由 Poedit 保存）" in page
+
+
+def test_a_malformed_po_file_is_one_line_in_the_panel_not_a_traceback(served: Any) -> None:
+    path = Path("translations/zh/index.md.po").resolve()
+    kept = path.read_bytes()
+    try:
+        path.write_text('msgid "a"\nmsgstr "b\n', encoding="utf-8")
+        status, text = _request(served, "GET", "/_review/api/segment?page=index.md&index=1",
+                                **{"X-Review-Token": served.token})
+        assert status == 409
+        error = json.loads(text)["error"]
+        assert "index.md.po:2" in error and "Traceback" not in error
+        assert _request(served, "GET", "/zh/")[0] == 200  # the last build is still served
+    finally:
+        path.write_bytes(kept)
