@@ -77,6 +77,19 @@ def test_the_queue_puts_stale_reviews_first_then_the_least_confident() -> None:
     assert [i.english for i in worst_first(items)] == ["C", "D", "E", "A", "B"]
 
 
+def test_untrusted_text_reaches_the_queue_and_the_data_island_as_text_only() -> None:
+    from mkdocs_zh_translate.review.queuepage import render_queue
+    from mkdocs_zh_translate.review.server import config_script
+
+    evil = '<script>alert(1)</script><img src=x onerror="alert(2)">'
+    item = {"page": "a.md", "index": 0, "state": evil, "confidence": None, "english": evil, "text": evil,
+            "url": '/zh/"><script>alert(3)</script>'}
+    page = render_queue([item])
+    assert "<script>" not in page and "<img" not in page and 'href="/zh/&quot;&gt;' in page
+    island = config_script({"page": "</script><script>alert(4)</script>", "token": "t"})
+    assert island.count("</script>") == 1 and json.loads(island[island.index(">") + 1 : -len("</script>")])["page"]
+
+
 # -- the save rules ----------------------------------------------------------------------------------
 
 

@@ -268,6 +268,19 @@ def test_next_worst_goes_to_the_least_confident_segment_of_the_site(served: Serv
     _wait(browser, lambda d: _panel_text(d, "zh-english").startswith("A very long"))
 
 
+def test_a_po_file_holding_html_shows_it_as_text(served: Served, browser: object) -> None:
+    path = served.review_dir / "index.md.po"
+    po = polib.pofile(str(path))
+    po.find("Home").msgstr = '<img src=x onerror="window.pwned = 1">首页'  # still fuzzy: the build ignores it
+    po.save()
+    browser.get(served.url + "zh/")
+    _wait(browser, lambda d: d.find_elements(By.ID, "zh-review-panel"))
+    _pick(browser, "Home")
+    box = browser.find_element(By.CSS_SELECTOR, "#zh-review-panel textarea")
+    assert box.get_attribute("value") == '<img src=x onerror="window.pwned = 1">首页'
+    assert browser.execute_script("return window.pwned === undefined && !document.querySelector('#zh-review-panel img')")
+
+
 def test_writes_without_the_token_or_from_another_origin_are_refused(served: Served, browser: object) -> None:
     po_file = served.review_dir / "guide.md.po"
     before = po_file.read_bytes()
