@@ -90,6 +90,7 @@ class SitePipeline:
         self.spliced: dict[str, tuple[str, GuardOutcome]] = {}  # the same for spliced pages
         self.english = EnglishRenders()  # the English build's renders, lent to the page guard
         self.mark: Callable[[int, str], str] | None = None  # segment marks of ``review serve``'s build
+        self.partial_reviews = False  # ``review serve``: later passes translate one page (layer.py)
 
     def configure(self, options: PluginConfig, config: MkDocsConfig) -> TranslatorSpec:
         """Set the pipeline up for ``config`` with ``options``, as the build does, and return its
@@ -121,6 +122,7 @@ class SitePipeline:
             self.machine = MachineCache(cache_dir)
         if self.review is None or self.review.review_dir != review_dir:
             self.review = ReviewedLayer(review_dir)
+        self.review.partial_passes = self.partial_reviews
         try:
             self.glossary = load_glossary(review_dir / GLOSSARY_FILE, review_dir)
         except ReviewError as exc:

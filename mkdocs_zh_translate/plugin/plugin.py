@@ -56,6 +56,7 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
 
         self._kept.review = capture
         self.pipeline.mark = mark
+        self.pipeline.partial_reviews = True
         return self._kept
 
     @property

@@ -54,6 +54,11 @@ class ReviewedLayer:
         self.reader = reader or PoReader(review_dir)
         self._found: Found | None = None  # the site-wide view of the last :meth:`pages` pass
         self._warned: set[str] = set()  # the rejections that pass reported (not repeated by strings)
+        # ``review serve`` translates one page of the site per save: the other pages' keys (and
+        # the site-wide ones) are those of its full pass, so a review another page holds is not
+        # taken for one that moved away. Every other front end passes the whole site each time.
+        self.partial_passes = False
+        self._site_keys: tuple[dict[str, set[Key]], set[Key]] | None = None
 
     def check(self, unit: Unit, entry: polib.POEntry, path: Path) -> tuple[str | None, str | None]:
         """(placeholder translation, None) or (None, warning); (None, None) when ``entry`` is not
@@ -163,8 +168,12 @@ class ReviewedLayer:
         stale in the file it left. Remembered for :meth:`strings` of the same pass."""
         keys = {src: page_units(page, location, offset) for src, page, location, offset in jobs}
         site_units = merge_site_units([*(s for _p, s in keys.values()), string_units((t, "") for t in strings)])
-        files = [(page_po_path(self.review_dir, src), {u.key for u in keys[src][0]}) for src in sorted(keys)]
-        files.append((site_po_path(self.review_dir), {u.key for u in site_units}))
+        page_keys = {src: {u.key for u in keys[src][0]} for src in keys}
+        site_keys = {u.key for u in site_units}
+        if self.partial_passes:
+            page_keys, site_keys = self._whole_site(page_keys, site_keys)
+        files = [(page_po_path(self.review_dir, src), page_keys[src]) for src in sorted(page_keys)]
+        files.append((site_po_path(self.review_dir), site_keys))
         known = {path for path, _keys in files}
         if self.review_dir.is_dir():
             orphans = sorted(self.review_dir.rglob("*" + PAGE_SUFFIX))
@@ -181,6 +190,17 @@ class ReviewedLayer:
             left = found.left(page_po_path(self.review_dir, src))
             review.stale -= sum(1 for key in left if key in entries and entry_state(entries[key]) == "reviewed")
         return reviews
+
+    def _whole_site(
+        self, page_keys: dict[str, set[Key]], site_keys: set[Key]
+    ) -> tuple[dict[str, set[Key]], set[Key]]:
+        """This pass's keys completed with the first pass's for the pages it does not hold."""
+        if self._site_keys is None:
+            self._site_keys = (dict(page_keys), set(site_keys))
+            return page_keys, site_keys
+        pages, site = self._site_keys
+        pages.update(page_keys)
+        return dict(pages), site | site_keys
 
     def has_files(self) -> bool:
         """Whether there are PO files at all (a site nobody reviews gets no review counts)."""

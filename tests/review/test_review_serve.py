@@ -303,3 +303,33 @@ def test_a_malformed_po_file_is_one_line_in_the_panel_not_a_traceback(served: An
         assert _request(served, "GET", "/zh/")[0] == 200  # the last build is still served
     finally:
         path.write_bytes(kept)
+
+
+def test_a_page_built_again_after_a_save_takes_no_review_the_full_build_would_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another page's review of the same English stays that page's: rebuilding one page alone
+    must not see the other page's file as orphaned (its reviews 'moved away')."""
+    from mkdocs_zh_translate.plugin.reviewsite import open_review_site
+
+    monkeypatch.chdir(tmp_path)
+    pages = {"index.md": "# Home\n\nShared sentence here.\n", "guide.md": "# Guide\n\nShared sentence here.\n\nOther text.\n"}
+    config = write_site(tmp_path, pages=pages)
+    build_in_process(config)
+    assert cli_main(["review", "sync", "-f", str(config)]) == 0
+    home = polib.pofile("translations/zh/index.md.po")
+    home.find("Shared sentence here.").msgstr, home.find("Shared sentence here.").flags = "首页的审校。", []
+    home.save()
+    guide = polib.pofile("translations/zh/guide.md.po")
+    guide.remove(guide.find("Shared sentence here."))  # written before the sentence was added here
+    guide.save()
+    site = open_review_site(config, "http://127.0.0.1:9/")
+    try:
+        built = (site.site_dir / "zh" / "guide" / "index.html").read_text(encoding="utf-8")
+        assert "首页的审校。" not in built
+        index = next(i for i in range(10) if site.segment("guide.md", i)["english"] == "Other text.")
+        site.save("guide.md", index, "其他文字。", None)
+        rebuilt = (site.site_dir / "zh" / "guide" / "index.html").read_text(encoding="utf-8")
+        assert "其他文字。" in rebuilt and "首页的审校。" not in rebuilt
+    finally:
+        site.close()
