@@ -59,6 +59,7 @@ class ReviewedLayer:
         # taken for one that moved away. Every other front end passes the whole site each time.
         self.partial_passes = False
         self._site_keys: tuple[dict[str, set[Key]], set[Key]] | None = None
+        self._moved: dict[Path, tuple[polib.POFile | None, set[Key], dict[Key, tuple[Path, polib.POEntry]]]] = {}
 
     def check(self, unit: Unit, entry: polib.POEntry, path: Path) -> tuple[str | None, str | None]:
         """(placeholder translation, None) or (None, warning); (None, None) when ``entry`` is not
@@ -178,7 +179,7 @@ class ReviewedLayer:
         if self.review_dir.is_dir():
             orphans = sorted(self.review_dir.rglob("*" + PAGE_SUFFIX))
             files.extend((p, set()) for p in orphans if p not in known and not p.name.startswith("."))
-        self._found = found = Found(moved_away((path, self.reader.get(path), kept) for path, kept in files))
+        self._found = found = Found(self._moved_away(files))
         reviews = {src: self.page(src, page, location, offset, found) for src, page, location, offset in jobs}
         self._warned = set()
         for review in reviews.values():  # a site.po entry on many pages is one rejected review: told once
@@ -190,6 +191,21 @@ class ReviewedLayer:
             left = found.left(page_po_path(self.review_dir, src))
             review.stale -= sum(1 for key in left if key in entries and entry_state(entries[key]) == "reviewed")
         return reviews
+
+    def _moved_away(self, files: Sequence[tuple[Path, set[Key]]]) -> dict[Key, tuple[Path, polib.POEntry]]:
+        """:func:`.moved.moved_away` of ``files``; in partial passes each file's share is kept
+        while its parse and its keys stay the same (one save changes one file of hundreds)."""
+        if not self.partial_passes:
+            return moved_away((path, self.reader.get(path), kept) for path, kept in files)
+        moved: dict[Key, tuple[Path, polib.POEntry]] = {}
+        for path, kept in files:
+            po = self.reader.get(path)
+            cached = self._moved.get(path)
+            if cached is None or cached[0] is not po or cached[1] != kept:
+                cached = self._moved[path] = (po, set(kept), moved_away([(path, po, kept)]))
+            for key, found in cached[2].items():  # the first file's wins, as moved_away decides
+                moved.setdefault(key, found)
+        return moved
 
     def _whole_site(
         self, page_keys: dict[str, set[Key]], site_keys: set[Key]
