@@ -46,6 +46,7 @@ def run_serve(args: argparse.Namespace, config_file: Path, stop: threading.Event
     except ReviewError:
         server.stop()
         raise
+    site.queue()  # every PO file read and every page segmented now, not at the first "next worst"
     server.backend = site
     server.log = lambda line: None
     thread = server.start()
