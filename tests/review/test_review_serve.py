@@ -333,3 +333,41 @@ def test_a_page_built_again_after_a_save_takes_no_review_the_full_build_would_no
         assert "其他文字。" in rebuilt and "首页的审校。" not in rebuilt
     finally:
         site.close()
+
+
+def test_the_command_serves_on_loopback_and_removes_its_build_when_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import argparse
+    import re
+    import tempfile
+    import threading
+    import time
+    import urllib.request
+
+    from mkdocs_zh_translate.cli.reviewserve import run_serve
+
+    monkeypatch.chdir(tmp_path)
+    config = write_site(tmp_path, pages=PAGES)
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(scratch))
+    stop = threading.Event()
+    result: list[int] = []
+    thread = threading.Thread(target=lambda: result.append(run_serve(argparse.Namespace(port=0), config, stop)))
+    thread.start()
+    try:
+        out, deadline = "", time.monotonic() + 120
+        while "review serve:" not in out and time.monotonic() < deadline and thread.is_alive():
+            time.sleep(0.2)
+            out += capsys.readouterr().out
+        url = re.search(r"http://127\.0\.0\.1:(\d+)/", out)
+        assert url is not None, out
+        assert list(scratch.glob("zh-translate-review-serve-*"))
+        with urllib.request.urlopen(url.group(0) + "zh/", timeout=30) as response:
+            assert 'data-zh-seg="' in response.read().decode()
+    finally:
+        stop.set()
+        thread.join(60)
+    assert result == [0]
+    assert not list(scratch.glob("zh-translate-review-serve-*"))
