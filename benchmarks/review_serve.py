@@ -25,10 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.site import build, make_project  # noqa: E402
-from mkdocs_zh_translate.cli.app import main as cli_main  # noqa: E402
-from mkdocs_zh_translate.plugin.reviewsite import open_review_site  # noqa: E402
-from mkdocs_zh_translate.review.server import ReviewServer  # noqa: E402
+from benchmarks.site import build, make_project
+from mkdocs_zh_translate.cli.app import main as cli_main
+from mkdocs_zh_translate.plugin.reviewsite import open_review_site
+from mkdocs_zh_translate.review.server import ReviewServer
 
 
 def _call(url: str, token: str, body: dict[str, object] | None = None) -> dict[str, object]:
