@@ -2,7 +2,7 @@
 
     python benchmarks/review_serve.py [--copies 1] [--saves 10] [--page guide/review.md]
 
-The site is example_site/docs copied ``--copies`` times (``--copies 16``: about 300 pages),
+The site is example_site/docs copied ``--copies`` times (16 pages each: ``--copies 19`` makes 304),
 built with the pseudo backend (a save never needs the model: the page's other segments are
 cached), its PO files written by ``review sync``. Then ``review serve``'s server runs on
 127.0.0.1 and each save goes through it as the panel sends it (token, JSON), followed by a
