@@ -1,4 +1,4 @@
-"""The ``mkdocs-zh-translate review`` sub-commands: sync, prune, status, check, report."""
+"""The ``mkdocs-zh-translate review`` sub-commands: sync, prune, status, check, report, serve."""
 
 from __future__ import annotations
 
@@ -87,6 +87,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
     memory(report)
     common(report)
+    from .reviewserve import add_serve_parser
+
+    common(add_serve_parser(rsub))
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -338,4 +341,11 @@ def _report(args: argparse.Namespace, config_file: Path) -> int:
     return 0
 
 
-_ACTIONS = {"sync": _sync, "prune": _prune, "status": _status, "check": _check, "report": _report}
+def _serve(args: argparse.Namespace, config_file: Path) -> int:
+    """``review serve``: the Chinese site in the browser, each segment reviewable on the page."""
+    from .reviewserve import run_serve
+
+    return run_serve(args, config_file)
+
+
+_ACTIONS = {"sync": _sync, "prune": _prune, "status": _status, "check": _check, "report": _report, "serve": _serve}

@@ -194,6 +194,8 @@ class SiteTranslator:
     ``spliced``: the same for spliced pages (the translated Markdown and what the guard did),
     keyed by the page's Markdown and segmenting inputs, the texts spliced in, its label and
     line offset, and the guard's renderer; a splice whose guard ran out of time is not kept.
+    ``mark``: the review build's segment marks (:mod:`..review.marks`, ``review serve``),
+    applied to every translation the guard kept; None (every other build) changes nothing.
     """
 
     def __init__(
@@ -205,8 +207,10 @@ class SiteTranslator:
         syntax: SiteSyntax | None = None,
         segmented: dict[str, SegmentedPage] | None = None,
         spliced: dict[str, tuple[str, GuardOutcome]] | None = None,
+        mark: Callable[[int, str], str] | None = None,
     ) -> None:
         self.pipeline = pipeline
+        self.mark = mark  # the review build's segment marks (``review serve``); None: the shipped page
         self.segmented = segmented
         self.spliced = spliced
         self.slugify = slugify  # the site's heading ids (toc's slugify), for the pins
@@ -370,12 +374,16 @@ class SiteTranslator:
         memo, guard = self.spliced, self.service.guard
 
         def splice() -> tuple[str, GuardOutcome]:
-            return self.service.splice(job.markdown, page, texts, label=job.label, line_offset=job.line_offset)
+            return self.service.splice(
+                job.markdown, page, texts, label=job.label, line_offset=job.line_offset, mark=self.mark
+            )
 
         if memo is None or (guard is not None and not guard.fingerprint):
             return splice()  # a guard that does not say what it renders with: no memo
         parts = [job.markdown, self._segmenting(), stable_text(texts), job.label, stable_text(sorted(page.reviewed))]
         parts += [str(job.line_offset), guard.fingerprint if guard is not None else "no guard"]
+        if self.mark is not None:
+            parts.append("review marks")
         key = parts_key(parts)
         stored = memo.pop(key, None)  # popped and put back: the most recently used come last
         if stored is None:

@@ -247,9 +247,12 @@ class TranslationService:
         heading_ids: bool = True,
         label: str = "page",
         line_offset: int = 0,
+        mark: Callable[[int, str], str] | None = None,
     ) -> tuple[str, GuardOutcome]:
         """The translated page, after the page guard (if any) sent offending segments back to
-        English; with what the guard did."""
+        English; with what the guard did. ``mark(index, text)``: each translation the guard
+        kept, wrapped for the review build (``review serve``) after the guard judged the plain
+        texts, so the page shows what the shipped one shows."""
         outcome = GuardOutcome()
         spliced: str | None = None  # the page as the guard spliced it already (heading ids pinned)
         if self.guard is not None:
@@ -263,6 +266,9 @@ class TranslationService:
             outcome.reverted = [i for i, (a, b) in enumerate(zip(translations, checked)) if a is not None and b is None]
             outcome.seconds = time.perf_counter() - started
             translations = checked
+        if mark is not None:
+            translations = [None if t is None else mark(i, t) for i, t in enumerate(translations)]
+            spliced = None
         return (spliced if spliced is not None else page.splice(translations, heading_ids=heading_ids)), outcome
 
 

@@ -9,7 +9,7 @@ This module imports neither ``plugin.py`` nor its helpers that read pages: they 
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -89,6 +89,8 @@ class SitePipeline:
         self.segmented: dict[str, SegmentedPage] = {}  # SiteTranslator's memo, kept across serve reloads
         self.spliced: dict[str, tuple[str, GuardOutcome]] = {}  # the same for spliced pages
         self.english = EnglishRenders()  # the English build's renders, lent to the page guard
+        self.mark: Callable[[int, str], str] | None = None  # segment marks of ``review serve``'s build
+        self.partial_reviews = False  # ``review serve``: later passes translate one page (layer.py)
 
     def configure(self, options: PluginConfig, config: MkDocsConfig) -> TranslatorSpec:
         """Set the pipeline up for ``config`` with ``options``, as the build does, and return its
@@ -120,6 +122,7 @@ class SitePipeline:
             self.machine = MachineCache(cache_dir)
         if self.review is None or self.review.review_dir != review_dir:
             self.review = ReviewedLayer(review_dir)
+        self.review.partial_passes = self.partial_reviews
         try:
             self.glossary = load_glossary(review_dir / GLOSSARY_FILE, review_dir)
         except ReviewError as exc:
@@ -154,6 +157,7 @@ class SitePipeline:
             syntax=self.syntax,
             segmented=self.segmented,
             spliced=self.spliced,
+            mark=self.mark,
         )
 
     def page_guard(self) -> PageGuard | None:

@@ -29,6 +29,7 @@ from . import modes
 from .collect import Collector
 from .config import PluginConfig
 from .factory import SitePipeline
+from .reviewcapture import ReviewCapture
 from .serving import watch_review_dir as watch_review_dir  # re-exported: its tests name it here
 
 log = get_plugin_logger(PLUGIN_NAME)
@@ -47,6 +48,16 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         # Set by `mkdocs-zh-translate review sync`: the English build hands its pages to this
         # callable and stops there (no translation, no Chinese build).
         self.collector: Collector | None = None
+
+    def review_mode(self, capture: ReviewCapture) -> modes.Kept:
+        """Build for ``review serve``: segments marked on the Chinese pages, and the Chinese
+        build's pieces kept in ``capture`` for rebuilding one page (reviewsite.py)."""
+        from ..review.marks import mark
+
+        self._kept.review = capture
+        self.pipeline.mark = mark
+        self.pipeline.partial_reviews = True
+        return self._kept
 
     @property
     def stats(self) -> Stats | None:

@@ -54,6 +54,12 @@ class ReviewedLayer:
         self.reader = reader or PoReader(review_dir)
         self._found: Found | None = None  # the site-wide view of the last :meth:`pages` pass
         self._warned: set[str] = set()  # the rejections that pass reported (not repeated by strings)
+        # ``review serve`` translates one page of the site per save: the other pages' keys (and
+        # the site-wide ones) are those of its full pass, so a review another page holds is not
+        # taken for one that moved away. Every other front end passes the whole site each time.
+        self.partial_passes = False
+        self._site_keys: tuple[dict[str, set[Key]], set[Key]] | None = None
+        self._moved: dict[Path, tuple[polib.POFile | None, set[Key], dict[Key, tuple[Path, polib.POEntry]]]] = {}
 
     def check(self, unit: Unit, entry: polib.POEntry, path: Path) -> tuple[str | None, str | None]:
         """(placeholder translation, None) or (None, warning); (None, None) when ``entry`` is not
@@ -163,13 +169,17 @@ class ReviewedLayer:
         stale in the file it left. Remembered for :meth:`strings` of the same pass."""
         keys = {src: page_units(page, location, offset) for src, page, location, offset in jobs}
         site_units = merge_site_units([*(s for _p, s in keys.values()), string_units((t, "") for t in strings)])
-        files = [(page_po_path(self.review_dir, src), {u.key for u in keys[src][0]}) for src in sorted(keys)]
-        files.append((site_po_path(self.review_dir), {u.key for u in site_units}))
+        page_keys = {src: {u.key for u in keys[src][0]} for src in keys}
+        site_keys = {u.key for u in site_units}
+        if self.partial_passes:
+            page_keys, site_keys = self._whole_site(page_keys, site_keys)
+        files = [(page_po_path(self.review_dir, src), page_keys[src]) for src in sorted(page_keys)]
+        files.append((site_po_path(self.review_dir), site_keys))
         known = {path for path, _keys in files}
         if self.review_dir.is_dir():
             orphans = sorted(self.review_dir.rglob("*" + PAGE_SUFFIX))
             files.extend((p, set()) for p in orphans if p not in known and not p.name.startswith("."))
-        self._found = found = Found(moved_away((path, self.reader.get(path), kept) for path, kept in files))
+        self._found = found = Found(self._moved_away(files))
         reviews = {src: self.page(src, page, location, offset, found) for src, page, location, offset in jobs}
         self._warned = set()
         for review in reviews.values():  # a site.po entry on many pages is one rejected review: told once
@@ -181,6 +191,32 @@ class ReviewedLayer:
             left = found.left(page_po_path(self.review_dir, src))
             review.stale -= sum(1 for key in left if key in entries and entry_state(entries[key]) == "reviewed")
         return reviews
+
+    def _moved_away(self, files: Sequence[tuple[Path, set[Key]]]) -> dict[Key, tuple[Path, polib.POEntry]]:
+        """:func:`.moved.moved_away` of ``files``; in partial passes each file's share is kept
+        while its parse and its keys stay the same (one save changes one file of hundreds)."""
+        if not self.partial_passes:
+            return moved_away((path, self.reader.get(path), kept) for path, kept in files)
+        moved: dict[Key, tuple[Path, polib.POEntry]] = {}
+        for path, kept in files:
+            po = self.reader.get(path)
+            cached = self._moved.get(path)
+            if cached is None or cached[0] is not po or cached[1] != kept:
+                cached = self._moved[path] = (po, set(kept), moved_away([(path, po, kept)]))
+            for key, found in cached[2].items():  # the first file's wins, as moved_away decides
+                moved.setdefault(key, found)
+        return moved
+
+    def _whole_site(
+        self, page_keys: dict[str, set[Key]], site_keys: set[Key]
+    ) -> tuple[dict[str, set[Key]], set[Key]]:
+        """This pass's keys completed with the first pass's for the pages it does not hold."""
+        if self._site_keys is None:
+            self._site_keys = (dict(page_keys), set(site_keys))
+            return page_keys, site_keys
+        pages, site = self._site_keys
+        pages.update(page_keys)
+        return dict(pages), site | site_keys
 
     def has_files(self) -> bool:
         """Whether there are PO files at all (a site nobody reviews gets no review counts)."""

@@ -41,6 +41,7 @@ from ..hookmemo import HookMemo
 from ..jinjacache import SharedBytecode
 from ..overrides import translatable_site_name
 from ..reload import RenderMemo
+from ..reviewcapture import ReviewCapture
 from ..sources import PageSources
 from ..templates import Template, ThemeText
 from ..titles import MadeUpTitles, recover_front_matter
@@ -75,6 +76,7 @@ class Kept:
     sources: PageSources = field(default_factory=PageSources)  # notebooks, includes, other plugins' pages
     theme_text: ThemeText = field(default_factory=ThemeText)  # the override templates' English
     english_warnings: WarningCount | None = None  # a strict English build's own warnings
+    review: ReviewCapture | None = None  # ``review serve``'s build only (reviewcapture.py)
 
     def __post_init__(self) -> None:
         self.mode = Mode(self)
@@ -101,7 +103,7 @@ class Kept:
         default place, the cache directory, may be read-only (a restored CI cache): then no
         report, no failure. A path the user chose must be writable."""
         report = self.pipeline.report
-        if report is None:
+        if report is None or self.review is not None:  # review serve's build is no build to report on
             return
         try:
             atomic_write(report, dumps(run_report("build", pages, stats.run_json())).encode("utf-8"), durable=False)

@@ -183,6 +183,8 @@ class ChineseSite(Mode):
             serve_url = self.langs.zh_site_url() if kept.command == "serve" else None
             log.info(f"building the Chinese site in {zh_dir}")
             kept.renders.new_build()
+            if kept.review is not None:
+                kept.review.started(zh_config, self)
             if kept.reusing():
                 kept.hooks["zh"].install(zh_config)
             try:
@@ -210,6 +212,8 @@ class ChineseSite(Mode):
                 title = explicit_title(item)
                 if title:
                     item.title = for_template(self.done.strings.get(title, title))
+        if self.kept.review is not None:
+            self.kept.review.navigation(nav, files)
         return nav
 
     def notebook_in(self, page: Page) -> None:
@@ -243,6 +247,8 @@ class ChineseSite(Mode):
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         html = self.kept.sources.content(page, html, zh=True)  # a notebook's heading ids
+        if self.kept.review is not None:
+            html = self.kept.review.content(html)
         banner = self._banner(page)
         if banner:
             self.banners[page.file.src_uri] = banner
@@ -272,7 +278,10 @@ class ChineseSite(Mode):
         )
 
     def on_env(self, env: Any, config: MkDocsConfig, files: Files) -> Any:
-        return with_site_env(self.kept, env, config, self.english.backlinks, self.langs, zh=True)
+        env = with_site_env(self.kept, env, config, self.english.backlinks, self.langs, zh=True)
+        if self.kept.review is not None:
+            self.kept.review.environment(env)
+        return env
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
         hrefs = site.language_hrefs(self.langs, page.url, "zh")
