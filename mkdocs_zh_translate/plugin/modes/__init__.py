@@ -49,7 +49,8 @@ def start(kept: Kept, config: MkDocsConfig, collector: Collector | None) -> Mode
             else BridgeCollect(kept, config, i18n, text, collector)
         )
     else:
-        langs = site.Languages(options.language, config.site_url)
+        variants = tuple((v.code, v.region.label) for v in kept.pipeline.variants())
+        langs = site.Languages(options.language, config.site_url, variants)
         mode = (
             EnglishSite(kept, config, langs, text)
             if collector is None

@@ -1,0 +1,306 @@
+"""Chinese variants beyond Simplified: Traditional for Taiwan, Hong Kong or in general, from one run.
+
+A variant is made from the Simplified translation by conversion (OpenCC, with a phrase table
+per region: ``s2twp`` writes Taiwan's vocabulary, 軟體 for 软件), segment by segment, in the
+placeholder form the pipeline translates: only the text between placeholders is converted, so
+code, URLs and every other protected part (they are atoms, restored from the English after the
+splice) stay byte-identical, and the page guard checks each variant's pages as it checks the
+Simplified ones. What a conversion makes is stored in the machine cache under a fingerprint
+that names how (the Simplified translator's, the table, OpenCC's version, the variant's own
+glossary terms), so a rebuild with a warm cache converts nothing twice and loads no model.
+
+Reviews come per variant (``translations/zh-TW/*.po``); a segment its reviewers have not
+reviewed takes the Simplified review converted. The Simplified site never sees a conversion.
+
+OpenCC is an optional extra (``hant``), imported only when a variant is built.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from ..errors import ZhTranslateError
+from ..families import SIMPLIFIED, TRADITIONAL
+from ..segment import SegmentedPage, tokenize
+from .cache import Hit
+from .origin import Origin
+from .service import Requests, TranslationService
+from .spec import CacheBinding
+
+if TYPE_CHECKING:
+    from .build import Pipeline
+    from .glossary import Glossary
+    from .reviews import ReviewedPage, Reviewer
+
+EXTRA = "hant"
+
+
+@dataclass(frozen=True)
+class Region:
+    """What a variant code means: OpenCC's table for it by default, Material's language for its
+    interface, the label the language switcher shows."""
+
+    table: str
+    theme_language: str
+    label: str
+
+
+#: The variants a site can add to Simplified, by BCP 47 code (the code is also the URL prefix
+#: ``site/zh-TW/`` and the review directory ``translations/zh-TW/``).
+REGIONS: dict[str, Region] = {
+    "zh-TW": Region("s2twp", "zh-TW", "繁體中文（台灣）"),
+    "zh-HK": Region("s2hk", "zh-Hant", "繁體中文（香港）"),
+    TRADITIONAL: Region("s2t", "zh-Hant", "繁體中文"),
+}
+
+#: OpenCC's conversions from Simplified that a variant may name as its ``table``.
+TABLES = ("s2t", "s2tw", "s2twp", "s2hk")
+
+
+class VariantError(ZhTranslateError):
+    """A variant option that cannot be built (unknown code or table, OpenCC missing)."""
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One extra variant of the site: its code and the OpenCC table it is converted with."""
+
+    code: str
+    table: str
+
+    @property
+    def region(self) -> Region:
+        return REGIONS[self.code]
+
+
+def parse_variants(value: object) -> list[Variant]:
+    """The option's value (``[zh-Hans, zh-TW]``, or entries ``{code: zh-TW, table: s2tw}``) as
+    the extra variants it asks for, in order; Simplified (``zh-Hans``), always built, is left
+    out. Raises :class:`VariantError` with one line on a bad entry."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise VariantError(f"expected a list of variants such as [zh-Hans, zh-TW], got {value!r}")
+    found: list[Variant] = []
+    for item in value:
+        code, table = _entry(item)
+        if code == SIMPLIFIED:
+            continue
+        if code not in REGIONS:
+            raise VariantError(f"unknown Chinese variant {code!r}: use {SIMPLIFIED} or {', '.join(REGIONS)}")
+        table = table or REGIONS[code].table
+        if table not in TABLES:
+            raise VariantError(f"variant {code}: unknown OpenCC table {table!r}: use one of {', '.join(TABLES)}")
+        if any(v.code == code for v in found):
+            raise VariantError(f"variant {code} is listed twice")
+        found.append(Variant(code, table))
+    return found
+
+
+def _entry(item: object) -> tuple[str, str | None]:
+    if isinstance(item, str):
+        return item, None
+    if isinstance(item, dict) and isinstance(item.get("code"), str) and set(item) <= {"code", "table"}:
+        table = item.get("table")
+        if table is None or isinstance(table, str):
+            return item["code"], table
+    raise VariantError(f"a variant is a code such as zh-TW, or {{code: zh-TW, table: s2twp}}; got {item!r}")
+
+
+# -- conversion ----------------------------------------------------------------------------
+
+
+@cache
+def _opencc(table: str) -> Any:
+    try:
+        import opencc
+    except ImportError:
+        raise VariantError(
+            f"Traditional Chinese variants need OpenCC: pip install 'mkdocs-zh-translate[{EXTRA}]'"
+        ) from None
+    return opencc.OpenCC(f"{table}.json")
+
+
+def opencc_version() -> str:
+    """OpenCC's version, part of the cache key of what it converts (new tables, new text)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("opencc")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+@dataclass(frozen=True)
+class Converter:
+    """Simplified text to a variant's, prose only. ``terms``: the variant's own glossary terms,
+    ``{Simplified term: variant term}`` (see :func:`variant_terms`), put in after conversion."""
+
+    table: str
+    terms: Mapping[str, str] = field(default_factory=dict)
+
+    def __call__(self, text: str) -> str:
+        """``text`` (placeholder form: ``<x1/>`` atoms, ``<g1>…</g1>`` pairs) with the text
+        between placeholders converted; the placeholders are never handed to OpenCC."""
+        parts = []
+        for kind, value in tokenize(text):
+            if kind == "text":
+                parts.append(self.prose(str(value)))
+            elif kind == "atom":
+                parts.append(f"<x{value}/>")
+            elif kind == "open":
+                parts.append(f"<g{value}>")
+            else:
+                parts.append(f"</g{value}>")
+        return "".join(parts)
+
+    def prose(self, text: str) -> str:
+        """Plain text converted (ASCII is never touched: OpenCC maps Han characters and CJK
+        punctuation only; a text without a non-ASCII character is not handed over at all)."""
+        if text.isascii():
+            return text
+        converted: str = _opencc(self.table).convert(text)
+        for simplified, term in self.terms.items():
+            converted = converted.replace(self.prose_plain(simplified), term)
+        return converted
+
+    def prose_plain(self, text: str) -> str:
+        """``text`` converted without the variant's terms (what a Simplified term becomes)."""
+        return str(_opencc(self.table).convert(text))
+
+    def fingerprint(self) -> str:
+        """How this converter converts, for the cache key of what it makes."""
+        terms = hashlib.sha256(json.dumps(sorted(self.terms.items()), ensure_ascii=False).encode()).hexdigest()[:12]
+        return f"opencc-{opencc_version()}:{self.table}" + (f":terms-{terms}" if self.terms else "")
+
+
+def variant_terms(base: Glossary | None, own: Glossary | None) -> dict[str, str]:
+    """The variant glossary's terms as replacements of the Simplified glossary's: an English
+    term that both give (``cache``: 缓存 in ``translations/zh/``, 快取 in ``translations/zh-TW/``)
+    is written the variant's way wherever the Simplified text has the Simplified term."""
+    if base is None or own is None:
+        return {}
+    simplified = {t.english.casefold(): t.chinese for t in base.terms if t.chinese}
+    return {
+        simplified[t.english.casefold()]: t.chinese
+        for t in own.terms
+        if t.chinese and simplified.get(t.english.casefold())
+    }
+
+
+# -- the variant's pipeline ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConvertingService(TranslationService):
+    """A variant's translation service: its own cache entries first (a conversion made by an
+    earlier build), else the Simplified service's hit (cached or translated) converted and
+    stored. Text that stays English (no model) is neither converted nor stored."""
+
+    base: TranslationService | None = None
+    convert: Callable[[str], str] = str
+
+    def translate(self, requests: Requests) -> dict[str, Hit]:
+        assert self.base is not None, "a converting service converts a base service's text"
+        hits = self.lookup(requests)
+        self.tally.cached += len(hits)
+        misses = Requests({t: d for t, d in requests.droppable.items() if t not in hits})
+        if not len(misses):
+            return hits
+        translated = self.base.tally.translated
+        try:
+            simplified = self.base.translate(misses)
+        finally:
+            self.tally.unavailable = self.base.tally.unavailable
+        self.tally.translated += self.base.tally.translated - translated
+        made = {
+            t: h if h.origin is Origin.ENGLISH else replace(h, text=self.convert(h.text))
+            for t, h in simplified.items()
+        }
+        if self.cache is not None:
+            store = {self.key(t, misses.droppable[t]): h for t, h in made.items() if h.origin is not Origin.ENGLISH}
+            if store:
+                self.cache.machine.store(store, self.cache.fingerprint)
+        hits.update(made)
+        return hits
+
+
+@dataclass
+class ConvertedReviewer:
+    """A variant's reviews: its own PO files first, segment by segment; where they have none,
+    the Simplified review converted (a person's text, only written in the variant's script).
+    Rejected Simplified reviews are the Simplified site's to report, not repeated here."""
+
+    own: Reviewer | None
+    base: Reviewer | None
+    convert: Callable[[str], str]
+
+    def page(self, src_uri: str, page: SegmentedPage, location: str, line_offset: int = 0) -> ReviewedPage:
+        return self.pages([(src_uri, page, location, line_offset)])[src_uri]
+
+    def pages(
+        self, jobs: Sequence[tuple[str, SegmentedPage, str, int]], strings: Sequence[str] = ()
+    ) -> Mapping[str, ReviewedPage]:
+        own = self.own.pages(jobs, strings) if self.own is not None else {}
+        base = self.base.pages(jobs, strings) if self.base is not None else {}
+        merged: dict[str, ReviewedPage] = {}
+        for src, _page, _location, _offset in jobs:
+            mine, theirs = own.get(src), base.get(src)
+            page = _PageReview()
+            if theirs is not None:
+                page.hits = {i: replace(h, text=self.convert(h.text)) for i, h in theirs.hits.items()}
+            if mine is not None:
+                page.hits.update(mine.hits)
+                page.warnings, page.stale, page.suggested = list(mine.warnings), mine.stale, mine.suggested
+            merged[src] = page
+        return merged
+
+    def strings(self, strings: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+        found: dict[str, str] = {}
+        warnings: list[str] = []
+        if self.base is not None:
+            base, _ = self.base.strings(strings)
+            found.update({s: self.convert(t) for s, t in base.items()})
+        if self.own is not None:
+            own, warnings = self.own.strings(strings)
+            found.update(own)
+        return found, warnings
+
+    def has_files(self) -> bool:
+        return any(r is not None and r.has_files() for r in (self.own, self.base))
+
+
+@dataclass
+class _PageReview:
+    hits: dict[int, Hit] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    stale: int = 0
+    suggested: int = 0
+
+
+def variant_pipeline(base: Pipeline, variant: Variant, *, own_reviews: Reviewer | None = None,
+                     terms: Mapping[str, str] | None = None) -> Pipeline:
+    """The pipeline of ``variant``: ``base`` (the Simplified pipeline, its cache, model, glossary
+    and page guard) with every machine text converted and stored under the variant's own key,
+    and reviews the variant's own over the Simplified ones converted."""
+    from .build import Pipeline, SiteInputs
+
+    convert = Converter(variant.table, dict(terms or {}))
+    service = base.service
+    cache = service.cache
+    if cache is not None:
+        how = f"|variant={variant.code}:{convert.fingerprint()}"
+        cache = CacheBinding(cache.machine, cache.fingerprint + how,
+                             damaged=cache.damaged + how if cache.damaged else None)
+    converting = ConvertingService(
+        model=service.model, cache=cache, glossary=service.glossary, english_fallback=service.english_fallback,
+        progress=service.progress, guard=service.guard, base=service, convert=convert,
+    )
+    reviews = ConvertedReviewer(own_reviews, base.reviews, convert)
+    site = SiteInputs(cache=cache, reviews=reviews, glossary=base.site.glossary, guard=base.site.guard)
+    return Pipeline(base.spec, converting, base.lazy, site)

@@ -1,0 +1,48 @@
+"""An extra Chinese variant's site (``site/zh-TW/`` …), built after the Simplified one.
+
+The English build translates the site once into Simplified; each variant then takes its own
+pass through its pipeline (``pipeline/variants.py``: its reviews, then its cached conversions,
+then the Simplified text converted), and a nested build of the same mkdocs.yml, like the
+Simplified one, with the theme's own interface language for the variant (Material's ``zh-TW``
+or ``zh-Hant``), its own search index, and the plugin's own Chinese (banner, Material's
+hard-coded footer) converted too. Every site's language switcher lists every language.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mkdocs.config.defaults import MkDocsConfig
+
+from ...pipeline.variants import Converter, Variant
+from .nested import ChineseSite, Translated, translate
+
+if TYPE_CHECKING:
+    from .nested import EnglishSite
+
+
+class VariantSite(ChineseSite):
+    """The nested build of one extra variant: the Chinese site's, with the variant's own
+    translation, language code and interface language."""
+
+    def __init__(self, english: EnglishSite, variant: Variant) -> None:
+        super().__init__(english)
+        self.variant = variant
+        self.code = variant.code
+        self.done = Translated(label=variant.code)
+        self.convert = Converter(variant.table)  # the plugin's own words: no glossary terms
+
+    def translate(self, strings: list[str]) -> None:
+        """The variant's pass over the pages the English build collected."""
+        base = self.kept.site_translator()
+        translator = self.kept.pipeline.variant_translator(self.variant, base)
+        translate(self.kept, self.done, self.text.jobs, strings, translator)
+
+    def shape(self, config: MkDocsConfig) -> None:
+        config.theme["language"] = self.variant.region.theme_language
+        if self.langs.site_url:
+            config.site_url = self.langs.zh_site_url(self.code)
+
+    def own_text(self, html: str) -> str:
+        return self.convert.prose(html)
+
