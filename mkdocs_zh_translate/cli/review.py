@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ..plugin.collect import Site
     from ..review.status import ReviewFile, Status
     from ..review.sync import Planned
+    from ..review.variants import VariantSite
 
 EXIT_BELOW = 1
 _REPLANS = 3  # plans made before giving up on a PO file that keeps changing while sync runs
@@ -262,6 +263,7 @@ def _sync_site(site: Site, args: argparse.Namespace) -> int:
         f"{t.reviewed} reviewed, {t.machine} machine, {t.stale} stale, {t.suggested} suggested, "
         f"{t.missing} missing, {t.obsolete} obsolete"
     )
+    _sync_variants(site, args, planned)
     if args.templates:
         from ..review.templates import apply_templates, templates_dir
 
@@ -270,6 +272,31 @@ def _sync_site(site: Site, args: argparse.Namespace) -> int:
         print(f"review sync: {len(written)} of {len(templates)} template(s) written in "
               f"{display(templates_dir(site.review_dir))}")
     return 0
+
+
+def _sync_variants(site: Site, args: argparse.Namespace, simplified: list[Planned]) -> None:
+    """The extra variants' PO files (``translations/zh-TW/``), after the Simplified ones: the
+    Simplified review converted is offered where a variant's reviewers wrote nothing."""
+    from ..review.status import ReviewFile, status_of
+    from ..review.variants import plan_variant_sync, variant_sites
+
+    memory = site.translation_memory if args.memory is None else args.memory
+    width = getattr(args, "width", None)
+    for variant in variant_sites(site):
+        own = variant.site
+        planned = plan_variant_sync(variant, simplified, site.review_dir, width, memory)
+        first = [planned]
+
+        def plan(variant: VariantSite = variant, first: list[list[Planned]] = first) -> list[Planned]:
+            return first.pop() if first else plan_variant_sync(variant, simplified, site.review_dir, width, memory)
+
+        changed = _apply_fresh(plan, own.review_dir)
+        t = status_of([ReviewFile(p.path, display(p.path), p.po, {}) for p in planned]).total
+        print(
+            f"review sync: {variant.code}: {len(changed)} of {len(planned)} PO file(s) written in "
+            f"{display(own.review_dir)}; {t.reviewed} reviewed, {t.machine} machine, {t.suggested} suggested, "
+            f"{t.missing} missing, {t.obsolete} obsolete"
+        )
 
 
 def _status(args: argparse.Namespace, config_file: Path) -> int:

@@ -22,8 +22,11 @@ from .progress import NoProgress, Progress
 from .service import ChunkRunner, Guard, Requests, TranslationService
 from .spec import CacheBinding, bind_cache
 from .translator import Translator
+from .variants import ConvertedReviewer, Converter, ConvertingService, Variant
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from .cache import Hit
     from .reviews import Reviewer
 
@@ -126,3 +129,33 @@ def build_pipeline(
         runner=runner,
     )
     return Pipeline(spec, service, lazy, site)
+
+
+def build_variant_pipeline(
+    base: Pipeline, variant: Variant, *, own_reviews: Reviewer | None = None, terms: Mapping[str, str] | None = None
+) -> Pipeline:
+    """The pipeline of an extra Chinese ``variant`` (``variants.py``): ``base`` (the Simplified
+    pipeline: its cache, model, glossary and page guard) with every machine text converted and
+    stored under the variant's own fingerprint (the base's, plus how it converts: a warm
+    rebuild converts nothing again), and reviews: the variant's own (``own_reviews``) over the
+    Simplified ones converted. ``terms``: the variant's glossary terms (``variant_terms``)."""
+    convert = Converter(variant.table, dict(terms or {}))
+    service = base.service
+    cache = service.cache
+    if cache is not None:
+        how = f"|variant={variant.code}:{convert.fingerprint()}"
+        damaged = cache.damaged + how if cache.damaged else None
+        cache = CacheBinding(cache.machine, cache.fingerprint + how, damaged=damaged)
+    converting = ConvertingService(
+        model=service.model,
+        cache=cache,
+        glossary=service.glossary,
+        english_fallback=service.english_fallback,
+        progress=service.progress,
+        guard=service.guard,
+        base=service,
+        convert=convert,
+    )
+    reviews = ConvertedReviewer(own_reviews, base.reviews, convert)
+    site = SiteInputs(cache=cache, reviews=reviews, glossary=base.site.glossary, guard=base.site.guard)
+    return Pipeline(base.spec, converting, base.lazy, site)

@@ -30,10 +30,8 @@ from ..segment import SegmentedPage, tokenize
 from .cache import Hit
 from .origin import Origin
 from .service import Requests, TranslationService
-from .spec import CacheBinding
 
 if TYPE_CHECKING:
-    from .build import Pipeline
     from .glossary import Glossary
     from .reviews import ReviewedPage, Reviewer
 
@@ -281,26 +279,3 @@ class _PageReview:
     warnings: list[str] = field(default_factory=list)
     stale: int = 0
     suggested: int = 0
-
-
-def variant_pipeline(base: Pipeline, variant: Variant, *, own_reviews: Reviewer | None = None,
-                     terms: Mapping[str, str] | None = None) -> Pipeline:
-    """The pipeline of ``variant``: ``base`` (the Simplified pipeline, its cache, model, glossary
-    and page guard) with every machine text converted and stored under the variant's own key,
-    and reviews the variant's own over the Simplified ones converted."""
-    from .build import Pipeline, SiteInputs
-
-    convert = Converter(variant.table, dict(terms or {}))
-    service = base.service
-    cache = service.cache
-    if cache is not None:
-        how = f"|variant={variant.code}:{convert.fingerprint()}"
-        cache = CacheBinding(cache.machine, cache.fingerprint + how,
-                             damaged=cache.damaged + how if cache.damaged else None)
-    converting = ConvertingService(
-        model=service.model, cache=cache, glossary=service.glossary, english_fallback=service.english_fallback,
-        progress=service.progress, guard=service.guard, base=service, convert=convert,
-    )
-    reviews = ConvertedReviewer(own_reviews, base.reviews, convert)
-    site = SiteInputs(cache=cache, reviews=reviews, glossary=base.site.glossary, guard=base.site.guard)
-    return Pipeline(base.spec, converting, base.lazy, site)

@@ -19,7 +19,7 @@ from ..logs import PREFIX
 from ..notice import model_label
 from ..owned import PathError
 from ..pipeline.backends import TranslatorSpec
-from ..pipeline.build import SiteInputs, build_pipeline
+from ..pipeline.build import SiteInputs, build_pipeline, build_variant_pipeline
 from ..pipeline.cache import MachineCache
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..pipeline.guard import PageGuard
@@ -27,7 +27,7 @@ from ..pipeline.lazy import LazyTranslator
 from ..pipeline.pages import SiteTranslator
 from ..pipeline.progress import progress_for
 from ..pipeline.service import GuardOutcome
-from ..pipeline.variants import Variant, parse_variants, variant_pipeline, variant_terms
+from ..pipeline.variants import Variant, parse_variants, variant_terms
 from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError
 from ..segment import SegmentedPage, SiteSyntax
@@ -175,7 +175,7 @@ class SitePipeline:
         except ReviewError as exc:
             raise PluginError(f"{PREFIX}{exc}") from None
         terms = variant_terms(self.glossary, own_glossary)
-        pipeline = variant_pipeline(base.pipeline, variant, own_reviews=ReviewedLayer(own_dir), terms=terms)
+        pipeline = build_variant_pipeline(base.pipeline, variant, own_reviews=ReviewedLayer(own_dir), terms=terms)
         return SiteTranslator(
             pipeline,
             allow_untranslated=self.options.allow_untranslated,

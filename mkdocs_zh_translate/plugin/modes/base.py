@@ -274,6 +274,11 @@ def collect_page(
 def hand_over(kept: Kept, text: EnglishText, config: MkDocsConfig, strings: list[str], collector: Collector) -> None:
     """Give the collected English build to ``collector`` (``review sync``, ``prefill``)."""
     assert kept.pipeline.review is not None
+    base = kept.site_translator()
+    variants = []
+    for variant in kept.pipeline.variants():
+        service = kept.pipeline.variant_translator(variant, base).service
+        variants.append((variant.code, variant.table, getattr(service, "convert", str)))
     collector(
         EnglishBuild(
             Path(config.docs_dir),
@@ -281,10 +286,11 @@ def hand_over(kept: Kept, text: EnglishText, config: MkDocsConfig, strings: list
             text.jobs,
             strings,
             text.metas,
-            kept.site_translator(),
+            base,
             site_name=config.site_name or "",
             po_width=kept.options.po_width,
             translation_memory=kept.options.translation_memory,
+            variants=variants,
         )
     )
 
