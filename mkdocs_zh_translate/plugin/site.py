@@ -235,6 +235,16 @@ def fix_html_lang(output: str) -> str:
     return htmledit.apply(output, [htmledit.set_value(lang, lang.value.replace("_", "-"))])
 
 
+def set_html_lang(output: str, lang: str) -> str:
+    """The page's ``<html lang>`` set to ``lang`` (a variant's own code: ``zh-HK``, where the
+    theme knows only ``zh-Hant`` or ``zh_TW``)."""
+    tag = htmledit.first(output, "html")
+    attr = tag.attrs.get("lang") if tag else None
+    if attr is None or attr.value == lang:
+        return output
+    return htmledit.apply(output, [htmledit.set_value(attr, lang)])
+
+
 def prepare_zh_config(config: MkDocsConfig, langs: Languages, site_name: str) -> None:
     """Turn a freshly loaded copy of mkdocs.yml into the Chinese site's config."""
     from mkdocs.localization import parse_locale

@@ -66,8 +66,9 @@ def test_each_table_is_its_regions_own() -> None:
 
 
 def test_variant_terms_replace_the_converted_simplified_term() -> None:
-    from mkdocs_zh_translate.pipeline.glossary import Glossary, Term
     import re
+
+    from mkdocs_zh_translate.pipeline.glossary import Glossary, Term
 
     base = Glossary([Term("cache", "缓存", re.compile("cache"))])
     own = Glossary([Term("cache", "暫存", re.compile("cache"))])
@@ -186,7 +187,7 @@ def test_the_variants_own_review_wins_over_the_simplified_review_converted(tmp_p
 def test_converted_reviewer_strings() -> None:
     class Strings(Reviews):
         def strings(self, strings):  # type: ignore[no-untyped-def]
-            return {s: self.text for s in strings}, []
+            return dict.fromkeys(strings, self.text), []
 
     both = ConvertedReviewer(None, Strings("默认"), Converter("s2twp"))
     assert both.strings(["Default"]) == ({"Default": "預設"}, [])

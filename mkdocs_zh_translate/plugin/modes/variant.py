@@ -10,12 +10,18 @@ hard-coded footer) converted too. Every site's language switcher lists every lan
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.localization import parse_locale
+from mkdocs.structure.pages import Page
 
 from ...pipeline.variants import Converter, Variant
+from .. import site
 from .nested import ChineseSite, Translated, translate
+
+TRADITIONAL_LOCALE = "zh_TW"  # the one Traditional locale MkDocs' built-in themes ship
 
 if TYPE_CHECKING:
     from .nested import EnglishSite
@@ -42,6 +48,15 @@ class VariantSite(ChineseSite):
         config.theme["language"] = self.variant.region.theme_language
         if self.langs.site_url:
             config.site_url = self.langs.zh_site_url(self.code)
+        # the built-in themes' Traditional strings (MkDocs ships zh_TW; <html lang> is set below)
+        if any((Path(d) / "locales" / TRADITIONAL_LOCALE).is_dir() for d in config.theme.dirs):
+            config.theme["locale"] = parse_locale(TRADITIONAL_LOCALE)
+
+    def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
+        return site.set_html_lang(super().on_post_page(output, page, config), self.code)
+
+    def on_post_template(self, output: str, template_name: str, config: MkDocsConfig) -> str:
+        return site.set_html_lang(super().on_post_template(output, template_name, config), self.code)
 
     def own_text(self, html: str) -> str:
         return self.convert.prose(html)
