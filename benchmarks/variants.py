@@ -100,7 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"example site x{args.copies} ({pages} pages per language), medians of {args.repeat} warm rebuilds:")
     print(f"  cold: Simplified only {cold['one']:.2f} s, Simplified + zh-TW {cold['two']:.2f} s")
     print(f"  warm: Simplified only {one:.2f} s, Simplified + zh-TW {two:.2f} s")
-    print(f"  ratio two variants / one: {two / one:.2f}x (goal <= 1.3x); model loads in warm rebuilds: {WordModel.loads}")
+    print(f"  ratio two variants / one: {two / one:.2f}x (goal <= 1.3x)")
+    print(f"  model loads in the warm rebuilds: {WordModel.loads}")
     return 0
 
 
