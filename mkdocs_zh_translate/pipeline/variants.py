@@ -100,6 +100,19 @@ def parse_variants(value: object) -> list[Variant]:
     return found
 
 
+def traditional_code(locale: str) -> str | None:
+    """The variant a locale or language tag names (``zh_TW``, ``zh-Hant-HK``, ``zh_Hant``), or
+    None for Simplified and anything that is not Chinese."""
+    parts = [p.casefold() for p in locale.replace("_", "-").split("-")]
+    if not parts or parts[0] != "zh":
+        return None
+    if "tw" in parts[1:]:
+        return "zh-TW"
+    if "hk" in parts[1:] or "mo" in parts[1:]:
+        return "zh-HK"
+    return TRADITIONAL if "hant" in parts[1:] else None
+
+
 def _entry(item: object) -> tuple[str, str | None]:
     if isinstance(item, str):
         return item, None

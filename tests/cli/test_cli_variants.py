@@ -45,3 +45,41 @@ def test_docs_writes_page_zh_tw_files(tmp_path: Path, monkeypatch: pytest.Monkey
     text = (out / "guide" / "install.zh-TW.md").read_text(encoding="utf-8")
     assert "安裝" in text and "本頁由機器翻譯" in text and "安装" not in text
     assert not (out / "guide" / "install.zh.md").exists()
+
+
+CATALOG = """\
+msgid ""
+msgstr ""
+"Project-Id-Version: Widgets 1.0\\n"
+"Language: {language}\\n"
+"MIME-Version: 1.0\\n"
+"Content-Type: text/plain; charset=utf-8\\n"
+"Content-Transfer-Encoding: 8bit\\n"
+
+#: ../../usage.rst:9
+msgid "The default software keeps ``默认软件`` in code."
+msgstr ""
+"""
+
+
+def test_po_fill_fills_sphinx_zh_tw_catalogs_in_traditional(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import polib
+
+    monkeypatch.setattr(batch, "load_translator", lambda *a, **k: WordModel())
+    (tmp_path / "model").mkdir()
+    catalogs = {}
+    for folder, language in (("zh_CN", "zh_CN"), ("zh_TW", "zh_TW"), ("zh_HK", "")):
+        path = tmp_path / "locales" / folder / "LC_MESSAGES" / "usage.po"
+        path.parent.mkdir(parents=True)
+        path.write_text(CATALOG.format(language=language), encoding="utf-8")
+        catalogs[folder] = path
+    args = ["po", "fill", str(tmp_path / "locales"), "--backend", "onnx", "--model", str(tmp_path / "model"),
+            "--cache-dir", str(tmp_path / "cache")]
+    assert main(args) == 0
+    text = {folder: polib.pofile(str(path))[0].msgstr for folder, path in catalogs.items()}
+    assert text["zh_CN"] == "The 默认 软件 keeps ``默认软件`` in code."
+    assert text["zh_TW"] == "The 預設 軟體 keeps ``默认软件`` in code."  # s2twp, by its Language header
+    assert text["zh_HK"] == "The 默認 軟件 keeps ``默认软件`` in code."  # s2hk, by its folder
+
