@@ -83,3 +83,21 @@ def test_po_fill_fills_sphinx_zh_tw_catalogs_in_traditional(
     assert text["zh_TW"] == "The 預設 軟體 keeps ``默认软件`` in code."  # s2twp, by its Language header
     assert text["zh_HK"] == "The 默認 軟件 keeps ``默认软件`` in code."  # s2hk, by its folder
 
+
+
+def test_eval_scores_the_variant_against_traditional_references(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    monkeypatch.setattr(batch, "load_translator", lambda *a, **k: WordModel())
+    (tmp_path / "model").mkdir()
+    tsv = tmp_path / "refs.tsv"
+    tsv.write_text("software\t軟體\ndefault cache\t預設 快取\n", encoding="utf-8")
+    args = ["eval", "--references", str(tsv), "--backend", "onnx", "--model", str(tmp_path / "model"), "--json"]
+    assert main([*args, "--variant", "zh-TW"]) == 0
+    taiwan = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    simplified = json.loads(capsys.readouterr().out)
+    assert taiwan["runs"][0]["chrf"] == 100.0
+    assert simplified["runs"][0]["chrf"] < 50.0

@@ -133,7 +133,9 @@ def _edit(path: Path, msgid_start: str, text: str) -> None:
     po.save(str(path))
 
 
-def test_reviews_per_variant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_reviews_per_variant(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     config = _site(tmp_path, monkeypatch, ["zh-Hans", "zh-TW"], theme="mkdocs")
     build_in_process(config)
     assert cli_main(["review", "sync", "-f", str(config)]) == 0
@@ -150,6 +152,11 @@ def test_reviews_per_variant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     assert "the zh-Hans review, converted to zh-TW" in offered.tcomment
     assert entries["Install the package with pip. Go [home](../index.md) or see [usage](usage.md#run-it)."].msgstr \
         == "以 pip 安裝套件。回到[首頁](../index.md)，參閱[用法](usage.md#run-it)。"  # the variant's own review, kept
+    # eval scores the variant against its own reviewers' entries (one, here)
+    capsys.readouterr()
+    assert cli_main(["eval", "-f", str(config), "--variant", "zh-TW", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["references"]["count"] == 1, report["references"]
     build_in_process(config)
     tw_page = (tmp_path / "site" / "zh-TW" / "guide" / "install" / "index.html").read_text(encoding="utf-8")
     zh_page = (tmp_path / "site" / "zh" / "guide" / "install" / "index.html").read_text(encoding="utf-8")
