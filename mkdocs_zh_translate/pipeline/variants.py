@@ -28,6 +28,7 @@ from ..errors import ZhTranslateError
 from ..families import SIMPLIFIED, TRADITIONAL
 from ..segment import SegmentedPage, tokenize
 from .cache import Hit
+from .lazy import TranslationFailed
 from .origin import Origin
 from .service import Requests, TranslationService
 
@@ -59,6 +60,13 @@ REGIONS: dict[str, Region] = {
 #: OpenCC's conversions from Simplified that a variant may name as its ``table``.
 TABLES = ("s2t", "s2tw", "s2twp", "s2hk")
 
+#: How a variant is made: ``convert`` the Simplified text (OpenCC); ``model``: asked of the model
+#: itself (a multi-target model's Traditional, ``target: zh-Hant``); ``both``: the model first,
+#: and where it cannot (no Traditional code, no model, a sentence it left English) the conversion.
+#: The model's text then goes through the table as well: Simplified left in it (a glossary term)
+#: is converted, and the region's words replace the generic ones where the table has them.
+VIA = ("convert", "model", "both")
+
 
 class VariantError(ZhTranslateError):
     """A variant option that cannot be built (unknown code or table, OpenCC missing)."""
@@ -70,6 +78,7 @@ class Variant:
 
     code: str
     table: str
+    via: str = "convert"
 
     @property
     def region(self) -> Region:
@@ -86,7 +95,7 @@ def parse_variants(value: object) -> list[Variant]:
         raise VariantError(f"expected a list of variants such as [zh-Hans, zh-TW], got {value!r}")
     found: list[Variant] = []
     for item in value:
-        code, table = _entry(item)
+        code, table, via = _entry(item)
         if code == SIMPLIFIED:
             continue
         if code not in REGIONS:
@@ -96,7 +105,9 @@ def parse_variants(value: object) -> list[Variant]:
             raise VariantError(f"variant {code}: unknown OpenCC table {table!r}: use one of {', '.join(TABLES)}")
         if any(v.code == code for v in found):
             raise VariantError(f"variant {code} is listed twice")
-        found.append(Variant(code, table))
+        if via not in VIA:
+            raise VariantError(f"variant {code}: unknown way {via!r} to make it: use one of {', '.join(VIA)}")
+        found.append(Variant(code, table, via))
     return found
 
 
@@ -113,14 +124,16 @@ def traditional_code(locale: str) -> str | None:
     return TRADITIONAL if "hant" in parts[1:] else None
 
 
-def _entry(item: object) -> tuple[str, str | None]:
+def _entry(item: object) -> tuple[str, str | None, str]:
     if isinstance(item, str):
-        return item, None
-    if isinstance(item, dict) and isinstance(item.get("code"), str) and set(item) <= {"code", "table"}:
-        table = item.get("table")
-        if table is None or isinstance(table, str):
-            return item["code"], table
-    raise VariantError(f"a variant is a code such as zh-TW, or {{code: zh-TW, table: s2twp}}; got {item!r}")
+        return item, None, VIA[0]
+    if isinstance(item, dict) and isinstance(item.get("code"), str) and set(item) <= {"code", "table", "via"}:
+        table, via = item.get("table"), item.get("via", VIA[0])
+        if (table is None or isinstance(table, str)) and isinstance(via, str):
+            return item["code"], table, via
+    raise VariantError(
+        f"a variant is a code such as zh-TW, or {{code: zh-TW, table: s2twp, via: convert}}; got {item!r}"
+    )
 
 
 # -- conversion ----------------------------------------------------------------------------
@@ -209,12 +222,16 @@ def variant_terms(base: Glossary | None, own: Glossary | None) -> dict[str, str]
 
 @dataclass(frozen=True)
 class ConvertingService(TranslationService):
-    """A variant's translation service: its own cache entries first (a conversion made by an
-    earlier build), else the Simplified service's hit (cached or translated) converted and
-    stored. Text that stays English (no model) is neither converted nor stored."""
+    """A variant's translation service: its own cache entries first (an earlier build's), else
+    the model's own Traditional (``direct``, the ``target: zh-Hant`` service, when the variant is
+    made ``via`` the model), else the Simplified service's hit (cached or translated) converted;
+    what it makes is stored under the variant's key. Text that stays English (no model) is
+    neither converted nor stored."""
 
     base: TranslationService | None = None
     convert: Callable[[str], str] = str
+    direct: TranslationService | None = None
+    via: str = VIA[0]
 
     def translate(self, requests: Requests) -> dict[str, Hit]:
         assert self.base is not None, "a converting service converts a base service's text"
@@ -223,22 +240,43 @@ class ConvertingService(TranslationService):
         misses = Requests({t: d for t, d in requests.droppable.items() if t not in hits})
         if not len(misses):
             return hits
-        translated = self.base.tally.translated
-        try:
-            simplified = self.base.translate(misses)
-        finally:
-            self.tally.unavailable = self.base.tally.unavailable
-        self.tally.translated += self.base.tally.translated - translated
-        made = {
-            t: h if h.origin is Origin.ENGLISH else replace(h, text=self.convert(h.text))
-            for t, h in simplified.items()
-        }
+        made = self._from_model(misses) if self.direct is not None else {}
+        rest = Requests({t: d for t, d in misses.droppable.items() if t not in made})
+        if len(rest):
+            translated = self.base.tally.translated
+            try:
+                simplified = self.base.translate(rest)
+            finally:
+                self.tally.unavailable = self.base.tally.unavailable
+            self.tally.translated += self.base.tally.translated - translated
+            made.update({t: h if h.origin is Origin.ENGLISH else replace(h, text=self.convert(h.text))
+                         for t, h in simplified.items()})
         if self.cache is not None:
             store = {self.key(t, misses.droppable[t]): h for t, h in made.items() if h.origin is not Origin.ENGLISH}
             if store:
                 self.cache.machine.store(store, self.cache.fingerprint)
         hits.update(made)
         return hits
+
+    def _from_model(self, misses: Requests) -> dict[str, Hit]:
+        """The model's own Traditional for ``misses`` (``via: model``: all of it, English where it
+        cannot; ``both``: what it translated whole, the rest is left to the conversion)."""
+        assert self.direct is not None
+        translated = self.direct.tally.translated
+        try:
+            found = self.direct.translate(misses)
+        except TranslationFailed:
+            if self.via == "model":
+                raise
+            return {}
+        finally:
+            self.tally.translated += self.direct.tally.translated - translated
+        if self.via == "model":
+            self.tally.unavailable = self.direct.tally.unavailable
+            return {t: h if h.origin is Origin.ENGLISH else replace(h, text=self.convert(h.text))
+                    for t, h in found.items()}
+        return {t: replace(h, text=self.convert(h.text)) for t, h in found.items()
+                if h.origin is not Origin.ENGLISH and h.fallback != "english"}
 
 
 @dataclass

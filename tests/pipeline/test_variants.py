@@ -193,3 +193,80 @@ def test_converted_reviewer_strings() -> None:
     assert both.strings(["Default"]) == ({"Default": "預設"}, [])
     own = ConvertedReviewer(Strings("內定"), Strings("默认"), Converter("s2twp"))
     assert own.strings(["Default"]) == ({"Default": "內定"}, [])
+
+
+# -- the model's own Traditional (``via: model`` / ``both``) --------------------------------
+
+
+def test_the_engine_asks_a_multi_target_model_for_traditional(tmp_path: Path) -> None:
+    from mkdocs_zh_translate.engine.errors import EngineError
+    from mkdocs_zh_translate.engine.targets import target_prefix
+
+    tokenizer = {"target_prefix": ">>cmn_Hans<<", "language_codes": [">>cmn_Hans<<", ">>cmn_Hant<<", ">>yue<<"]}
+    assert target_prefix(tokenizer, None, tmp_path) == ">>cmn_Hans<<"
+    assert target_prefix(tokenizer, "zh-Hans", tmp_path) == ">>cmn_Hans<<"
+    assert target_prefix(tokenizer, "zh-Hant", tmp_path) == ">>cmn_Hant<<"
+    with pytest.raises(EngineError, match="cannot be asked for zh-Hant"):
+        target_prefix({"target_prefix": None, "language_codes": []}, "zh-Hant", tmp_path)
+
+
+class TraditionalModel(SimplifiedModel):
+    """The model asked for Traditional: generic Traditional words, and a mark to tell it by."""
+
+    def translate(self, texts: Sequence[str]) -> list[str]:
+        return [t.replace("software", "軟件").replace("network", "網絡") + "【直】" for t in texts]
+
+
+def _loader(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, traditional: bool) -> dict[str, int]:
+    from mkdocs_zh_translate.pipeline import lazy as lazy_module
+    from mkdocs_zh_translate.pipeline.translator import BackendError
+
+    loads = {"zh-Hans": 0, "zh-Hant": 0}
+
+    def load(backend: str, model: object, **options: object) -> SimplifiedModel:
+        target = str(options.get("target") or "zh-Hans")
+        loads[target] += 1
+        if target == "zh-Hant" and not traditional:
+            raise BackendError("model: this model cannot be asked for zh-Hant")
+        return TraditionalModel() if target == "zh-Hant" else SimplifiedModel()
+
+    monkeypatch.setattr(lazy_module, "load_translator", load)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "model").mkdir(exist_ok=True)  # SPEC's model directory, relative
+    return loads
+
+
+@pytest.mark.parametrize("via", ["model", "both"])
+def test_via_the_model_its_own_traditional_is_used_and_keyed_as_such(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, via: str
+) -> None:
+    loads = _loader(monkeypatch, tmp_path, traditional=True)
+    machine = MachineCache(tmp_path / "cache")
+    base = build_pipeline(SPEC, SiteInputs(cache=machine), english_fallback=True)
+    variant = build_variant_pipeline(base, Variant("zh-TW", "s2twp", via))
+    job = PageJob("index.md", "index.md", "The software on the network.\n")
+    tw, _s, _st = SiteTranslator(variant).translate_pages([job])
+    assert tw["index.md"].markdown == "The 軟體 on the 網路.【直】\n"  # the model's, in Taiwan's words
+    assert loads == {"zh-Hans": 0, "zh-Hant": 1}
+    convert = build_variant_pipeline(base, Variant("zh-TW", "s2twp"))  # another key: its own text
+    tw, _s, _st = SiteTranslator(convert).translate_pages([job])
+    assert "【直】" not in tw["index.md"].markdown and loads["zh-Hans"] == 1
+    machine.close()
+
+
+def test_both_falls_back_to_conversion_where_the_model_has_no_traditional(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _loader(monkeypatch, tmp_path, traditional=False)
+    machine = MachineCache(tmp_path / "cache")
+    base = build_pipeline(SPEC, SiteInputs(cache=machine), english_fallback=True)
+    job = PageJob("index.md", "index.md", "The software on the network.\n")
+    both = build_variant_pipeline(base, Variant("zh-TW", "s2twp", "both"))
+    tw, _s, _st = SiteTranslator(both).translate_pages([job])
+    assert tw["index.md"].markdown == "The 軟體 on  網路.\n"  # converted from the Simplified (its "the" dropped)
+    from mkdocs_zh_translate.pipeline.lazy import TranslationFailed
+
+    only = build_variant_pipeline(base, Variant("zh-HK", "s2hk", "model"))
+    with pytest.raises(TranslationFailed, match="cannot be asked for zh-Hant"):
+        SiteTranslator(only).translate_pages([job])
+    machine.close()
