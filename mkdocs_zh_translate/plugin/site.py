@@ -237,7 +237,11 @@ def fix_html_lang(output: str) -> str:
 
 def set_html_lang(output: str, lang: str) -> str:
     """The page's ``<html lang>`` set to ``lang`` (a variant's own code: ``zh-HK``, where the
-    theme knows only ``zh-Hant`` or ``zh_TW``)."""
+    theme knows only ``zh-Hant`` or ``zh_TW``). The theme's own (Material's ``zh-TW``) is
+    seen without parsing the page: the ``<html`` tag's text says it already."""
+    start = output.find("<html")
+    if start >= 0 and f'lang="{lang}"' in output[start : output.find(">", start) + 1]:
+        return output
     tag = htmledit.first(output, "html")
     attr = tag.attrs.get("lang") if tag else None
     if attr is None or attr.value == lang:
