@@ -184,3 +184,26 @@ def _page(path: Path) -> str:
     """The page without the theme's build date (``<!-- MkDocs version …, build date … -->``)."""
     text = path.read_text(encoding="utf-8")
     return text[: text.rindex("<!--")]
+
+
+def test_the_variants_glossary_gives_its_own_word(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = _site(tmp_path, monkeypatch, ["zh-Hans", "zh-TW"], theme="mkdocs")
+    (tmp_path / "translations" / "zh").mkdir(parents=True)
+    (tmp_path / "translations" / "zh" / "glossary.yml").write_text("terms:\n  cache: 缓存\n", encoding="utf-8")
+    (tmp_path / "translations" / "zh-TW").mkdir(parents=True)
+    (tmp_path / "translations" / "zh-TW" / "glossary.yml").write_text("terms:\n  cache: 暫存\n", encoding="utf-8")
+    build_in_process(config)
+    tw = (tmp_path / "site" / "zh-TW" / "guide" / "install" / "index.html").read_text(encoding="utf-8")
+    zh = (tmp_path / "site" / "zh" / "guide" / "install" / "index.html").read_text(encoding="utf-8")
+    assert "a 暫存 directory" in tw and "快取" not in tw  # the variant's term, not s2twp's 快取
+    assert "a 缓存 directory" in zh
+
+
+def test_a_dirty_rebuild_updates_the_variants_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = _site(tmp_path, monkeypatch, ["zh-Hans", "zh-TW"], theme="mkdocs")
+    build_in_process(config)
+    usage = tmp_path / "docs" / "guide" / "usage.md"
+    usage.write_text(usage.read_text(encoding="utf-8") + "\nA brand new software paragraph.\n", encoding="utf-8")
+    build_in_process(config, dirty=True)
+    tw = (tmp_path / "site" / "zh-TW" / "guide" / "usage" / "index.html").read_text(encoding="utf-8")
+    assert "A brand new 軟體 paragraph." in tw

@@ -257,11 +257,15 @@ class ChineseSite(Mode):
             job = page_job(kept, page, markdown, config, name_problems=False)
             if job is None:
                 return markdown
-            translate(kept, done, {key: job}, list(translatable_meta(page).values()))
+            self.translate_more({key: job}, list(translatable_meta(page).values()))
             result = done.results[key]
         for name, value in translatable_meta(page).items():
             page.meta[name] = for_template(done.strings.get(value, value))
         return result.markdown
+
+    def translate_more(self, jobs: dict[str, PageJob], strings: list[str]) -> None:
+        """Translate pages the English build did not see (``--dirty``) into this site's text."""
+        translate(self.kept, self.done, jobs, strings)
 
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         html = self.kept.sources.content(page, html, zh=True)  # a notebook's heading ids

@@ -17,6 +17,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.localization import parse_locale
 from mkdocs.structure.pages import Page
 
+from ...pipeline.pages import PageJob
 from ...pipeline.variants import Converter, Variant
 from .. import site
 from .nested import ChineseSite, Translated, translate
@@ -40,9 +41,12 @@ class VariantSite(ChineseSite):
 
     def translate(self, strings: list[str]) -> None:
         """The variant's pass over the pages the English build collected."""
+        self.translate_more(self.text.jobs, strings)
+
+    def translate_more(self, jobs: dict[str, PageJob], strings: list[str]) -> None:
         base = self.kept.site_translator()
         translator = self.kept.pipeline.variant_translator(self.variant, base)
-        translate(self.kept, self.done, self.text.jobs, strings, translator)
+        translate(self.kept, self.done, jobs, strings, translator)
 
     def shape(self, config: MkDocsConfig) -> None:
         config.theme["language"] = self.variant.region.theme_language
