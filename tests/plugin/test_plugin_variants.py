@@ -207,3 +207,61 @@ def test_a_dirty_rebuild_updates_the_variants_page(tmp_path: Path, monkeypatch: 
     build_in_process(config, dirty=True)
     tw = (tmp_path / "site" / "zh-TW" / "guide" / "usage" / "index.html").read_text(encoding="utf-8")
     assert "A brand new 軟體 paragraph." in tw
+
+
+def test_beside_static_i18n_the_option_is_named_as_ignored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    pytest.importorskip("mkdocs_static_i18n")
+    from tests.plugin.test_plugin_modes import I18N_PAGES
+
+    i18n = {"docs_structure": "suffix",
+            "languages": [{"locale": "en", "name": "English", "default": True}, {"locale": "fr", "name": "Français"}]}
+    plugin = {"backend": "pseudo", "variants": ["zh-Hans", "zh-TW"]}
+    config = write_site(tmp_path, theme="material", pages=I18N_PAGES,
+                        extra_config={"plugins": ["search", {"i18n": i18n}, {"zh-translate": plugin}]})
+    with caplog.at_level("WARNING"):
+        build_in_process(config)
+    assert any("option 'variants' is ignored beside mkdocs-static-i18n" in r.getMessage() for r in caplog.records)
+    assert not (tmp_path / "site" / "zh-TW").exists()
+
+
+def test_serve_watches_the_variants_review_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from mkdocs.config import load_config
+
+    (tmp_path / "translations" / "zh").mkdir(parents=True)
+    (tmp_path / "translations" / "zh-TW").mkdir(parents=True)
+    config = load_config(config_file=str(_site(tmp_path, monkeypatch, ["zh-Hans", "zh-TW"])))
+    plugin = config.plugins["zh-translate"]
+    config.plugins.on_startup(command="serve", dirty=False)
+    config = config.plugins.on_config(config)
+    watched: list[str] = []
+
+    class Server:  # the parts of MkDocs' LiveReloadServer the plugin uses
+        mount_path = "/"
+
+        def __init__(self) -> None:
+            self.app = lambda environ, start_response: [b""]
+            self.error_handler = lambda code: b"english 404"
+
+        def watch(self, path: str) -> None:
+            watched.append(path)
+
+        def get_app(self):  # type: ignore[no-untyped-def]
+            return self.app
+
+        def set_app(self, app) -> None:  # type: ignore[no-untyped-def]
+            self.app = app
+
+    server = Server()
+    plugin.on_serve(server, config, None)
+    assert str(tmp_path / "translations" / "zh-TW") in watched
+    assert str(tmp_path / "translations" / "zh") in watched
+    # a missing zh-TW page is answered with the zh-TW site's own 404 page
+    (tmp_path / "site" / "zh-TW").mkdir(parents=True)
+    (tmp_path / "site" / "zh-TW" / "404.html").write_bytes("找不到頁面".encode())
+    server.app({"PATH_INFO": "/zh-TW/missing/"}, None)
+    assert server.error_handler(404) == "找不到頁面".encode()
+    server.app({"PATH_INFO": "/missing/"}, None)
+    assert server.error_handler(404) == b"english 404"
+    config.plugins.on_shutdown()

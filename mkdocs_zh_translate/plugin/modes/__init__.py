@@ -19,7 +19,7 @@ from ..buildlog import WarningCount
 from ..coexist import find_static_i18n
 from ..collect import Collector
 from ..overrides import translatable_copyright
-from .base import EnglishText, Kept, Mode
+from .base import EnglishText, Kept, Mode, log
 from .bridge import Bridge
 from .collecting import BridgeCollect, Collect
 from .nested import ChineseSite, EnglishSite
@@ -43,6 +43,9 @@ def start(kept: Kept, config: MkDocsConfig, collector: Collector | None) -> Mode
     i18n = find_static_i18n(config)
     mode: Mode
     if i18n is not None:
+        if kept.pipeline.variants():
+            log.warning("option 'variants' is ignored beside mkdocs-static-i18n: only the "
+                        "Simplified language is built (use `docs --variant zh-TW` for its files)")
         mode = (
             Bridge(kept, config, i18n, text)
             if collector is None

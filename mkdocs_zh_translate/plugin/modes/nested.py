@@ -85,6 +85,8 @@ class EnglishSite(Mode):
 
     def on_serve(self, server: Any, config: MkDocsConfig) -> None:
         serve_zh_404(server, Path(config.site_dir), self.kept.options.language)
+        for code, _label in self.langs.variants:  # each variant's missing pages: its own 404 page
+            serve_zh_404(server, Path(config.site_dir), code)
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         if self.kept.options.translate_nav:
