@@ -86,11 +86,11 @@ class Languages:
         root = (self.site_url or "/").rstrip("/") + "/"
         return {SOURCE_LANG: root, **{code: f"{root}{self.dir(code)}/" for code in self.codes()[1:]}}
 
-    def zh_path(self) -> str:
-        """The URL path under which the Chinese site is served (``/docs/zh/``); the mount point
-        is ``site_url``'s path, ``/`` without one."""
+    def zh_path(self, lang: str = "zh") -> str:
+        """The URL path under which the Chinese site (or a variant's) is served (``/docs/zh/``);
+        the mount point is ``site_url``'s path, ``/`` without one."""
         mount = urlsplit(self.site_url or "/").path.rstrip("/")
-        return quote(f"{mount}/{self.prefix}/", safe="/%")
+        return quote(f"{mount}/{self.dir(lang)}/", safe="/%")
 
 
 def is_material(config: MkDocsConfig) -> bool:
@@ -451,6 +451,13 @@ def zh_404_redirect(output: str, template_name: str, langs: Languages) -> str:
         "<script>(function(){var z=" + prefix + ",p=window.location.pathname;"
         'if(p.indexOf(z)===0&&p!==z+"404.html")window.location.replace(z+"404.html");})();</script>'
     )
+    if langs.variants:  # each Chinese site's visitors to its own 404 page
+        paths = json.dumps([langs.zh_path(code) for code in langs.codes()[1:]]).replace("<", "\\u003c")
+        script = (
+            "<script>(function(){var s=" + paths + ",p=window.location.pathname;"
+            "for(var i=0;i<s.length;i++){var z=s[i];"
+            'if(p.indexOf(z)===0&&p!==z+"404.html"){window.location.replace(z+"404.html");return;}}})();</script>'
+        )
     return htmledit.apply(output, [(head.end, head.end, script)])
 
 

@@ -265,3 +265,9 @@ def test_serve_watches_the_variants_review_directory(tmp_path: Path, monkeypatch
     server.app({"PATH_INFO": "/missing/"}, None)
     assert server.error_handler(404) == b"english 404"
     config.plugins.on_shutdown()
+
+
+def test_the_root_404_page_sends_each_chinese_sites_visitors_to_its_own(built: Path) -> None:
+    page = (built / "404.html").read_text(encoding="utf-8")
+    assert 'var s=["/docs/zh/", "/docs/zh-TW/"]' in page
+    assert '<html lang="zh-TW"' in (built / "zh-TW" / "404.html").read_text(encoding="utf-8")
