@@ -227,7 +227,12 @@ _LOCALE = re.compile(r"[A-Za-z]{2,3}(?:_[A-Za-z0-9]{2,8})+")
 
 def fix_html_lang(output: str) -> str:
     """Built-in themes write Babel's locale (``zh_Hans_CN``) where HTML wants a BCP 47 language
-    tag (``zh-Hans-CN``): the same subtags, joined by hyphens."""
+    tag (``zh-Hans-CN``): the same subtags, joined by hyphens. A page whose ``<html`` tag has no
+    ``_`` (Material writes ``zh``) is left as it is without parsing it."""
+    start = output.find("<html")
+    end = output.find(">", start) if start >= 0 else -1
+    if end >= 0 and "_" not in output[start:end]:
+        return output
     tag = htmledit.first(output, "html")
     lang = tag.attrs.get("lang") if tag else None
     if lang is None or not _LOCALE.fullmatch(lang.value):

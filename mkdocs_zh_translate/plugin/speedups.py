@@ -47,6 +47,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "reload": ("mkdocs",),
     "borrow": ("mkdocs",),
     "jinjacache": ("mkdocs", "Jinja2"),
+    "convertrender": ("mkdocs",),  # a variant's pages from the Simplified renders (convertrender.py)
 }
 
 

@@ -271,3 +271,29 @@ def test_the_root_404_page_sends_each_chinese_sites_visitors_to_its_own(built: P
     page = (built / "404.html").read_text(encoding="utf-8")
     assert 'var s=["/docs/zh/", "/docs/zh-TW/"]' in page
     assert '<html lang="zh-TW"' in (built / "zh-TW" / "404.html").read_text(encoding="utf-8")
+
+
+def test_variant_pages_from_the_simplified_renders_are_the_pages_a_render_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """speedups: auto converts the Simplified build's renders (convertrender.py) where that is
+    what rendering the variant's Markdown gives; off renders every page: the sites are the same
+    bytes, and the page whose code holds Chinese (software.md) is rendered, not converted."""
+    from mkdocs_zh_translate.plugin import speedups
+
+    if not speedups.enabled(speedups.AUTO, "convertrender"):
+        pytest.skip("MkDocs is not at a version the speed-up was tested with")
+    sites = {}
+    for mode in ("auto", "off"):
+        root = tmp_path / mode
+        config = _site(root, monkeypatch, ["zh-Hans", "zh-TW"])
+        text = config.read_text(encoding="utf-8").replace("variants:", f"speedups: '{mode}'\n    variants:")
+        config.write_text(text, encoding="utf-8")
+        plugin = build_in_process(config)
+        sites[mode] = (root / "site" / "zh-TW", plugin._kept.converted)
+    auto, converted = sites["auto"]
+    off, plain = sites["off"]
+    files = sorted(p.relative_to(off) for p in off.rglob("*") if p.suffix in (".html", ".json", ".xml"))
+    assert files and all((auto / f).read_bytes() == (off / f).read_bytes() for f in files)
+    assert (converted.converted, converted.rendered) == (3, 1)  # software.md: 默认软件 in its code
+    assert (plain.converted, plain.rendered) == (0, 0)

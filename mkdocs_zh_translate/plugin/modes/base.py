@@ -35,6 +35,7 @@ from .. import speedups, uistrings
 from ..buildlog import WarningCount
 from ..collect import Collector, EnglishBuild
 from ..config import PluginConfig
+from ..convertrender import ConvertedRenders
 from ..docs_source import human_pages
 from ..factory import SitePipeline
 from ..hookmemo import HookMemo
@@ -70,6 +71,7 @@ class Kept:
     dirty: bool = False
     templates: SharedBytecode = field(default_factory=SharedBytecode)  # compiled theme templates
     renders: RenderMemo = field(default_factory=RenderMemo)  # the zh pages' Markdown renders
+    converted: ConvertedRenders = field(default_factory=ConvertedRenders)  # lent to the variants' builds
     hooks: dict[str, HookMemo] = field(default_factory=lambda: {lang: HookMemo() for lang in ("en", "zh")})
     warned_templates: set[Path] = field(default_factory=set)
     sources: PageSources = field(default_factory=PageSources)  # notebooks, includes, other plugins' pages

@@ -133,6 +133,7 @@ class EnglishSite(Mode):
         if english_warnings:  # MkDocs aborts this build next, with its own message
             log.info(f"Chinese site not built: the English build has {english_warnings} warning(s) in strict mode")
             return
+        self.kept.converted.renders.clear()
         ChineseSite(self).build(config)
         for edition in variants:
             edition.build(config)
@@ -155,6 +156,10 @@ class ChineseSite(Mode):
         self.done = english.done
         self.human: set[str] = set()
         self.code = "zh"  # the site's language code in links (a variant's is its own: variant.py)
+        # the Simplified renders kept for the variants to convert (convertrender.py)
+        self.keep_renders = bool(english.langs.variants) and speedups.enabled(
+            self.kept.options.speedups, "convertrender"
+        )
 
     def shape(self, config: MkDocsConfig) -> None:
         """What the variant builds (variant.py) change in the Chinese site's config."""
@@ -244,6 +249,8 @@ class ChineseSite(Mode):
     def pre_page(self, page: Page, config: MkDocsConfig, files: Files) -> None:
         if self.kept.reusing():  # see reload.py
             self.kept.renders.attach(page, config, files)
+        if self.keep_renders and not self.kept.sources.handled(page.file.src_uri):
+            self.kept.converted.keep(page)  # for the variants' builds (convertrender.py)
 
     def notebook_out(self, page: Page) -> None:
         self.kept.sources.swap_out(page)

@@ -10,16 +10,19 @@ hard-coded footer) converted too. Every site's language switcher lists every lan
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.localization import parse_locale
+from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
 from ...pipeline.pages import PageJob
 from ...pipeline.variants import Converter, Variant
 from .. import site
+from .base import log
 from .nested import ChineseSite, Translated, translate
 
 TRADITIONAL_LOCALE = "zh_TW"  # the one Traditional locale MkDocs' built-in themes ship
@@ -38,6 +41,7 @@ class VariantSite(ChineseSite):
         self.code = variant.code
         self.done = Translated(label=variant.code)
         self.convert = Converter(variant.table)  # the plugin's own words: no glossary terms
+        self.page_convert: Callable[[str], str] = self.convert  # the pages': with the terms (translate)
 
     def translate(self, strings: list[str]) -> None:
         """The variant's pass over the pages the English build collected."""
@@ -46,7 +50,22 @@ class VariantSite(ChineseSite):
     def translate_more(self, jobs: dict[str, PageJob], strings: list[str]) -> None:
         base = self.kept.site_translator()
         translator = self.kept.pipeline.variant_translator(self.variant, base)
+        self.page_convert = getattr(translator.service, "convert", self.convert)
         translate(self.kept, self.done, jobs, strings, translator)
+
+    def pre_page(self, page: Page, config: MkDocsConfig, files: Files) -> None:
+        # the Simplified render converted where that is the page's render (convertrender.py);
+        # never the Simplified site's memo of serve reloads, which holds that site's pages
+        if self.keep_renders and not self.kept.sources.handled(page.file.src_uri):
+            convert = self.page_convert
+            self.kept.converted.convert(page, convert.prose if isinstance(convert, Converter) else convert)
+
+    def build(self, config: MkDocsConfig) -> None:
+        converted = self.kept.converted
+        before = converted.converted, converted.rendered
+        super().build(config)
+        log.debug(f"{self.code}: {converted.converted - before[0]} pages from the Simplified renders, "
+                  f"{converted.rendered - before[1]} rendered")
 
     def shape(self, config: MkDocsConfig) -> None:
         config.theme["language"] = self.variant.region.theme_language
