@@ -152,8 +152,14 @@ def test_reviews_per_variant(
     assert "the zh-Hans review, converted to zh-TW" in offered.tcomment
     assert entries["Install the package with pip. Go [home](../index.md) or see [usage](usage.md#run-it)."].msgstr \
         == "以 pip 安裝套件。回到[首頁](../index.md)，參閱[用法](usage.md#run-it)。"  # the variant's own review, kept
-    # eval scores the variant against its own reviewers' entries (one, here)
+    # review status / check of the variant's files: one reviewed, one suggested
     capsys.readouterr()
+    assert cli_main(["review", "status", "-f", str(config), "--variant", "zh-TW", "--json"]) == 0
+    totals = json.loads(capsys.readouterr().out)["totals"]
+    assert (totals["reviewed"], totals["suggested"]) == (1, 1), totals
+    assert cli_main(["review", "check", "-f", str(config), "--variant", "zh-TW", "--max-suggested", "0"]) == 1
+    assert "1 suggested" in capsys.readouterr().out
+    # eval scores the variant against its own reviewers' entries (one, here)
     assert cli_main(["eval", "-f", str(config), "--variant", "zh-TW", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["references"]["count"] == 1, report["references"]
