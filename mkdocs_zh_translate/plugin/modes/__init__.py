@@ -23,8 +23,13 @@ from .base import EnglishText, Kept, Mode, log
 from .bridge import Bridge
 from .collecting import BridgeCollect, Collect
 from .nested import ChineseSite, EnglishSite
+from .variant import VariantSite
 
-__all__ = ["Bridge", "BridgeCollect", "ChineseSite", "Collect", "EnglishSite", "Kept", "Mode", "start"]
+EnglishSite.make_variant = VariantSite  # the extra variants' nested builds (zh-TW …)
+
+__all__ = [
+    "Bridge", "BridgeCollect", "ChineseSite", "Collect", "EnglishSite", "Kept", "Mode", "VariantSite", "start"
+]
 
 
 def start(kept: Kept, config: MkDocsConfig, collector: Collector | None) -> Mode:

@@ -8,9 +8,10 @@ build the same plugin instance: while it runs, the plugin's mode is :class:`Chin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from mkdocs.config import load_config
 from mkdocs.config.defaults import MkDocsConfig
@@ -47,9 +48,6 @@ from .base import (
     warn_unused_excludes,
 )
 
-if TYPE_CHECKING:
-    from .variant import VariantSite
-
 
 @dataclass
 class Translated:
@@ -63,6 +61,10 @@ class Translated:
 
 class EnglishSite(Mode):
     """The English build of a site whose Chinese edition the plugin builds itself."""
+
+    #: The nested build of an extra variant (zh-TW …), which translates before it builds:
+    #: ``modes/variant.py``'s, set by ``modes/__init__.py`` (variant.py builds on this module).
+    make_variant: Callable[[EnglishSite, Variant], ChineseSite]
 
     def __init__(self, kept: Kept, config: MkDocsConfig, langs: site.Languages, text: EnglishText) -> None:
         super().__init__(kept)
@@ -125,7 +127,7 @@ class EnglishSite(Mode):
         """Translate the site in one pass and build the Chinese edition."""
         strings = site_strings + [value for metas in self.text.metas.values() for value in metas.values()]
         translate(self.kept, self.done, self.text.jobs, strings)
-        variants = [self.variant_site(variant) for variant in self.kept.pipeline.variants()]
+        variants = [self.make_variant(self, variant) for variant in self.kept.pipeline.variants()]
         for edition in variants:
             edition.translate(strings)
         self.kept.pipeline.english.clear()  # lent to these passes only
@@ -137,12 +139,6 @@ class EnglishSite(Mode):
         ChineseSite(self).build(config)
         for edition in variants:
             edition.build(config)
-
-    def variant_site(self, variant: Variant) -> VariantSite:
-        """The nested build of an extra variant (zh-TW …), which translates before it builds."""
-        from .variant import VariantSite  # a module of its own: loaded only when a variant is built
-
-        return VariantSite(self, variant)
 
 
 class ChineseSite(Mode):
@@ -271,6 +267,9 @@ class ChineseSite(Mode):
         for name, value in translatable_meta(page).items():
             page.meta[name] = for_template(done.strings.get(value, value))
         return result.markdown
+
+    def translate(self, strings: list[str]) -> None:
+        """The variants' own pass (variant.py); the Simplified text is the English build's."""
 
     def translate_more(self, jobs: dict[str, PageJob], strings: list[str]) -> None:
         """Translate pages the English build did not see (``--dirty``) into this site's text."""
