@@ -99,6 +99,8 @@ class DocsSource:
     # relative to the working directory made absolute (:func:`rebased_extensions`); None when
     # no extension reads one. Written into ``--config-out``.
     markdown_extensions: list[Any] | None = None
+    # the notices' Chinese into a variant's (``--variant zh-TW``: pipeline.variants.Converter)
+    convert: Callable[[str], str] = str
 
 
 @dataclass
@@ -349,14 +351,16 @@ def write_docs(
         _copy(source.docs_dir / name, out / target, report, target)
     for target, text in done.contents.items():
         segments, reviewed = done.counts[target]
-        notice = banner_html(
+        notice = source.convert(banner_html(
             source.banner, segments=segments, reviewed=reviewed, model=source.model_label, translated=True,
             machine=bool(done.machine.get(target, 1)),  # as the build's banner: no model named over none of its text
-        )
+        ))
         _write(out / target, with_notice(text, done.body_at[target], notice).encode("utf-8"), report, target)
         report.translated_pages += 1
     written = list(done.contents)
-    untranslated = banner_html(source.banner, segments=0, reviewed=0, model=source.model_label, translated=False)
+    untranslated = source.convert(
+        banner_html(source.banner, segments=0, reviewed=0, model=source.model_label, translated=False)
+    )
     for page in source.pages:
         _, target = translated_path(page.src_uri, source.language, layout, source.default_locale)
         if page.translate or not untranslated or target in done.contents:

@@ -15,12 +15,16 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import ZhTranslateError
 from ..owned import atomic_write, check_output
 from ..textfile import decode_utf8, read_bytes, split_bom
 from .errors import EXIT_USAGE, CliError
 from .options import add_translator_options, translator_values
+
+if TYPE_CHECKING:
+    from ..pipeline.build import Pipeline
 
 
 def _read_text(path: Path) -> tuple[str, str]:
@@ -63,6 +67,8 @@ def _cmd_md(args: argparse.Namespace) -> int:
         pipeline = build_pipeline(
             spec, SiteInputs(glossary=setup.glossary, guard=guard), progress=progress_for(None)
         )
+        if args.variant:
+            pipeline = _variant_pipeline(pipeline, args.variant, setup.review_dir)
         result = bom + translate_text(
             pipeline,
             source,
@@ -81,6 +87,23 @@ def _cmd_md(args: argparse.Namespace) -> int:
     if counts.pieces or counts.english:  # quiet when every sentence reached the model whole
         print(f"mkdocs-zh-translate: {args.input}: {counts.sentences()}", file=sys.stderr)
     return 0
+
+
+def _variant_pipeline(pipeline: Pipeline, code: str, review_dir: Path | None) -> Pipeline:
+    """``md --variant``: the Simplified pipeline's text converted into ``code`` (zh-TW …), with
+    the variant's glossary terms when the site has a ``translations/<code>/glossary.yml``."""
+    from ..pipeline.build import build_variant_pipeline
+    from ..pipeline.glossary import GLOSSARY_FILE, load_glossary
+    from ..pipeline.variants import parse_variants, variant_terms
+
+    (variant,) = parse_variants([code]) or (None,)
+    if variant is None:  # zh-Hans: the Simplified text itself
+        return pipeline
+    terms: dict[str, str] = {}
+    if review_dir is not None:
+        own_dir = review_dir.parent / variant.code
+        terms = variant_terms(pipeline.glossary, load_glossary(own_dir / GLOSSARY_FILE, own_dir))
+    return build_variant_pipeline(pipeline, variant, terms=terms)
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
@@ -125,6 +148,12 @@ def _build_parser(own_only: bool = False) -> argparse.ArgumentParser:
         "without one, the common Material extensions)",
     )
     add_translator_options(md)
+    md.add_argument(
+        "--variant",
+        metavar="CODE",
+        help="the Chinese variant to write: zh-Hans (default), zh-TW, zh-HK or zh-Hant (converted "
+        "from the Simplified translation with OpenCC: the `hant` extra)",
+    )
     md.add_argument(
         "--no-guard",
         action="store_true",

@@ -29,6 +29,9 @@ def add_parser(sub: Any) -> None:
     docs.add_argument("-f", "--config-file", metavar="CONFIG", help=CONFIG_HELP)
     docs.add_argument("--out", required=True, metavar="DIR", help="output docs directory")
     docs.add_argument("--layout", choices=LAYOUTS, default="suffix", help="page.zh.md (suffix) or zh/page.md")
+    docs.add_argument("--variant", metavar="CODE",
+                      help="the Chinese variant to write: zh-Hans (default), zh-TW, zh-HK or zh-Hant (page.zh-TW.md, "
+                      "converted from the Simplified translation with OpenCC: the `hant` extra)")
     docs.add_argument("--snippet", metavar="FILE", help="where the i18n settings go (default: DIR.i18n.yml)")
     docs.add_argument(
         "--config-out",
@@ -61,7 +64,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{PREFIX}{message}", file=sys.stderr)
 
     config_file = find_config(args.config_file)
-    with docs_source(config_file, options) as source:
+    with docs_source(config_file, options, variant=args.variant) as source:
         report = write_docs(
             source,
             out,

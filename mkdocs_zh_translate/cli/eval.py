@@ -22,6 +22,7 @@ from .options import add_translator_options, given_options
 
 if TYPE_CHECKING:
     from ..pipeline.backends import TranslatorSpec
+    from ..pipeline.variants import Variant
     from ..quality.references import ReferenceSet
 
 EXIT_BELOW = 1
@@ -45,6 +46,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "--compare", nargs=2, metavar=("A", "B"),
         help="two settings side by side, each field=value[,field=value]: "
         f"{', '.join(o.name for o in _settings())} (e.g. beams=1 beams=4, markup=tags markup=project)",
+    )
+    ev.add_argument(
+        "--variant", metavar="CODE",
+        help="score a Traditional variant (zh-TW, zh-HK, zh-Hant: the Simplified translation converted with "
+        "OpenCC) against its references: the site's translations/<CODE>/ reviews, or a TSV of them",
     )
     ev.add_argument("--limit", type=int, metavar="N", help="score the first N references only")
     ev.add_argument("--min-chrf", type=float, metavar="X", help="exit 1 when a run's chrF is below X (CI)")
@@ -110,14 +116,24 @@ def _check_numbers(args: argparse.Namespace) -> None:
         raise CliError(f"--min-chrf {args.min_chrf:g}: a chrF score, from 0 to 100")
 
 
-def _references(args: argparse.Namespace) -> ReferenceSet:
+def _references(args: argparse.Namespace, variant: Variant | None) -> ReferenceSet:
     from ..quality.references import read_tsv, site_references
 
     if args.references:
         return read_tsv(Path(args.references), args.limit)  # stops reading at the limit
     from ..plugin.collect import collect_site
 
-    return site_references(collect_site(find_config(args.config_file)))
+    site = collect_site(find_config(args.config_file))
+    if variant is None:
+        return site_references(site)
+    from ..pipeline.variants import Converter
+    from ..review.variants import variant_sites
+
+    # the variant's own reviews are its references (translations/zh-TW/), listed or not in `variants`
+    site.variants = [(variant.code, variant.table, Converter(variant.table))]
+    found = site_references(variant_sites(site)[0].site)
+    found.spec, found.glossary = site.spec, site.glossary
+    return found
 
 
 def _base_spec(args: argparse.Namespace, refs: ReferenceSet) -> TranslatorSpec:
@@ -136,7 +152,10 @@ def run_eval(args: argparse.Namespace) -> int:
     from ..quality.run import evaluate
 
     _check_numbers(args)
-    refs = _references(args)
+    from ..pipeline.variants import parse_variants
+
+    variant = next(iter(parse_variants([args.variant] if args.variant else [])), None)
+    refs = _references(args, variant)
     for line in refs.skipped:
         print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr)
     refs.references = limited(refs.references, args.limit)
@@ -151,7 +170,7 @@ def run_eval(args: argparse.Namespace) -> int:
     variants = [(_label(text), parse_settings(text, base)) for text in args.compare] if args.compare else [("", base)]
     runs = [
         evaluate(refs.references, spec, label=label, glossary=refs.glossary, progress=progress_for(None),
-                 worst=args.worst)
+                 worst=args.worst, variant=variant)
         for label, spec in variants
     ]
     if args.json:

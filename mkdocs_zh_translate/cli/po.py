@@ -37,6 +37,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                       help="machine translation cache (default: .zh-translate-cache beside the first PATH; for "
                       "catalogs in a Sphinx project beside its source directory or in the user cache, never "
                       "inside it; -v prints it)")
+    fill.add_argument("--variant", metavar="CODE",
+                      help="the Chinese variant of every catalog: zh-Hans, zh-TW, zh-HK or zh-Hant (default: each "
+                      "catalog's Language header or zh_TW/zh_HK folder; Traditional is converted from the Simplified "
+                      "translation with OpenCC: the `hant` extra)")
     fill.add_argument("--glossary", metavar="FILE", help="glossary.yml with keep: and terms: (as for review)")
     fill.add_argument(
         "--strict",
@@ -96,6 +100,7 @@ def _run(args: argparse.Namespace) -> int:
         translated=args.translated,
         cache_dir=check_output(Path(args.cache_dir), "--cache-dir") if args.cache_dir else None,
         glossary=glossary,
+        variant=args.variant,
     )
     for problem in summary.skipped:
         print(f"skipped: {problem}", file=sys.stderr)

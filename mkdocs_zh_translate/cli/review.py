@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..plugin.collect import Site
     from ..review.status import ReviewFile, Status
     from ..review.sync import Planned
+    from ..review.variants import VariantSite
 
 EXIT_BELOW = 1
 _REPLANS = 3  # plans made before giving up on a PO file that keeps changing while sync runs
@@ -41,6 +42,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
             f"at least P%% similar as a fuzzy suggestion (default: translation_memory, {DEFAULT_THRESHOLD}; 0: none)",
         )
 
+    def variant(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--variant", metavar="CODE",
+            help="the PO files of a Traditional variant (zh-TW, zh-HK, zh-Hant: translations/<CODE>/) "
+            "as a sync would write them, instead of the Simplified ones",
+        )
+
     width_help = "page width of the PO files, wrapped as GNU gettext wraps them; 0: no wrapping (default: po_width, 79)"
     sync = rsub.add_parser("sync", help="write/update the PO files from the site and the machine cache")
     sync.add_argument("--width", type=int, metavar="N", help=width_help)
@@ -57,6 +65,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     status = rsub.add_parser("status", help="per-page counts: reviewed, machine, stale, suggested, missing")
     status.add_argument("--json", action="store_true", help="print the counts as the JSON report (see the guide)")
     memory(status)
+    variant(status)
     common(status)
     check = rsub.add_parser(
         "check",
@@ -76,6 +85,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="fail above N translation-memory suggestions awaiting a reviewer (not counted as stale)",
     )
     memory(check)
+    variant(check)
     common(check)
     report = rsub.add_parser(
         "report", help="write a side-by-side HTML review page, or list the least confident machine translations"
@@ -194,10 +204,39 @@ class _Review:
 
 
 def _review(args: argparse.Namespace, config_file: Path) -> _Review:
-    """Collect the site and plan the sync (in memory): the state each site action reads."""
+    """Collect the site and plan the sync (in memory): the state each site action reads; with
+    ``--variant``, the variant's PO files as the sync would write them."""
     from ..plugin.collect import with_site
 
+    code = getattr(args, "variant", None)
+    if code:
+        return with_site(config_file, lambda site: _plan_variant(site, args, code))
     return with_site(config_file, lambda site: _plan(site, args))  # planned while the cache is open
+
+
+def _plan_variant(site: Site, args: argparse.Namespace, code: str) -> _Review:
+    """``review status/check --variant``: the variant's files after a sync (listed in the
+    option ``variants`` or not: its table is then the variant's default)."""
+    from ..pipeline.variants import Converter, parse_variants
+    from ..review.layer import rejected_entries
+    from ..review.status import ReviewFile, status_of
+    from ..review.variants import plan_variant_sync, variant_sites
+
+    (chosen,) = parse_variants([code]) or (None,)
+    if chosen is None:
+        raise CliError(f"--variant {code}: the Simplified files are the default; name a variant such as zh-TW")
+    simplified = _plan(site, args)
+    site.variants = [v for v in site.variants if v[0] == code] or [(code, chosen.table, Converter(chosen.table))]
+    variant = variant_sites(site)[0]
+    memory = site.translation_memory if args.memory is None else args.memory
+    planned = plan_variant_sync(variant, simplified.planned, site.review_dir, memory=memory)
+    own = variant.site
+    files = [
+        ReviewFile(p.path, own.page_labels.get(p.path, display(p.path)), p.po,
+                   rejected_entries(own.pages.get(p.path, []), p.po))
+        for p in planned
+    ]
+    return _Review(own, planned, files, status_of(files))
 
 
 def _plan(site: Site, args: argparse.Namespace) -> _Review:
@@ -264,6 +303,7 @@ def _sync_site(site: Site, args: argparse.Namespace) -> int:
         f"{t.reviewed} reviewed, {t.machine} machine, {t.stale} stale, {t.suggested} suggested, "
         f"{t.missing} missing, {t.obsolete} obsolete"
     )
+    _sync_variants(site, args, planned)
     if args.templates:
         from ..review.templates import apply_templates, templates_dir
 
@@ -272,6 +312,31 @@ def _sync_site(site: Site, args: argparse.Namespace) -> int:
         print(f"review sync: {len(written)} of {len(templates)} template(s) written in "
               f"{display(templates_dir(site.review_dir))}")
     return 0
+
+
+def _sync_variants(site: Site, args: argparse.Namespace, simplified: list[Planned]) -> None:
+    """The extra variants' PO files (``translations/zh-TW/``), after the Simplified ones: the
+    Simplified review converted is offered where a variant's reviewers wrote nothing."""
+    from ..review.status import ReviewFile, status_of
+    from ..review.variants import plan_variant_sync, variant_sites
+
+    memory = site.translation_memory if args.memory is None else args.memory
+    width = getattr(args, "width", None)
+    for variant in variant_sites(site):
+        own = variant.site
+        planned = plan_variant_sync(variant, simplified, site.review_dir, width, memory)
+        first = [planned]
+
+        def plan(variant: VariantSite = variant, first: list[list[Planned]] = first) -> list[Planned]:
+            return first.pop() if first else plan_variant_sync(variant, simplified, site.review_dir, width, memory)
+
+        changed = _apply_fresh(plan, own.review_dir)
+        t = status_of([ReviewFile(p.path, display(p.path), p.po, {}) for p in planned]).total
+        print(
+            f"review sync: {variant.code}: {len(changed)} of {len(planned)} PO file(s) written in "
+            f"{display(own.review_dir)}; {t.reviewed} reviewed, {t.machine} machine, {t.suggested} suggested, "
+            f"{t.missing} missing, {t.obsolete} obsolete"
+        )
 
 
 def _status(args: argparse.Namespace, config_file: Path) -> int:

@@ -38,6 +38,7 @@ from .session import MarianSessions, concurrently, default_threads, make_session
 from .settings import check_settings, check_threads
 from .shortlist import Shortlister
 from .tags import Constraint, TagAutomaton, TagVocab
+from .targets import target_prefix
 from .terms import Constrained, TermVocab
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
 
@@ -120,9 +121,11 @@ class OnnxTranslator:
         early_stopping: bool | str | None = None,
         renormalize_logits: bool | None = None,
         shortlist: int | None = None,
+        target: str | None = None,
     ) -> None:
         """``shortlist``: project each step onto about this many frequent target pieces plus the
-        batch's own (``shortlist.py``) instead of the whole vocabulary; 0 or None: off (exact)."""
+        batch's own (``shortlist.py``) instead of the whole vocabulary; 0 or None: off (exact).
+        ``target``: the Chinese to write (``zh-Hant`` from a multi-target model, ``targets.py``)."""
         self.model_dir = Path(model_dir)
         check_threads(threads)  # before any file is read: a bad count is the user's typo, not the model's
         manifest, settings = check_model_dir(self.model_dir)
@@ -152,7 +155,7 @@ class OnnxTranslator:
         if min_new_tokens is not None:
             min_length = min_new_tokens + 1
         self.min_length = min_length
-        self.target_prefix: str | None = settings["tokenizer"].get("target_prefix")
+        self.target_prefix: str | None = target_prefix(settings["tokenizer"], target, self.model_dir)
         if renormalize_logits is None:
             renormalize_logits = settings.get("renormalize_logits", False)
         renormalize = bool(renormalize_logits)

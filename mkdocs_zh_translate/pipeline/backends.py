@@ -25,6 +25,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from ..families import SIMPLIFIED, TRADITIONAL
 from ..limits import MAX_THREADS
 from ..model_format import ALIGNER_FILE
 from .markup import (
@@ -77,6 +78,12 @@ ENGINE_OPTIONS: dict[str, EngineOption] = {
             "providers", "names", "ONNX Runtime execution providers, comma-separated, e.g. cuda,cpu "
             "(GPU untested)", unset="cpu", metavar="LIST", off=((),), engine="providers",
         ),
+        EngineOption(
+            "target", "choice", "the Chinese the model writes: zh-Hans, or zh-Hant from a model that can be "
+            "asked for Traditional (multi-target opus-mt: >>cmn_Hant<<); the option variants' `via: model`",
+            default=SIMPLIFIED, choices=lambda: (SIMPLIFIED, TRADITIONAL), cache_key="set", off=(SIMPLIFIED,),
+            engine="target",
+        ),
     )
 }
 
@@ -115,6 +122,8 @@ class TranslatorSpec:
     # The markup strategy (``markup.MARKUP_STRATEGIES``) or ``auto`` (the default: ``project``
     # where the model aligns, else ``tags``).
     markup: str = DEFAULT_MARKUP
+    # The Chinese the model is asked for (``zh-Hant``: a multi-target model's Traditional code).
+    target: str = SIMPLIFIED
     more: tuple[tuple[str, Any], ...] = ()
     """``(name, value)`` of the registered options that have no field, sorted by name."""
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..families import TRADITIONAL
 from .backends import TranslatorSpec
 from .cache import MachineCache
 from .glossary import Glossary
@@ -22,8 +23,11 @@ from .progress import NoProgress, Progress
 from .service import ChunkRunner, Guard, Requests, TranslationService
 from .spec import CacheBinding, bind_cache
 from .translator import Translator
+from .variants import ConvertedReviewer, Converter, ConvertingService, Variant, VariantError
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from .cache import Hit
     from .reviews import Reviewer
 
@@ -126,3 +130,45 @@ def build_pipeline(
         runner=runner,
     )
     return Pipeline(spec, service, lazy, site)
+
+
+def build_variant_pipeline(
+    base: Pipeline, variant: Variant, *, own_reviews: Reviewer | None = None, terms: Mapping[str, str] | None = None
+) -> Pipeline:
+    """The pipeline of an extra Chinese ``variant`` (``variants.py``): ``base`` (the Simplified
+    pipeline: its cache, model, glossary and page guard) with every machine text converted and
+    stored under the variant's own fingerprint (the base's, plus how it converts: a warm
+    rebuild converts nothing again), and reviews: the variant's own (``own_reviews``) over the
+    Simplified ones converted. ``terms``: the variant's glossary terms (``variant_terms``)."""
+    convert = Converter(variant.table, dict(terms or {}))
+    service = base.service
+    cache = service.cache
+    direct = None
+    if variant.via != "convert":  # the model asked for Traditional itself, keyed as such (`target`)
+        if base.spec is GIVEN_TRANSLATOR:
+            raise VariantError(f"variant {variant.code}: a translator handed over as an object has no `target`")
+        machine = cache.machine if cache is not None else None
+        direct = build_pipeline(
+            base.spec.with_options(target=TRADITIONAL), SiteInputs(cache=machine, glossary=base.site.glossary),
+            english_fallback=service.english_fallback, progress=service.progress,
+        ).service
+    if cache is not None:
+        via = "" if variant.via == "convert" else f":via-{variant.via}"
+        how = f"|variant={variant.code}{via}:{convert.fingerprint()}"
+        damaged = cache.damaged + how if cache.damaged else None
+        cache = CacheBinding(cache.machine, cache.fingerprint + how, damaged=damaged)
+    converting = ConvertingService(
+        model=service.model,
+        cache=cache,
+        glossary=service.glossary,
+        english_fallback=service.english_fallback,
+        progress=service.progress,
+        guard=service.guard,
+        base=service,
+        convert=convert,
+        direct=direct,
+        via=variant.via,
+    )
+    reviews = ConvertedReviewer(own_reviews, base.reviews, convert)
+    site = SiteInputs(cache=cache, reviews=reviews, glossary=base.site.glossary, guard=base.site.guard)
+    return Pipeline(base.spec, converting, base.lazy, site)

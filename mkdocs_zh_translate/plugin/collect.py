@@ -52,6 +52,8 @@ class EnglishBuild:
     site_name: str = ""  # the PO files' Project-Id-Version
     po_width: int = DEFAULT_WIDTH  # the plugin option `po_width`
     translation_memory: float = DEFAULT_THRESHOLD  # the plugin option `translation_memory`
+    # the extra Chinese variants: code, OpenCC table, the build's conversion (pipeline/variants.py)
+    variants: Sequence[tuple[str, str, Callable[[str], str]]] = ()
 
 
 T = TypeVar("T")
@@ -208,6 +210,7 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
     site = Site(config_file, build.review_dir, build.docs_dir, site_name=build.site_name, po_width=build.po_width,
                 spec=build.translator.spec, glossary=build.translator.pipeline.glossary)
     site.translation_memory = build.translation_memory
+    site.variants = list(build.variants)
     machine = build.translator.pipeline.machine
     site.cache_dir = machine.directory if machine is not None else None
     site_groups: list[list[Unit]] = []
@@ -240,6 +243,8 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
                 # no soft line breaks, as in the msgid (gettext tools compare their newlines)
                 site.machine[(path, unit.key)] = soft_breaks_as_spaces(to_readable(_segment_of(unit), hit.text))
                 site.scores[(path, unit.key)] = hit.score
+                if build.variants:
+                    site.machine_source[(path, unit.key)] = hit.text
     return site
 
 

@@ -20,11 +20,13 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 
 from ..errors import ZhTranslateError
+from ..families import SIMPLIFIED
 from ..owned import PathError, check_dir_option, check_output
 from ..pipeline.backends import ENGINE_OPTIONS, engine_options, needs_model
 from ..pipeline.cache import DEFAULT_CACHE_DIRNAME as DEFAULT_CACHE_DIRNAME  # re-exported: the plugin's default
 from ..pipeline.inputs import project_inputs
 from ..pipeline.options import EngineOption
+from ..pipeline.variants import VariantError, parse_variants
 from ..review.memory import DEFAULT_THRESHOLD
 
 REPORT_FILE = "report.json"  # the build's JSON report, in the cache directory unless `report` says
@@ -124,6 +126,22 @@ class UrlSegment(c.Type[str]):
         return text
 
 
+class Variants(c.Type[list]):  # type: ignore[type-arg]  # MkDocs' Type of a plain list
+    """The ``variants`` option, read by :func:`~..pipeline.variants.parse_variants` (one line
+    per bad entry, in MkDocs' own error format)."""
+
+    def __init__(self) -> None:
+        super().__init__(list, default=[SIMPLIFIED])
+
+    def run_validation(self, value: object) -> list[Any]:
+        checked: list[Any] = super().run_validation(value)
+        try:
+            parse_variants(checked)
+        except VariantError as exc:
+            raise base.ValidationError(str(exc)) from None
+        return checked
+
+
 class LanguageOverrides(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __init_subclass__
     """Settings of the translated site only, as mkdocs-static-i18n's ``languages:`` entries have
     them. Each wins over the machine translation of the English value."""
@@ -216,6 +234,11 @@ class PluginConfig(base.Config):  # type: ignore[no-untyped-call]  # MkDocs' __i
 
     language = UrlSegment(default="zh")
     """URL prefix and directory of the translated site (``site/zh/``)."""
+
+    variants = Variants()
+    """The Chinese variants to build: ``[zh-Hans]`` (default) is the Simplified site alone;
+    ``[zh-Hans, zh-TW]`` adds ``site/zh-TW/``, converted from the Simplified translation with
+    OpenCC (the ``hant`` extra). An entry may name the table: ``{code: zh-HK, table: s2hk}``."""
 
     translate_nav = c.Type(bool, default=True)
     """Translate the titles written in ``nav`` and ``site_name``; page titles taken from the

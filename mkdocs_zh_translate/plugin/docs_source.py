@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ..docs import DocsError, DocsPage, DocsSource, rebased_extensions
+from ..pipeline.variants import Converter, parse_variants
 from . import uistrings
 from .config import PluginConfig, override
 from .factory import SitePipeline, listed_options, load_options
@@ -184,10 +185,14 @@ def _raw_plugins(config_file: Path, key: str = "plugins") -> Any:
 
 
 @contextmanager
-def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> Iterator[DocsSource]:
+def docs_source(
+    config_file: Path, options: Mapping[str, Any] | None = None, variant: str | None = None
+) -> Iterator[DocsSource]:
     """Load ``config_file`` and yield the docs tree's inputs; the pipeline is closed after.
 
-    ``options`` override the plugin's options (``backend``, ``model``) from the command line."""
+    ``options`` override the plugin's options (``backend``, ``model``) from the command line;
+    ``variant``: the Chinese variant to write (``zh-TW``: the pages as ``page.zh-TW.md``,
+    converted from the Simplified translation as the plugin's zh-TW site shows them)."""
     from mkdocs.config import load_config
     from mkdocs.config.base import ValidationError
     from mkdocs.exceptions import MkDocsException, PluginError
@@ -224,6 +229,15 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
             raise DocsError(f"{config_file}: {exc}") from None
         languages, i18n_default, other_locales = _i18n_languages(config)
         language = plugin_config.language
+        translator = pipeline.site_translator()
+        convert: Callable[[str], str] = str
+        for chosen in parse_variants([variant] if variant else []):  # `docs --variant zh-TW`
+            other_locales.add(language)  # the Simplified pages.zh.md are no source either
+            try:
+                translator = pipeline.variant_translator(chosen, translator)
+            except PluginError as exc:  # the variant's glossary
+                raise DocsError(f"{config_file}: {exc}") from None
+            convert, language = Converter(chosen.table).prose, chosen.code
         other_locales.add(language)
         docs_dir = Path(config.docs_dir)
         copy, pages = read_pages(config, pipeline, language, other_locales, excluded=True)
@@ -235,7 +249,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
             default_locale=i18n_default or "en",
             files=copy,
             pages=pages,
-            translator=pipeline.site_translator(),
+            translator=translator,
             site_strings=site_strings,
             nav_titles=nav_titles,
             site_name=config.site_name if translate_name else "",
@@ -248,6 +262,7 @@ def docs_source(config_file: Path, options: Mapping[str, Any] | None = None) -> 
             copyright=config.copyright if translatable_copyright(config.copyright) else None,
             banner=plugin_config.banner,
             model_label=pipeline.model_label(),
+            convert=convert,
             plugins=_raw_plugins(config_file),
             zh_theme=zh_theme(config),
             # relative to where this runs, as the snippets expanded above were read

@@ -19,7 +19,7 @@ from ..logs import PREFIX
 from ..notice import model_label
 from ..owned import PathError
 from ..pipeline.backends import TranslatorSpec
-from ..pipeline.build import SiteInputs, build_pipeline
+from ..pipeline.build import SiteInputs, build_pipeline, build_variant_pipeline
 from ..pipeline.cache import MachineCache
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..pipeline.guard import PageGuard
@@ -27,6 +27,7 @@ from ..pipeline.lazy import LazyTranslator
 from ..pipeline.pages import SiteTranslator
 from ..pipeline.progress import progress_for
 from ..pipeline.service import GuardOutcome
+from ..pipeline.variants import Variant, parse_variants, variant_terms
 from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError
 from ..segment import SegmentedPage, SiteSyntax
@@ -88,6 +89,7 @@ class SitePipeline:
         self.syntax: SiteSyntax | None = None
         self.segmented: dict[str, SegmentedPage] = {}  # SiteTranslator's memo, kept across serve reloads
         self.spliced: dict[str, tuple[str, GuardOutcome]] = {}  # the same for spliced pages
+        self.variant_spliced: dict[str, dict[str, tuple[str, GuardOutcome]]] = {}  # per variant
         self.english = EnglishRenders()  # the English build's renders, lent to the page guard
         self.mark: Callable[[int, str], str] | None = None  # segment marks of ``review serve``'s build
         self.partial_reviews = False  # ``review serve``: later passes translate one page (layer.py)
@@ -158,6 +160,33 @@ class SitePipeline:
             segmented=self.segmented,
             spliced=self.spliced,
             mark=self.mark,
+        )
+
+    def variants(self) -> list[Variant]:
+        """The extra Chinese variants the options ask for (Simplified, always built, left out)."""
+        return parse_variants(self.options.variants)  # checked when the options were validated
+
+    def variant_translator(self, variant: Variant, base: SiteTranslator) -> SiteTranslator:
+        """The pipeline of ``variant`` (pipeline/variants.py): ``base``'s cache, model and page
+        guard, the variant's own reviews and glossary terms from ``translations/<code>/``
+        (beside the Simplified review directory), its own memo of spliced pages."""
+        assert self.review is not None, "configure() first"
+        own_dir = self.review.review_dir.parent / variant.code
+        if own_dir == self.review.review_dir:
+            raise PluginError(f"{PREFIX}option 'variants': {variant.code} would share the review directory {own_dir}")
+        try:
+            own_glossary = load_glossary(own_dir / GLOSSARY_FILE, own_dir)
+        except ReviewError as exc:
+            raise PluginError(f"{PREFIX}{exc}") from None
+        terms = variant_terms(self.glossary, own_glossary)
+        pipeline = build_variant_pipeline(base.pipeline, variant, own_reviews=ReviewedLayer(own_dir), terms=terms)
+        return SiteTranslator(
+            pipeline,
+            allow_untranslated=self.options.allow_untranslated,
+            slugify=self.slugify,
+            syntax=self.syntax,
+            segmented=self.segmented,
+            spliced=self.variant_spliced.setdefault(variant.code, {}),
         )
 
     def page_guard(self) -> PageGuard | None:

@@ -97,6 +97,8 @@ class ZhTranslatePlugin(BasePlugin[PluginConfig]):  # type: ignore[no-untyped-ca
         # Builds only read them (review sync writes, and only on change), so no reload loop.
         if self.pipeline.review is not None:
             watch_review_dir(server, self.pipeline.review.review_dir)
+            for variant in self.pipeline.variants():  # translations/zh-TW/ beside translations/zh/
+                watch_review_dir(server, self.pipeline.review.review_dir.parent / variant.code)
         self._kept.mode.on_serve(server, config)
         return server
 

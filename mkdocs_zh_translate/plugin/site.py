@@ -27,6 +27,7 @@ from . import htmledit
 
 SOURCE_LANG = "en"
 ZH_LABEL = "中文"
+SIMPLIFIED_LABEL = "简体中文"
 EN_LABEL = "English"
 
 # Han ideographs and CJK punctuation: the runs the search index has to cut into words.
@@ -54,32 +55,42 @@ def splitting_segmentation(separator: str) -> str:
 
 @dataclass(frozen=True)
 class Languages:
-    """Where the two sites live relative to each other: the Chinese one under ``prefix/``."""
+    """Where the sites live relative to each other: the Chinese one under ``prefix/``, each
+    extra variant (``variants``: code and switcher label, e.g. ``zh-TW``) under ``<code>/``."""
 
     prefix: str  # "zh"
     site_url: str | None  # the English site's site_url, if any
+    variants: tuple[tuple[str, str], ...] = ()
 
-    def zh_site_url(self) -> str | None:
+    def zh_site_url(self, lang: str = "zh") -> str | None:
         if not self.site_url:
             return None
-        return self.site_url.rstrip("/") + f"/{self.prefix}/"
+        return self.site_url.rstrip("/") + f"/{self.dir(lang)}/"
+
+    def dir(self, lang: str) -> str:
+        """The directory of a Chinese site under the English one (``zh``, ``zh-TW``)."""
+        return self.prefix if lang == "zh" else lang
+
+    def codes(self) -> list[str]:
+        """Every site's language code, the English one first."""
+        return [SOURCE_LANG, "zh", *(code for code, _label in self.variants)]
 
     def href(self, page_url: str, *, from_lang: str, to_lang: str) -> str:
         """Relative URL from a page to the same page in another language (or itself)."""
-        here = page_url if from_lang == SOURCE_LANG else f"{self.prefix}/{page_url}"
-        there = page_url if to_lang == SOURCE_LANG else f"{self.prefix}/{page_url}"
+        here = page_url if from_lang == SOURCE_LANG else f"{self.dir(from_lang)}/{page_url}"
+        there = page_url if to_lang == SOURCE_LANG else f"{self.dir(to_lang)}/{page_url}"
         return get_relative_url(there, here)
 
     def roots(self) -> dict[str, str]:
         """Each site's root as an absolute URL (with ``site_url``) or a root-relative path."""
         root = (self.site_url or "/").rstrip("/") + "/"
-        return {SOURCE_LANG: root, "zh": f"{root}{self.prefix}/"}
+        return {SOURCE_LANG: root, **{code: f"{root}{self.dir(code)}/" for code in self.codes()[1:]}}
 
-    def zh_path(self) -> str:
-        """The URL path under which the Chinese site is served (``/docs/zh/``); the mount point
-        is ``site_url``'s path, ``/`` without one."""
+    def zh_path(self, lang: str = "zh") -> str:
+        """The URL path under which the Chinese site (or a variant's) is served (``/docs/zh/``);
+        the mount point is ``site_url``'s path, ``/`` without one."""
         mount = urlsplit(self.site_url or "/").path.rstrip("/")
-        return quote(f"{mount}/{self.prefix}/", safe="/%")
+        return quote(f"{mount}/{self.dir(lang)}/", safe="/%")
 
 
 def is_material(config: MkDocsConfig) -> bool:
@@ -121,14 +132,16 @@ def set_alternates(
     own = [a for a in config.extra.get("alternate") or [] if isinstance(a, dict) and a not in human]
     names = {a.get("lang"): a.get("name") for a in own if isinstance(a.get("name"), str)}
     roots = langs.roots()
-    labels = {SOURCE_LANG: EN_LABEL, "zh": zh_label}
+    if langs.variants and zh_label == ZH_LABEL:  # beside Traditional variants, say which Chinese
+        zh_label = SIMPLIFIED_LABEL
+    labels = {SOURCE_LANG: EN_LABEL, "zh": zh_label, **dict(langs.variants)}
     config.extra["alternate"] = [
         *(
             {"name": names.get(code, label), "link": LanguageLink(roots[code], code), "lang": code}
             for code, label in labels.items()
         ),
         *human,
-        *(a for a in own if a.get("lang") not in (SOURCE_LANG, "zh")),
+        *(a for a in own if a.get("lang") not in labels),
     ]
 
 
@@ -151,11 +164,9 @@ def language_url_filter(original: Callable[..., str], langs: Languages, current:
 
 
 def language_hrefs(langs: Languages, page_url: str, current: str) -> dict[str, str]:
-    """``{"en": href, "zh": href}`` from the current page; Material's link uses "zh"."""
-    return {
-        SOURCE_LANG: langs.href(page_url, from_lang=current, to_lang=SOURCE_LANG),
-        "zh": langs.href(page_url, from_lang=current, to_lang="zh"),
-    }
+    """``{"en": href, "zh": href, …}`` from the current page (each variant's code after
+    "zh"); Material's link uses "zh"."""
+    return {code: langs.href(page_url, from_lang=current, to_lang=code) for code in langs.codes()}
 
 
 def inject_language_links(output: str, config: MkDocsConfig, hrefs: dict[str, str], current: str) -> str:
@@ -216,12 +227,31 @@ _LOCALE = re.compile(r"[A-Za-z]{2,3}(?:_[A-Za-z0-9]{2,8})+")
 
 def fix_html_lang(output: str) -> str:
     """Built-in themes write Babel's locale (``zh_Hans_CN``) where HTML wants a BCP 47 language
-    tag (``zh-Hans-CN``): the same subtags, joined by hyphens."""
+    tag (``zh-Hans-CN``): the same subtags, joined by hyphens. A page whose ``<html`` tag has no
+    ``_`` (Material writes ``zh``) is left as it is without parsing it."""
+    start = output.find("<html")
+    end = output.find(">", start) if start >= 0 else -1
+    if end >= 0 and "_" not in output[start:end]:
+        return output
     tag = htmledit.first(output, "html")
     lang = tag.attrs.get("lang") if tag else None
     if lang is None or not _LOCALE.fullmatch(lang.value):
         return output
     return htmledit.apply(output, [htmledit.set_value(lang, lang.value.replace("_", "-"))])
+
+
+def set_html_lang(output: str, lang: str) -> str:
+    """The page's ``<html lang>`` set to ``lang`` (a variant's own code: ``zh-HK``, where the
+    theme knows only ``zh-Hant`` or ``zh_TW``). The theme's own (Material's ``zh-TW``) is
+    seen without parsing the page: the ``<html`` tag's text says it already."""
+    start = output.find("<html")
+    if start >= 0 and f'lang="{lang}"' in output[start : output.find(">", start) + 1]:
+        return output
+    tag = htmledit.first(output, "html")
+    attr = tag.attrs.get("lang") if tag else None
+    if attr is None or attr.value == lang:
+        return output
+    return htmledit.apply(output, [htmledit.set_value(attr, lang)])
 
 
 def prepare_zh_config(config: MkDocsConfig, langs: Languages, site_name: str) -> None:
@@ -364,25 +394,23 @@ def add_sitemap_alternates(sitemap: Path, langs: Languages, lang: str) -> None:
     lack the language prefix; they are corrected here too."""
     if not sitemap.is_file():
         return
-    root = (langs.site_url or "/").rstrip("/") + "/"
-    zh_root = f"{root}{langs.prefix}/"
+    roots = langs.roots()
+    root = roots[SOURCE_LANG]
     text = sitemap.read_text(encoding="utf-8")
 
     def rewrite(match: re.Match[str]) -> str:
         loc = html.unescape(match.group(2).strip())
-        if lang == SOURCE_LANG:
-            rest = loc[len(root) :] if loc.startswith(root) else loc.lstrip("/")
-        elif loc.startswith(zh_root):
-            rest = loc[len(zh_root) :]
+        own_root = roots[lang]
+        if lang != SOURCE_LANG and loc.startswith(own_root):
+            rest = loc[len(own_root) :]
         else:
             rest = loc[len(root) :] if loc.startswith(root) else loc.lstrip("/")
-        en, zh = root + rest, zh_root + rest
-        own = en if lang == SOURCE_LANG else zh
+        urls = {code: roots[code] + rest for code in langs.codes()}
         links = "".join(
             f'<xhtml:link rel="alternate" hreflang="{code}" href="{html.escape(url)}"/>'
-            for code, url in ((SOURCE_LANG, en), ("zh", zh), ("x-default", en))
+            for code, url in (*urls.items(), ("x-default", urls[SOURCE_LANG]))
         )
-        return f"{match.group(1)}{html.escape(own)}{match.group(3)}{links}"
+        return f"{match.group(1)}{html.escape(urls[lang])}{match.group(3)}{links}"
 
     text = _LOC.sub(rewrite, text)
     if _XHTML_NS not in text:
@@ -428,6 +456,13 @@ def zh_404_redirect(output: str, template_name: str, langs: Languages) -> str:
         "<script>(function(){var z=" + prefix + ",p=window.location.pathname;"
         'if(p.indexOf(z)===0&&p!==z+"404.html")window.location.replace(z+"404.html");})();</script>'
     )
+    if langs.variants:  # each Chinese site's visitors to its own 404 page
+        paths = json.dumps([langs.zh_path(code) for code in langs.codes()[1:]]).replace("<", "\\u003c")
+        script = (
+            "<script>(function(){var s=" + paths + ",p=window.location.pathname;"
+            "for(var i=0;i<s.length;i++){var z=s[i];"
+            'if(p.indexOf(z)===0&&p!==z+"404.html"){window.location.replace(z+"404.html");return;}}})();</script>'
+        )
     return htmledit.apply(output, [(head.end, head.end, script)])
 
 
@@ -439,10 +474,13 @@ _MADE_WITH = re.compile(
 )
 
 
-def translate_material_text(output: str, template_name: str | None = None) -> str:
+def translate_material_text(
+    output: str, template_name: str | None = None, convert: Callable[[str], str] = str
+) -> str:
     """Material's hard-coded English in Chinese: the footer's "Made with …" on every page and
-    the 404 page's heading (``template_name`` "404.html")."""
-    output = _MADE_WITH.sub(lambda m: f"本站使用{m.group(1)}构建", output, count=1)
+    the 404 page's heading (``template_name`` "404.html"); ``convert``: our Chinese words into a
+    variant's (nothing else of the page is handed to it)."""
+    output = _MADE_WITH.sub(lambda m: f"{convert('本站使用')}{m.group(1)}{convert('构建')}", output, count=1)
     if template_name == "404.html":
-        output = output.replace(_MATERIAL_404, MATERIAL_404_ZH, 1)
+        output = output.replace(_MATERIAL_404, convert(MATERIAL_404_ZH), 1)
     return output

@@ -1,7 +1,7 @@
 """The switch for the speed-ups that reach into other packages' internals, and the versions
 they were tested with.
 
-Four parts of the plugin save work by wrapping code that is not a public API of its package:
+Five parts of the plugin save work by wrapping code that is not a public API of its package:
 
 * ``reload.py`` (``mkdocs serve`` reloads reuse unchanged Chinese pages' renders): wraps MkDocs'
   ``Page.render``, records mkdocs-autorefs' ``register_anchor`` / ``register_url`` and reads its
@@ -12,7 +12,10 @@ Four parts of the plugin save work by wrapping code that is not a public API of 
 * ``borrow.py`` (the English build lends its renders to the page guard): wraps MkDocs'
   private ``_RelativePathTreeprocessor.path_to_url``;
 * ``jinjacache.py`` (theme templates compiled once per process): sets the bytecode cache of
-  every Jinja environment MkDocs makes.
+  every Jinja environment MkDocs makes;
+* ``convertrender.py`` (a Traditional variant's pages from the Simplified renders, converted):
+  wraps MkDocs' ``Page.render`` and sets what it sets (``content``, ``toc``, the render's title,
+  anchors and links), as ``reload.py`` does.
 
 Each is correct only for the internals it was written against, so each runs only where every
 package it reaches into is installed at a version in :data:`TESTED` (exact versions, each one
@@ -47,6 +50,7 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "reload": ("mkdocs",),
     "borrow": ("mkdocs",),
     "jinjacache": ("mkdocs", "Jinja2"),
+    "convertrender": ("mkdocs",),  # a variant's pages from the Simplified renders (convertrender.py)
 }
 
 

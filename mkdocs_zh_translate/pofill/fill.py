@@ -37,7 +37,7 @@ from pathlib import Path
 
 from ..errors import ZhTranslateError
 from ..pipeline.backends import TranslatorSpec
-from ..pipeline.build import SiteInputs, build_pipeline
+from ..pipeline.build import SiteInputs, build_pipeline, build_variant_pipeline
 from ..pipeline.cache import Hit, MachineCache
 from ..pipeline.glossary import Glossary
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
@@ -45,6 +45,7 @@ from ..pipeline.origin import Origin
 from ..pipeline.progress import progress_for
 from ..pipeline.report import PageCounts
 from ..pipeline.service import Requests
+from ..pipeline.variants import Variant, parse_variants, traditional_code
 from ..review.store import display
 from ..segment import has_words
 from ..untrusted import UntrustedFileError, excerpt, read_untrusted_text
@@ -195,11 +196,15 @@ def fill(
     glossary: Glossary | None = None,
     lazy: LazyTranslator | None = None,
     write: Callable[[Path, str], bool] | None = None,
+    variant: str | None = None,
 ) -> Summary:
     """Fill the catalogs under ``paths``; returns what happened (files are written in place).
 
     ``translated`` writes the new entries as translations instead of ``#, fuzzy`` drafts;
-    ``default_role``: Sphinx's, for reST written back as MyST (``rst-in-myst``)."""
+    ``default_role``: Sphinx's, for reST written back as MyST (``rst-in-myst``). A catalog for
+    a Traditional variant (``Language: zh_TW`` or a ``zh_TW`` folder, as Sphinx lays them out)
+    is filled with the Simplified translation converted (``pipeline.variants``); ``variant``
+    names the variant of every catalog instead."""
     from ..review.store import write_if_changed
 
     files = find_po_files(paths)
@@ -208,15 +213,17 @@ def fill(
     jobs: list[_Job] = []
     for path, _text, catalog in catalogs:
         jobs.extend(_jobs(path, catalog, summary, fmt, refresh, default_role))
-    requests = Requests()
+    chosen = {catalog.path: catalog_variant(catalog, variant) for _path, _text, catalog in catalogs}
+    requests: dict[Variant | None, Requests] = {}
     for job in jobs:
+        wanted = requests.setdefault(chosen[job.catalog.path], Requests())
         for text, droppable in zip(job.message.texts, job.message.droppable):
-            requests.add(text, droppable)
+            wanted.add(text, droppable)
     summary.cache_dir = cache_dir or default_cache_dir(paths)
     hits = _translate(requests, spec, summary.cache_dir, glossary, lazy or LazyTranslator())
     edits: dict[str, list[Edit]] = {}
     for job in jobs:
-        edit = _edit(job, hits, summary, translated)
+        edit = _edit(job, hits[chosen[job.catalog.path]], summary, translated)
         if edit is not None:
             edits.setdefault(job.catalog.path, []).append(edit)
     writer = write or write_if_changed
@@ -411,14 +418,34 @@ def _read(path: Path, root: Path) -> str:
     return text
 
 
+def catalog_variant(catalog: Catalog, forced: str | None = None) -> Variant | None:
+    """The Chinese variant a catalog is for: ``forced`` (``--variant``), else its ``Language``
+    header, else a locale folder on its path (Sphinx's ``locales/zh_TW/LC_MESSAGES``); None for
+    Simplified (``zh_CN``, ``zh``) and anything else."""
+    if forced is not None:
+        return next(iter(parse_variants([forced])), None)
+    names = [catalog.header_value("Language") or "", *reversed(Path(catalog.path).parts)]
+    for name in names:
+        code = traditional_code(name)
+        if code is not None:
+            return parse_variants([code])[0]
+    return None
+
+
 def _translate(
-    requests: Requests, spec: TranslatorSpec, cache_dir: Path, glossary: Glossary | None, lazy: LazyTranslator
-) -> dict[str, Hit]:
-    """Placeholder texts -> validated translations, through the one pipeline."""
+    requests: Mapping[Variant | None, Requests], spec: TranslatorSpec, cache_dir: Path, glossary: Glossary | None,
+    lazy: LazyTranslator,
+) -> dict[Variant | None, dict[str, Hit]]:
+    """Placeholder texts -> validated translations, through the one pipeline (per variant:
+    the Simplified pipeline's text converted, ``build_variant_pipeline``)."""
     machine = MachineCache(cache_dir)
     try:
         site = SiteInputs(cache=machine, glossary=glossary)
-        return build_pipeline(spec, site, lazy=lazy, progress=progress_for(None)).translate(requests)
+        base = build_pipeline(spec, site, lazy=lazy, progress=progress_for(None))
+        return {
+            variant: (base if variant is None else build_variant_pipeline(base, variant)).translate(wanted)
+            for variant, wanted in requests.items()
+        }
     except TranslationFailed as exc:  # finished chunks stay cached
         raise FillError(f"{exc}; no PO file was changed") from None
     finally:

@@ -18,13 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..pipeline.backends import TranslatorSpec, needs_model
-from ..pipeline.build import SiteInputs, build_pipeline
+from ..pipeline.build import SiteInputs, build_pipeline, build_variant_pipeline
 from ..pipeline.glossary import Glossary
 from ..pipeline.lazy import LazyTranslator
 from ..pipeline.progress import Progress
 from ..pipeline.report import PageCounts
 from ..pipeline.service import Requests, TranslationService
 from ..pipeline.translator import Translator
+from ..pipeline.variants import Variant
 from . import metrics
 from .references import Reference
 
@@ -110,6 +111,7 @@ def evaluate(
     load: Callable[[TranslatorSpec], Translator] | None = None,
     progress: Progress | None = None,
     worst: int = WORST,
+    variant: Variant | None = None,
 ) -> RunResult:
     """Translate the references' English with ``spec``'s translator through the pipeline and
     score it. ``load(spec)`` builds the translator (default: the build's lazy loader, markup
@@ -119,9 +121,12 @@ def evaluate(
     dropped) and only the ``worst`` sentences of each kind are kept: the memory a run takes no
     longer grows with the references (it did by ~120 bytes per byte of a TSV file: 6 GB for
     50 MB). The translator's batches are made within a part (the engine batches sentences of
-    similar length from what it is given)."""
+    similar length from what it is given). ``variant``: score the Traditional variant the build
+    makes (the Simplified translation converted) against Traditional references."""
     started = time.perf_counter()
     pipeline = build_pipeline(spec, SiteInputs(glossary=glossary), lazy=LazyTranslator(), load=load, progress=progress)
+    if variant is not None:
+        pipeline = build_variant_pipeline(pipeline, variant)
     service = pipeline.service
     result = RunResult(label or describe(spec), spec)
     scorer = metrics.CorpusScorer()

@@ -7,6 +7,7 @@ and ``quality/`` never import ``plugin/``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,3 +40,8 @@ class Site:
     # the machine cache's text for English no longer on the site (:data:`.drafts.Former`): set
     # only while the English build's cache is open (``plugin.collect.with_site``), else None
     former: Former | None = None
+    # the extra Chinese variants (option ``variants``): code, OpenCC table, and the conversion of
+    # a placeholder text the build makes (``pipeline.variants.Converter``); review/variants.py
+    variants: list[tuple[str, str, Callable[[str], str]]] = field(default_factory=list)
+    # each unit's cached machine text in placeholder form, for the variants' conversions
+    machine_source: dict[tuple[Path, tuple[str | None, str]], str] = field(default_factory=dict)

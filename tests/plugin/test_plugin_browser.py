@@ -226,3 +226,33 @@ def test_switch_language_then_find_a_page_by_a_chinese_word(browser: object, ser
     )
     _wait(driver, lambda d: "/zh/guide/install/" in d.current_url)
     _wait(driver, lambda d: "安装" in d.find_element(By.TAG_NAME, "h1").text)
+
+
+def test_the_taiwan_variant_in_a_browser(browser: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``variants: [zh-Hans, zh-TW]``: Material's zh-TW interface, its switcher listing every
+    language, and its search finding a Traditional word (converted with OpenCC's s2twp)."""
+    pytest.importorskip("opencc", reason="the `hant` extra (OpenCC) is not installed")
+    from tests.plugin.test_plugin_variants import _site
+
+    config = _site(tmp_path, monkeypatch, ["zh-Hans", "zh-TW"])
+    text = config.read_text(encoding="utf-8").replace("site_url: https://example.com/docs/", "site_url: null")
+    config.write_text(text, encoding="utf-8")
+    build_in_process(config)
+    server, url = _serve(tmp_path / "site")
+    driver = browser
+    try:
+        driver.get(url + "zh-TW/guide/install/")
+        assert driver.find_element(By.TAG_NAME, "html").get_attribute("lang") == "zh-TW"
+        assert driver.find_element(By.CSS_SELECTOR, "input.md-search__input").get_attribute("placeholder") == "搜尋"
+        links = driver.execute_script(
+            "return Array.from(document.querySelectorAll('a.md-select__link'))"
+            ".map(a => [a.getAttribute('hreflang'), a.textContent.trim()])"
+        )
+        assert links == [["en", "English"], ["zh", "简体中文"], ["zh-TW", "繁體中文（台灣）"]]
+        # 快取 (Taiwan's word for cache, s2twp's) stands on the install and usage pages
+        _search(driver, "material", "快取", "zh-TW/guide/usage/")
+        driver.get(url + "zh-TW/guide/install/")
+        driver.execute_script("arguments[0].click()", driver.find_element(By.CSS_SELECTOR, 'a[hreflang="zh"]'))
+        _wait(driver, lambda d: d.current_url == url + "zh/guide/install/")
+    finally:
+        server.shutdown()

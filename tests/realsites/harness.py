@@ -58,7 +58,7 @@ import sys
 import tarfile
 import tempfile
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
@@ -226,7 +226,9 @@ def _entries(value: Any) -> list[tuple[str, Any]]:
     return out
 
 
-def write_config(site: Site, project: Path, cache_dir: Path, *, guard: bool | None = None) -> tuple[Path, list[str]]:
+def write_config(
+    site: Site, project: Path, cache_dir: Path, *, guard: bool | None = None, variants: Sequence[str] = ()
+) -> tuple[Path, list[str]]:
     """Write the override config beside the project's; return it and what was dropped."""
     data = yaml.load((project / site.config).read_text(encoding="utf-8"), Loader=_Loader) or {}
     dropped: list[str] = []
@@ -244,6 +246,8 @@ def write_config(site: Site, project: Path, cache_dir: Path, *, guard: bool | No
     zh: dict[str, Any] = {"backend": "pseudo", "banner": True, "cache_dir": str(cache_dir)}
     if guard is not None:
         zh["guard"] = guard
+    if variants:
+        zh["variants"] = ["zh-Hans", *variants]
     plugins.append({"zh-translate": zh})
     data["plugins"] = plugins
     if site.drop_extensions or site.extension_options:
@@ -304,6 +308,8 @@ class Built:
     languages: frozenset[str] = frozenset()
     # the docs folder relative to the build's working folder: the plugin names a page by that path
     docs_prefix: str = "docs"
+    # the extra Chinese variants built beside zh/ (option `variants`): not English either
+    variants: tuple[str, ...] = ()
 
 
 def i18n_languages(data: dict[str, Any]) -> frozenset[str]:
@@ -331,7 +337,9 @@ def human_zh_pages(docs_dir: Path) -> frozenset[str]:
     return frozenset(pages)
 
 
-def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float = 1800) -> Built:
+def build(
+    site: Site, work: Path, *, guard: bool | None = None, timeout: float = 1800, variants: Sequence[str] = ()
+) -> Built:
     """Unpack ``site`` under ``work`` and build it (English + nested zh) with the plugin."""
     if work.exists():
         shutil.rmtree(work)
@@ -339,7 +347,7 @@ def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float =
     project = unpack(site, work / "src")
     for name in site.remove:
         (project / name).unlink()
-    config, dropped = write_config(site, project, work / "zh-cache", guard=guard)
+    config, dropped = write_config(site, project, work / "zh-cache", guard=guard, variants=variants)
     fences = strip_exec_options(project)
     if fences:
         dropped.append(f"markdown-exec options stripped from {fences} fences")
@@ -393,6 +401,7 @@ def build(site: Site, work: Path, *, guard: bool | None = None, timeout: float =
         human_zh_pages(docs_dir),
         i18n_languages(data),
         Path(os.path.relpath(docs_dir, config.parent)).as_posix(),
+        tuple(variants),
     )
 
 
@@ -831,18 +840,19 @@ def version_selector(html: str) -> str:
     return "zh-translate" if 'new URL("versions.json", deployRoot)' in html else ""
 
 
-def compare(built: Built) -> SiteReport:
+def compare(built: Built, language: str = "zh") -> SiteReport:
+    """Each English page against its page in ``language`` (``zh``, or a variant's ``zh-TW``)."""
     report = SiteReport(built.site, dropped=built.dropped, log=built.log)
     report.placeholders = [
         path.relative_to(built.site_dir).as_posix()
         for path in sorted(built.site_dir.rglob("*.html"))
         if PLACEHOLDER in path.read_text(encoding="utf-8", errors="replace")
     ]
-    zh_root = built.site_dir / "zh"
+    zh_root = built.site_dir / language
     warnings = warned_pages(built.log)
     for path in sorted(built.site_dir.rglob("*.html")):
         rel = path.relative_to(built.site_dir)
-        if rel.parts[0] == "zh" or rel.parts[0] in built.languages:
+        if rel.parts[0] in ("zh", *built.variants) or rel.parts[0] in built.languages:
             continue
         english_html = path.read_text(encoding="utf-8", errors="replace")
         english = body(english_html)

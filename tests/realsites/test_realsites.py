@@ -117,3 +117,20 @@ def test_no_page_is_silently_english(report: SiteReport) -> None:
     assert any(p.claims_translation for p in report.pages) or not report.pages, (
         f"{report.site.name}: no zh page carries the machine-translation banner: the measure saw nothing"
     )
+
+
+def test_a_taiwan_variant_keeps_every_pages_structure(tmp_path: Path) -> None:
+    """One site (hatch) with ``variants: [zh-Hans, zh-TW]``: the zh-TW pages keep the English
+    pages' code blocks, links and ids exactly as the Simplified ones do."""
+    pytest.importorskip("opencc", reason="the `hant` extra (OpenCC) is not installed")
+    from .harness import build, compare
+
+    site = next(s for s in BUILT if s.name == "hatch")
+    built = build(site, tmp_path / "w", guard=GUARD, variants=["zh-TW"])
+    simplified, taiwan = compare(built), compare(built, "zh-TW")
+    assert taiwan.pages and not taiwan.missing
+    assert len(taiwan.pages) == len(simplified.pages)
+    assert taiwan.pre == simplified.pre == 100.0
+    assert taiwan.links == simplified.links == 100.0
+    assert taiwan.ids == simplified.ids == 100.0
+    assert taiwan.identical == simplified.identical  # the pseudo backend writes no Chinese to convert

@@ -19,12 +19,17 @@ from ..buildlog import WarningCount
 from ..coexist import find_static_i18n
 from ..collect import Collector
 from ..overrides import translatable_copyright
-from .base import EnglishText, Kept, Mode
+from .base import EnglishText, Kept, Mode, log
 from .bridge import Bridge
 from .collecting import BridgeCollect, Collect
 from .nested import ChineseSite, EnglishSite
+from .variant import VariantSite
 
-__all__ = ["Bridge", "BridgeCollect", "ChineseSite", "Collect", "EnglishSite", "Kept", "Mode", "start"]
+EnglishSite.make_variant = VariantSite  # the extra variants' nested builds (zh-TW …)
+
+__all__ = [
+    "Bridge", "BridgeCollect", "ChineseSite", "Collect", "EnglishSite", "Kept", "Mode", "VariantSite", "start"
+]
 
 
 def start(kept: Kept, config: MkDocsConfig, collector: Collector | None) -> Mode:
@@ -43,13 +48,17 @@ def start(kept: Kept, config: MkDocsConfig, collector: Collector | None) -> Mode
     i18n = find_static_i18n(config)
     mode: Mode
     if i18n is not None:
+        if kept.pipeline.variants():
+            log.warning("option 'variants' is ignored beside mkdocs-static-i18n: only the "
+                        "Simplified language is built (use `docs --variant zh-TW` for its files)")
         mode = (
             Bridge(kept, config, i18n, text)
             if collector is None
             else BridgeCollect(kept, config, i18n, text, collector)
         )
     else:
-        langs = site.Languages(options.language, config.site_url)
+        variants = tuple((v.code, v.region.label) for v in kept.pipeline.variants())
+        langs = site.Languages(options.language, config.site_url, variants)
         mode = (
             EnglishSite(kept, config, langs, text)
             if collector is None

@@ -35,6 +35,7 @@ from .. import speedups, uistrings
 from ..buildlog import WarningCount
 from ..collect import Collector, EnglishBuild
 from ..config import PluginConfig
+from ..convertrender import ConvertedRenders
 from ..docs_source import human_pages
 from ..factory import SitePipeline
 from ..hookmemo import HookMemo
@@ -71,6 +72,7 @@ class Kept:
     dirty: bool = False
     templates: SharedBytecode = field(default_factory=SharedBytecode)  # compiled theme templates
     renders: RenderMemo = field(default_factory=RenderMemo)  # the zh pages' Markdown renders
+    converted: ConvertedRenders = field(default_factory=ConvertedRenders)  # lent to the variants' builds
     hooks: dict[str, HookMemo] = field(default_factory=lambda: {lang: HookMemo() for lang in ("en", "zh")})
     warned_templates: set[Path] = field(default_factory=set)
     sources: PageSources = field(default_factory=PageSources)  # notebooks, includes, other plugins' pages
@@ -276,6 +278,11 @@ def collect_page(
 def hand_over(kept: Kept, text: EnglishText, config: MkDocsConfig, strings: list[str], collector: Collector) -> None:
     """Give the collected English build to ``collector`` (``review sync``, ``prefill``)."""
     assert kept.pipeline.review is not None
+    base = kept.site_translator()
+    variants = []
+    for variant in kept.pipeline.variants():
+        service = kept.pipeline.variant_translator(variant, base).service
+        variants.append((variant.code, variant.table, getattr(service, "convert", str)))
     collector(
         EnglishBuild(
             Path(config.docs_dir),
@@ -283,10 +290,11 @@ def hand_over(kept: Kept, text: EnglishText, config: MkDocsConfig, strings: list
             text.jobs,
             strings,
             text.metas,
-            kept.site_translator(),
+            base,
             site_name=config.site_name or "",
             po_width=kept.options.po_width,
             translation_memory=kept.options.translation_memory,
+            variants=variants,
         )
     )
 

@@ -8,6 +8,7 @@ build the same plugin instance: while it runs, the plugin's mode is :class:`Chin
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,14 +22,17 @@ from mkdocs.structure.pages import Page
 
 from ...logs import PREFIX
 from ...pipeline.lazy import TranslationFailed
-from ...pipeline.pages import STRINGS_LABEL, PageJob, PageResult, plain_fallbacks, strict_failure
+from ...pipeline.pages import STRINGS_LABEL, PageJob, PageResult, SiteTranslator, plain_fallbacks, strict_failure
 from ...pipeline.report import PageCounts
+from ...pipeline.variants import Variant
 from ...plaintext import for_template
 from .. import chrome, editions, site, speedups, theme404, uistrings, versions
 from ..backlinks import BacklinkLayout
 from ..buildlog import PREFIX as ZH_BUILD
 from ..buildlog import prefixed_warnings
+from ..hookmemo import HookMemo
 from ..overrides import apply_overrides, translatable_site_name
+from ..reviewcapture import ReviewCapture
 from ..serving import serve_zh_404
 from ..titles import HOME_ZH, recover_front_matter
 from .base import (
@@ -53,10 +57,15 @@ class Translated:
     results: dict[str, PageResult] = field(default_factory=dict)
     strings: dict[str, str] = field(default_factory=dict)
     counts: dict[str, PageCounts] = field(default_factory=dict)  # per page, for the JSON report
+    label: str = "zh"  # the variant it is in (its code), for the log
 
 
 class EnglishSite(Mode):
     """The English build of a site whose Chinese edition the plugin builds itself."""
+
+    #: The nested build of an extra variant (zh-TW …), which translates before it builds:
+    #: ``modes/variant.py``'s, set by ``modes/__init__.py`` (variant.py builds on this module).
+    make_variant: Callable[[EnglishSite, Variant], ChineseSite]
 
     def __init__(self, kept: Kept, config: MkDocsConfig, langs: site.Languages, text: EnglishText) -> None:
         super().__init__(kept)
@@ -79,6 +88,8 @@ class EnglishSite(Mode):
 
     def on_serve(self, server: Any, config: MkDocsConfig) -> None:
         serve_zh_404(server, Path(config.site_dir), self.kept.options.language)
+        for code, _label in self.langs.variants:  # each variant's missing pages: its own 404 page
+            serve_zh_404(server, Path(config.site_dir), code)
 
     def on_nav(self, nav: Navigation, config: MkDocsConfig, files: Files) -> Navigation:
         if self.kept.options.translate_nav:
@@ -117,12 +128,18 @@ class EnglishSite(Mode):
         """Translate the site in one pass and build the Chinese edition."""
         strings = site_strings + [value for metas in self.text.metas.values() for value in metas.values()]
         translate(self.kept, self.done, self.text.jobs, strings)
-        self.kept.pipeline.english.clear()  # lent to this pass only
+        variants = [self.make_variant(self, variant) for variant in self.kept.pipeline.variants()]
+        for edition in variants:
+            edition.translate(strings)
+        self.kept.pipeline.english.clear()  # lent to these passes only
         site.add_sitemap_alternates(Path(config.site_dir) / "sitemap.xml", self.langs, site.SOURCE_LANG)
         if english_warnings:  # MkDocs aborts this build next, with its own message
             log.info(f"Chinese site not built: the English build has {english_warnings} warning(s) in strict mode")
             return
+        self.kept.converted.renders.clear()
         ChineseSite(self).build(config)
+        for edition in variants:
+            edition.build(config)
 
 
 class ChineseSite(Mode):
@@ -135,6 +152,19 @@ class ChineseSite(Mode):
         self.text = english.text
         self.done = english.done
         self.human: set[str] = set()
+        self.code = "zh"  # the site's language code in links (a variant's is its own: variant.py)
+        # the Simplified renders kept for the variants to convert (convertrender.py)
+        self.keep_renders = bool(english.langs.variants) and speedups.enabled(
+            self.kept.options.speedups, "convertrender"
+        )
+
+    @property
+    def review(self) -> ReviewCapture | None:
+        """``review serve``'s capture, for the Simplified site only (it reviews translations/zh/)."""
+        return self.kept.review if self.code == "zh" else None
+
+    def shape(self, config: MkDocsConfig) -> None:
+        """What the variant builds (variant.py) change in the Chinese site's config."""
 
     def next_build(self, config: MkDocsConfig, start: Any) -> Mode:
         return self  # the nested build's own on_config: the English build set it up
@@ -144,7 +174,7 @@ class ChineseSite(Mode):
         from mkdocs.commands.build import build as mkdocs_build
 
         kept, text, strings = self.kept, self.text, self.done.strings
-        zh_dir = Path(config.site_dir) / self.langs.prefix
+        zh_dir = Path(config.site_dir) / self.langs.dir(self.code)
         options = kept.options
         kept.mode = self
         try:
@@ -164,6 +194,7 @@ class ChineseSite(Mode):
             name = text.site_name
             site_name = for_template(strings.get(name, name) if translatable_site_name(name) else name)
             site.prepare_zh_config(zh_config, self.langs, site_name)
+            self.shape(zh_config)
             site.unstemmed_material_search(zh_config)
             if text.site_description:
                 zh_config.site_description = for_template(strings.get(text.site_description, text.site_description))
@@ -175,18 +206,19 @@ class ChineseSite(Mode):
             for name in uistrings.localize_dates(zh_config):
                 log.debug(f"plugin {name!r}: locale {uistrings.ZH_LOCALE!r} in the Chinese site")
             apply_overrides(zh_config, options.overrides.values())
-            kept.sources.prepare_zh(zh_config, self.langs.prefix)
+            kept.sources.prepare_zh(zh_config, self.langs.dir(self.code))
             for message in kept.theme_text.english_left(kept.warned_templates):  # once per file
                 log.warning(message)
             kept.theme_text.apply(zh_config.theme, strings)
             editions.set_alternates(zh_config, self.langs)
-            serve_url = self.langs.zh_site_url() if kept.command == "serve" else None
+            serve_url = self.langs.zh_site_url(self.code) if kept.command == "serve" else None
             log.info(f"building the Chinese site in {zh_dir}")
             kept.renders.new_build()
-            if kept.review is not None:
-                kept.review.started(zh_config, self)
+            if self.review is not None:
+                self.review.started(zh_config, self)
+            hooks = kept.hooks.setdefault(self.code, HookMemo())
             if kept.reusing():
-                kept.hooks["zh"].install(zh_config)
+                hooks.install(zh_config)
             try:
                 with prefixed_warnings():
                     mkdocs_build(zh_config, serve_url=serve_url, dirty=kept.dirty)
@@ -194,7 +226,6 @@ class ChineseSite(Mode):
                 raise Abort(f"{ZH_BUILD}{exc.message}") from None
             if kept.renders.reused:
                 log.debug(f"{kept.renders.reused} unchanged pages' renders reused, {kept.renders.rendered} rendered")
-            hooks = kept.hooks["zh"]
             if hooks.reused:
                 log.debug(f"{hooks.reused} page hooks of other plugins reused, {hooks.ran} run")
         finally:
@@ -212,8 +243,8 @@ class ChineseSite(Mode):
                 title = explicit_title(item)
                 if title:
                     item.title = for_template(self.done.strings.get(title, title))
-        if self.kept.review is not None:
-            self.kept.review.navigation(nav, files)
+        if self.review is not None:
+            self.review.navigation(nav, files)
         return nav
 
     def notebook_in(self, page: Page) -> None:
@@ -224,6 +255,8 @@ class ChineseSite(Mode):
     def pre_page(self, page: Page, config: MkDocsConfig, files: Files) -> None:
         if self.kept.reusing():  # see reload.py
             self.kept.renders.attach(page, config, files)
+        if self.keep_renders and not self.kept.sources.handled(page.file.src_uri):
+            self.kept.converted.keep(page)  # for the variants' builds (convertrender.py)
 
     def notebook_out(self, page: Page) -> None:
         self.kept.sources.swap_out(page)
@@ -239,23 +272,30 @@ class ChineseSite(Mode):
             job = page_job(kept, page, markdown, config, name_problems=False)
             if job is None:
                 return markdown
-            translate(kept, done, {key: job}, list(translatable_meta(page).values()))
+            self.translate_more({key: job}, list(translatable_meta(page).values()))
             result = done.results[key]
         for name, value in translatable_meta(page).items():
             page.meta[name] = for_template(done.strings.get(value, value))
         return result.markdown
 
+    def translate(self, strings: list[str]) -> None:
+        """The variants' own pass (variant.py); the Simplified text is the English build's."""
+
+    def translate_more(self, jobs: dict[str, PageJob], strings: list[str]) -> None:
+        """Translate pages the English build did not see (``--dirty``) into this site's text."""
+        translate(self.kept, self.done, jobs, strings)
+
     def on_page_content(self, html: str, page: Page, config: MkDocsConfig, files: Files) -> str:
         html = self.kept.sources.content(page, html, zh=True)  # a notebook's heading ids
-        if self.kept.review is not None:
-            html = self.kept.review.content(html)
+        if self.review is not None:
+            html = self.review.content(html)
         banner = self._banner(page)
         if banner:
             self.banners[page.file.src_uri] = banner
             # MkDocs' implicit title of a homepage without nav title, meta title or H1 (after
             # render, before any template shows it in a nav).
             if page.is_homepage and "title" not in page.__dict__ and page.title == "Home":
-                page.title = HOME_ZH
+                page.title = self.own_text(HOME_ZH)
         self.text.titles.apply(page, self.done.strings)
         if isinstance(page.title, str):
             # A title taken from the translated H1 is escaped HTML, and themes pass it through
@@ -268,26 +308,31 @@ class ChineseSite(Mode):
         if page.file.src_uri in self.human:
             return ""
         result = self.done.results.get(page.file.src_uri)
-        return site.banner_html(
+        return self.own_text(site.banner_html(
             self.kept.options.banner,
             segments=result.segments if result else 0,
             reviewed=result.reviewed if result else 0,
             model=self.kept.pipeline.model_label(),
             translated=bool(result and result.translated and result.segments),  # no text: nothing was translated
             machine=bool(result and result.machine),  # reviews and English only: no model to name
-        )
+        ))
 
     def on_env(self, env: Any, config: MkDocsConfig, files: Files) -> Any:
-        env = with_site_env(self.kept, env, config, self.english.backlinks, self.langs, zh=True)
-        if self.kept.review is not None:
-            self.kept.review.environment(env)
+        env = with_site_env(self.kept, env, config, self.english.backlinks, self.langs, zh=True, current=self.code)
+        if self.review is not None:
+            self.review.environment(env)
         return env
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
-        hrefs = site.language_hrefs(self.langs, page.url, "zh")
-        output = site.inject_language_links(output, config, hrefs, "zh")
-        output = versions.mike_selector(site.fix_html_lang(output), config, self.langs.prefix)
-        return site.translate_material_text(output) if site.is_material(config) else output
+        hrefs = site.language_hrefs(self.langs, page.url, self.code)
+        output = site.inject_language_links(output, config, hrefs, self.code)
+        output = versions.mike_selector(site.fix_html_lang(output), config, self.langs.dir(self.code))
+        return site.translate_material_text(output, convert=self.own_text) if site.is_material(config) else output
+
+    def own_text(self, html: str) -> str:
+        """The plugin's own Chinese words (banner, Material's footer; Simplified here, a variant
+        converts them): never a page, whose code must stay as written."""
+        return html
 
     def on_post_template(self, output: str, template_name: str, config: MkDocsConfig) -> str:
         # 404.html and friends are not pages: their language links lead to each site's root
@@ -295,7 +340,7 @@ class ChineseSite(Mode):
         output = site.fix_404_links(site.fix_html_lang(output), template_name, self.langs)
         output = theme404.translate_404(output, template_name, self.text.theme_404, self.done.strings)
         if site.is_material(config):
-            output = site.translate_material_text(output, template_name)
+            output = site.translate_material_text(output, template_name, convert=self.own_text)
         return output
 
     def on_post_build(self, config: MkDocsConfig) -> None:
@@ -303,11 +348,12 @@ class ChineseSite(Mode):
         for message in chrome.translate_scripts(config, site_dir):
             log.warning(message)
         site.segment_search_index(site_dir)
-        site.add_sitemap_alternates(site_dir / "sitemap.xml", self.langs, "zh")
+        site.add_sitemap_alternates(site_dir / "sitemap.xml", self.langs, self.code)
 
 
 def with_site_env(
-    kept: Kept, env: Any, config: MkDocsConfig, backlinks: BacklinkLayout, langs: site.Languages, *, zh: bool
+    kept: Kept, env: Any, config: MkDocsConfig, backlinks: BacklinkLayout, langs: site.Languages, *, zh: bool,
+    current: str = "zh",
 ) -> Any:
     """The Jinja environment of one of the two builds: shared compiled templates, mkdocstrings'
     backlinks laid out as in the English build (backlinks.py), Material's language-aware ``url``."""
@@ -317,19 +363,25 @@ def with_site_env(
     if mkdocstrings is not None:
         backlinks.install(mkdocstrings, zh=zh)
     if site.is_material(config):
-        current = "zh" if zh else site.SOURCE_LANG
-        env.filters["url"] = site.language_url_filter(env.filters["url"], langs, current)
+        env.filters["url"] = site.language_url_filter(env.filters["url"], langs, current if zh else site.SOURCE_LANG)
     return env
 
 
-def translate(kept: Kept, done: Translated, jobs: dict[str, PageJob], strings: list[str]) -> None:
-    """Translate pages and strings in one pass; report problems; record the statistics."""
+def translate(
+    kept: Kept, done: Translated, jobs: dict[str, PageJob], strings: list[str], translator: SiteTranslator | None = None
+) -> None:
+    """Translate pages and strings in one pass; report problems; record the statistics.
+    ``translator``: a variant's (modes/variant.py), whose pass neither writes the build's report
+    nor replaces its statistics; default the build's own."""
     options = kept.options
+    variant = translator is not None
     try:
-        results, translated, stats = kept.site_translator().translate_pages(list(jobs.values()), strings)
+        translator = translator or kept.site_translator()
+        results, translated, stats = translator.translate_pages(list(jobs.values()), strings)
     except TranslationFailed as exc:
         raise PluginError(f"{PREFIX}{exc}") from None
-    kept.sources.merge(results, jobs)
+    if not variant:  # notebooks and other plugins' pages: the Simplified build's (sources.py)
+        kept.sources.merge(results, jobs)
     done.results.update(results)
     done.strings.update(translated)
     done.counts.update(kept.sources.kept_counts())
@@ -338,6 +390,10 @@ def translate(kept: Kept, done: Translated, jobs: dict[str, PageJob], strings: l
             done.counts[key].add(counts)
         else:
             done.counts[key] = counts
+    if variant:
+        log.info(f"{done.label}: {stats.summary()}")
+        _report_problems(results, strict=options.strict)
+        return
     kept.stats = stats
     log.info(stats.summary())
     if stats.fallback_steps and not options.strict:
