@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from mkdocs.structure.files import Files
     from mkdocs.structure.nav import Navigation
 
-    from .modes.base import Mode
-
 
 @dataclass
 class ReviewCapture:
@@ -30,9 +28,11 @@ class ReviewCapture:
     files: Files | None = None
     nav: Navigation | None = None
     env: Any = None
-    mode: Mode | None = None  # the Chinese build's mode, made current again for a page rebuild
+    # The Chinese build's mode (a ``modes.base.Mode``), made current again for a page rebuild;
+    # typed loosely because modes/base.py holds this capture (naming Mode here was an import cycle).
+    mode: Any = None
 
-    def started(self, config: MkDocsConfig, mode: Mode) -> None:
+    def started(self, config: MkDocsConfig, mode: Any) -> None:
         self.config, self.mode = config, mode
 
     def navigation(self, nav: Navigation, files: Files) -> None:
