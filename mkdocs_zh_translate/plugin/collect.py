@@ -233,6 +233,8 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
     site.pages[site_path] = merge_site_units(site_groups)
     site.page_labels[site_path] = "(site-wide strings)"
     hits = build.translator.cached(pages, [text for text, _where in strings])
+    spec = build.translator.spec
+    own = Path(spec.model).name if spec.model else spec.backend
     for path, units in site.pages.items():
         for unit in units:
             hit = hits.get(unit.text)
@@ -240,6 +242,7 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
                 # no soft line breaks, as in the msgid (gettext tools compare their newlines)
                 site.machine[(path, unit.key)] = soft_breaks_as_spaces(to_readable(_segment_of(unit), hit.text))
                 site.scores[(path, unit.key)] = hit.score
+                site.models[(path, unit.key)] = hit.model or own
     return site
 
 
