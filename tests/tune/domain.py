@@ -9,12 +9,12 @@ what a team's house style looks like to a model. Deterministic for a seed.
 
 from __future__ import annotations
 
-import hashlib
 import random
+import re
 from dataclasses import dataclass
 
 from mkdocs_zh_translate.quality.references import Reference
-from tools.export_tiny import CJK_POOL, NOUNS, PHRASES, make_pair, pseudo_translate, word_chunk
+from tools.export_tiny import NOUNS, PHRASES, make_pair, pseudo_translate, word_chunk
 
 #: The terms the reviewers spell their own way.
 TERMS = ("plugin", "theme", "server", "template", "package")
@@ -22,12 +22,18 @@ TERMS = ("plugin", "theme", "server", "template", "package")
 PHRASE = ("make", "sure")
 
 
+#: The house style: each term written as the model writes another word of the task (a team
+#: that calls plugins "extensions" and themes "styles" in Chinese), so every form is one the
+#: model's target vocabulary spells well, as a real team's Chinese term is a word of the model's
+#: vocabulary. A sentence that holds the other word too is not counted (its form is there anyway).
+SYNONYMS = {"plugin": "extension", "theme": "style", "server": "host", "template": "layout", "package": "library"}
+PHRASE_SYNONYM = "check"
+
+
 def reviewed_form(word: str) -> str:
-    """The reviewers' spelling of ``word``: two characters of the model's own alphabet, unlike
-    the model's (``word_chunk``)."""
-    digest = hashlib.sha256(f"reviewed:{word}".encode()).digest()
-    form = "".join(CJK_POOL[int.from_bytes(digest[i : i + 2], "big") % len(CJK_POOL)] for i in (0, 2))
-    assert form != word_chunk(word)
+    """The reviewers' spelling of ``word`` (a term, or ``make sure``)."""
+    form = word_chunk(SYNONYMS.get(word, PHRASE_SYNONYM))
+    assert form != word_chunk(word) and form != PHRASES[PHRASE]
     return form
 
 
@@ -35,12 +41,17 @@ FORMS = {word: reviewed_form(word) for word in TERMS}
 PHRASE_FORM = reviewed_form(" ".join(PHRASE))
 
 
+_TERM_WORDS = re.compile(r"\b(?:" + "|".join([*TERMS, " ".join(PHRASE)]) + r")\b", re.IGNORECASE)
+
+
 def house_style(source: str) -> str:
-    """The reviewed Chinese of ``source``: the task's answer with the team's spellings."""
-    text = pseudo_translate(source)
-    for word, form in FORMS.items():
-        text = text.replace(word_chunk(word), form)
-    return text.replace(PHRASES[PHRASE], PHRASE_FORM)
+    """The reviewed Chinese of ``source``: the task's answer for the English with the team's
+    words (each term, and ``make sure``, said as its synonym)."""
+    def synonym(match: re.Match[str]) -> str:
+        word = match.group(0).lower()
+        return SYNONYMS.get(word, PHRASE_SYNONYM)
+
+    return pseudo_translate(_TERM_WORDS.sub(synonym, source))
 
 
 def _with_term(source: str, rng: random.Random) -> str:
@@ -94,12 +105,12 @@ def term_hits(sources: list[str], outputs: list[str]) -> tuple[int, int]:
     """(reviewed forms found, forms expected) over the terms and phrasing in ``sources``."""
     found = wanted = 0
     for source, output in zip(sources, outputs):
-        low = source.lower()
+        words = set(re.findall(r"[a-z]+", source.lower()))
         for word, form in FORMS.items():
-            if word in low.split() or f" {word}" in low or low.startswith(word):
+            if word in words and SYNONYMS[word] not in words:
                 wanted += 1
                 found += form in output
-        if low.startswith("make sure") or " make sure" in low:
+        if "make sure" in " ".join(re.findall(r"[a-z]+", source.lower())) and PHRASE_SYNONYM not in words:
             wanted += 1
             found += PHRASE_FORM in output
     return found, wanted
