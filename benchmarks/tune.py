@@ -2,7 +2,7 @@
 
 The team's reviewers spell five terms and one phrasing their own way (``tests/tune/domain.py``)
 in 200 reviewed entries over 10 PO files. ``tune`` (the real ``tune.run.tune``: split by PO file,
-replay of the base's translations of 640 other sentences of the site, early stopping on the
+replay of the base's translations of 960 other sentences of the site, early stopping on the
 held-out chrF, the guards, the int8 export) tunes the tiny test model on them; then the base and
 the tuned *exports* are measured through the engine (beam search, the build's path, no cache):
 
@@ -44,7 +44,9 @@ from tests.tune import domain
 
 #: The settings of the measured run (the tiny model learns at a higher rate than a real one).
 SETTINGS = Settings(steps=600, batch=32, lr=5e-4, eval_every=100, patience=3, threads=1, anchor=0.01)
-REPLAY = 640
+REPLAY = 960
+#: Replay pairs per training pair (6: all 960 other sentences, less those holding a replaced form).
+REPLAY_RATIO = 6.0
 
 
 def translate(model: Path, texts: list[str]) -> list[str]:
@@ -94,7 +96,7 @@ def run(out: Path) -> int:
         general = general_set(general_tsv)
         refs = domain.references(domain.reviewed_entries(200))
         request = Request(base, out, refs, source=str(hf), general=general_tsv, settings=SETTINGS,
-                          replay=replay_english(REPLAY))
+                          replay=replay_english(REPLAY), replay_ratio=REPLAY_RATIO)
         started = time.perf_counter()
         outcome = tune(request, lambda line: print(line, file=sys.stderr),
                        on_eval=lambda step, chrf: print(f"  step {step}: held-out chrF {chrf:.2f}", file=sys.stderr))
@@ -114,8 +116,9 @@ def run(out: Path) -> int:
 
         shuffled = domain.references(domain.reviewed_entries(200, shuffled=True))
         try:
-            tune(Request(base, Path(tmp) / "refused", shuffled, source=str(hf), general=general_tsv,
-                         settings=SETTINGS, replay=replay_english(REPLAY)), lambda line: None)
+            refused = Request(base, Path(tmp) / "refused", shuffled, source=str(hf), general=general_tsv,
+                              settings=SETTINGS, replay=replay_english(REPLAY), replay_ratio=REPLAY_RATIO)
+            tune(refused, lambda line: None)
             print("shuffled references: NOT refused", file=sys.stderr)
             return 1
         except TuneRefused as exc:
@@ -160,7 +163,8 @@ def step_time(steps: int, threads: int | None, freeze_embeddings: bool = False) 
     times = [one() for _ in range(steps)]
     cpu = cpu[1:]
     print(f"opus-mt-en-zh shape ({params / 1e6:.1f}M parameters), batch 16x32->40 tokens, "
-          f"{torch.get_num_threads()} threads{', embeddings frozen' if freeze_embeddings else ''}: {sum(times) / len(times):.2f} s/step "
+          f"{torch.get_num_threads()} threads{', embeddings frozen' if freeze_embeddings else ''}: "
+          f"{sum(times) / len(times):.2f} s/step "
           f"(min {min(times):.2f}, max {max(times):.2f}, {steps} steps); CPU time {sum(cpu) / len(cpu):.2f} s/step "
           f"(what the step costs an idle machine's cores together)")
 
