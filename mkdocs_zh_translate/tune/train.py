@@ -43,7 +43,7 @@ class Settings:
     #: Weight of the pull back to the base weights (L2-SP: the squared distance of every weight
     #: from its starting value, summed): what keeps a small model from forgetting its general
     #: translations while it learns the team's forms. 0: plain fine-tuning.
-    anchor: float = 0.0
+    anchor: float = 0.01
 
     def as_json(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__dataclass_fields__}

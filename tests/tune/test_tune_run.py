@@ -21,12 +21,13 @@ from tests.tune import domain
 
 pytestmark = pytest.mark.slow
 
-QUICK = ttrain.Settings(steps=150, batch=32, lr=5e-4, eval_every=50, patience=3, threads=1, anchor=0.01)
+QUICK = ttrain.Settings(steps=200, batch=32, lr=5e-4, eval_every=100, patience=3, threads=1, anchor=0.01)
 
 
 def _general(tmp_path: Path) -> Path:
     path = tmp_path / "general.tsv"
-    pairs = [(s, t) for s, t in domain.general_pairs(60) if not any(w in s.lower() for w in domain.TERMS)]
+    pairs = [(s, t) for s, t in domain.general_pairs(60)
+             if not any(w in s.lower() for w in domain.TERMS) and "make sure" not in s.lower()]
     path.write_text("".join(f"{s}\t{t}\n" for s, t in pairs), encoding="utf-8")
     return path
 
@@ -49,7 +50,7 @@ def test_tuning_learns_the_reviewers_forms_and_records_what_it_learnt_from(tmp_p
     base, out = tiny_onnx_model("int8"), tmp_path / "tuned"
     refs = domain.references(domain.reviewed_entries(200))
     request = Request(base, out, refs, source=str(tiny_hf_model()), general=_general(tmp_path), settings=QUICK,
-                      replay=_replay(320))
+                      replay=_replay(960), replay_ratio=6.0)
     lines: list[str] = []
     outcome = tune(request, lines.append)
     held = outcome.split.held_out
@@ -61,7 +62,7 @@ def test_tuning_learns_the_reviewers_forms_and_records_what_it_learnt_from(tmp_p
     before = domain.term_hits(sources, _engine(base, sources))
     after = domain.term_hits(sources, _engine(out, sources))
     assert before[0] == 0 and before[1] >= 30
-    assert after[0] >= before[1] // 2  # half the forms after 150 steps (the benchmark's 600: see the guide)
+    assert after[0] >= before[1] // 2  # half the forms after 200 steps (the benchmark's 600: see the guide)
 
     record = json.loads((out / TUNE_FILE).read_text(encoding="utf-8"))
     manifest = json.loads((out / MANIFEST_FILE).read_text(encoding="utf-8"))
