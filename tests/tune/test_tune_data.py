@@ -4,6 +4,8 @@ reviewers replaced."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from mkdocs_zh_translate.tune import data
@@ -82,3 +84,26 @@ def test_tune_command_refuses_bad_numbers_in_one_line(capsys: pytest.CaptureFixt
     assert err.strip() == "mkdocs-zh-translate: error: --held-out 1.5: a share between 0 and 1"
     assert main(["tune", "--out", "x", "--lr", "nan"]) == 2
     assert "--lr nan: a number, 0 or more" in capsys.readouterr().err
+
+
+def test_eval_held_out_scores_only_what_the_tuned_model_never_trained_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    from mkdocs_zh_translate.cli.app import main
+
+    tsv = tmp_path / "refs.tsv"
+    tsv.write_text("Open the file.\t打开文件。\nSave the page.\t保存页面。\nClose the site.\t关闭站点。\n", encoding="utf-8")
+    tuned = tmp_path / "tuned"
+    tuned.mkdir()
+    held = [data.source_digest("Open the file."), data.source_digest("Close the site.")]
+    (tuned / "tune.json").write_text(json.dumps({"entries": {"held_out_sources": held}}), encoding="utf-8")
+    assert main(["eval", "--references", str(tsv), "--held-out", str(tuned), "--backend", "pseudo", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["references"]["count"] == 2
+    assert main(["eval", "--references", str(tsv), "--held-out", str(tuned), "--backend", "pseudo",
+                 "--compare", "beams=1", "beams=2"]) == 0
+    assert "gain (beams=2 over beams=1): chrF +0.0" in capsys.readouterr().out
+    assert main(["eval", "--references", str(tsv), "--held-out", str(tmp_path), "--backend", "pseudo"]) == 2
+    assert "no tuning record" in capsys.readouterr().err
