@@ -34,5 +34,8 @@ def predecessors(model_dir: Path) -> list[tuple[str, str]]:
     for item in lineage:
         if isinstance(item, dict) and isinstance(item.get("fingerprint"), str):
             name = item.get("model")
-            out.append((item["fingerprint"], name if isinstance(name, str) else item["fingerprint"][:12]))
+            # shown on terminals and in the review report: a name with a control or an invisible
+            # (bidi) character is replaced by the fingerprint's start
+            plain = isinstance(name, str) and 0 < len(name) <= 200 and name.isprintable()
+            out.append((item["fingerprint"], name if plain else item["fingerprint"][:12]))
     return out

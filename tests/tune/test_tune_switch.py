@@ -57,6 +57,8 @@ def test_a_tuned_model_names_its_predecessors_and_the_cache_binds_them(models: t
     base, tuned = models
     assert predecessors(tuned) == [(_fingerprint(base), "base")]
     assert predecessors(base) == []
+    odd = fake_export(tmp_path, "odd", [{"fingerprint": "f" * 32, "model": "evil\x1b[2J\u202e"}])
+    assert predecessors(odd) == [("f" * 32, "f" * 12)]  # no control reaches a terminal
     machine = MachineCache(tmp_path / "cache")
     try:
         binding = bind_cache(TranslatorSpec("onnx", str(tuned)), machine)
