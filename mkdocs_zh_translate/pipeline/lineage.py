@@ -36,6 +36,9 @@ def predecessors(model_dir: Path) -> list[tuple[str, str]]:
             name = item.get("model")
             # shown on terminals and in the review report: a name with a control or an invisible
             # (bidi) character is replaced by the fingerprint's start
-            plain = isinstance(name, str) and 0 < len(name) <= 200 and name.isprintable()
-            out.append((item["fingerprint"], name if plain else item["fingerprint"][:12]))
+            fingerprint: str = item["fingerprint"]
+            if isinstance(name, str) and 0 < len(name) <= 200 and name.isprintable():
+                out.append((fingerprint, name))
+            else:
+                out.append((fingerprint, fingerprint[:12]))
     return out
