@@ -139,8 +139,9 @@ def tune(request: Request, say: Say, on_step: Any = None, on_eval: Any = None) -
     base = base_of(request.model_dir)
     generation = read_json(request.model_dir / GENERATION_FILE, "generation settings")
     source = request.source or base["source"]
-    if not isinstance(source, str) or not source:
-        raise TuneError(f"{request.model_dir}: its manifest names no source checkpoint; give --source")
+    if not isinstance(source, str) or not source or not source.isprintable():
+        # printed on the terminal below: a source with a control character is none
+        raise TuneError(f"{request.model_dir}: its manifest names no usable source checkpoint; give --source")
     split = _split(request)
     general, general_origin = _general(request)
     src = resolve_source(source)
