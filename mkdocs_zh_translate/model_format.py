@@ -28,3 +28,10 @@ EXPORT_HINT = "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR"
 def recreate_hint(model_dir: object) -> str:
     """The fix that ends every message about a broken model directory."""
     return f"re-create {model_dir} with `{EXPORT_HINT.replace('DIR', str(model_dir))}`"
+# Written by ``tune`` into a model directory it made (listed in the manifest, so verified): what
+# the model was tuned on, from which base, with which settings and scores, and the fingerprints
+# of the models it succeeds, whose cached translations a build keeps serving.
+TUNE_FILE = "tune.json"
+# Optional: a small sample of the model's own domain (``english<TAB>reference`` lines) that
+# ``tune``'s forgetting guard scores a tuned model on when no other general set is given.
+GENERAL_FILE = "general.tsv"

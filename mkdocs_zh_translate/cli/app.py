@@ -200,6 +200,10 @@ def _build_parser(own_only: bool = False) -> argparse.ArgumentParser:
     from .eval import add_parser as add_eval_parser
 
     add_eval_parser(sub)
+
+    from .tune import add_parser as add_tune_parser
+
+    add_tune_parser(sub)
     return parser
 
 

@@ -53,6 +53,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "OpenCC) against its references: the site's translations/<CODE>/ reviews, or a TSV of them",
     )
     ev.add_argument("--limit", type=int, metavar="N", help="score the first N references only")
+    ev.add_argument(
+        "--held-out", metavar="TUNED_DIR",
+        help="score only the reviewed entries a model `tune` made was validated on (never trained on)",
+    )
     ev.add_argument("--min-chrf", type=float, metavar="X", help="exit 1 when a run's chrF is below X (CI)")
     ev.add_argument("--worst", type=int, default=5, metavar="N", help="list the N worst sentences (default: 5)")
     ev.add_argument("--json", action="store_true", help="print the results as JSON (schema in the user guide)")
@@ -143,6 +147,17 @@ def _base_spec(args: argparse.Namespace, refs: ReferenceSet) -> TranslatorSpec:
     return base.with_options(**given_options(args))
 
 
+def _held_out(refs: ReferenceSet, tuned: Path) -> None:
+    """Keep the references ``tuned``'s record lists as held out (by the English's hash)."""
+    from ..quality.metrics import plain
+    from ..tune.data import source_digest
+    from ..tune.record import held_out_of
+
+    held = held_out_of(tuned)
+    refs.references = [r for r in refs.references if source_digest(plain(r.source)) in held]
+    refs.origin += f" (held out by {display(tuned)})"
+
+
 def run_eval(args: argparse.Namespace) -> int:
     """Read the references, run one translator (or two with ``--compare``), print the results;
     exit 1 below ``--min-chrf``."""
@@ -156,6 +171,8 @@ def run_eval(args: argparse.Namespace) -> int:
 
     variant = next(iter(parse_variants([args.variant] if args.variant else [])), None)
     refs = _references(args, variant)
+    if args.held_out:
+        _held_out(refs, Path(args.held_out))
     for line in refs.skipped:
         print(f"mkdocs-zh-translate: warning: {line}", file=sys.stderr)
     refs.references = limited(refs.references, args.limit)
@@ -179,6 +196,8 @@ def run_eval(args: argparse.Namespace) -> int:
         skipped = f" ({len(refs.skipped)} skipped)" if refs.skipped else ""
         print(f"eval: {len(refs.references)} references from {refs.origin}{skipped}")
         print(table(runs))
+        if len(runs) == 2:
+            print(f"gain ({runs[1].label} over {runs[0].label}): chrF {runs[1].scores.chrf - runs[0].scores.chrf:+.1f}")
         for run in runs:
             lines = worst_lines(run, args.worst)
             if lines:

@@ -42,6 +42,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "model unless N is 0) and `fingerprint=HASH` (of everything the build translates), for "
         "$GITHUB_OUTPUT; the CI guide's workflow uses it",
     )
+    parser.add_argument(
+        "--retranslate", action="store_true",
+        help="re-translate what an earlier model wrote (a tuned model's base: the build keeps serving it), "
+        "least confident first; says how many and about how long before the bulk of it",
+    )
+    parser.add_argument("--limit", type=int, metavar="N", help="with --retranslate: the N least confident only")
     parser.add_argument("--no-progress", action="store_true", help="no progress lines")
     parser.add_argument(
         "--json", action="store_true",
@@ -56,6 +62,8 @@ def _run(args: argparse.Namespace) -> int:
 
     if args.plan:
         return _plan(args)
+    if args.retranslate or args.limit is not None:
+        return _retranslate(args)
     if args.workers < 0:
         raise CliError("--workers must be >= 0")
     if args.threads is not None:  # also what each worker's engine can take (the engine's own rule)
@@ -84,4 +92,20 @@ def _plan(args: argparse.Namespace) -> int:
     result = plan(find_config(args.config_file))
     sys.stdout.write(result.outputs())
     print(PREFIX + result.summary(), file=sys.stderr)
+    return 0
+
+
+def _retranslate(args: argparse.Namespace) -> int:
+    """``--retranslate [--limit N]``: in this process, worst confidence first (``prefill.retranslate``)."""
+    from ..prefill.retranslate import retranslate
+
+    if not args.retranslate:
+        raise CliError("--limit goes with --retranslate")
+    if args.limit is not None and args.limit < 1:
+        raise CliError(f"--limit {args.limit}: a count, 1 or more")
+    if args.workers or args.ray or args.json or args.ray_ship_model:
+        raise CliError("--retranslate runs in this process: it takes no --workers, --ray, --ray-ship-model or --json")
+    result = retranslate(find_config(args.config_file), lambda line: print(PREFIX + line, file=sys.stderr),
+                         options=given_options(args), limit=args.limit)
+    print(PREFIX + result.summary())
     return 0

@@ -398,7 +398,8 @@ def _report(args: argparse.Namespace, config_file: Path) -> int:
         from ..review.report import render_report
 
         root = site.config_file.resolve().parent
-        text = render_report(files, status, f"Translation review: {site.site_name or root.name}", root)
+        models = {key: (text, site.models[key]) for key, text in site.machine.items() if key in site.models}
+        text = render_report(files, status, f"Translation review: {site.site_name or root.name}", root, models)
         out = check_output(Path(args.output), "--output", config=config_file, docs_dir=site.docs_dir,
                            kept=project_inputs(site.review_dir, site.cache_dir))
         write_if_changed(out, text)

@@ -59,12 +59,15 @@ class Hit:
     text came from (only the text, the fallback and the score are stored: a stored hit reads
     back as ``Origin.CACHE``). ``score``: the model's confidence in ``text``
     (``ladder.SegmentTranslation.score``), None when unknown: a backend without scores, or
-    an entry stored before scores were kept."""
+    an entry stored before scores were kept. ``model``: the model that wrote a cached text
+    when it is not the build's own but one the build's model succeeds (``lineage``); None for
+    the build's model (not stored: the key already names the model)."""
 
     text: str
     fallback: str | None = None
     origin: Origin = Origin.CACHE
     score: float | None = None
+    model: str | None = None
 
 
 def cache_key(source: str, fingerprint: str) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from ..segment import SegmentedPage
@@ -172,6 +172,11 @@ class TranslationService:
         machine, fingerprint = self.cache.machine, self.cache.fingerprint
         keys = {t: self.key(t, d) for t, d in requests.droppable.items()}
         found = machine.lookup(list(dict.fromkeys(keys.values())), fingerprint)
+        for earlier, name in self.cache.earlier:  # a tuned model's predecessors (``lineage``)
+            left = [k for k in dict.fromkeys(keys.values()) if k not in found]
+            if not left:
+                break
+            found.update({k: replace(h, model=name) for k, h in machine.lookup(left, earlier).items()})
         return {t: found[k] for t, k in keys.items() if k in found}
 
     def _damaged_hits(self, requests: Requests, misses: list[str], hits: dict[str, Hit]) -> list[str]:
@@ -189,13 +194,16 @@ class TranslationService:
 
     # -- translating ----------------------------------------------------------------------
 
-    def translate(self, requests: Requests) -> dict[str, Hit]:
+    def translate(self, requests: Requests, fresh: Collection[str] = ()) -> dict[str, Hit]:
         """A hit for every text of ``requests``: cached, else translated now (and stored chunk
         by chunk, so an interrupted run keeps every finished chunk), else English when allowed.
+        ``fresh``: texts translated again even when cached (``prefill --retranslate``).
 
         Raises :class:`TranslationFailed` when the model cannot be loaded (and no fallback is
         allowed) or the translator raises."""
         hits = self.lookup(requests)
+        for text in fresh:
+            hits.pop(text, None)
         self.tally.cached += len(hits)
         misses = sorted((t for t in requests if t not in hits), key=len)
         if not misses:

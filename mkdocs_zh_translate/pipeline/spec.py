@@ -49,6 +49,9 @@ class CacheBinding:
     # it was exported as: what a build that cannot load it reads, as it reads the cache's last
     # model when the directory is gone (nothing is ever stored under it by the damaged model).
     damaged: str | None = None
+    # The models the build's model succeeds (a tuned model's base, ``lineage``), nearest first:
+    # (fingerprint with the same decode options, model name). A miss is looked up under each.
+    earlier: tuple[tuple[str, str], ...] = ()
 
 
 def model_fingerprint(model_dir: Path) -> str:
@@ -149,4 +152,17 @@ def bind_cache(spec: TranslatorSpec, machine: MachineCache) -> CacheBinding:
         machine,
         f"{content}|{decode_options(spec)}",
         damaged=f"{declared}|{decode_options(spec)}" if declared else None,
+        earlier=_earlier(spec, content),
     )
+
+
+def _earlier(spec: TranslatorSpec, content: str) -> tuple[tuple[str, str], ...]:
+    """The fingerprints of the models an intact tuned model succeeds (``lineage``), with this
+    spec's decode options: their cached texts stay the site's until it re-translates them."""
+    if not needs_model(spec.backend) or not spec.model or not content.startswith(f"{spec.backend}:manifest:"):
+        return ()
+    from .lineage import predecessors
+
+    options = decode_options(spec)
+    return tuple((f"{spec.backend}:manifest:{fingerprint}|{options}", name)
+                 for fingerprint, name in predecessors(Path(spec.model)))

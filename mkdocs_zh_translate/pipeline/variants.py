@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -233,9 +233,11 @@ class ConvertingService(TranslationService):
     direct: TranslationService | None = None
     via: str = VIA[0]
 
-    def translate(self, requests: Requests) -> dict[str, Hit]:
+    def translate(self, requests: Requests, fresh: Collection[str] = ()) -> dict[str, Hit]:
+        """``fresh``: texts made again (``prefill --retranslate``): not read from this variant's
+        entries, and translated again by the Simplified service before they are converted."""
         assert self.base is not None, "a converting service converts a base service's text"
-        hits = self.lookup(requests)
+        hits = {t: h for t, h in self.lookup(requests).items() if t not in fresh}
         self.tally.cached += len(hits)
         misses = Requests({t: d for t, d in requests.droppable.items() if t not in hits})
         if not len(misses):
@@ -245,7 +247,7 @@ class ConvertingService(TranslationService):
         if len(rest):
             translated = self.base.tally.translated
             try:
-                simplified = self.base.translate(rest)
+                simplified = self.base.translate(rest, [t for t in fresh if t in rest.droppable])
             finally:
                 self.tally.unavailable = self.base.tally.unavailable
             self.tally.translated += self.base.tally.translated - translated

@@ -236,6 +236,8 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
     site.pages[site_path] = merge_site_units(site_groups)
     site.page_labels[site_path] = "(site-wide strings)"
     hits = build.translator.cached(pages, [text for text, _where in strings])
+    spec = build.translator.spec
+    own = Path(spec.model).name if spec.model else spec.backend
     for path, units in site.pages.items():
         for unit in units:
             hit = hits.get(unit.text)
@@ -245,6 +247,7 @@ def _units(build: EnglishBuild, config_file: Path) -> Site:
                 site.scores[(path, unit.key)] = hit.score
                 if build.variants:
                     site.machine_source[(path, unit.key)] = hit.text
+                site.models[(path, unit.key)] = hit.model or own
     return site
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from .status import ReviewFile, Status, count, state_of
@@ -50,9 +50,14 @@ def _e(text: str | None) -> str:
     return html.escape(text or "", quote=True)
 
 
-def render_report(files: Sequence[ReviewFile], status: Status, title: str, root: Path | None = None) -> str:
+def render_report(
+    files: Sequence[ReviewFile], status: Status, title: str, root: Path | None = None,
+    models: Mapping[tuple[Path, tuple[str | None, str]], tuple[str, str]] | None = None,
+) -> str:
     """The report page. ``root``: the project directory the PO files are named relative to
-    (the report is shared and published: no absolute path of the machine that made it)."""
+    (the report is shared and published: no absolute path of the machine that made it).
+    ``models``: (the cached machine text, the model that wrote it) per PO file and entry key;
+    a machine entry holding that text is shown with its model."""
     out = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -89,6 +94,8 @@ def render_report(files: Sequence[ReviewFile], status: Status, title: str, root:
             if state == "suggested" and entry.previous_msgid is not None:
                 prev = f'<div class="prev">reviewed for: {_e(entry.previous_msgid)}</div>'
             ctx = f'<div class="prev">context: {_e(entry.msgctxt)}</div>' if entry.msgctxt else ""
+            if state == "machine" and models is not None:
+                prev += _model_line(models.get((file.path, entry_key(entry))), entry.msgstr)
             if state == "rejected":
                 reasons = "; ".join(file.rejected[entry_key(entry)])
                 prev += f'<div class="prev">rejected: {_e(reasons)}</div>'
@@ -99,3 +106,10 @@ def render_report(files: Sequence[ReviewFile], status: Status, title: str, root:
         out.append("</table>")
     out.append("</body></html>\n")
     return "\n".join(out)
+
+
+def _model_line(cached: tuple[str, str] | None, msgstr: str) -> str:
+    """Which model wrote a machine entry: the cache's model when the entry holds its text."""
+    if cached is None or cached[0] != msgstr:
+        return '<div class="prev">model: unknown (not the cached text)</div>'
+    return f'<div class="prev">model: {_e(cached[1])}</div>'

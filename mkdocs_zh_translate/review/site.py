@@ -32,6 +32,9 @@ class Site:
     machine: dict[tuple[Path, tuple[str | None, str]], str] = field(default_factory=dict)
     # the model's confidence in each cached machine text (None: cached without a score)
     scores: dict[tuple[Path, tuple[str | None, str]], float | None] = field(default_factory=dict)
+    # the model that wrote each cached machine text (its directory's name): the site's model,
+    # or one it succeeds (a tuned model's base, whose texts the build keeps serving)
+    models: dict[tuple[Path, tuple[str | None, str]], str] = field(default_factory=dict)
     site_name: str = ""
     po_width: int = DEFAULT_WIDTH
     spec: TranslatorSpec | None = None  # the site's translator (``eval`` runs it)
