@@ -192,6 +192,8 @@ def _check_language_tokens(c: _Checker, tok: dict[str, Any], vocab: int) -> None
             c.integer(tid, f"tokenizer.{key}[{i}]", 0, vocab - 1)
     for variant, tid in c.mapping(tok.get("target_language_ids") or {}, "tokenizer.target_language_ids").items():
         c.integer(tid, f"tokenizer.target_language_ids.{_shown(variant)}", 0, vocab - 1)
+    if tok.get("target_script") not in (None, "cjk"):
+        c.fail("tokenizer.target_script", '"cjk" or null', tok["target_script"])
     if tok.get("detokenize", DETOKENIZE[0]) not in DETOKENIZE:
         c.fail("tokenizer.detokenize", " or ".join(f'"{d}"' for d in DETOKENIZE), tok["detokenize"])
     for key in ("underline_to_space", "split_target_code"):

@@ -76,6 +76,7 @@ class MarianSpmTokenizer:
         self._concatenate = settings.get("detokenize", "sentencepiece") == "concatenate"
         self._underline = bool(settings.get("underline_to_space", True))
         self._split_code = bool(settings.get("split_target_code", True))
+        self._script = settings.get("target_script")
         self.all_special_tokens: frozenset[str] = frozenset(settings["all_special_tokens"])
         self.clean_up_spaces: bool = bool(settings.get("clean_up_tokenization_spaces", False))
         added = settings.get("added_tokens", {})
@@ -154,10 +155,16 @@ class MarianSpmTokenizer:
     def target_pieces_by_score(self) -> list[str]:
         """The target SentencePiece model's pieces, highest unigram score first (its scores are
         log-probabilities learnt on the training text: a frequency ranking any Marian model has
-        offline)."""
+        offline). A model with one SentencePiece model for every language (M2M100, NLLB) says
+        ``target_script: "cjk"``: its ranking is over all of them, so only pieces written in
+        Chinese characters and full-width punctuation are ranked (others a translation holds,
+        copied names and code, come from the source's own pieces)."""
         tgt = self._tgt
         order = sorted(range(tgt.get_piece_size()), key=lambda i: -tgt.get_score(i))
-        return [tgt.id_to_piece(i) for i in order]
+        pieces = [tgt.id_to_piece(i) for i in order]
+        if self._script == "cjk":
+            return [p for p in pieces if _is_cjk(p)]
+        return pieces
 
     def target_id(self, piece: str) -> int | None:
         """The model id of a target piece, None when the target vocabulary lacks it."""
@@ -195,6 +202,14 @@ class MarianSpmTokenizer:
         if self.clean_up_spaces:
             text = _clean_up_tokenization(text)
         return text
+
+
+def _is_cjk(piece: str) -> bool:
+    """Whether a piece is Chinese: every character (word-start mark aside) from the CJK blocks
+    (radicals, symbols and punctuation, ideographs, compatibility ideographs) or full-width forms."""
+    text = piece.replace(SPIECE_UNDERLINE, "")
+    return bool(text) and all("\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" or "\uff00" <= ch <= "\uffef"
+                              for ch in text)
 
 
 def _clean_up_tokenization(text: str) -> str:

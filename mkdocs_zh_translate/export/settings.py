@@ -83,6 +83,8 @@ def _language_tokens(tokenizer: Any, family: Family) -> dict[str, Any]:
         "detokenize": family.detokenize,
         "underline_to_space": family.underline_to_space,
         "split_target_code": False,  # a leading ">>xx<<" is text here, not a code (Marian's rule)
+        # one SentencePiece model for every language: the shortlist ranks its Chinese pieces only
+        "target_script": "cjk",
     }
 
 

@@ -1,0 +1,110 @@
+"""``export`` for M2M100 and NLLB-200: the family told apart by its tokenizer class, every graph
+rewrite applied (a checkpoint where one cannot apply fails in one line), the target language
+resolved into ``generation.json``, and the engine checking what it reads there."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from mkdocs_zh_translate.engine import OnnxTranslator
+from mkdocs_zh_translate.engine.errors import EngineError
+from mkdocs_zh_translate.export import ExportError, export_model
+from mkdocs_zh_translate.export.save import write_manifest
+from mkdocs_zh_translate.families import MARIAN, detect_family
+from tests.models_families import FAMILY_NAMES, family_hf_model, family_onnx_model
+
+onnx = pytest.importorskip("onnx")
+
+
+def test_m2m_100_checkpoints_are_told_apart_by_their_tokenizer() -> None:
+    assert detect_family("m2m_100", "M2M100Tokenizer").name == "m2m100"  # type: ignore[union-attr]
+    assert detect_family("m2m_100", "NllbTokenizerFast").name == "nllb"  # type: ignore[union-attr]
+    assert detect_family("m2m_100", "BertTokenizer") is None
+    assert detect_family("m2m_100", None) is None
+    assert detect_family("marian", None) is MARIAN
+
+
+def test_an_m2m_100_model_with_another_tokenizer_is_refused_in_one_line(tmp_path: Path) -> None:
+    model = tmp_path / "odd"
+    model.mkdir()
+    (model / "config.json").write_text(json.dumps({"model_type": "m2m_100"}))
+    (model / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "BertTokenizer"}))
+    with pytest.raises(ExportError, match=r"with a BertTokenizer tokenizer; the export supports .*NllbTokenizer"):
+        export_model(str(model), tmp_path / "out")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+def test_the_export_resolves_the_family_and_rewrites_every_graph(family: str) -> None:
+    from transformers import AutoTokenizer
+
+    model = family_onnx_model(family, "int8")
+    settings = json.loads((model / "generation.json").read_text(encoding="utf-8"))
+    tok = AutoTokenizer.from_pretrained(family_hf_model(family), use_fast=False)
+    target = {"m2m100": "__zh__", "nllb": "zho_Hans"}[family]
+    assert settings["family"] == family
+    assert settings["forced_bos_token_id"] == tok.convert_tokens_to_ids(target)
+    assert settings["decoder_start_token_id"] == tok.eos_token_id
+    assert settings["tokenizer"]["source_prefix_ids"] == [tok.convert_tokens_to_ids(
+        {"m2m100": "__en__", "nllb": "eng_Latn"}[family])]
+    assert settings["tokenizer"]["source_suffix_ids"] == [tok.eos_token_id]
+    assert set(settings["shortlist"]) == {"weight", "scale", "zero_point"}  # no output bias in these models
+    decoder = onnx.load(model / "decoder.onnx", load_external_data=False)
+    ops = [n.op_type for n in decoder.graph.node]
+    layers = settings["decoder_layers"]
+    assert ops.count("GroupQueryAttention") == ops.count("MultiHeadAttention") == layers
+    assert [o.name for o in decoder.graph.output][:2] == ["topk_scores", "topk_ids"]
+    encoder = onnx.load(model / "encoder.onnx", load_external_data=False)
+    assert sum(o.name.startswith("cross.") for o in encoder.graph.output) == 2 * layers
+    assert (model / "aligner.onnx").is_file()
+
+
+@pytest.mark.slow
+def test_an_output_projection_the_shortlist_head_cannot_take_fails_the_export(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A graph the shortlist rewrite does not recognise is an error, not an export that
+    silently refuses a shortlist later."""
+    from mkdocs_zh_translate.export import convert
+    from mkdocs_zh_translate.export.rewrites import shortlist_head
+
+    def unknown_projection(index: object, inits: object) -> None:
+        return None
+
+    monkeypatch.setattr(shortlist_head, "_projection", unknown_projection)
+    with pytest.raises(ExportError, match="output projection has an unexpected shape"):
+        convert.export_model(str(family_hf_model("m2m100")), tmp_path / "out", quantize="none")
+    assert not (tmp_path / "out" / "manifest.json").exists()
+
+
+def _edited(model: Path, tmp_path: Path, change: dict[str, object]) -> Path:
+    copy = tmp_path / "model"
+    shutil.copytree(model, copy)
+    settings = json.loads((copy / "generation.json").read_text(encoding="utf-8"))
+    for key, value in change.items():
+        where = settings["tokenizer"] if key.startswith("tokenizer.") else settings
+        where[key.removeprefix("tokenizer.")] = value
+    (copy / "generation.json").write_text(json.dumps(settings), encoding="utf-8")
+    write_manifest(copy, source="test", quantize="none")
+    return copy
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("change", "message"), [
+    ({"forced_bos_token_id": 10**7}, "forced_bos_token_id must be an integer"),
+    ({"tokenizer.source_prefix_ids": [-1]}, r"tokenizer.source_prefix_ids\[0\] must be an integer"),
+    ({"tokenizer.source_suffix_ids": "</s>"}, "tokenizer.source_suffix_ids must be a list"),
+    ({"tokenizer.target_language_ids": {"zh-Hans": "zh"}}, "tokenizer.target_language_ids"),
+    ({"tokenizer.detokenize": "join"}, 'tokenizer.detokenize must be "sentencepiece" or "concatenate"'),
+    ({"tokenizer.target_script": "latin"}, "tokenizer.target_script must be"),
+    ({"tokenizer.split_target_code": "no"}, "tokenizer.split_target_code must be true or false"),
+])
+def test_wrong_family_settings_are_one_line_naming_the_key(tmp_path: Path, change: dict[str, object],
+                                                           message: str) -> None:
+    broken = _edited(family_onnx_model("nllb"), tmp_path, change)
+    with pytest.raises(EngineError, match=message) as info:
+        OnnxTranslator(broken)
+    assert "\n" not in str(info.value) and "generation.json" in str(info.value)
