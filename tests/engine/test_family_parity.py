@@ -1,6 +1,6 @@
 """M2M100 and NLLB-200 on our engine: fp32 token ids equal transformers ``generate()``'s with the
 target language forced as the first token, beam 1 and 4, single and bucketed, with the length
-controls; int8 agreement reported. The same contract and the same near-tie rule as the Marian
+controls; int8 and fp16 agreement reported. The same contract and the same near-tie rule as the Marian
 parity tests (``test_engine_parity.py``), on each family's tiny trained model.
 """
 
@@ -194,13 +194,14 @@ def test_nbest_and_length_controls_match(ref: Reference, corpus: list[str]) -> N
             assert min(lengths) >= kw["min_new_tokens"], kw
 
 
-def test_int8_agreement_with_fp32_is_reported(ref: Reference, corpus: list[str]) -> None:
+def test_int8_and_fp16_agreement_with_fp32_is_reported(ref: Reference, corpus: list[str]) -> None:
     fp32 = OnnxTranslator(onnx_model(ref), num_beams=4).translate(corpus)
-    int8 = OnnxTranslator(onnx_model(ref, "int8"), num_beams=4).translate(corpus)
-    same = sum(a == b for a, b in zip(fp32, int8))
-    print(f"{ref.family} int8 vs fp32 (beam 4): {same}/{len(corpus)} identical translations "
-          f"({same / len(corpus):.1%})")
-    assert same / len(corpus) >= 0.5
+    for quantize, floor in (("int8", 0.5), ("fp16", 0.9)):
+        other = OnnxTranslator(onnx_model(ref, quantize), num_beams=4).translate(corpus)
+        same = sum(a == b for a, b in zip(fp32, other))
+        print(f"{ref.family} {quantize} vs fp32 (beam 4): {same}/{len(corpus)} identical translations "
+              f"({same / len(corpus):.1%})")
+        assert same / len(corpus) >= floor
 
 
 def test_translations_decode_like_the_tokenizer(ref: Reference, corpus: list[str]) -> None:
