@@ -371,7 +371,10 @@ class OnnxTranslator:
                 raise EngineError(f"{self.model_dir}: exported without {ALIGNER_FILE} (needed to align "
                                   f"translations); {recreate_hint(self.model_dir)}")
             try:
-                verify_model(self.model_dir, self._manifest, (ALIGNER_FILE,))
+                # with its weights beside it where the export's decoder was too large for one file
+                data = ALIGNER_FILE + ".data"
+                verify_model(self.model_dir, self._manifest,
+                             (ALIGNER_FILE, data) if data in self._manifest["files"] else (ALIGNER_FILE,))
             except ModelIntegrityError as exc:
                 raise EngineError(str(exc)) from None
             self._aligner = make_session(self.model_dir / ALIGNER_FILE, self._threads or default_threads(),

@@ -32,7 +32,7 @@ from .rewrites import (
     fuse_cross_attention,
     self_attention_in_place,
 )
-from .save import external_entries, optimize_offline, save_pair_external, write_manifest
+from .save import external_entries, optimize_offline, save_graph, save_pair_external, write_manifest
 from .settings import generation_settings
 from .source import load_model, require_export_deps, resolve_source, run_optimum
 
@@ -133,8 +133,8 @@ def _rewrite(src: Path, raw: Path, settings: dict[str, Any], quantize: str, enco
         encoder = to_fp16(encoder, "encoder")
         decoder = to_fp16(decoder, "decoder")
     max_topk = add_topk_head(decoder, settings["vocab_size"])
-    onnx.save(encoder, encoder_fp32)
-    onnx.save(decoder, decoder_fp32)
+    save_graph(encoder, encoder_fp32)
+    save_graph(decoder, decoder_fp32)
     return max_topk
 
 

@@ -14,6 +14,35 @@ from ..model_integrity import sha256_file
 from ..owned import atomic_write
 from .errors import ExportError
 
+#: Above this many bytes of weights a step's graph is saved with its weights beside it: one
+#: protobuf cannot exceed 2 GiB, and NLLB-200-distilled-600M's float32 decoder (its 256k-row
+#: embedding, the output projection's copy of it and 12 layers) holds about 2.9 GB.
+LARGE_GRAPH_BYTES = 1_500_000_000
+
+
+def weight_bytes(model: Any) -> int:
+    """The bytes of a loaded graph's initializers (what decides how it can be saved)."""
+    return sum(len(t.raw_data) for t in model.graph.initializer)
+
+
+def too_large(model: Any) -> bool:
+    """Whether a loaded graph's weights must be saved beside it (see ``LARGE_GRAPH_BYTES``)."""
+    return weight_bytes(model) > LARGE_GRAPH_BYTES
+
+
+def save_graph(model: Any, dst: Path) -> bool:
+    """Save an intermediate graph of the export, its weights in ``<name>.data`` when they are
+    too large for one protobuf (small graphs stay one file, as before); returns whether they were."""
+    import onnx
+
+    large = too_large(model)
+    if large:
+        onnx.save_model(model, dst, save_as_external_data=True, all_tensors_to_one_file=True,
+                        location=dst.name + ".data", size_threshold=1024)
+    else:
+        onnx.save(model, dst)
+    return large
+
 
 def optimize_offline(src: Path, dst: Path) -> Path:
     """Save ONNX Runtime's own optimisation of ``src`` (fusions up to the *extended* level).

@@ -8,6 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from mkdocs_zh_translate.engine import OnnxTranslator
@@ -108,3 +109,25 @@ def test_wrong_family_settings_are_one_line_naming_the_key(tmp_path: Path, chang
     with pytest.raises(EngineError, match=message) as info:
         OnnxTranslator(broken)
     assert "\n" not in str(info.value) and "generation.json" in str(info.value)
+
+
+@pytest.mark.slow
+def test_graphs_too_large_for_one_protobuf_keep_their_weights_beside_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """NLLB-200-distilled-600M's float32 decoder is ~2.9 GB, over protobuf's 2 GiB: every step
+    saves such a graph with a ``.data`` file (here forced by a threshold of 0 bytes). The export
+    then holds an aligner with its own data file, and translates and aligns as the plain one."""
+    from mkdocs_zh_translate.export import save
+
+    monkeypatch.setattr(save, "LARGE_GRAPH_BYTES", 0)
+    out = export_model(str(family_hf_model("nllb")), tmp_path / "out", quantize="int8")
+    monkeypatch.undo()
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert "aligner.onnx.data" in manifest["files"]
+    texts = ["Open the file.", "Click <x1/> to build the <g2>site</g2>.", "The cache makes the second build fast."]
+    ours, plain = OnnxTranslator(out, num_beams=4), OnnxTranslator(family_onnx_model("nllb", "int8"), num_beams=4)
+    assert ours.translate(texts) == plain.translate(texts)
+    aligned, reference = ours.translate_aligned(texts), plain.translate_aligned(texts)
+    for got, want in zip(aligned, reference):
+        assert got is not None and want is not None
+        assert got.text == want.text and np.allclose(got.weights, want.weights, atol=1e-5)
