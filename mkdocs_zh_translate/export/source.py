@@ -92,8 +92,10 @@ def load_model(model: str, src: Path) -> tuple[Any, Any, Family]:
     tokenizer_class = _tokenizer_class(src)
     family = detect_family(str(config.model_type), tokenizer_class)
     if family is None or family.kind != "seq2seq":
-        if tokenizer_class and str(config.model_type) in supported_types().split(", "):
-            raise ExportError(f"{model}: a {config.model_type!r} model with a {tokenizer_class} tokenizer; "
+        if str(config.model_type) in supported_types().split(", "):  # the tokenizer tells the family
+            named = (f"a {tokenizer_class} tokenizer" if tokenizer_class
+                     else "no tokenizer_class in tokenizer_config.json")
+            raise ExportError(f"{model}: a {config.model_type!r} model with {named}; "
                               f"the export supports {supported_tokenizers()}")
         raise ExportError(f"{model}: a {config.model_type!r} model; the export supports {supported_types()}")
     loader = getattr(transformers, family.tokenizer, None)

@@ -36,6 +36,9 @@ def test_an_m2m_100_model_with_another_tokenizer_is_refused_in_one_line(tmp_path
     (model / "tokenizer_config.json").write_text(json.dumps({"tokenizer_class": "BertTokenizer"}))
     with pytest.raises(ExportError, match=r"with a BertTokenizer tokenizer; the export supports .*NllbTokenizer"):
         export_model(str(model), tmp_path / "out")
+    (model / "tokenizer_config.json").write_text(json.dumps({"model_max_length": 1024}))
+    with pytest.raises(ExportError, match=r"with no tokenizer_class in tokenizer_config.json; the export supports"):
+        export_model(str(model), tmp_path / "out")
 
 
 @pytest.mark.slow
