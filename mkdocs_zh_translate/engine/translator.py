@@ -23,7 +23,7 @@ from ..model_format import (
     ENCODER_DATA_FILE,
     ENCODER_FILE,
     EXPORT_HINT,
-    FORMAT_VERSION,
+    FORMAT_VERSIONS,
     GENERATION_FILE,
     MANIFEST_FILE,
     recreate_hint,
@@ -70,7 +70,7 @@ def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
             f"create it with `{EXPORT_HINT.replace('DIR', str(model_dir))}`"
         )
     manifest = _read_json(model_dir / MANIFEST_FILE, model_dir)
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT_VERSION:
+    if not isinstance(manifest, dict) or manifest.get("format") not in FORMAT_VERSIONS:
         raise EngineError(
             f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`"
         )
@@ -92,7 +92,7 @@ def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
         raise EngineError(
             f"{model_dir / GENERATION_FILE}: unreadable ({exc}); re-create {model_dir} with `{EXPORT_HINT}`"
         ) from None
-    if not isinstance(settings, dict) or settings.get("format") != FORMAT_VERSION:
+    if not isinstance(settings, dict) or settings.get("format") != manifest["format"]:
         raise EngineError(
             f"{model_dir}: exported by another version of mkdocs-zh-translate; re-create it with `{EXPORT_HINT}`"
         )

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..model_format import DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, MANIFEST_FILE
+from ..model_format import DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
 from ..model_integrity import sha256_file
 from ..owned import atomic_write
 from .errors import ExportError
@@ -215,8 +215,18 @@ def _versions() -> dict[str, str]:
     return out
 
 
+def _format_of(out: Path) -> int:
+    """The format ``generation.json`` says (a framed family's export is newer than MarianMT's)."""
+    try:
+        value = json.loads((out / GENERATION_FILE).read_text(encoding="utf-8")).get("format")
+    except (OSError, ValueError, AttributeError):
+        return FORMAT_VERSION
+    return value if isinstance(value, int) and not isinstance(value, bool) else FORMAT_VERSION
+
+
 def write_manifest(out: Path, *, source: str, quantize: str) -> dict[str, Any]:
-    """Hash every file so caches keyed on the fingerprint change when any weight changes."""
+    """Hash every file so caches keyed on the fingerprint change when any weight changes; the
+    manifest's format is the one ``generation.json`` says."""
     files = {
         p.name: {"sha256": sha256_file(p), "size": p.stat().st_size}
         for p in sorted(out.iterdir())
@@ -224,7 +234,7 @@ def write_manifest(out: Path, *, source: str, quantize: str) -> dict[str, Any]:
     }
     joined = "\n".join(f"{name} {meta['sha256']}" for name, meta in files.items())
     manifest = {
-        "format": FORMAT_VERSION,
+        "format": _format_of(out),
         "fingerprint": hashlib.sha256(joined.encode()).hexdigest()[:32],
         "source": source,
         "quantize": quantize,

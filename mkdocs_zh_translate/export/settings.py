@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..families import DEFAULT_VARIANT, MARIAN, Family
-from ..model_format import FORMAT_VERSION
+from ..model_format import FORMAT_VERSION, FRAMED_FORMAT_VERSION
 from .errors import ExportError
 
 
@@ -133,7 +133,7 @@ def generation_settings(src: Path, config: Any, tokenizer: Any, family: Family =
             raise ExportError(f"{src}: the model has no language code for {DEFAULT_VARIANT}")
         extra["forced_bos_token_id"] = variants[DEFAULT_VARIANT]
     return {
-        "format": FORMAT_VERSION,
+        "format": FRAMED_FORMAT_VERSION if forced_bos else FORMAT_VERSION,
         "family": family.name,
         "model_type": config.model_type,
         "vocab_size": int(config.vocab_size),

@@ -134,3 +134,23 @@ def test_graphs_too_large_for_one_protobuf_keep_their_weights_beside_them(
     for got, want in zip(aligned, reference):
         assert got is not None and want is not None
         assert got.text == want.text and np.allclose(got.weights, want.weights, atol=1e-5)
+
+
+@pytest.mark.slow
+def test_an_engine_that_knows_only_marian_exports_refuses_a_family_export(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A family export needs keys a format-9 engine would ignore (and then translate wrongly
+    without the forced language): it says format 10, which such an engine refuses; a MarianMT
+    export stays format 9 and loads in both."""
+    from mkdocs_zh_translate.engine import translator
+    from mkdocs_zh_translate.model_format import FORMAT_VERSION, FRAMED_FORMAT_VERSION
+    from tests.models import tiny_onnx_model
+
+    family = family_onnx_model("nllb")
+    for name in ("manifest.json", "generation.json"):
+        assert json.loads((family / name).read_text(encoding="utf-8"))["format"] == FRAMED_FORMAT_VERSION
+    marian = tiny_onnx_model("none")
+    assert json.loads((marian / "manifest.json").read_text(encoding="utf-8"))["format"] == FORMAT_VERSION
+    monkeypatch.setattr(translator, "FORMAT_VERSIONS", (FORMAT_VERSION,))
+    with pytest.raises(EngineError, match="exported by another version"):
+        OnnxTranslator(family)
+    OnnxTranslator(marian)
