@@ -10,6 +10,13 @@ from __future__ import annotations
 
 #: Bump when the directory layout or graph contract changes; the engine refuses other formats.
 FORMAT_VERSION = 9
+#: Format 9 plus ``generation.json`` keys an engine that knows only format 9 would ignore and
+#: then translate wrongly with (a forced first target token and ids framing the source: M2M100,
+#: NLLB-200). Such an export says 10, so an older engine refuses it as "exported by another
+#: version" instead; MarianMT exports stay 9 and load in every version.
+FRAMED_FORMAT_VERSION = 10
+#: Every format this engine reads.
+FORMAT_VERSIONS = (FORMAT_VERSION, FRAMED_FORMAT_VERSION)
 
 ENCODER_FILE = "encoder.onnx"
 DECODER_FILE = "decoder.onnx"

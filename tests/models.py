@@ -179,9 +179,21 @@ def exporter_key(*extra: str) -> str:
     return _hash_files(exporters, *extra, _versions(EXPORT_LIBRARIES))
 
 
+#: ``ZH_TRANSLATE_TEST_FAMILY=m2m100`` (or ``nllb``): the tests that take the tiny test model
+#: through :func:`tiny_onnx_model` get that family's tiny model instead (``tests/models_families.py``),
+#: so a CI job per family runs the pipeline and plugin tests on it.
+FAMILY_ENV = "ZH_TRANSLATE_TEST_FAMILY"
+
+
 def tiny_onnx_model(quantize: str = "none", preset: str = "test", seed: int = DEFAULT_SEED) -> Path:
     """The tiny model exported by our real ``export`` command (``quantize`` is "none", "int8" or "fp16")."""
     from mkdocs_zh_translate.export import export_model
+
+    family = os.environ.get(FAMILY_ENV, "marian")
+    if family != "marian" and preset == "test":
+        from tests.models_families import family_onnx_model
+
+        return family_onnx_model(family, quantize, seed)
 
     hf_dir = tiny_hf_model(preset, seed)
     key = exporter_key(hf_dir.name, quantize)

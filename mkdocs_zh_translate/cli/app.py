@@ -161,7 +161,7 @@ def _build_parser(own_only: bool = False) -> argparse.ArgumentParser:
     )
     md.set_defaults(func=_cmd_md)
 
-    ex = sub.add_parser("export", help="export a MarianMT model to ONNX for the engine")
+    ex = sub.add_parser("export", help="export a MarianMT, M2M100 or NLLB-200 model to ONNX for the engine")
     ex.add_argument("model", metavar="MODEL", help="Hugging Face id or save_pretrained directory")
     ex.add_argument("--out", required=True, metavar="DIR")
     ex.add_argument("--quantize", choices=("int8", "none", "fp16"), default="int8",

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .quantise import quantize_int8
+from .save import save_graph, too_large
 
 
 def export_aligner(src: Path, tmp: Path, dst: Path, quantize: str) -> None:
@@ -19,9 +20,9 @@ def export_aligner(src: Path, tmp: Path, dst: Path, quantize: str) -> None:
     weights); int8 exports quantise it too, fp16 ones keep it in fp32 (it runs on the CPU).
     Exports made before it took ``input_ids`` and ran the encoder again (the engine reads both)."""
     import torch
-    from transformers import MarianMTModel
+    from transformers import AutoModelForSeq2SeqLM
 
-    model = MarianMTModel.from_pretrained(src, attn_implementation="eager").model.eval()
+    model = AutoModelForSeq2SeqLM.from_pretrained(src, attn_implementation="eager").model.eval()
 
     class Aligner(torch.nn.Module):  # type: ignore[misc]  # torch is untyped here
         def __init__(self) -> None:
@@ -45,7 +46,26 @@ def export_aligner(src: Path, tmp: Path, dst: Path, quantize: str) -> None:
                                         "attention_mask": {0: "batch", 1: "source"},
                                         "decoder_input_ids": {0: "batch", 1: "target"},
                                         "cross_attention": {0: "batch", 2: "target", 3: "source"}})
+    raw = _one_data_file(raw)
     if quantize == "int8":
         quantize_int8(raw, dst)
+    elif raw.parent != tmp:  # weights beside the graph: saved again under the final name
+        import onnx
+
+        save_graph(onnx.load(raw), dst)
     else:
         shutil.copyfile(raw, dst)
+
+
+def _one_data_file(raw: Path) -> Path:
+    """``raw`` as the next steps take it: one file, or for a decoder too large for one protobuf
+    (torch then writes a file per weight) the graph with its weights in one ``.data`` file."""
+    import onnx
+
+    model = onnx.load(raw)
+    if not too_large(model):
+        return raw
+    alone = raw.parent / "aligner" / raw.name
+    alone.parent.mkdir()
+    save_graph(model, alone)
+    return alone

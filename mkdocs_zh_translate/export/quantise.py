@@ -28,8 +28,11 @@ def quantize_int8(src: Path, dst: Path) -> None:
     # translations with 8-bit weights, 168/220 with 7-bit; same speed (the same kernels).
     # ONNX shape inference does not know the com.microsoft attention nodes, so the tensors
     # after them have no inferred type: they are all float32 here.
+    # A graph saved with its weights beside it (``save.save_graph``: too large for one protobuf)
+    # is quantised the same way, its output too.
+    large = (src.parent / (src.name + ".data")).is_file()
     quantize_dynamic(src, dst, weight_type=QuantType.QInt8, per_channel=True, reduce_range=True,
-                     extra_options={"DefaultTensorType": TensorProto.FLOAT})
+                     use_external_data_format=large, extra_options={"DefaultTensorType": TensorProto.FLOAT})
 
 
 def to_fp16(model: Any, name: str) -> Any:

@@ -9,10 +9,39 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..model_format import DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, MANIFEST_FILE
+from ..model_format import DECODER_FILE, ENCODER_FILE, FORMAT_VERSION, GENERATION_FILE, MANIFEST_FILE
 from ..model_integrity import sha256_file
 from ..owned import atomic_write
 from .errors import ExportError
+
+#: Above this many bytes of weights a step's graph is saved with its weights beside it: one
+#: protobuf cannot exceed 2 GiB, and NLLB-200-distilled-600M's float32 decoder (its 256k-row
+#: embedding, the output projection's copy of it and 12 layers) holds about 2.9 GB.
+LARGE_GRAPH_BYTES = 1_500_000_000
+
+
+def weight_bytes(model: Any) -> int:
+    """The bytes of a loaded graph's initializers (what decides how it can be saved)."""
+    return sum(len(t.raw_data) for t in model.graph.initializer)
+
+
+def too_large(model: Any) -> bool:
+    """Whether a loaded graph's weights must be saved beside it (see ``LARGE_GRAPH_BYTES``)."""
+    return weight_bytes(model) > LARGE_GRAPH_BYTES
+
+
+def save_graph(model: Any, dst: Path) -> bool:
+    """Save an intermediate graph of the export, its weights in ``<name>.data`` when they are
+    too large for one protobuf (small graphs stay one file, as before); returns whether they were."""
+    import onnx
+
+    large = too_large(model)
+    if large:
+        onnx.save_model(model, dst, save_as_external_data=True, all_tensors_to_one_file=True,
+                        location=dst.name + ".data", size_threshold=1024)
+    else:
+        onnx.save(model, dst)
+    return large
 
 
 def optimize_offline(src: Path, dst: Path) -> Path:
@@ -186,8 +215,18 @@ def _versions() -> dict[str, str]:
     return out
 
 
+def _format_of(out: Path) -> int:
+    """The format ``generation.json`` says (a framed family's export is newer than MarianMT's)."""
+    try:
+        value = json.loads((out / GENERATION_FILE).read_text(encoding="utf-8")).get("format")
+    except (OSError, ValueError, AttributeError):
+        return FORMAT_VERSION
+    return value if isinstance(value, int) and not isinstance(value, bool) else FORMAT_VERSION
+
+
 def write_manifest(out: Path, *, source: str, quantize: str) -> dict[str, Any]:
-    """Hash every file so caches keyed on the fingerprint change when any weight changes."""
+    """Hash every file so caches keyed on the fingerprint change when any weight changes; the
+    manifest's format is the one ``generation.json`` says."""
     files = {
         p.name: {"sha256": sha256_file(p), "size": p.stat().st_size}
         for p in sorted(out.iterdir())
@@ -195,7 +234,7 @@ def write_manifest(out: Path, *, source: str, quantize: str) -> dict[str, Any]:
     }
     joined = "\n".join(f"{name} {meta['sha256']}" for name, meta in files.items())
     manifest = {
-        "format": FORMAT_VERSION,
+        "format": _format_of(out),
         "fingerprint": hashlib.sha256(joined.encode()).hexdigest()[:32],
         "source": source,
         "quantize": quantize,

@@ -141,7 +141,9 @@ SETTINGS_CASES = [
     ("shared_initializers.0.shape", [6, -16], r"shared_initializers[0].shape[1] must be an integer from 1"),
     ("shared_initializers.0.dtype", "object", "shared_initializers[0].dtype must be one of float32"),
     ("shortlist", [], "shortlist must be an object"),
-    ("shortlist", {"weight": _WEIGHT}, 'shortlist must be weight and bias (and scale and zero_point for int8), got ["weight"]'),
+    ("shortlist", {"bias": _BIAS}, 'shortlist must be weight, maybe bias (and scale and zero_point for int8), got ["bias"]'),
+    ("shortlist", {"weight": _WEIGHT, "scale": _BIAS},
+     'shortlist must be weight, maybe bias (and scale and zero_point for int8), got ["scale", "weight"]'),
     ("shortlist", {"weight": dict(_WEIGHT, shape=[6, 16]), "bias": _BIAS}, "shortlist.weight.shape must be [d_model, 6]"),
     ("shortlist", {"weight": _WEIGHT, "bias": dict(_BIAS, offset=90)}, "shortlist.bias.length must be an integer from 0 to 10"),
 ]
