@@ -38,7 +38,7 @@ from .session import MarianSessions, concurrently, default_threads, make_session
 from .settings import check_settings, check_threads
 from .shortlist import Shortlister
 from .tags import Constraint, TagAutomaton, TagVocab
-from .targets import target_prefix
+from .targets import forced_target, target_prefix
 from .terms import Constrained, TermVocab
 from .tokenizer import SPIECE_UNDERLINE, MarianSpmTokenizer
 
@@ -166,7 +166,7 @@ class OnnxTranslator:
                                    providers=providers, hint=EXPORT_HINT, renormalize=renormalize))
         early = settings.get("early_stopping", False) if early_stopping is None else early_stopping
         forced_eos = settings.get("forced_eos_token_id")
-        forced_bos = settings.get("forced_bos_token_id")
+        forced_bos = forced_target(settings, target, self.model_dir)
         # Every option but the per-call ones (beams, n-best, renormalisation) that _options sets.
         self._base_options = SearchOptions(
             num_beams=self.num_beams,

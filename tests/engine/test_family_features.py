@@ -179,6 +179,23 @@ def test_traditional_chinese_is_a_forced_token_where_the_family_has_one(family: 
         assert set(variants) == {"zh-Hans"} and tok.convert_ids_to_tokens(variants["zh-Hans"]) == "__zh__"
 
 
+def test_the_engine_target_option_forces_the_traditional_token(family: str) -> None:
+    """``target: zh-Hant`` (a Traditional variant made ``via: model``) forces the family's own
+    Traditional token as the first target token; a model without one is refused in one line."""
+    from mkdocs_zh_translate.engine.errors import EngineError
+
+    ids = translator(family).settings["tokenizer"]["target_language_ids"]
+    if "zh-Hant" in ids:
+        tr = translator(family, target="zh-Hant")
+        assert tr._base_options.forced_bos_id == ids["zh-Hant"] != ids["zh-Hans"]
+        assert tr.token_ids(["Open the cache."])[0][0].ids[0] == ids["zh-Hant"]
+        assert tr.target_prefix is None
+    else:
+        with pytest.raises(EngineError, match="cannot be asked for zh-Hant"):
+            translator(family, target="zh-Hant")
+    assert translator(family, target="zh-Hans")._base_options.forced_bos_id == ids["zh-Hans"]
+
+
 def test_family_models_are_no_marian_for_the_loader(family: str, tmp_path: Path) -> None:
     """The model directory says what it is: the family, and no Marian ``>>xx<<`` rule."""
     settings = translator(family).settings
