@@ -72,14 +72,17 @@ gettext:
 # the run before any test. (`make -n test` lists the gates only: a recipe that runs $(MAKE) is run even
 # by -n.)
 MODELS := test tagfree
+# The other model families' tiny models (tests/tiny_families.py), one after the other in a third job.
+FAMILY_MODELS := m2m100 nllb
 DRY_RUN = $(findstring n,$(firstword -$(MAKEFLAGS)))
 
 test: $(TEST_STAMP)
-	@if [ -n "$(DRY_RUN)" ]; then echo "build $(MODELS) models in the background (python -m tests.models)"; \
+	@if [ -n "$(DRY_RUN)" ]; then echo "build $(MODELS) models in the background (python -m tests.models), then $(FAMILY_MODELS) (python -m tests.models_families)"; \
 		$(MAKE) --no-print-directory lint browser gettext; echo "ZH_TRANSLATE_MODELS_AHEAD=1 nice -n 10 $(PY) -m pytest -q -n auto --durations=15"; exit 0; fi; \
 	mkdir -p .cache; pids=; trap 'kill $$pids 2>/dev/null' INT TERM; \
 	for preset in $(MODELS); do \
 		$(PY) -m tests.models $$preset >.cache/models-$$preset.log 2>&1 & pids="$$pids $$!"; done; \
+	$(PY) -m tests.models_families $(FAMILY_MODELS) >.cache/models-families.log 2>&1 & pids="$$pids $$!"; \
 	if $(MAKE) --no-print-directory lint browser gettext; then \
 		ZH_TRANSLATE_MODELS_AHEAD=1 nice -n 10 $(PY) -m pytest -q -n auto --durations=15; rc=$$?; \
 	else rc=$$?; kill $$pids 2>/dev/null; fi; \
