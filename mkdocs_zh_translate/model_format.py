@@ -28,3 +28,11 @@ EXPORT_HINT = "mkdocs-zh-translate export Helsinki-NLP/opus-mt-en-zh --out DIR"
 def recreate_hint(model_dir: object) -> str:
     """The fix that ends every message about a broken model directory."""
     return f"re-create {model_dir} with `{EXPORT_HINT.replace('DIR', str(model_dir))}`"
+
+# Decoder-only models (the ``genai`` backend, ONNX Runtime GenAI): the model builder's files,
+# beside our generation.json (``"kind": "decoder-only"``: the prompt, stop ids) and manifest.
+GENAI_CONFIG_FILE = "genai_config.json"
+GENAI_MODEL_FILE = "model.onnx"
+GENAI_TOKENIZER_FILE = "tokenizer.json"
+DECODER_ONLY = "decoder-only"
+GENAI_EXPORT_HINT = "mkdocs-zh-translate export Qwen/Qwen3-0.6B --out DIR"

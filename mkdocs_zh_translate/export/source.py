@@ -46,7 +46,7 @@ def resolve_source(model: str) -> Path:
     try:
         path = snapshot_download(
             model,
-            allow_patterns=["*.json", "*.spm", "*.model", "*.safetensors", "pytorch_model.bin", "*.txt"],
+            allow_patterns=["*.json", "*.spm", "*.model", "*.safetensors", "pytorch_model.bin", "*.txt", "*.jinja"],
         )
     except hf_errors.HFValidationError:
         raise ExportError(f"{model}: neither a local directory nor a valid Hugging Face model id") from None

@@ -1,0 +1,268 @@
+"""Decoder-only models through ONNX Runtime GenAI: export, parity, the prompt, the pipeline.
+
+The model is the project's own tiny Qwen2 translator (``tests/genai_models.py``), exported by
+the real ``export`` path (GenAI's model builder). Parity compares GenAI's search with
+transformers' ``generate()`` on the same checkpoint, token for token, on 200 held-out lines.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("onnxruntime_genai")
+pytest.importorskip("onnx_ir")
+
+from mkdocs_zh_translate.engine.errors import EngineError
+from mkdocs_zh_translate.engine.genai import GenaiTranslator
+from mkdocs_zh_translate.engine.prompt import Prompt
+from mkdocs_zh_translate.families import FAMILIES, PROMPT_FORMS, SIMPLIFIED, TRADITIONAL, detect_family
+from mkdocs_zh_translate.pipeline.backends import load_translator
+from mkdocs_zh_translate.scored import score_of
+from mkdocs_zh_translate.termpair import TermTarget
+from tests.genai_models import (
+    CHATML_AFTER,
+    CHATML_BEFORE,
+    heldout,
+    invented_term,
+    prompt_form,
+    term_example,
+    tiny_decoder_hf,
+    tiny_decoder_onnx,
+)
+
+PARITY_LINES = 200
+MAX_NEW = 48
+
+
+@pytest.fixture(scope="module")
+def fp32() -> Path:
+    return tiny_decoder_onnx("none")
+
+
+@pytest.fixture(scope="module")
+def int4() -> Path:
+    return tiny_decoder_onnx("int4")
+
+
+# --- families and the prompt: data, no model ----------------------------------------------------
+
+
+def test_decoder_only_families_are_recognised_by_model_type() -> None:
+    assert detect_family("qwen3", "Qwen2Tokenizer") is FAMILIES["qwen"]
+    assert detect_family("qwen2", None) is FAMILIES["qwen"]
+    assert detect_family("hunyuan_v1_dense", None) is FAMILIES["hy-mt"]
+    assert detect_family("gemma3", "GemmaTokenizer") is FAMILIES["translategemma"]
+    for name in ("hy-mt", "translategemma", "qwen"):
+        family, form = FAMILIES[name], PROMPT_FORMS[name]
+        assert family.kind == "decoder-only" and family.target_mechanism == "prompt"
+        assert "{source}" in form.instruction and set(form.target_names) == {SIMPLIFIED, TRADITIONAL}
+
+
+def test_hy_mt_prompt_puts_terms_and_context_in_its_documented_form() -> None:
+    form = PROMPT_FORMS["hy-mt"]
+    prompt = Prompt(form.instruction, form.with_terms, form.term_line, form.context_block,
+                    form.target_names[SIMPLIFIED], "<B>", "<A>", form.preambles)
+    text = prompt.render("Open the cache.", [("cache", "缓存")], "Install\nRun it first.")
+    assert text == ("<B>【背景信息】\nInstall\nRun it first.\n\n参考下面的翻译：\ncache 翻译成 缓存\n将以下文本翻译为中文，"
+                    "注意只需要输出翻译后的结果，不要额外解释：\n\nOpen the cache.<A>")
+
+
+def test_slots_in_the_source_or_a_term_are_not_filled() -> None:
+    prompt = prompt_form()
+    text = prompt.render("Set {target} and {source}.", [("{terms}", "术{context}")], "")
+    assert "Set {target} and {source}." in text and "{terms} = 术{context}" in text
+    assert text.startswith(CHATML_BEFORE) and text.endswith(CHATML_AFTER)
+
+
+def test_only_one_translation_is_taken() -> None:
+    prompt = prompt_form()
+    assert prompt.refusal("构建站点。", "Build the site.", stopped=True) is None
+    assert prompt.refusal("构建站点。", "Build the site.", stopped=False) == "runaway"
+    assert prompt.refusal("  ", "Build the site.", stopped=True) == "empty"
+    assert prompt.refusal("Translation: 构建站点。", "Build the site.", stopped=True) == "preamble"
+    assert prompt.refusal("构建站点。\n\nNote: site means…", "Build the site.", stopped=True) == "extra_lines"
+    assert prompt.refusal("第一行\n第二行", "line one\nline two", stopped=True) is None
+
+
+# --- export ------------------------------------------------------------------------------------
+
+
+def test_export_writes_the_family_settings_and_a_manifest(fp32: Path) -> None:
+    settings = json.loads((fp32 / "generation.json").read_text(encoding="utf-8"))
+    assert settings["kind"] == "decoder-only" and settings["family"] == "qwen"
+    assert settings["prompt"]["frame"] == [CHATML_BEFORE, CHATML_AFTER]  # rendered from the chat template
+    assert settings["prompt"]["target"] == "Simplified Chinese"
+    config = json.loads((fp32 / "genai_config.json").read_text(encoding="utf-8"))
+    assert settings["stop_ids"] == config["model"]["eos_token_id"] and settings["stop_ids"]
+    manifest = json.loads((fp32 / "manifest.json").read_text(encoding="utf-8"))
+    assert {"model.onnx", "genai_config.json", "tokenizer.json", "generation.json"} <= set(manifest["files"])
+
+
+def test_a_changed_file_is_refused(fp32: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "model"
+    shutil.copytree(fp32, copy)
+    config = copy / "genai_config.json"
+    config.write_text(config.read_text(encoding="utf-8").replace('"num_beams": 1', '"num_beams": 2'), encoding="utf-8")
+    with pytest.raises(EngineError, match=r"genai_config.json: changed since export"):
+        GenaiTranslator(copy, threads=1)
+
+
+def test_a_seq2seq_export_is_refused_with_the_backend_to_use(tmp_path: Path) -> None:
+    model = tmp_path / "m"
+    model.mkdir()
+    for name in ("manifest.json", "genai_config.json", "model.onnx", "tokenizer.json"):
+        (model / name).write_text("{}", encoding="utf-8")
+    (model / "manifest.json").write_text(json.dumps({"format": 9, "files": {}}), encoding="utf-8")
+    (model / "generation.json").write_text(json.dumps({"format": 9}), encoding="utf-8")
+    with pytest.raises(EngineError, match="use the onnx backend"):
+        GenaiTranslator(model, threads=1)
+
+
+# --- parity with transformers ------------------------------------------------------------------
+
+
+def _genai_tokens(model_dir: Path, prompts: list[list[int]], beams: int, pad: int) -> list[list[int]]:
+    """GenAI's new tokens per prompt, in padded batches of 16 (as the translator runs them)."""
+    import onnxruntime_genai as og
+
+    config = og.Config(str(model_dir))
+    config.overlay(json.dumps({"model": {"decoder": {"session_options": {"intra_op_num_threads": 1}}}}))
+    model = og.Model(config)
+    out: list[list[int]] = []
+    for start in range(0, len(prompts), 16):
+        chunk = prompts[start: start + 16]
+        width = max(len(p) for p in chunk)
+        batch = np.full((len(chunk), width), pad, dtype=np.int32)
+        for row, p in enumerate(chunk):
+            batch[row, : len(p)] = p
+        params = og.GeneratorParams(model)
+        params.set_search_options(max_length=width + MAX_NEW, num_beams=beams, do_sample=False,
+                                  batch_size=len(chunk), early_stopping=True)
+        generator = og.Generator(model, params)
+        generator.append_tokens(batch)
+        while not generator.is_done():
+            generator.generate_next_token()
+        for row in range(len(chunk)):
+            out.append([int(t) for t in generator.get_sequence(row)][width:])
+    return out
+
+
+def _until_stop(tokens: list[int], stops: set[int], pad: int) -> list[int]:
+    for i, token in enumerate(tokens):
+        if token in stops:
+            return tokens[: i + 1]
+    return [t for t in tokens if t != pad]
+
+
+def _parity(model_dir: Path, beams: int) -> tuple[int, int, list[list[int]], list[list[int]]]:
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    hf = tiny_decoder_hf()
+    tok = AutoTokenizer.from_pretrained(hf)
+    model = AutoModelForCausalLM.from_pretrained(hf).eval()
+    torch.set_num_threads(1)
+    form = prompt_form()
+    prompts = [tok(form.render(src), add_special_tokens=False)["input_ids"] for src, _ref in heldout(PARITY_LINES)]
+    stops = set(json.loads((model_dir / "generation.json").read_text(encoding="utf-8"))["stop_ids"])
+    pad = int(tok.pad_token_id)
+    ours = [_until_stop(t, stops, pad) for t in _genai_tokens(model_dir, prompts, beams, pad)]
+    theirs = []
+    with torch.no_grad():
+        for p in prompts:
+            ids = torch.tensor([p])
+            gen = model.generate(input_ids=ids, attention_mask=torch.ones_like(ids), max_new_tokens=MAX_NEW,
+                                 num_beams=beams, do_sample=False, early_stopping=True,
+                                 eos_token_id=sorted(stops), pad_token_id=pad)
+            theirs.append(_until_stop(gen[0].tolist()[len(p):], stops, pad))
+    same = sum(a == b for a, b in zip(ours, theirs))
+    return same, len(prompts), ours, theirs
+
+
+@pytest.mark.parametrize("beams", [1, 4])
+def test_fp32_search_equals_transformers_generate(fp32: Path, beams: int, capsys: pytest.CaptureFixture[str]) -> None:
+    same, total, _ours, _theirs = _parity(fp32, beams)
+    with capsys.disabled():
+        print(f"\nparity fp32 beams={beams}: {same}/{total} = {100 * same / total:.1f}% equal to transformers")
+    assert total >= PARITY_LINES
+    assert same / total >= 0.98
+
+
+def test_int4_agreement_is_reported(fp32: Path, int4: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """int4 (MatMulNBits, block 32) changes the weights, so agreement is measured, not equal."""
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(tiny_decoder_hf())
+    form = prompt_form()
+    prompts = [tok(form.render(src), add_special_tokens=False)["input_ids"] for src, _ref in heldout(PARITY_LINES)]
+    pad = int(tok.pad_token_id)
+    a = _genai_tokens(fp32, prompts, 1, pad)
+    b = _genai_tokens(int4, prompts, 1, pad)
+    same = sum(x == y for x, y in zip(a, b))
+    with capsys.disabled():
+        print(f"\nint4 greedy agreement with fp32: {same}/{len(prompts)} = {100 * same / len(prompts):.1f}%")
+    assert same / len(prompts) >= 0.5
+
+
+# --- the translator ----------------------------------------------------------------------------
+
+
+def test_translations_carry_a_confidence_and_refusals_are_counted(fp32: Path) -> None:
+    translator = GenaiTranslator(fp32, threads=1)
+    sources = [src for src, _ref in heldout(12)]
+    out = translator.translate(sources)
+    scores = [score_of(t) for t in out if t]
+    assert scores and all(s is not None and s <= 0 for s in scores)
+    short = GenaiTranslator(fp32, threads=1, max_new_tokens=2)
+    assert short.translate(sources[:4]) == ["", "", "", ""]  # every answer cut off: runaways
+    assert short.refused["runaway"] == 4
+
+
+def test_nbest_gives_distinct_alternatives_best_first(fp32: Path) -> None:
+    translator = GenaiTranslator(fp32, threads=1)
+    alts = translator.translate_nbest(["You can open the file in your folder."], 3)[0]
+    assert 1 <= len(alts) <= 3 and alts[0] == translator.translate(["You can open the file in your folder."])[0]
+
+
+def test_terms_in_the_prompt_are_followed(fp32: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Where the glossary asks a rendering the model would never choose (an invented word), it
+    appears in the translation of the segments that contain the term."""
+    import random
+
+    rng = random.Random(7)
+    cases = []
+    for src, _ref in heldout(400, seed=777):
+        found = term_example(rng, src)
+        if found is not None:
+            cases.append((src, found[0]))
+    cases = cases[:200]
+    translator = GenaiTranslator(fp32, threads=1)
+    terms = [[TermTarget(zh, en) for en, zh in pairs] for _src, pairs in cases]
+    out = translator.translate([src for src, _p in cases], terms=terms)
+    followed = sum(all(zh in text for _en, zh in pairs) for text, (_src, pairs) in zip(out, cases))
+    without = translator.translate([src for src, _p in cases])
+    unasked = sum(all(zh in text for _en, zh in pairs) for text, (_src, pairs) in zip(without, cases))
+    with capsys.disabled():
+        print(f"\nterms in the prompt: {followed}/{len(cases)} = {100 * followed / len(cases):.1f}% "
+              f"(without them: {unasked}/{len(cases)})")
+    assert len(cases) >= 100 and unasked == 0
+    assert followed / len(cases) >= 0.95
+    assert invented_term(rng, "x") != "x"
+
+
+def test_the_pipeline_translates_markdown_with_the_genai_backend(fp32: Path, tmp_path: Path) -> None:
+    from mkdocs_zh_translate.cli.app import main
+
+    page = tmp_path / "page.md"
+    page.write_text("# Build the site\n\nYou can open the `file` in your **folder**.\n", encoding="utf-8")
+    out = tmp_path / "zh.md"
+    assert main(["md", str(page), "-o", str(out), "--backend", "genai", "--model", str(fp32), "--threads", "1"]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "`file`" in text and "**" in text and "Build the site" not in text
+    translator = load_translator("genai", fp32, threads=1)
+    assert translator.translate(["Build the site."])[0].text
