@@ -165,11 +165,16 @@ class GenaiTranslator:
             else:
                 out[i] = [ScoredText(texts[i], None)]
         encoded = {p: [int(t) for t in self._tokenizer.encode(p)] for p in unique}
+        before = sum(self.refused.values())
         for batch in self._batches(encoded, self.max_batch_tokens):
             results = self._generate([encoded[p] for p in batch], [texts[unique[p][0]] for p in batch], n)
             for prompt, alts in zip(batch, results):
                 for i in unique[prompt]:
                     out[i] = alts
+        refused = sum(self.refused.values()) - before
+        if refused:  # each goes down the fallback ladder, which the build report counts
+            log.info("genai: %d of %d answers were not one translation (so far: %s)", refused, len(unique) * n,
+                     ", ".join(f"{k} {v}" for k, v in sorted(self.refused.items())))
         return out
 
     # --- internals ----------------------------------------------------------------------

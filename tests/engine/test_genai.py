@@ -92,6 +92,21 @@ def test_only_one_translation_is_taken() -> None:
 # --- export ------------------------------------------------------------------------------------
 
 
+def test_export_routes_by_family_and_refuses_what_a_family_cannot_take(tmp_path: Path) -> None:
+    from mkdocs_zh_translate.export import ExportError, export_any
+
+    qwen, marian = tmp_path / "qwen", tmp_path / "marian"
+    for folder, model_type in ((qwen, "qwen3"), (marian, "marian")):
+        folder.mkdir()
+        (folder / "config.json").write_text(json.dumps({"model_type": model_type}), encoding="utf-8")
+    with pytest.raises(ExportError, match="fp16 is for the CUDA provider"):
+        export_any(str(qwen), tmp_path / "out", quantize="fp16")
+    with pytest.raises(ExportError, match="unknown quantisation 'int8' for a decoder-only model"):
+        export_any(str(qwen), tmp_path / "out", quantize="int8")
+    with pytest.raises(ExportError, match="int4 are for decoder-only models"):
+        export_any(str(marian), tmp_path / "out", quantize="int4")
+
+
 def test_export_writes_the_family_settings_and_a_manifest(fp32: Path) -> None:
     settings = json.loads((fp32 / "generation.json").read_text(encoding="utf-8"))
     assert settings["kind"] == "decoder-only" and settings["family"] == "qwen"
@@ -266,3 +281,35 @@ def test_the_pipeline_translates_markdown_with_the_genai_backend(fp32: Path, tmp
     assert "`file`" in text and "**" in text and "Build the site" not in text
     translator = load_translator("genai", fp32, threads=1)
     assert translator.translate(["Build the site."])[0].text
+
+
+def test_a_site_builds_and_prefills_with_the_genai_backend(fp32: Path, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """Worker processes fill the cache; the build then translates nothing and ships Chinese."""
+    from mkdocs_zh_translate.cli.app import main
+    from tests.plugin_sites import build_in_process, write_site
+
+    pages = {"index.md": "# Build the site\n\nYou can open the `file` in your **folder**.\n\n"
+                         "See the page for more help.\n",
+             "guide.md": "# Install the plugin\n\nRun the command to install the package.\n"}
+    config = write_site(tmp_path, pages=pages, plugin={"backend": "genai", "model": str(fp32), "threads": 1})
+    assert main(["prefill", "-f", str(config), "--no-progress", "--workers", "2"]) == 0
+    assert "translated" in capsys.readouterr().out
+    plugin = build_in_process(config)
+    assert plugin.stats.translated == 0 and plugin.stats.cached == plugin.stats.unique > 0
+    html = (tmp_path / "site" / "zh" / "index.html").read_text(encoding="utf-8")
+    assert "<code>file</code>" in html and "You can open" not in html
+
+
+def test_eval_compares_the_genai_model_with_another(fp32: Path, int4: Path, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    from mkdocs_zh_translate.cli.app import main
+
+    refs = tmp_path / "refs.tsv"
+    refs.write_text("".join(f"{src}\t{ref}\n" for src, ref in heldout(20, seed=99)), encoding="utf-8")
+    code = main(["eval", "--references", str(refs), "--backend", "genai", "--model", str(fp32), "--threads", "1",
+                 "--json", "--compare", f"model={fp32}", f"model={int4}"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    runs = json.loads(out)
+    assert "int4" in json.dumps(runs) and "chrf" in json.dumps(runs).lower()
