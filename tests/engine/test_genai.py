@@ -313,3 +313,28 @@ def test_eval_compares_the_genai_model_with_another(fp32: Path, int4: Path, tmp_
     assert code == 0, out
     runs = json.loads(out)
     assert "int4" in json.dumps(runs) and "chrf" in json.dumps(runs).lower()
+
+
+def test_the_download_size_is_printed_before_the_download(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    import huggingface_hub
+    from huggingface_hub.hf_api import ModelInfo
+
+    from mkdocs_zh_translate.export import ExportError, export_any
+    from mkdocs_zh_translate.export import source as source_module
+
+    files = [{"rfilename": "model.safetensors", "size": 1_500_000_000}, {"rfilename": "config.json", "size": 700},
+             {"rfilename": "README.md", "size": 9_000}, {"rfilename": "chat_template.jinja", "size": 300}]
+    monkeypatch.setattr(huggingface_hub.HfApi, "model_info",
+                        lambda self, repo, **kw: ModelInfo(id=repo, siblings=files))
+    said: list[str] = []
+
+    def no_download(model: str) -> Path:
+        said.append(capsys.readouterr().err)
+        raise ExportError("stop here")
+
+    monkeypatch.setattr(source_module, "resolve_source", no_download)
+    monkeypatch.setattr("mkdocs_zh_translate.export.dispatch.resolve_source", no_download)
+    with pytest.raises(ExportError, match="stop here"):
+        export_any("Qwen/Qwen3-0.6B", tmp_path / "out")
+    assert said == ["export: Qwen/Qwen3-0.6B: 1.50 GB in 3 files to download (unless cached)\n"]
