@@ -160,7 +160,9 @@ PROMPT_FORMS: dict[str, PromptForm] = {
         term_line="{term} 翻译成 {translation}",
         context_block="【背景信息】\n{context}\n\n",
         target_names={SIMPLIFIED: "中文", TRADITIONAL: "繁体中文"},
-        stop=("<|eos|>", "<|extra_0|>"),
+        # The end-of-turn tokens of HY-MT1.5's chat template (its Ollama template stops at both);
+        # a Hy-MT2 checkpoint's own end-of-sequence ids come from its generation config.
+        stop=("<|eos|>", "<|extra_4|>", "<|extra_0|>"),
         preambles=("翻译结果", "Translation:", "以下是"),
     ),
     # TranslateGemma's model card (and Ollama's library page): one user turn, "You are a
