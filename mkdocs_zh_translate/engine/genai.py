@@ -223,8 +223,9 @@ class GenaiTranslator:
         batch = np.full((len(ids), width), self.pad_id, dtype=np.int32)
         for row, prompt in enumerate(ids):
             batch[row, : len(prompt)] = prompt
+        limit = self._limit(ids, sources)
         params = og.GeneratorParams(self._model)
-        params.set_search_options(max_length=self._limit(ids, sources), num_beams=beams, do_sample=False,
+        params.set_search_options(max_length=limit, num_beams=beams, do_sample=False,
                                   batch_size=len(ids), num_return_sequences=min(n, beams), early_stopping=True)
         generator = og.Generator(self._model, params)
         generator.append_tokens(batch)
@@ -236,27 +237,34 @@ class GenaiTranslator:
             alts: list[str] = []
             for k in range(returned):
                 sequence = [int(t) for t in generator.get_sequence(row * returned + k)]
-                alts.append(self._answer(ids[row], sequence[width:], sources[row]))
+                alts.append(self._answer(ids[row], sequence[width:], sources[row], limit - width))
             results.append(alts)
         return results
 
-    def _answer(self, prompt: list[int], generated: list[int], source: str) -> str:
-        """The translation in ``generated`` (new tokens), or "" with the reason counted."""
-        stop = next((cut for cut, token in enumerate(generated) if token in self.stop_ids), None)
-        answer = generated if stop is None else generated[:stop]
+    def _answer(self, prompt: list[int], generated: list[int], source: str, room: int) -> str:
+        """The translation in ``generated`` (the new tokens, ``room`` at most), or "" with the
+        reason counted.
+
+        GenAI leaves the end-of-sequence token out of a sequence that stopped on it, and pads
+        a row that stopped before the others: an answer ends at its first stop or pad token, or
+        where the sequence ends short of ``room``; one that fills ``room`` ran away."""
+        ends = self.stop_ids | {self.pad_id}
+        cut = next((i for i, token in enumerate(generated) if token in ends), None)
+        answer = generated if cut is None else generated[:cut]
+        stopped = cut is not None or len(generated) < room
         text = str(self._tokenizer.decode(np.array(answer, dtype=np.int32))) if answer else ""
-        reason = self.prompt.refusal(text, source, stop is not None)
-        if reason is not None or stop is None:
-            self.refused[reason or "runaway"] += 1
+        reason = self.prompt.refusal(text, source, stopped)
+        if reason is not None:
+            self.refused[reason] += 1
             log.debug("genai: refused an answer (%s)", reason)
             return ScoredText("", None)
-        return ScoredText(text.strip(), self._score(prompt, generated[: stop + 1]))
+        return ScoredText(text.strip(), self._score(prompt, answer))
 
     def _score(self, prompt: list[int], answer: list[int]) -> float | None:
-        """Mean log-probability of ``answer`` (its stop token included) after ``prompt``."""
+        """Mean log-probability of ``answer`` and of its end (any stop token) after ``prompt``."""
         og = self._og
         tokens = prompt + answer
-        if not answer or len(tokens) > self.context_length:
+        if not self.stop_ids or len(tokens) >= self.context_length:
             return None
         params = og.GeneratorParams(self._model)
         params.set_search_options(max_length=len(tokens) + 1, batch_size=1)
@@ -264,9 +272,11 @@ class GenaiTranslator:
         generator.append_tokens(np.array([tokens], dtype=np.int32))
         logits = np.asarray(generator.get_output("logits"), dtype=np.float64)[0]
         start = len(prompt) - 1
-        rows = logits[start: len(tokens) - 1]
+        rows = logits[start: len(tokens)]  # the last row predicts what follows the answer
         top = rows.max(axis=1, keepdims=True)
-        logz = (top[:, 0] + np.log(np.exp(rows - top).sum(axis=1)))
-        chosen = rows[np.arange(len(rows)), tokens[start + 1:]]
-        score = float(np.mean(chosen - logz))
+        logz = top[:, 0] + np.log(np.exp(rows - top).sum(axis=1))
+        chosen = list(rows[np.arange(len(rows) - 1), tokens[start + 1:]])
+        ends = rows[-1, sorted(self.stop_ids)]
+        chosen.append(float(ends.max() + np.log(np.exp(ends - ends.max()).sum())))
+        score = float(np.mean(np.array(chosen) - logz))
         return score if math.isfinite(score) else None
