@@ -64,6 +64,9 @@ def _read_settings(model_dir: Path) -> tuple[dict[str, Any], bytes]:
     if not model_dir.is_dir():
         raise EngineError(f"{model_dir}: no such model directory; create it with `{hint}`")
     missing = [name for name in REQUIRED_FILES if not (model_dir / name).is_file()]
+    if missing and (model_dir / "encoder.onnx").is_file():
+        raise EngineError(f"{model_dir}: a seq2seq export; the genai backend runs decoder-only exports "
+                          "(use the onnx backend for this one)")
     if missing:
         raise EngineError(f"{model_dir}: not a decoder-only model export (missing {', '.join(missing)}); "
                           f"create it with `{hint}`")

@@ -128,6 +128,18 @@ def test_a_changed_file_is_refused(fp32: Path, tmp_path: Path) -> None:
         GenaiTranslator(copy, threads=1)
 
 
+def test_each_backend_names_the_other_for_the_other_kind_of_export(fp32: Path, tmp_path: Path) -> None:
+    from mkdocs_zh_translate.engine import OnnxTranslator
+
+    with pytest.raises(EngineError, match="a decoder-only export; run it with the genai backend"):
+        OnnxTranslator(fp32, threads=1)
+    seq2seq = tmp_path / "marian"
+    seq2seq.mkdir()
+    (seq2seq / "encoder.onnx").write_bytes(b"")
+    with pytest.raises(EngineError, match="a seq2seq export; the genai backend runs decoder-only exports"):
+        GenaiTranslator(seq2seq, threads=1)
+
+
 def test_a_seq2seq_export_is_refused_with_the_backend_to_use(tmp_path: Path) -> None:
     model = tmp_path / "m"
     model.mkdir()
