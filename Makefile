@@ -30,7 +30,7 @@ $(SITE_STAMP): pyproject.toml | $(PY)
 	touch $@
 
 $(TEST_STAMP): pyproject.toml | $(PY)
-	$(PIP_INSTALL) -e ".[export,demo,test,bench,ray,realsites,eval]"
+	$(PIP_INSTALL) -e ".[export,demo,test,bench,ray,realsites,eval,genai]"
 	touch $@ $(SITE_STAMP)
 
 install: $(TEST_STAMP)

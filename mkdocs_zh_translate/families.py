@@ -131,3 +131,107 @@ def supported_types() -> str:
 def supported_tokenizers() -> str:
     """The tokenizer classes ``export`` accepts, for its refusal message."""
     return ", ".join(sorted({family.tokenizer for family in FAMILIES.values() if family.tokenizer}))
+
+
+# --- Decoder-only translators (ONNX Runtime GenAI) -------------------------------------------
+# Kept in a block of their own: each entry's prompt is data (``PromptForm``), rendered by the
+# exporter into the model directory's settings and filled in by the engine at run time.
+
+
+@dataclass(frozen=True)
+class PromptForm:
+    """How a decoder-only family is asked for one translation, and how its answer is read.
+
+    The texts are templates with named slots: ``{source}`` (the segment), ``{target}`` (the
+    language's name as the model's documentation spells it, from :attr:`target_names`),
+    ``{terms}`` (the term lines, each :attr:`term_line` with ``{term}`` and ``{translation}``)
+    and ``{context}`` (the page title and the previous segment). The user message is
+    :attr:`instruction`, or :attr:`with_terms` when the segment has glossary terms, with
+    :attr:`context_block` before it when context is on and the family documents a form for it.
+    The chat framing around the message is the checkpoint's own chat template, rendered once by
+    ``export`` (or :attr:`frame` where a family's template cannot take a plain message)."""
+
+    instruction: str
+    with_terms: str = ""
+    """The message when the segment has glossary terms ("" : the family documents no form for
+    terms; they then take the glossary's substitution path)."""
+    term_line: str = ""
+    context_block: str = ""
+    """Put before the message when context is on ("" : the family documents none)."""
+    target_names: Mapping[str, str] = field(default_factory=dict)
+    """``{target}`` for each Chinese variant."""
+    stop: tuple[str, ...] = ()
+    """Tokens that end the answer besides the checkpoint's end-of-sequence tokens (the end of a
+    chat turn), resolved to ids by ``export``."""
+    frame: tuple[str, str] | None = None
+    """The text before and after the user message, where the chat template cannot render a
+    plain message (``None``: render the checkpoint's template)."""
+    preambles: tuple[str, ...] = ()
+    """Answer openings that mean the model is talking about the translation rather than giving
+    it ("Translation:"): such an answer is refused (the fallback ladder takes the segment)."""
+
+
+HY_MT = Family(
+    "hy-mt", "decoder-only", ("hunyuan_v1_dense",), target_mechanism="prompt",
+    summary="Tencent Hy-MT2 / HY-MT1.5 (1.8B, 7B): terms and context in the prompt, best Chinese",
+)
+TRANSLATEGEMMA = Family(
+    "translategemma", "decoder-only", ("gemma3",), target_mechanism="prompt",
+    summary="Google TranslateGemma (4B): 55 languages, plain translation prompt",
+)
+QWEN = Family(
+    "qwen", "decoder-only", ("qwen2", "qwen3"), target_mechanism="prompt",
+    summary="Qwen2/Qwen3 general models (0.6-4B) with a translation instruction",
+)
+
+#: Each decoder-only family's prompt, by family name.
+PROMPT_FORMS: dict[str, PromptForm] = {
+    # Hy-MT2's README ("Translation Task Instruction Examples", github.com/Tencent-Hunyuan/Hy-MT2):
+    # the Chinese prompts, which its note says to use with Chinese language names; the
+    # terminology form lists "X 翻译成 Y" lines under 参考下面的翻译, and background information
+    # goes in a 【背景信息】 block. The models have no system prompt.
+    "hy-mt": PromptForm(
+        instruction="将以下文本翻译为{target}，注意只需要输出翻译后的结果，不要额外解释：\n\n{source}",
+        with_terms="参考下面的翻译：\n{terms}\n将以下文本翻译为{target}，注意只需要输出翻译后的结果，"
+                   "不要额外解释：\n\n{source}",
+        term_line="{term} 翻译成 {translation}",
+        context_block="【背景信息】\n{context}\n\n",
+        target_names={SIMPLIFIED: "中文", TRADITIONAL: "繁体中文"},
+        # The end-of-turn tokens of HY-MT1.5's chat template (its Ollama template stops at both);
+        # a Hy-MT2 checkpoint's own end-of-sequence ids come from its generation config.
+        stop=("<|eos|>", "<|extra_4|>", "<|extra_0|>"),
+        preambles=("翻译结果", "Translation:", "以下是"),
+    ),
+    # TranslateGemma's model card (and Ollama's library page): one user turn, "You are a
+    # professional {SOURCE_LANG} ({SOURCE_CODE}) to {TARGET_LANG} ({TARGET_CODE}) translator…",
+    # two blank lines before the text. Its chat template takes structured content (language
+    # codes beside the text), so the Gemma turn markers are given here. No documented form for
+    # terms or context.
+    "translategemma": PromptForm(
+        instruction="You are a professional English (en) to {target} translator. Your goal is to accurately "
+                    "convey the meaning and nuances of the original English text while adhering to "
+                    "Chinese grammar, vocabulary, and cultural sensitivities.\nProduce only the Chinese "
+                    "translation, without any additional explanations or commentary. Please translate the "
+                    "following English text into Chinese:\n\n\n{source}",
+        target_names={SIMPLIFIED: "Chinese (zh)", TRADITIONAL: "Chinese (zh-Hant)"},
+        stop=("<end_of_turn>",),
+        frame=("<start_of_turn>user\n", "<end_of_turn>\n<start_of_turn>model\n"),
+        preambles=("Translation:", "Here is"),
+    ),
+    # Qwen documents no translation prompt: an instruction in the same shape as Hy-MT's English
+    # one, terms and context as labelled blocks. The chat framing is the checkpoint's template
+    # (Qwen3's with thinking off). The project's tiny test models are trained on this form.
+    "qwen": PromptForm(
+        instruction="Translate the following text into {target}. Output only the translation, "
+                    "without any explanation:\n\n{source}",
+        with_terms="Use these translations for terms:\n{terms}\n\nTranslate the following text into {target}. "
+                   "Output only the translation, without any explanation:\n\n{source}",
+        term_line="{term} = {translation}",
+        context_block="Context (do not translate):\n{context}\n\n",
+        target_names={SIMPLIFIED: "Simplified Chinese", TRADITIONAL: "Traditional Chinese"},
+        stop=("<|im_end|>", "<|endoftext|>"),
+        preambles=("Translation:", "Here is", "翻译："),
+    ),
+}
+
+FAMILIES.update({family.name: family for family in (HY_MT, TRANSLATEGEMMA, QWEN)})

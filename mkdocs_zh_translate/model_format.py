@@ -42,3 +42,11 @@ TUNE_FILE = "tune.json"
 # Optional: a small sample of the model's own domain (``english<TAB>reference`` lines) that
 # ``tune``'s forgetting guard scores a tuned model on when no other general set is given.
 GENERAL_FILE = "general.tsv"
+
+# Decoder-only models (the ``genai`` backend, ONNX Runtime GenAI): the model builder's files,
+# beside our generation.json (``"kind": "decoder-only"``: the prompt, stop ids) and manifest.
+GENAI_CONFIG_FILE = "genai_config.json"
+GENAI_MODEL_FILE = "model.onnx"
+GENAI_TOKENIZER_FILE = "tokenizer.json"
+DECODER_ONLY = "decoder-only"
+GENAI_EXPORT_HINT = "mkdocs-zh-translate export Qwen/Qwen3-0.6B --out DIR"

@@ -31,7 +31,7 @@ PACKAGE = "mkdocs_zh_translate"
 # ``__main__`` module anywhere is an entry point, on the top layer whatever its part.
 _BASE = (
     "_version errors textfile logs spans scored plaintext owned userdirs model_format model_integrity untrusted"
-    " families limits"
+    " families limits termpair"
 )
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset(_BASE.split()),
@@ -39,7 +39,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"engine"}),
     frozenset({"pipeline", "notice"}),
     frozenset({"review", "pofill", "quality", "docs"}),
-    frozenset({"plugin", "sphinx", "prefill", "export"}),
+    frozenset({"plugin", "sphinx", "prefill", "export", "tune"}),
     frozenset({"cli", "__main__", ""}),
 )
 

@@ -107,9 +107,9 @@ def _variant_pipeline(pipeline: Pipeline, code: str, review_dir: Path | None) ->
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
-    from ..export import export_model
+    from ..export import export_any
 
-    export_model(args.model, check_output(Path(args.out), "--out"), quantize=args.quantize)
+    export_any(args.model, check_output(Path(args.out), "--out"), quantize=args.quantize, device=args.device)
     return 0
 
 
@@ -161,11 +161,16 @@ def _build_parser(own_only: bool = False) -> argparse.ArgumentParser:
     )
     md.set_defaults(func=_cmd_md)
 
-    ex = sub.add_parser("export", help="export a MarianMT, M2M100 or NLLB-200 model to ONNX for the engine")
+    ex = sub.add_parser(
+        "export", help="export a translation model (MarianMT, M2M100, NLLB-200; Hy-MT, TranslateGemma, Qwen) to ONNX"
+    )
     ex.add_argument("model", metavar="MODEL", help="Hugging Face id or save_pretrained directory")
     ex.add_argument("--out", required=True, metavar="DIR")
-    ex.add_argument("--quantize", choices=("int8", "none", "fp16"), default="int8",
-                    help="int8: CPU (default); none: float32; fp16: float16 weights, for the CUDA provider")
+    ex.add_argument("--quantize", choices=("int8", "int4", "none", "fp16"), default=None,
+                    help="int8: CPU (the default for MarianMT); int4: CPU or CUDA (the default for decoder-only "
+                    "models); none: float32; fp16: float16 weights, for the CUDA provider")
+    ex.add_argument("--device", choices=("cpu", "cuda"), default="cpu",
+                    help="decoder-only models: the execution provider the graph is built for (default cpu)")
     ex.set_defaults(func=_cmd_export)
 
     tr = sub.add_parser("translate", help="translate plain-text lines from stdin")

@@ -24,6 +24,7 @@ from ..model_format import (
     ENCODER_FILE,
     EXPORT_HINT,
     FORMAT_VERSIONS,
+    GENAI_CONFIG_FILE,
     GENERATION_FILE,
     MANIFEST_FILE,
     recreate_hint,
@@ -65,6 +66,8 @@ def check_model_dir(model_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     if not model_dir.is_dir():
         raise EngineError(f"{model_dir}: not a directory; create a model directory with `{EXPORT_HINT}`")
     missing = [name for name in REQUIRED_FILES if not (model_dir / name).is_file()]
+    if missing and (model_dir / GENAI_CONFIG_FILE).is_file():
+        raise EngineError(f"{model_dir}: a decoder-only export; run it with the genai backend (--backend genai)")
     if missing:
         raise EngineError(
             f"{model_dir}: not a complete exported model (missing {', '.join(missing)}); "

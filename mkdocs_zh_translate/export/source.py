@@ -12,6 +12,8 @@ from ..families import Family, detect_family, supported_tokenizers, supported_ty
 from .errors import ExportError
 
 _INSTALL_HINT = "install the export extra: pip install 'mkdocs-zh-translate[export]'"
+#: The files of a Hub checkpoint an export reads (weights, configs, tokenizers, chat templates).
+DOWNLOAD_PATTERNS = ("*.json", "*.spm", "*.model", "*.safetensors", "pytorch_model.bin", "*.txt", "*.jinja")
 
 
 def require_export_deps() -> None:
@@ -46,7 +48,7 @@ def resolve_source(model: str) -> Path:
     try:
         path = snapshot_download(
             model,
-            allow_patterns=["*.json", "*.spm", "*.model", "*.safetensors", "pytorch_model.bin", "*.txt"],
+            allow_patterns=list(DOWNLOAD_PATTERNS),
         )
     except hf_errors.HFValidationError:
         raise ExportError(f"{model}: neither a local directory nor a valid Hugging Face model id") from None

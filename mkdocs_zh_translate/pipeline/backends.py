@@ -258,6 +258,25 @@ def _onnx(spec: TranslatorSpec) -> BareTranslator:
         raise BackendError(str(exc)) from exc
 
 
+def _genai(spec: TranslatorSpec) -> BareTranslator:
+    """A decoder-only export (Hy-MT, TranslateGemma, Qwen) through ONNX Runtime GenAI."""
+    if spec.model is None:
+        raise BackendError("the genai backend needs a model directory: pass --model DIR (create one with "
+                           "`mkdocs-zh-translate export Qwen/Qwen3-0.6B --out DIR`)")
+    if spec.shortlist:
+        raise BackendError("shortlist is an option of the onnx backend's engine; the genai backend takes none "
+                           "(set shortlist to 0)")
+    from ..engine import EngineError
+    from ..engine.genai import GenaiTranslator
+
+    options = {key: value for key, value in engine_keywords(spec).items()
+               if key in ("num_beams", "threads", "max_batch_tokens", "providers")}
+    try:
+        return GenaiTranslator(Path(spec.model), **options)
+    except EngineError as exc:
+        raise BackendError(str(exc)) from exc
+
+
 #: Every backend by name, in the order error messages and choices list them.
 BACKENDS: dict[str, Backend] = {
     "onnx": Backend(
@@ -266,6 +285,10 @@ BACKENDS: dict[str, Backend] = {
     "pseudo": Backend(
         "pseudo", _pseudo, "wraps each sentence in 「…」, no model (layout checks, CI)",
         fingerprint=PseudoTranslator.fingerprint,
+    ),
+    "genai": Backend(
+        "genai", _genai, "a decoder-only translation model (Hy-MT, TranslateGemma, Qwen) exported to --model DIR, "
+        "through ONNX Runtime GenAI", needs_model=True,
     ),
 }
 

@@ -35,6 +35,7 @@ import yaml
 from ..errors import ReviewError
 from ..scored import Scored
 from ..segment import TAG_RE, tokenize
+from ..termpair import TermTarget
 from ..textfile import NotUtf8Error
 from ..untrusted import UntrustedFileError, display, excerpt, read_untrusted_text
 from .translator import as_translator, bare
@@ -122,7 +123,7 @@ class Glossary:
 
     def targets(self, text: str) -> list[str]:
         """The Chinese of each ``terms:`` entry in ``text``, once per occurrence."""
-        return [t.chinese for _a, _b, t in self._matches(text) if t.chinese is not None]
+        return [TermTarget(t.chinese, text[a:b]) for a, b, t in self._matches(text) if t.chinese is not None]
 
     @staticmethod
     def restore(text: str, replacements: dict[int, str]) -> str | None:

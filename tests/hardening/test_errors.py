@@ -21,6 +21,7 @@ from mkdocs_zh_translate.model_integrity import ModelIntegrityError
 from mkdocs_zh_translate.owned import PathError
 from mkdocs_zh_translate.pipeline.backends import BackendError
 from mkdocs_zh_translate.pipeline.lazy import TranslationFailed
+from mkdocs_zh_translate.pipeline.variants import VariantError
 from mkdocs_zh_translate.plugin.config import DirOptionError
 from mkdocs_zh_translate.plugin.configfile import ConfigFileError
 from mkdocs_zh_translate.plugin.mdconfig import MdConfigError
@@ -34,6 +35,7 @@ from mkdocs_zh_translate.sphinx.build import ZhTranslateBuildError
 from mkdocs_zh_translate.sphinx.catalogs import CatalogLinkError
 from mkdocs_zh_translate.sphinx.sync import SyncError
 from mkdocs_zh_translate.textfile import NotUtf8Error, decode_utf8, split_bom
+from mkdocs_zh_translate.tune.errors import TuneError
 from mkdocs_zh_translate.untrusted import UntrustedFileError
 
 PACKAGE = Path(mkdocs_zh_translate.__file__).parent
@@ -41,7 +43,7 @@ ERRORS = [
     CliError, DocsError, EngineError, ExportError, ModelIntegrityError, BackendError, TranslationFailed,
     CatalogError, FillError, PoSyntaxError, ReviewError, SegmentError, NotUtf8Error, PathError, DirOptionError,
     UntrustedFileError, MdConfigError, SyncError, ZhTranslateBuildError, ReferencesError,
-    CatalogLinkError, ConfigFileError,
+    CatalogLinkError, ConfigFileError, VariantError, TuneError,
 ]
 
 

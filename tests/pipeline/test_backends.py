@@ -71,7 +71,7 @@ def test_md_command_refuses_the_name_when_not_registered(
         main(["md", str(src), "--backend", "upper"])
     assert refused.value.code == 2
     said = capsys.readouterr().err.replace("'", "")  # Python 3.12 stopped quoting the choices
-    assert "invalid choice: upper (choose from onnx, pseudo)" in said
+    assert "invalid choice: upper (choose from onnx, pseudo, genai)" in said
 
 
 def test_plugin_accepts_a_registered_backend_and_builds_with_it(tmp_path: Path, upper: Backend) -> None:
@@ -108,12 +108,12 @@ def test_a_backend_that_needs_a_model_is_refused_without_one(
 def test_unknown_backend_lists_the_registered_names(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture, upper: Backend
 ) -> None:
-    with pytest.raises(BackendError, match=r"^unknown backend 'nope'; choose one of onnx, pseudo, upper$"):
+    with pytest.raises(BackendError, match=r"^unknown backend 'nope'; choose one of onnx, pseudo, genai, upper$"):
         get_backend("nope")
     said = _refused(write_site(tmp_path, plugin={"backend": "nope"}), caplog)
-    assert "Expected one of: ('onnx', 'pseudo', 'upper') but received: 'nope'" in said
+    assert "Expected one of: ('onnx', 'pseudo', 'genai', 'upper') but received: 'nope'" in said
     src = tmp_path / "page.md"
     src.write_text(PAGE, encoding="utf-8")
     with pytest.raises(SystemExit):
         main(["md", str(src), "--backend", "nope"])
-    assert "(choose from onnx, pseudo, upper)" in capsys.readouterr().err.replace("'", "")
+    assert "(choose from onnx, pseudo, genai, upper)" in capsys.readouterr().err.replace("'", "")

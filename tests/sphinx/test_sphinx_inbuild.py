@@ -152,7 +152,7 @@ def test_missing_model_fails_unless_allowed(tmp_path: Path) -> None:
 
 
 BAD_OPTIONS = [
-    ("zh_translate_backend = 'gpu'", "zh_translate_backend must be one of 'onnx', 'pseudo', not 'gpu'"),
+    ("zh_translate_backend = 'gpu'", "zh_translate_backend must be one of 'onnx', 'pseudo', 'genai', not 'gpu'"),
     ("zh_translate_backend = 'onnx'", "zh_translate_model is not set"),
     ("zh_translate_strict = 'yes'", "zh_translate_strict must be True or False, not 'yes'"),
     ("zh_translate_glossary = 'nope.yml'", "zh_translate_glossary nope.yml: no such file"),
