@@ -85,8 +85,13 @@ def _cmd_md(args: argparse.Namespace) -> int:
 
 def _cmd_export(args: argparse.Namespace) -> int:
     from ..export import export_model
+    from ..export.plan import plan_export
 
-    export_model(args.model, check_output(Path(args.out), "--out"), quantize=args.quantize)
+    out = check_output(Path(args.out), "--out")
+    plan = plan_export(args.model)  # before anything is downloaded: the user sees what it will cost
+    if plan is not None:
+        print(f"mkdocs-zh-translate: export: {plan.line(args.quantize)}", file=sys.stderr, flush=True)
+    export_model(args.model, out, quantize=args.quantize)
     return 0
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from ..families import detect_family, supported_types
 from .errors import ExportError
+from .plan import DOWNLOAD_PATTERNS
 
 _INSTALL_HINT = "install the export extra: pip install 'mkdocs-zh-translate[export]'"
 
@@ -46,7 +47,7 @@ def resolve_source(model: str) -> Path:
     try:
         path = snapshot_download(
             model,
-            allow_patterns=["*.json", "*.spm", "*.model", "*.safetensors", "pytorch_model.bin", "*.txt"],
+            allow_patterns=list(DOWNLOAD_PATTERNS),
         )
     except hf_errors.HFValidationError:
         raise ExportError(f"{model}: neither a local directory nor a valid Hugging Face model id") from None
