@@ -414,7 +414,8 @@ FAMILY_LABELS = {"ct2": "CTranslate2 int8 (call alone, sorted batches of 16)",
                  "cli": "`translate` CLI int8, whole process (defaults)"}
 
 
-def family_comparison(families: list[str], rounds: int, threads: int, count: int) -> list[str]:
+def family_comparison(families: list[str], rounds: int, threads: int, count: int,
+                      runs: tuple[str, ...] = FAMILY_JOBS) -> list[str]:
     """Every family in ONE interleaved run (round by round: each family, each engine): the
     ``translate`` CLI as a process at its default settings, ours in-process at the same settings,
     and CTranslate2 int8 at the same beams (the model's default: opus-mt 4, M2M100 5, NLLB 1) on
@@ -427,7 +428,8 @@ def family_comparison(families: list[str], rounds: int, threads: int, count: int
 
     setups = {}
     for family in families:
-        paths = prepare(engines=("ours-int8", "ct2-int8"), family=family)
+        paths = prepare(engines=("ours-int8", "ct2-int8") if {"ours", "cli"} & set(runs) else ("ct2-int8",),
+                        family=family)
         lines = cli_lines(paths, count)
         tok = hf_tokenizer(paths)
         ids = sorted((list(tok(line).input_ids) for line in lines), key=len)
@@ -454,7 +456,7 @@ def family_comparison(families: list[str], rounds: int, threads: int, count: int
     cpu: dict[tuple[str, str], float] = {}
     for r in range(rounds):
         for family in families:
-            for name in FAMILY_JOBS:
+            for name in runs:
                 w, c = job(family, name)
                 gc.collect()
                 if w < wall.get((family, name), float("inf")):
@@ -473,10 +475,14 @@ def family_comparison(families: list[str], rounds: int, threads: int, count: int
         ids_file = family_dir(family) / f"ids-{count}.json"
         ids_file.write_text(json.dumps([s for batch in batches for s in batch]))
         ct2_rss = in_subprocess("ct2-int8", beams, threads, True, paths, ids=ids_file)["peak_rss_mb"]
-        ours_cold = min(in_subprocess("ours-int8-defaults", beams, threads, False, paths)["ready_s"] for _ in range(2))
-        extra = {"ct2": (ct2_cold, ct2_rss), "ours": (ours_cold, None), "cli": (None, cli_rss(paths, lines=lines))}
+        extra: dict[str, tuple[float | None, float | None]] = {"ct2": (ct2_cold, ct2_rss)}
+        if "ours" in runs:
+            extra["ours"] = (min(in_subprocess("ours-int8-defaults", beams, threads, False, paths)["ready_s"]
+                                 for _ in range(2)), None)
+        if "cli" in runs:
+            extra["cli"] = (None, cli_rss(paths, lines=lines))
         base_w, base_c = wall[(family, "ct2")], cpu[(family, "ct2")]
-        for name in FAMILY_JOBS:
+        for name in runs:
             w, c = wall[(family, name)], cpu[(family, name)]
             cold, rss = extra[name]
             out.append(f"| {shapes.HUB_NAMES[family]} | {FAMILY_LABELS[name]} | {beams} | {w:.2f} | {c:.2f} | "
@@ -516,6 +522,8 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--families", help="compare model families in one run (e.g. marian,m2m100,nllb): the "
                     "translate CLI and ours in-process at default settings against CTranslate2 int8")
     ap.add_argument("--lines", type=int, default=64, help="lines per family for --families (default 64)")
+    ap.add_argument("--family-runs", default=",".join(FAMILY_JOBS),
+                    help="what --families runs: ct2 (always the base), ours (in-process), cli (the process)")
     args = ap.parse_args()
     if args.quick:
         args.rounds = 1
@@ -589,7 +597,8 @@ def main() -> None:
         unknown = set(families) - set(shapes.FAMILIES)
         if unknown:
             sys.exit(f"unknown families {sorted(unknown)}; choose from {', '.join(shapes.FAMILIES)}")
-        print("\n".join(family_comparison(families, args.rounds, args.threads, args.lines)))
+        runs = tuple(dict.fromkeys(["ct2", *args.family_runs.split(",")]))
+        print("\n".join(family_comparison(families, args.rounds, args.threads, args.lines, runs)))
         return
     engines = args.engines.split(",")
     paths = prepare(engines=tuple(engines))
