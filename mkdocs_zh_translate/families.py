@@ -58,17 +58,49 @@ class Family:
     target_codes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: A short line for ``export --help`` and the guide.
     summary: str = ""
+    #: The (slow) tokenizer class ``export`` loads, by name from transformers, and the engine
+    #: rebuilds on sentencepiece alone.
+    tokenizer: str = ""
+    #: The SentencePiece model file of a family with one model for both sides (M2M100, NLLB),
+    #: exported as both ``source.spm`` and ``target.spm``; ``None``: the checkpoint has those two.
+    spm_file: str | None = None
+    #: How the tokenizer turns target pieces back into text (``decode(skip_special_tokens=True)``):
+    #: ``sentencepiece``: the SentencePiece model decodes them; ``concatenate``: the pieces are
+    #: joined as strings. ``underline_to_space``: a word-start mark left after that becomes a space.
+    detokenize: Literal["sentencepiece", "concatenate"] = "sentencepiece"
+    underline_to_space: bool = True
 
 
 MARIAN = Family(
     "marian", "seq2seq", ("marian",), target_mechanism="prefix",
     target_codes={SIMPLIFIED: (">>cmn_Hans<<", ">>zho_Hans<<", ">>cmn<<", ">>zho<<", ">>zh<<"),
                   TRADITIONAL: (">>cmn_Hant<<", ">>zho_Hant<<")},
-    summary="MarianMT (Helsinki-NLP/opus-mt-en-zh): small and fast, the default",
+    summary="MarianMT (Helsinki-NLP/opus-mt-en-zh): small and fast, the default", tokenizer="MarianTokenizer",
+)
+
+#: M2M100 (``facebook/m2m100_418M``, ``_1.2B``): one SentencePiece model for both sides,
+#: ``__en__`` before the source, ``__zh__`` forced as the first target token; its only Chinese
+#: code is ``zh`` (written in Simplified characters). Codes are the ones the tokenizer's
+#: ``src_lang``/``tgt_lang`` take; ``export`` asks the tokenizer for their tokens.
+M2M100 = Family(
+    "m2m100", "seq2seq", ("m2m_100",), tokenizer_classes=("M2M100Tokenizer",), target_mechanism="forced_bos",
+    source_code="en", target_codes={SIMPLIFIED: ("zh",)},
+    summary="M2M100 (facebook/m2m100_418M): 100 languages, larger and slower than MarianMT",
+    tokenizer="M2M100Tokenizer", spm_file="sentencepiece.bpe.model", underline_to_space=False,
+)
+
+#: NLLB-200 (``facebook/nllb-200-distilled-600M`` and larger): an ``m2m_100`` model whose
+#: tokenizer maps SentencePiece ids with fairseq's offset and writes ``eng_Latn`` before the
+#: source; ``zho_Hans`` / ``zho_Hant`` forced as the first target token.
+NLLB = Family(
+    "nllb", "seq2seq", ("m2m_100",), tokenizer_classes=("NllbTokenizer",), target_mechanism="forced_bos",
+    source_code="eng_Latn", target_codes={SIMPLIFIED: ("zho_Hans",), TRADITIONAL: ("zho_Hant",)},
+    summary="NLLB-200 (facebook/nllb-200-distilled-600M): 200 languages, Simplified and Traditional",
+    tokenizer="NllbTokenizer", spm_file="sentencepiece.bpe.model", detokenize="concatenate",
 )
 
 #: Every family, by name, in the order ``export`` tries them.
-FAMILIES: dict[str, Family] = {family.name: family for family in (MARIAN,)}
+FAMILIES: dict[str, Family] = {family.name: family for family in (MARIAN, M2M100, NLLB)}
 
 
 def family_named(name: str) -> Family | None:
@@ -94,3 +126,8 @@ def detect_family(model_type: str, tokenizer_class: str | None) -> Family | None
 def supported_types() -> str:
     """The model types ``export`` accepts, for its refusal message."""
     return ", ".join(sorted({t for family in FAMILIES.values() for t in family.model_types}))
+
+
+def supported_tokenizers() -> str:
+    """The tokenizer classes ``export`` accepts, for its refusal message."""
+    return ", ".join(sorted({family.tokenizer for family in FAMILIES.values() if family.tokenizer}))

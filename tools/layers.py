@@ -29,7 +29,7 @@ PACKAGE = "mkdocs_zh_translate"
 # pipeline names, so it sits at the top with the front ends; the version lives in ``_version``
 # at the bottom. ``notice`` consults the backend table, so it sits with the pipeline. A
 # ``__main__`` module anywhere is an entry point, on the top layer whatever its part.
-_BASE = "_version errors textfile logs spans scored plaintext owned userdirs model_format model_integrity untrusted"
+_BASE = "_version errors textfile logs spans scored plaintext owned userdirs model_format model_integrity untrusted families"
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset(_BASE.split()),
     frozenset({"segment"}),

@@ -38,6 +38,8 @@ class SearchOptions:
     pad_id: int
     vocab_size: int
     forced_eos_id: int | None = None
+    #: The first generated token, forced (M2M100's and NLLB's target language; None: free).
+    forced_bos_id: int | None = None
     bad_words_ids: tuple[tuple[int, ...], ...] = ()
     num_return: int = 1
     renormalize: bool = False
@@ -270,8 +272,22 @@ def _desc_order(x: np.ndarray) -> np.ndarray:
 
 
 def _forced_token(cur_len: int, opts: SearchOptions) -> int | None:
-    """The token this step must emit (EOS at the last position, when the model forces it), or None."""
-    return opts.forced_eos_id if cur_len == opts.max_length - 1 else None
+    """The token this step must emit, or None: EOS at the last position when the model forces
+    it, else the forced first token (transformers' ForcedBOS/ForcedEOS logits processors set
+    every other score to -inf, so the forced token's log-probability counts 0; where both
+    apply, ForcedEOS runs last and wins)."""
+    if cur_len == opts.max_length - 1 and opts.forced_eos_id is not None:
+        return opts.forced_eos_id
+    return opts.forced_bos_id if cur_len == 1 else None
+
+
+def _cached_step(decoder: Decoder, tokens: np.ndarray, state: DecoderState, cur_len: int,
+                 opts: SearchOptions) -> DecoderState:
+    """Run a step whose token is forced for its cache alone: the next step attends to this
+    position (a forced first token is followed by more; a forced last one is not, so skipped)."""
+    if cur_len + 1 >= opts.max_length:
+        return state
+    return decoder.step(tokens, state, None, 1)[2]
 
 
 def _constraints(tags: Sequence[Constraint | None] | None, n: int) -> list[Constraint | None] | None:
@@ -310,6 +326,7 @@ def greedy_search(decoder: Decoder, state: DecoderState, opts: SearchOptions,
     while active.size:
         forced = _forced_token(cur_len, opts)
         if forced is not None:
+            state = _cached_step(decoder, seqs[active, cur_len - 1], state, cur_len, opts)
             tokens = np.full(active.size, forced, dtype=np.int64)  # log-probability 0, as in beam_search
         else:
             # The lambdas here and in beam_search run inside biases.query, in this iteration:
@@ -379,6 +396,8 @@ def beam_search(decoder: Decoder, state: DecoderState, opts: SearchOptions,
         # 1. top-k log-probs per row, from the graph (or the forced EOS step, without it).
         forced = _forced_token(cur_len, opts)
         if forced is not None:
+            fed = run_seqs[:, 0] if state.rows == n else run_seqs.reshape(n * beams, length)
+            state = _cached_step(decoder, fed[:, cur_len - 1], state, cur_len, opts)
             k = keep_k
             step_scores = np.full((n, beams, k), NEG_INF, dtype=np.float32)
             step_scores[:, :, 0] = 0.0

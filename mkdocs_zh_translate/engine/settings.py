@@ -107,8 +107,9 @@ def check_settings(settings: dict[str, Any], path: Path, files: Mapping[str, Any
     c.integer(c.field(settings, "head_dim"), "head_dim", 1, MAX_HEAD_DIM)
     for key in ("decoder_start_token_id", "eos_token_id", "pad_token_id"):
         c.integer(c.field(settings, key), key, 0, vocab - 1)
-    if settings.get("forced_eos_token_id") is not None:
-        c.integer(settings["forced_eos_token_id"], "forced_eos_token_id", 0, vocab - 1)
+    for key in ("forced_eos_token_id", "forced_bos_token_id"):
+        if settings.get(key) is not None:
+            c.integer(settings[key], key, 0, vocab - 1)
     # Read with ``or`` defaults by the translator: null (or absent) means the default.
     if settings.get("max_length") is not None:
         c.integer(settings["max_length"], "max_length", 1, MAX_POSITIONS)
@@ -137,15 +138,17 @@ def check_settings(settings: dict[str, Any], path: Path, files: Mapping[str, Any
     return settings
 
 
-#: The projection weights a shortlist export names: float32, and int8 (per-column quantised).
-SHORTLIST_ROLES = ({"weight", "bias"}, {"weight", "bias", "scale", "zero_point"})
+#: The projection weights a shortlist export names: float32, and int8 (per-column quantised),
+#: each with an output bias (MarianMT) or without one (M2M100, NLLB).
+SHORTLIST_ROLES = ({"weight", "bias"}, {"weight", "bias", "scale", "zero_point"}, {"weight"},
+                   {"weight", "scale", "zero_point"})
 
 
 def _check_shortlist(c: _Checker, entries: dict[str, Any], vocab: int, files: Mapping[str, Any]) -> None:
     """The output projection's weights, by role: mapped like ``shared_initializers``, and shaped
     ``[d_model, vocab]`` (the weight) or ``[vocab]``, so a batch's columns are in range."""
     if set(entries) not in SHORTLIST_ROLES:
-        c.fail("shortlist", "weight and bias (and scale and zero_point for int8)", sorted(entries))
+        c.fail("shortlist", "weight, maybe bias (and scale and zero_point for int8)", sorted(entries))
     for role, entry in entries.items():
         key = f"shortlist.{role}"
         _check_shared(c, c.mapping(entry, key), key + ".", files)
@@ -167,6 +170,7 @@ def _check_tokenizer(c: _Checker, tok: dict[str, Any], vocab: int, files: Mappin
         c.fail("tokenizer.separate_vocabs", "false when manifest.json lists no target_vocab.json", True)
     if tok.get("target_prefix") is not None:
         c.text(tok["target_prefix"], "tokenizer.target_prefix")
+    _check_language_tokens(c, tok, vocab)
     for tid, meta in c.mapping(tok.get("added_tokens") or {}, "tokenizer.added_tokens").items():
         key = f"tokenizer.added_tokens.{_shown(tid)}"
         if not tid.isascii() or not tid.isdigit() or int(tid) >= vocab:
@@ -174,6 +178,25 @@ def _check_tokenizer(c: _Checker, tok: dict[str, Any], vocab: int, files: Mappin
         c.text(c.field(c.mapping(meta, key), "content", key + "."), f"{key}.content")
         for flag in TOKENIZER_FLAGS:
             c.flag(c.field(meta, flag, key + "."), f"{key}.{flag}")
+
+
+#: How an export may say its target pieces become text (``tokenizer.detokenize``).
+DETOKENIZE = ("sentencepiece", "concatenate")
+
+
+def _check_language_tokens(c: _Checker, tok: dict[str, Any], vocab: int) -> None:
+    """The optional keys of a forced-BOS family's tokenizer (M2M100, NLLB): ids framing a
+    source text and per variant the target language id, each a model id; the detokenising rule."""
+    for key in ("source_prefix_ids", "source_suffix_ids"):
+        for i, tid in enumerate(c.array(tok.get(key) or [], f"tokenizer.{key}")):
+            c.integer(tid, f"tokenizer.{key}[{i}]", 0, vocab - 1)
+    for variant, tid in c.mapping(tok.get("target_language_ids") or {}, "tokenizer.target_language_ids").items():
+        c.integer(tid, f"tokenizer.target_language_ids.{_shown(variant)}", 0, vocab - 1)
+    if tok.get("detokenize", DETOKENIZE[0]) not in DETOKENIZE:
+        c.fail("tokenizer.detokenize", " or ".join(f'"{d}"' for d in DETOKENIZE), tok["detokenize"])
+    for key in ("underline_to_space", "split_target_code"):
+        if key in tok:
+            c.flag(tok[key], f"tokenizer.{key}")
 
 
 def _check_shared(c: _Checker, entry: dict[str, Any], key: str, files: Mapping[str, Any]) -> None:

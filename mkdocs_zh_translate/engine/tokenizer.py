@@ -6,6 +6,11 @@ tokenizer's algorithm step by step: split out added (special) tokens, strip a le
 ``>>lang<<`` code, encode with the *source* SentencePiece model, map pieces through
 ``vocab.json`` with ``<unk>`` fallback, append EOS; and for decoding skip special ids and join
 pieces with the *target* SentencePiece model the way ``decode(skip_special_tokens=True)`` does.
+
+M2M100's and NLLB's tokenizers are the same algorithm with other data, which ``export`` writes to
+``generation.json``: the ids around a text's pieces (``source_prefix_ids``, ``source_suffix_ids``:
+``__en__`` … ``</s>`` instead of Marian's bare ``</s>``), ``vocab.json`` as the tokenizer's own
+piece -> id map, and how pieces become text (``detokenize``, ``underline_to_space``).
 """
 
 from __future__ import annotations
@@ -63,6 +68,14 @@ class MarianSpmTokenizer:
         self._source_pieces: dict[int, str] | None = None  # built on first use (the shortlist)
         self.unk_id = self.encoder[self.unk_token]
         self.eos_id = self.encoder[self.eos_token]
+        # The ids around a text's pieces: none before and EOS after unless the export says
+        # otherwise (a source language token first: M2M100, NLLB).
+        self.prefix_ids: list[int] = [int(i) for i in settings.get("source_prefix_ids") or []]
+        suffix = settings.get("source_suffix_ids")
+        self.suffix_ids: list[int] = [self.eos_id] if suffix is None else [int(i) for i in suffix]
+        self._concatenate = settings.get("detokenize", "sentencepiece") == "concatenate"
+        self._underline = bool(settings.get("underline_to_space", True))
+        self._split_code = bool(settings.get("split_target_code", True))
         self.all_special_tokens: frozenset[str] = frozenset(settings["all_special_tokens"])
         self.clean_up_spaces: bool = bool(settings.get("clean_up_tokenization_spaces", False))
         added = settings.get("added_tokens", {})
@@ -116,7 +129,7 @@ class MarianSpmTokenizer:
                 pieces.append(chunk[1:])
                 continue
             code: list[str] = []
-            if chunk.startswith(">>"):
+            if self._split_code and chunk.startswith(">>"):
                 end = chunk.find("<<")
                 if end != -1:
                     code = [chunk[: end + 2]]
@@ -126,14 +139,15 @@ class MarianSpmTokenizer:
         return pieces
 
     def encode(self, text: str) -> list[int]:
-        """Model input ids: pieces through vocab.json (unknown -> <unk>), then EOS."""
-        ids = []
+        """Model input ids: the prefix ids, pieces through vocab.json (unknown -> <unk>), then
+        the suffix ids (EOS)."""
+        ids = list(self.prefix_ids)
         for piece in self.tokenize(text):
             if piece in self._added_ids:
                 ids.append(self._added_ids[piece])
             else:
                 ids.append(self.encoder.get(piece, self.unk_id))
-        ids.append(self.eos_id)
+        ids.extend(self.suffix_ids)
         return ids
 
     # --- the target side as pieces (the vocabulary shortlist) ----------------------------------
@@ -161,7 +175,9 @@ class MarianSpmTokenizer:
 
     # --- decoding -------------------------------------------------------------------------
     def decode(self, ids: Sequence[int]) -> str:
-        """MarianTokenizer.decode(ids, skip_special_tokens=True)."""
+        """The tokenizer's decode(ids, skip_special_tokens=True): the pieces decoded by the
+        SentencePiece model (MarianTokenizer, M2M100Tokenizer) or concatenated (NllbTokenizer),
+        word-start marks then turned into spaces (not M2M100's), stripped."""
         tokens = []
         for i in ids:
             i = int(i)
@@ -171,7 +187,11 @@ class MarianSpmTokenizer:
             if tok in self.all_special_tokens:
                 continue
             tokens.append(tok)
-        text = self._tgt.decode_pieces(tokens).replace(SPIECE_UNDERLINE, " ").strip() if tokens else ""
+        if not tokens:
+            text = ""
+        else:
+            text = "".join(tokens) if self._concatenate else self._tgt.decode_pieces(tokens)
+            text = (text.replace(SPIECE_UNDERLINE, " ") if self._underline else text).strip()
         if self.clean_up_spaces:
             text = _clean_up_tokenization(text)
         return text

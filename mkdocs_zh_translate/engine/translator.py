@@ -163,6 +163,7 @@ class OnnxTranslator:
                                    providers=providers, hint=EXPORT_HINT, renormalize=renormalize))
         early = settings.get("early_stopping", False) if early_stopping is None else early_stopping
         forced_eos = settings.get("forced_eos_token_id")
+        forced_bos = settings.get("forced_bos_token_id")
         # Every option but the per-call ones (beams, n-best, renormalisation) that _options sets.
         self._base_options = SearchOptions(
             num_beams=self.num_beams,
@@ -175,6 +176,7 @@ class OnnxTranslator:
             pad_id=int(settings["pad_token_id"]),
             vocab_size=int(settings["vocab_size"]),
             forced_eos_id=None if forced_eos is None else int(forced_eos),
+            forced_bos_id=None if forced_bos is None else int(forced_bos),
             bad_words_ids=tuple(tuple(int(t) for t in seq) for seq in settings.get("bad_words_ids") or ()),
         )
         self._tag_vocab: TagVocab | None = None
@@ -306,8 +308,7 @@ class OnnxTranslator:
         targets = [[t for t in h.ids if t != eos] if h else [] for h in best]
         for j, attention in enumerate(self.attention(jobs, targets, states)):
             text = texts[owners[j]]
-            pieces = self.tokenizer.tokenize(self._with_prefix(text))
-            skip = 1 if self.target_prefix and pieces and pieces[0] == self.target_prefix else 0
+            pieces, skip = self._framed_pieces(text)
             decoded, bounds = target_bounds(targets[j], self.tokenizer.decode)
             hyp = best[j]
             scored = ScoredText(decoded, _finite(hyp.score) if hyp is not None else None)  # as translate's
@@ -397,23 +398,32 @@ class OnnxTranslator:
             max_topk=max_topk,
         )
 
+    def _framed_pieces(self, text: str) -> tuple[list[str], int]:
+        """The pieces of ``text`` as the model's input ids hold them, one per id before the
+        suffix (a language token the tokenizer adds before the pieces stands as ""), and how
+        many of them lead the text's own (that token, a ``>>lang<<`` target prefix)."""
+        pieces = self.tokenizer.tokenize(self._with_prefix(text))
+        head = 1 if self.target_prefix and pieces and pieces[0] == self.target_prefix else 0
+        lead = len(self.tokenizer.prefix_ids)
+        return [""] * lead + pieces, lead + head
+
     def _chunks(self, text: str) -> list[list[int]]:
         """Source ids for ``text``, split so that no chunk exceeds the encoder's positions."""
         ids = self.tokenizer.encode(self._with_prefix(text))
         if len(ids) <= self.max_positions:
             return [ids]
-        pieces = self.tokenizer.tokenize(self._with_prefix(text))
-        head = 1 if self.target_prefix and pieces and pieces[0] == self.target_prefix else 0
-        prefix_ids, body = ids[:head], ids[head:-1]
+        pieces, head = self._framed_pieces(text)
+        tail = len(self.tokenizer.suffix_ids)
+        prefix_ids, body, suffix_ids = ids[:head], ids[head:len(ids) - tail], ids[len(ids) - tail:]
         body_pieces = pieces[head:]
-        room = self.max_positions - head - 1
+        room = self.max_positions - head - tail
         chunks = []
         start = 0
         while start < len(body):
             end = min(start + room, len(body))
             if end < len(body):
                 end = _split_point(body_pieces, start, end)
-            chunks.append(prefix_ids + body[start:end] + [ids[-1]])
+            chunks.append(prefix_ids + body[start:end] + suffix_ids)
             start = end
         return chunks
 

@@ -19,9 +19,9 @@ def export_aligner(src: Path, tmp: Path, dst: Path, quantize: str) -> None:
     weights); int8 exports quantise it too, fp16 ones keep it in fp32 (it runs on the CPU).
     Exports made before it took ``input_ids`` and ran the encoder again (the engine reads both)."""
     import torch
-    from transformers import MarianMTModel
+    from transformers import AutoModelForSeq2SeqLM
 
-    model = MarianMTModel.from_pretrained(src, attn_implementation="eager").model.eval()
+    model = AutoModelForSeq2SeqLM.from_pretrained(src, attn_implementation="eager").model.eval()
 
     class Aligner(torch.nn.Module):  # type: ignore[misc]  # torch is untyped here
         def __init__(self) -> None:

@@ -1,4 +1,4 @@
-"""Turn a Hugging Face MarianMT model into the directory our ONNX Runtime engine runs.
+"""Turn a Hugging Face translation model (MarianMT, M2M100, NLLB-200) into the directory our ONNX Runtime engine runs.
 
 This package is the only place that touches torch / transformers / optimum (the ``export``
 extra); the engine itself needs onnxruntime, sentencepiece and numpy only, so everything the
@@ -34,7 +34,7 @@ from .rewrites import (
 )
 from .save import external_entries, optimize_offline, save_pair_external, write_manifest
 from .settings import generation_settings
-from .source import load_marian, require_export_deps, resolve_source, run_optimum
+from .source import load_model, require_export_deps, resolve_source, run_optimum
 
 __all__ = ["QUANTIZATIONS", "ExportError", "export_model"]
 
@@ -52,8 +52,8 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
     if out.exists() and not out.is_dir():
         raise ExportError(f"{out}: exists and is not a directory")
     src = resolve_source(model)
-    config, tokenizer = load_marian(model, src)
-    settings = generation_settings(src, config, tokenizer)
+    config, tokenizer, family = load_model(model, src)
+    settings = generation_settings(src, config, tokenizer, family)
 
     out.mkdir(parents=True, exist_ok=True)
     with scratch_dir(".export-", out) as tmp:
@@ -76,6 +76,8 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
         for name in ("source.spm", "target.spm", "vocab.json", "target_vocab.json", "tokenizer_config.json"):
             if (src / name).is_file():
                 shutil.copyfile(src / name, final / name)
+        if family.spm_file:
+            _one_vocabulary(src / family.spm_file, tokenizer, int(settings["vocab_size"]), final)
         settings["quantize"] = quantize
         (final / GENERATION_FILE).write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
 
@@ -84,6 +86,26 @@ def export_model(model: str, out: Path, quantize: str = "int8") -> Path:
             os.replace(item, out / item.name)
     write_manifest(out, source=model, quantize=quantize)
     return out
+
+
+def _one_vocabulary(spm: Path, tokenizer: Any, vocab_size: int, final: Path) -> None:
+    """The engine's tokenizer files for a family with one SentencePiece model for both sides:
+    that model as ``source.spm`` and ``target.spm``, and ``vocab.json`` the tokenizer's own
+    piece -> id map (``get_vocab()``: NLLB's fairseq offset, M2M100's language tokens after
+    its vocabulary), plus the token of any model id it leaves out, so the engine maps pieces
+    through one table whatever the family."""
+    if not spm.is_file():
+        raise ExportError(f"{spm}: missing; the tokenizer's SentencePiece model is needed")
+    for name in ("source.spm", "target.spm"):
+        shutil.copyfile(spm, final / name)
+    vocab = {str(piece): int(i) for piece, i in tokenizer.get_vocab().items() if 0 <= int(i) < vocab_size}
+    known = set(vocab.values())
+    for i in range(vocab_size):
+        if i not in known:
+            piece = str(tokenizer.convert_ids_to_tokens(i))
+            if piece not in vocab:
+                vocab[piece] = i
+    (final / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def _rewrite(src: Path, raw: Path, settings: dict[str, Any], quantize: str, encoder_fp32: Path,
@@ -119,15 +141,17 @@ def _rewrite(src: Path, raw: Path, settings: dict[str, Any], quantize: str, enco
 def _shortlist_head(tmp: Path, decoder_src: Path, quantize: str) -> tuple[Path, dict[str, str] | None]:
     """The decoder with the optional vocabulary shortlist (``rewrites.shortlist_head``) and the
     names of the projection's initializers; unchanged for fp16 (not pre-optimised: its
-    projection sits between casts) and wherever the projection has another shape."""
+    projection sits between casts). Any other projection shape fails the export rather than
+    leaving a model that cannot take a shortlist."""
     import onnx
 
     if quantize == "fp16":
         return decoder_src, None
     decoder = onnx.load(decoder_src)
     roles = add_shortlist_head(decoder)
-    if roles is None:
-        return decoder_src, None
+    if roles is None:  # every float32 and int8 projection optimum and ONNX Runtime make has a known shape
+        raise ExportError("the decoder's output projection has an unexpected shape (no shortlist head "
+                          "could be added); unsupported optimum or onnxruntime version")
     (tmp / "shortlist").mkdir()
     out = tmp / "shortlist" / DECODER_FILE
     onnx.save_model(decoder, out, save_as_external_data=True, all_tensors_to_one_file=True,

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..families import detect_family, supported_types
+from ..families import Family, detect_family, supported_tokenizers, supported_types
 from .errors import ExportError
 from .plan import DOWNLOAD_PATTERNS
 
@@ -68,22 +68,43 @@ def resolve_source(model: str) -> Path:
     return Path(path)
 
 
-def load_marian(model: str, src: Path) -> tuple[Any, Any]:
-    """The model's config and Marian tokenizer, refusing any model type but MarianMT."""
-    from transformers import AutoConfig, MarianTokenizer
+def _tokenizer_class(src: Path) -> str | None:
+    """``tokenizer_config.json``'s ``tokenizer_class`` (what tells NLLB from M2M100), if any."""
+    import json
+
+    try:
+        data = json.loads((src / "tokenizer_config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    value = data.get("tokenizer_class") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def load_model(model: str, src: Path) -> tuple[Any, Any, Family]:
+    """The model's config, its family (``families.py``) and that family's tokenizer, refusing
+    any checkpoint no family covers."""
+    import transformers
+    from transformers import AutoConfig
 
     try:
         config = AutoConfig.from_pretrained(src)
     except (OSError, ValueError) as exc:
         raise ExportError(f"{src}: cannot read the model config: {exc}".splitlines()[0]) from None
-    family = detect_family(str(config.model_type), None)
-    if family is None or family.name != "marian":
+    tokenizer_class = _tokenizer_class(src)
+    family = detect_family(str(config.model_type), tokenizer_class)
+    if family is None or family.kind != "seq2seq":
+        if tokenizer_class and str(config.model_type) in supported_types().split(", "):
+            raise ExportError(f"{model}: a {config.model_type!r} model with a {tokenizer_class} tokenizer; "
+                              f"the export supports {supported_tokenizers()}")
         raise ExportError(f"{model}: a {config.model_type!r} model; the export supports {supported_types()}")
+    loader = getattr(transformers, family.tokenizer, None)
+    if loader is None:
+        raise ExportError(f"this transformers has no {family.tokenizer}; upgrade transformers")
     try:
-        tokenizer = MarianTokenizer.from_pretrained(src)
-    except (OSError, ValueError, KeyError, AssertionError) as exc:
-        raise ExportError(f"{src}: cannot load the Marian tokenizer: {exc}".splitlines()[0]) from None
-    return config, tokenizer
+        tokenizer = loader.from_pretrained(src)
+    except (OSError, ValueError, KeyError, AssertionError, TypeError) as exc:
+        raise ExportError(f"{src}: cannot load the {family.tokenizer}: {exc}".splitlines()[0]) from None
+    return config, tokenizer, family
 
 
 def run_optimum(src: Path, raw: Path) -> None:

@@ -16,14 +16,19 @@ SHORTLIST_IDS = "shortlist_ids"
 def _projection(index: GraphIndex, inits: dict[str, Any]) -> tuple[list[Any], dict[str, str]] | None:
     """The nodes computing ``logits`` from the decoder states and the initializers they read.
 
-    Two shapes, as ONNX Runtime's offline pass leaves them: int8, one ``DynamicQuantizeMatMul``
-    (states, weight ``[d_model, vocab]`` int8, per-column scale and zero point, bias); float32,
-    ``Add(MatMul(states, weight), bias)``. None for anything else (float16's casts)."""
+    The shapes ONNX Runtime's offline pass leaves: int8, one ``DynamicQuantizeMatMul`` (states,
+    weight ``[d_model, vocab]`` int8, per-column scale and zero point, and a bias where the
+    model has one); float32, ``Add(MatMul(states, weight), bias)`` or, for a model without an
+    output bias (M2M100, NLLB), the ``MatMul`` alone. None for anything else (float16's casts)."""
     node = index.producer.get("logits")
     if node is None:
         return None
-    if node.op_type == "DynamicQuantizeMatMul" and len(node.input) == 5 and all(i in inits for i in node.input[1:]):
-        return [node], dict(zip(("weight", "scale", "zero_point", "bias"), node.input[1:]))
+    if node.op_type == "DynamicQuantizeMatMul" and len(node.input) in (4, 5) \
+            and all(i in inits for i in node.input[1:] if i):
+        roles = dict(zip(("weight", "scale", "zero_point", "bias"), node.input[1:]))
+        return [node], {role: name for role, name in roles.items() if name}
+    if node.op_type == "MatMul" and node.input[1] in inits:
+        return [node], {"weight": node.input[1]}
     if node.op_type != "Add":
         return None
     matmul = next((index.producer[i] for i in node.input if i in index.producer), None)
@@ -43,7 +48,7 @@ def add_shortlist_head(decoder: Any) -> dict[str, str] | None:
     the projection onto the whole vocabulary, log-softmax and ``topk_head``'s processed top-k,
     so its outputs are the same numbers. *then* projects onto the shortlist's ``S`` rows
     only, with the same operator and the same weights' columns (new inputs ``shortlist_weight``
-    ``[d_model, S]``, ``shortlist_bias`` ``[S]`` and for int8 ``shortlist_scale`` /
+    ``[d_model, S]``, ``shortlist_bias`` ``[S]`` (where the model has an output bias) and for int8 ``shortlist_scale`` /
     ``shortlist_zero_point`` ``[S]``, which the engine gathers once per batch from the
     initializers this returns), takes the log-softmax over those ``S`` entries, the same
     processed top-k (``logit_bias`` is then ``[1 or rows, S]``) and maps the positions back to
@@ -80,14 +85,18 @@ def add_shortlist_head(decoder: Any) -> dict[str, str] | None:
         helper.make_tensor_value_info("zh_full_ids", TensorProto.INT64, None)])
 
     states = proj[0].input[0]
+    biased = "bias" in roles
     if int8:
         project = [helper.make_node(
             "DynamicQuantizeMatMul",
-            [states, "shortlist_weight", "shortlist_scale", "shortlist_zero_point", "shortlist_bias"],
+            [states, "shortlist_weight", "shortlist_scale", "shortlist_zero_point",
+             *(["shortlist_bias"] if biased else [])],
             ["zh_sl_logits"], domain="com.microsoft")]
-    else:
+    elif biased:
         project = [helper.make_node("MatMul", [states, "shortlist_weight"], ["zh_sl_product"]),
                    helper.make_node("Add", ["zh_sl_product", "shortlist_bias"], ["zh_sl_logits"])]
+    else:
+        project = [helper.make_node("MatMul", [states, "shortlist_weight"], ["zh_sl_logits"])]
     short = helper.make_graph([
         *project,
         helper.make_node("Squeeze", ["zh_sl_logits", squeeze.input[1]], ["zh_sl_last_logits"]),
@@ -103,8 +112,9 @@ def add_shortlist_head(decoder: Any) -> dict[str, str] | None:
         helper.make_tensor_value_info(SHORTLIST_SWITCH, TensorProto.BOOL, [1]),
         helper.make_tensor_value_info(SHORTLIST_IDS, TensorProto.INT64, ["shortlist"]),
         helper.make_tensor_value_info("shortlist_weight", weight_type, ["d_model", "shortlist"]),
-        helper.make_tensor_value_info("shortlist_bias", TensorProto.FLOAT, ["shortlist"]),
     ])
+    if biased:
+        graph.input.append(helper.make_tensor_value_info("shortlist_bias", TensorProto.FLOAT, ["shortlist"]))
     if int8:
         graph.input.extend([
             helper.make_tensor_value_info("shortlist_scale", TensorProto.FLOAT, ["shortlist"]),
