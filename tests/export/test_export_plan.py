@@ -243,14 +243,20 @@ def test_the_plan_is_offline_from_the_hugging_face_cache(tmp_path: Path, monkeyp
     assert "all of it already in the Hugging Face cache" in plan.line("int8")
 
 
-def test_estimates_match_the_real_exports_of_the_tiny_model() -> None:
-    """The output estimate against what ``export`` wrote for the tiny test model (fp32, int8):
-    within 25% at this tiny shape (within 3% at opus-mt-en-zh's, see the guide)."""
+@pytest.mark.parametrize("family", ["marian", "m2m100", "nllb"])
+def test_estimates_match_the_real_exports_of_the_tiny_models(family: str) -> None:
+    """The output estimate against what ``export`` wrote for each family's tiny test model: fp32
+    within 15% (int8 within 25% for Marian; at this tiny shape the int8 graphs' unquantised
+    small tensors weigh more than at the real shapes, where int8 is within 10%, see the guide)."""
     from tests.models import tiny_hf_model, tiny_onnx_model
+    from tests.models_families import family_hf_model, family_onnx_model
 
-    plan = plan_export(str(tiny_hf_model()))
+    hf = tiny_hf_model() if family == "marian" else family_hf_model(family)
+    plan = plan_export(str(hf))
     assert plan is not None
-    for quantize in ("none", "int8"):
-        written = sum(p.stat().st_size for p in tiny_onnx_model(quantize).iterdir() if p.name != "manifest.json")
+    checks = {"none": 0.15, "int8": 0.25} if family == "marian" else {"none": 0.15}
+    for quantize, tolerance in checks.items():
+        out = tiny_onnx_model(quantize) if family == "marian" else family_onnx_model(family, quantize)
+        written = sum(p.stat().st_size for p in out.iterdir() if p.name != "manifest.json")
         estimate = plan.output_bytes(quantize)
-        assert estimate is not None and abs(estimate - written) / written < 0.25, (quantize, estimate, written)
+        assert estimate is not None and abs(estimate - written) / written < tolerance, (quantize, estimate, written)
