@@ -27,10 +27,13 @@ def _runs(capsys: pytest.CaptureFixture[str], *compare: str) -> list[dict[str, o
 
 def test_two_model_directories_side_by_side(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """The guide's command, with two different models under the names it uses: each column is
-    its own model (its own directory loaded, its own scores), titled by the directory's name."""
+    """The guide's command, with a tiny MarianMT and a tiny NLLB-200 model under the names it
+    uses: each column is its own model (its own directory loaded, its own scores), titled by
+    the directory's name."""
+    from tests.models_families import family_onnx_model
+
     shutil.copytree(models.tiny_onnx_model("int8"), tmp_path / "models" / "opus-mt-en-zh")
-    shutil.copytree(models.tagfree_onnx_model("none"), tmp_path / "models" / "nllb-600m")
+    shutil.copytree(family_onnx_model("nllb", "int8"), tmp_path / "models" / "nllb-600m")
     monkeypatch.chdir(tmp_path)
     first, second = _runs(capsys, "model=models/opus-mt-en-zh", "model=models/nllb-600m")
     assert (first["label"], second["label"]) == ("model=opus-mt-en-zh", "model=nllb-600m")
