@@ -32,6 +32,7 @@ Cache: $ZH_TRANSLATE_BENCH_CACHE (default <repo>/.cache/bench).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -87,9 +88,51 @@ def onnx_model(quant: str, rebuild: bool = False, family: str = "marian") -> Pat
     out, stamp = base / f"onnx-{quant}", base / f"onnx-{quant}.exporter"
     if rebuild or not (out / "manifest.json").is_file() or not stamp.is_file() or stamp.read_text() != exporter:
         print(f"exporting {family} {quant} ...", file=sys.stderr, flush=True)
-        export_model(str(base / "hf"), out, quantize="none" if quant == "fp32" else "int8")
+        with _graphs_over_2gb_as_external_data():
+            export_model(str(base / "hf"), out, quantize="none" if quant == "fp32" else "int8")
         stamp.write_text(exporter)
     return out
+
+
+@contextlib.contextmanager
+def _graphs_over_2gb_as_external_data():
+    """Two workarounds for the export at NLLB-200's real shape. The export saves its
+    intermediate float32 graphs in one protobuf: NLLB-200-600M's decoder (a 256,206 x 1024
+    embedding and output projection) is over protobuf's 2 GB limit, and ``onnx.save`` fails
+    with "Failed to serialize proto". Here such a graph is saved with its weights in an
+    external data file beside it, which every later step (the quantiser, ONNX Runtime) reads.
+    Graphs under the limit are saved as before."""
+    import onnx
+
+    original = onnx.save_model
+
+    def save(model, path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        weights = sum(len(t.raw_data) for t in model.graph.initializer)  # ByteSize() overflows past 2 GB
+        if not kwargs.get("save_as_external_data") and not args and weights > (1 << 31) - (1 << 26):
+            kwargs.update(save_as_external_data=True, all_tensors_to_one_file=True,
+                          location=Path(path).name + ".data", size_threshold=1024)
+        return original(model, path, *args, **kwargs)
+
+    # The second workaround: NLLB-200's model has 2 ids past its tokenizer (256,206 against
+    # 256,204, as on the Hub); the export asks the slow tokenizer for their tokens, and
+    # SentencePiece raises. Such ids get CTranslate2's names for them (``madeupword<n>``).
+    from transformers import NllbTokenizer
+
+    piece = NllbTokenizer._convert_id_to_token
+
+    def token(self, index):  # type: ignore[no-untyped-def]
+        try:
+            return piece(self, index)
+        except IndexError:
+            return f"madeupword{index - len(self)}"
+
+    onnx.save = onnx.save_model = save
+    NllbTokenizer._convert_id_to_token = token
+    try:
+        yield
+    finally:
+        onnx.save = onnx.save_model = original
+        NllbTokenizer._convert_id_to_token = piece
 
 
 def prepare(rebuild: bool = False, engines: tuple[str, ...] = ENGINES, family: str = "marian") -> dict[str, Path]:
