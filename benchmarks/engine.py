@@ -32,6 +32,7 @@ Cache: $ZH_TRANSLATE_BENCH_CACHE (default <repo>/.cache/bench).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -41,10 +42,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-VOCAB = 65001
-PAD = 65000
+import shapes  # noqa: E402 - the path above
+
 NEW_TOKENS = 32
+PAD = shapes.SHAPES["marian"]["vocab_size"] - 1  # opus-mt's pad id, the top of the random source ids
 
 
 ENGINES = ("transformers", "ours-fp32", "ours-int8", "ct2-int8")
@@ -57,54 +60,20 @@ def cache_dir() -> Path:
     return Path(os.environ.get("ZH_TRANSLATE_BENCH_CACHE", REPO / ".cache" / "bench"))
 
 
-# --- model building (offline) -------------------------------------------------------------
-def build_hf_model(out: Path) -> Path:
-    """A random MarianMT with opus-mt-en-zh's shape and special ids, plus a matching tokenizer."""
-    if (out / "model.safetensors").is_file():
-        return out
-    import random
-
-    import sentencepiece as spm
-    import torch
-    from transformers import MarianConfig, MarianMTModel, MarianTokenizer
-
-    out.mkdir(parents=True, exist_ok=True)
-    rnd = random.Random(0)
-    words = [f"w{i}" for i in range(400)]
-    corpus = out / "corpus.txt"
-    corpus.write_text("\n".join(" ".join(rnd.choice(words) for _ in range(12)) for _ in range(4000)))
-    spm.SentencePieceTrainer.train(input=str(corpus), model_prefix=str(out / "spm"), vocab_size=300,
-                                   bos_id=-1, eos_id=-1, pad_id=-1, unk_id=0, unk_piece="<unk>",
-                                   minloglevel=2)
-    corpus.unlink()
-    (out / "spm.model").rename(out / "source.spm")
-    (out / "spm.vocab").unlink()
-    (out / "target.spm").write_bytes((out / "source.spm").read_bytes())
-    sp = spm.SentencePieceProcessor(model_file=str(out / "source.spm"))
-    vocab = {"</s>": 0, "<unk>": 1}
-    for i in range(sp.get_piece_size()):
-        vocab.setdefault(sp.id_to_piece(i), len(vocab))
-    while len(vocab) < PAD:
-        vocab[f"\u2581x{len(vocab)}"] = len(vocab)
-    vocab["<pad>"] = PAD
-    (out / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False))
-    MarianTokenizer(str(out / "source.spm"), str(out / "target.spm"), str(out / "vocab.json"),
-                    source_lang="en", target_lang="zh").save_pretrained(out)
-    config = MarianConfig(
-        vocab_size=VOCAB, d_model=512, encoder_layers=6, decoder_layers=6, encoder_attention_heads=8,
-        decoder_attention_heads=8, encoder_ffn_dim=2048, decoder_ffn_dim=2048, max_position_embeddings=512,
-        activation_function="swish", scale_embedding=True, pad_token_id=PAD, eos_token_id=0,
-        decoder_start_token_id=PAD, forced_eos_token_id=0, share_encoder_decoder_embeddings=True,
-    )
-    torch.manual_seed(0)
-    model = MarianMTModel(config)
-    model.generation_config.update(bad_words_ids=[[PAD]], num_beams=4, max_length=512)
-    model.save_pretrained(out)
-    return out
+# --- model building (offline; the shapes are in shapes.py) ---------------------------------
+def family_dir(family: str = "marian") -> Path:
+    """Where one family's random-weight models live: ``<cache>/<family>/{hf,onnx-*,ct2-int8}``."""
+    return cache_dir() / family
 
 
-def onnx_model(quant: str, rebuild: bool = False) -> Path:
-    """Our export ("fp32" or "int8") of the random opus-mt-shaped model, rebuilt when stale.
+def build_hf_model(out: Path, family: str = "marian") -> Path:
+    """A random-weight ``save_pretrained`` checkpoint of ``family``'s real shape (``shapes.py``)."""
+    return shapes.build(family, out)
+
+
+def onnx_model(quant: str, rebuild: bool = False, family: str = "marian") -> Path:
+    """Our export ("fp32" or "int8") of the random model of ``family``'s shape (opus-mt-en-zh's
+    by default), rebuilt when stale.
 
     The exporter's source is part of the key: a graph rewrite that keeps the format number
     (same engine contract, other nodes) must not be benchmarked on a stale export.
@@ -113,36 +82,111 @@ def onnx_model(quant: str, rebuild: bool = False) -> Path:
     from mkdocs_zh_translate.model_format import FORMAT_VERSION
     from tests.models import exporter_key
 
-    base = cache_dir()
-    build_hf_model(base / "hf")
+    base = family_dir(family)
+    build_hf_model(base / "hf", family)
     exporter = f"format {FORMAT_VERSION} exporter {exporter_key()}"
     out, stamp = base / f"onnx-{quant}", base / f"onnx-{quant}.exporter"
     if rebuild or not (out / "manifest.json").is_file() or not stamp.is_file() or stamp.read_text() != exporter:
-        print(f"exporting {quant} ...", file=sys.stderr, flush=True)
-        export_model(str(base / "hf"), out, quantize="none" if quant == "fp32" else "int8")
+        print(f"exporting {family} {quant} ...", file=sys.stderr, flush=True)
+        with _graphs_over_2gb_as_external_data():
+            export_model(str(base / "hf"), out, quantize="none" if quant == "fp32" else "int8")
         stamp.write_text(exporter)
     return out
 
 
-def prepare(rebuild: bool = False, engines: tuple[str, ...] = ENGINES) -> dict[str, Path]:
-    """The models ``engines`` need (every one by default), built or exported when missing."""
-    base = cache_dir()
-    paths = {"hf": build_hf_model(base / "hf"), "ct2": base / "ct2-int8"}
+@contextlib.contextmanager
+def _graphs_over_2gb_as_external_data():
+    """Two workarounds for the export at NLLB-200's real shape. The export saves its
+    intermediate float32 graphs in one protobuf: NLLB-200-600M's decoder (a 256,206 x 1024
+    embedding and output projection) is over protobuf's 2 GB limit, and ``onnx.save`` fails
+    with "Failed to serialize proto". Here such a graph is saved with its weights in an
+    external data file beside it, which every later step (the quantiser, ONNX Runtime) reads.
+    Graphs under the limit are saved as before."""
+    import onnx
+
+    original = onnx.save_model
+
+    def save(model, path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        weights = sum(len(t.raw_data) for t in model.graph.initializer)  # ByteSize() overflows past 2 GB
+        if not kwargs.get("save_as_external_data") and not args and weights > (1 << 31) - (1 << 26):
+            kwargs.update(save_as_external_data=True, all_tensors_to_one_file=True,
+                          location=Path(path).name + ".data", size_threshold=1024)
+        return original(model, path, *args, **kwargs)
+
+    # The second workaround: NLLB-200's model has 2 ids past its tokenizer (256,206 against
+    # 256,204, as on the Hub); the export asks the slow tokenizer for their tokens, and
+    # SentencePiece raises. Such ids get CTranslate2's names for them (``madeupword<n>``).
+    from transformers import NllbTokenizer
+
+    piece = NllbTokenizer._convert_id_to_token
+
+    def token(self, index):  # type: ignore[no-untyped-def]
+        try:
+            return piece(self, index)
+        except IndexError:
+            return f"madeupword{index - len(self)}"
+
+    onnx.save = onnx.save_model = save
+    NllbTokenizer._convert_id_to_token = token
+    try:
+        yield
+    finally:
+        onnx.save = onnx.save_model = original
+        NllbTokenizer._convert_id_to_token = piece
+
+
+def prepare(rebuild: bool = False, engines: tuple[str, ...] = ENGINES, family: str = "marian") -> dict[str, Path]:
+    """The models ``engines`` need (every one by default) for ``family``, built, exported or
+    converted when missing. ``paths["family"]`` names the family for subprocesses."""
+    base = family_dir(family)
+    paths = {"hf": build_hf_model(base / "hf", family), "ct2": base / "ct2-int8", "family": Path(family)}
     for quant in ("fp32", "int8"):
         if any(e.startswith(f"ours-{quant}") for e in engines):
-            paths[quant] = onnx_model(quant, rebuild)
+            paths[quant] = onnx_model(quant, rebuild, family)
     if "ct2-int8" in engines and not (paths["ct2"] / "model.bin").is_file():
-        import ctranslate2.converters
-
-        print("converting for CTranslate2 ...", file=sys.stderr, flush=True)
-        ctranslate2.converters.TransformersConverter(str(paths["hf"])).convert(
-            str(paths["ct2"]), quantization="int8", force=True)
+        print(f"converting {family} for CTranslate2 ...", file=sys.stderr, flush=True)
+        shapes.convert_ct2(paths["hf"], paths["ct2"])
     return paths
 
 
-def sentences(count: int = 32, seed: int = 1) -> list[list[int]]:
-    """Source ids of 15-70 tokens (EOS included), random but fixed."""
+def family_of(paths: dict[str, Path]) -> str:
+    return str(paths.get("family", "marian"))
+
+
+def hf_tokenizer(paths: dict[str, Path]):
+    """transformers' tokenizer of the checkpoint, set to English → Simplified Chinese (the
+    sources' ids, CTranslate2's tokens and the forced target token come from it)."""
+    from transformers import AutoTokenizer
+
+    tok = AutoTokenizer.from_pretrained(paths["hf"])
+    family = family_of(paths)
+    if family == "m2m100":
+        tok.src_lang, tok.tgt_lang = "en", "zh"
+    elif family == "nllb":
+        tok.src_lang, tok.tgt_lang = "eng_Latn", "zho_Hans"
+    return tok
+
+
+def target_token(paths: dict[str, Path]) -> str | None:
+    """The token forced first in the target (M2M100 ``__zh__``, NLLB ``zho_Hans``), or None."""
+    return {"m2m100": "__zh__", "nllb": "zho_Hans"}.get(family_of(paths))
+
+
+def default_beams(paths: dict[str, Path]) -> int:
+    """The beams ours uses by default for this model (its export's generation settings)."""
+    gen = paths.get("int8", paths["hf"]) / ("generation.json" if "int8" in paths else "generation_config.json")
+    return int(json.loads(gen.read_text()).get("num_beams") or 1)
+
+
+def sentences(count: int = 32, seed: int = 1, paths: dict[str, Path] | None = None) -> list[list[int]]:
+    """Source ids of 15-70 tokens (EOS included), random but fixed: random opus-mt ids, or for
+    another family the ids of made-up lines (language token first, as its tokenizer writes them)."""
     import random
+
+    if paths is not None and family_of(paths) != "marian":
+        tok = hf_tokenizer(paths)
+        lines = cli_lines(paths, count, seed, low=15, high=70)
+        return [list(tok(line).input_ids) for line in lines]
 
     rnd = random.Random(seed)
     out = []
@@ -155,6 +199,11 @@ def sentences(count: int = 32, seed: int = 1) -> list[list[int]]:
 
 # --- engines: each returns a callable run(batch_of_ids) -> None -----------------------------
 def load_engine(kind: str, paths: dict[str, Path], beams: int, threads: int):
+    if kind == "ours-int8-defaults":  # as the CLI loads it: every setting from the model and the engine
+        from mkdocs_zh_translate.engine import OnnxTranslator
+
+        tr = OnnxTranslator(paths["int8"], max_new_tokens=NEW_TOKENS, min_new_tokens=NEW_TOKENS)
+        return lambda batch: tr.generate_ids(batch)
     if kind.startswith("ours"):
         from mkdocs_zh_translate.engine import OnnxTranslator
 
@@ -170,21 +219,24 @@ def load_engine(kind: str, paths: dict[str, Path], beams: int, threads: int):
         return run
     if kind == "transformers":
         import torch
-        from transformers import MarianMTModel
+        from transformers import AutoModelForSeq2SeqLM
 
         torch.set_num_threads(threads)
-        model = MarianMTModel.from_pretrained(paths["hf"]).eval()
+        model = AutoModelForSeq2SeqLM.from_pretrained(paths["hf"]).eval()
+        pad = int(model.config.pad_token_id)
+        forced = target_token(paths)
+        extra = {"forced_bos_token_id": hf_tokenizer(paths).convert_tokens_to_ids(forced)} if forced else {}
 
         def run(batch):
             width = max(map(len, batch))
-            ids = torch.full((len(batch), width), PAD, dtype=torch.long)
+            ids = torch.full((len(batch), width), pad, dtype=torch.long)
             mask = torch.zeros((len(batch), width), dtype=torch.long)
             for r, s in enumerate(batch):
                 ids[r, : len(s)] = torch.tensor(s)
                 mask[r, : len(s)] = 1
             with torch.inference_mode():
                 out = model.generate(input_ids=ids, attention_mask=mask, num_beams=beams,
-                                     max_new_tokens=NEW_TOKENS, min_new_tokens=NEW_TOKENS)
+                                     max_new_tokens=NEW_TOKENS, min_new_tokens=NEW_TOKENS, **extra)
             assert out.shape[1] == NEW_TOKENS + 1
         return run
     if kind == "ct2-int8":
@@ -192,15 +244,19 @@ def load_engine(kind: str, paths: dict[str, Path], beams: int, threads: int):
 
         trans = ctranslate2.Translator(str(paths["ct2"]), device="cpu", compute_type="int8",
                                        intra_threads=threads, inter_threads=1)
-        vocab = json.loads((paths["hf"] / "vocab.json").read_text())
-        inv = {v: k for k, v in vocab.items()}
+        # CTranslate2's own vocabulary lists the checkpoint's tokens by id (its converter built it
+        # from the tokenizer), so the ids map to tokens without importing transformers here.
+        vocab = json.loads((paths["ct2"] / "shared_vocabulary.json").read_text(encoding="utf-8"))
+        forced = target_token(paths)
 
         def run(batch):
-            toks = [[inv[i] for i in s[:-1]] + ["</s>"] for s in batch]
-            # beam_size must be explicit (CTranslate2 defaults to 2); lengths fixed like the others.
+            toks = [[vocab[i] for i in s] for s in batch]
+            prefix = {"target_prefix": [[forced]] * len(batch)} if forced else {}
+            # beam_size must be explicit (CTranslate2 defaults to 2); lengths fixed like the others
+            # (a target prefix counts toward them, as the forced token does in transformers).
             res = trans.translate_batch(toks, beam_size=beams, max_decoding_length=NEW_TOKENS,
-                                        min_decoding_length=NEW_TOKENS, max_batch_size=len(batch))
-            assert len(res) == len(batch)
+                                        min_decoding_length=NEW_TOKENS, max_batch_size=len(batch), **prefix)
+            assert len(res) == len(batch) and len(res[0].hypotheses[0]) == NEW_TOKENS
         return run
     raise ValueError(kind)
 
@@ -220,9 +276,13 @@ def child(kind: str, beams: int, threads: int, workload: bool, t_launch: float) 
     run = load_engine(kind, paths, beams, threads)
     ready = time.time() - t_launch
     if workload:
-        data = sorted(sentences(), key=len)
-        run(data[:16])
-        run(data[16:])
+        given = os.environ.get("ZH_BENCH_IDS")
+        if given:  # the family comparison's source ids (tokenised by the parent: no transformers here)
+            data = sorted(json.loads(Path(given).read_text()), key=len)
+        else:
+            data = sorted(sentences(paths=paths), key=len)
+        for i in range(0, len(data), 16):
+            run(data[i: i + 16])
     # VmHWM, not ru_maxrss: Linux carries ru_maxrss across fork+exec, so a child of this big
     # benchmark process would report the parent's peak.
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -233,22 +293,24 @@ def child(kind: str, beams: int, threads: int, workload: bool, t_launch: float) 
     print(json.dumps({"ready_s": ready, "peak_rss_mb": peak_mb}))
 
 
-def cli_lines(paths: dict[str, Path], count: int = 64, seed: int = 3) -> list[str]:
-    """``count`` text lines whose source encodings have 15-69 tokens (EOS included), fixed."""
+def cli_lines(paths: dict[str, Path], count: int = 64, seed: int = 3, low: int = 15, high: int = 69) -> list[str]:
+    """``count`` text lines whose source encodings (transformers' tokenizer of the checkpoint,
+    which ours matches id for id) have ``low``-``high`` tokens, EOS and language token included."""
     import random
 
-    from mkdocs_zh_translate.engine.tokenizer import MarianSpmTokenizer
+    tok = hf_tokenizer(paths)
 
-    settings = json.loads((paths["int8"] / "generation.json").read_text())["tokenizer"]
-    tok = MarianSpmTokenizer(paths["int8"], settings)
+    def length(words: list[str]) -> int:
+        return len(tok(" ".join(words)).input_ids)
+
     rnd = random.Random(seed)
     lines = []
     for i in range(count):
-        want = 15 + (i * 54) // (count - 1)
+        want = low + (i * (high - low)) // (count - 1) if count > 1 else (low + high) // 2
         words: list[str] = []
-        while len(tok.encode(" ".join(words))) < want:
-            words.append(f"w{rnd.randrange(400)}")
-        while len(tok.encode(" ".join(words))) > want and len(words) > 1:
+        while length(words) < want:
+            words.append(f"w{rnd.randrange(shapes.WORDS)}")
+        while length(words) > want and len(words) > 1:
             words.pop()
         lines.append(" ".join(words))
     return lines
@@ -264,15 +326,17 @@ def cli_child(argv: list[str]) -> None:
     print(json.dumps({"rc": rc, "peak_rss_mb": peak_mb}), file=sys.stderr)
 
 
-def cli_rss(paths: dict[str, Path], quant: str = "int8") -> float:
-    """Peak RSS (MB) of ``mkdocs-zh-translate translate`` on :func:`cli_lines`, defaults otherwise."""
-    text = "".join(line + "\n" for line in cli_lines(paths))
+def cli_rss(paths: dict[str, Path], quant: str = "int8", lines: list[str] | None = None) -> float:
+    """Peak RSS (MB) of ``mkdocs-zh-translate translate`` on ``lines`` (default: the 64
+    :func:`cli_lines`), defaults otherwise."""
+    lines = cli_lines(paths) if lines is None else lines
+    text = "".join(line + "\n" for line in lines)
     args = ["translate", "--model", str(paths[quant]), "--min-new-tokens", str(NEW_TOKENS),
             "--max-new-tokens", str(NEW_TOKENS)]
     proc = subprocess.run([sys.executable, __file__, "--cli-child", *args], input=text, capture_output=True,
                           text=True, timeout=900)
     report = json.loads(proc.stderr.strip().splitlines()[-1])
-    if proc.returncode != 0 or report["rc"] != 0 or len(proc.stdout.splitlines()) != 64:
+    if proc.returncode != 0 or report["rc"] != 0 or len(proc.stdout.splitlines()) != len(lines):
         raise RuntimeError(f"translate CLI failed: {proc.stderr[-2000:]}")
     return float(report["peak_rss_mb"])
 
@@ -387,8 +451,93 @@ def cli_comparison(paths: dict[str, Path], rounds: int, threads: int) -> list[st
     return out
 
 
-def in_subprocess(kind: str, beams: int, threads: int, workload: bool, paths: dict[str, Path]) -> dict:
-    env = dict(os.environ, ZH_BENCH_PATHS=json.dumps({k: str(v) for k, v in paths.items()}))
+FAMILY_JOBS = ("ct2", "ours", "cli")
+FAMILY_LABELS = {"ct2": "CTranslate2 int8 (call alone, sorted batches of 16)",
+                 "ours": "ours int8, default settings, in-process",
+                 "cli": "`translate` CLI int8, whole process (defaults)"}
+
+
+def family_comparison(families: list[str], rounds: int, threads: int, count: int,
+                      runs: tuple[str, ...] = FAMILY_JOBS) -> list[str]:
+    """Every family in ONE interleaved run (round by round: each family, each engine): the
+    ``translate`` CLI as a process at its default settings, ours in-process at the same settings,
+    and CTranslate2 int8 at the same beams (the model's default: opus-mt 4, M2M100 5, NLLB 1) on
+    the same source ids; then cold start and peak RSS in fresh processes. Each engine is loaded
+    before its timed call and dropped after it, so one model at a time is in memory; loading is
+    not timed (cold start is)."""
+    import gc
+
+    from mkdocs_zh_translate.engine import OnnxTranslator
+
+    setups = {}
+    for family in families:
+        paths = prepare(engines=("ours-int8", "ct2-int8") if {"ours", "cli"} & set(runs) else ("ct2-int8",),
+                        family=family)
+        lines = cli_lines(paths, count)
+        tok = hf_tokenizer(paths)
+        ids = sorted((list(tok(line).input_ids) for line in lines), key=len)
+        setups[family] = (paths, lines, [ids[i: i + 16] for i in range(0, len(ids), 16)], default_beams(paths))
+
+    def job(family: str, name: str) -> tuple[float, float]:
+        paths, lines, batches, beams = setups[family]
+        if name == "cli":
+            return cli_process(paths, lines)
+        if name == "ct2":
+            run = load_engine("ct2-int8", paths, beams, threads)
+            run(batches[0][:2])  # warm-up
+            c0, t0 = time.process_time(), time.perf_counter()
+            for batch in batches:
+                run(batch)
+        else:
+            tr = OnnxTranslator(paths["int8"], max_new_tokens=NEW_TOKENS, min_new_tokens=NEW_TOKENS)
+            tr.translate(lines[:2])  # warm-up
+            c0, t0 = time.process_time(), time.perf_counter()
+            assert len(tr.translate(lines)) == len(lines)
+        return time.perf_counter() - t0, time.process_time() - c0
+
+    wall: dict[tuple[str, str], float] = {}
+    cpu: dict[tuple[str, str], float] = {}
+    for r in range(rounds):
+        for family in families:
+            for name in runs:
+                w, c = job(family, name)
+                gc.collect()
+                if w < wall.get((family, name), float("inf")):
+                    wall[(family, name)], cpu[(family, name)] = w, c
+                print(f"round {r + 1}: {family}: {FAMILY_LABELS[name]}: {w:.2f} s wall, {c:.2f} s CPU",
+                      file=sys.stderr, flush=True)
+    out = [f"{count} lines of 15-69 source tokens per family, {NEW_TOKENS} forced new tokens (the forced target "
+           f"token included), each model's default beams; {threads} threads for CTranslate2, the engine's default "
+           f"for ours; best of {rounds} interleaved rounds (ratios of wall time; in brackets of CPU time)",
+           "| model (random weights, real shape) | run | beams | wall s | CPU s | sentences/s | x CTranslate2 int8 "
+           "| cold start s | peak RSS MB |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for family in families:
+        paths, lines, batches, beams = setups[family]
+        ct2_cold = min(in_subprocess("ct2-int8", beams, threads, False, paths)["ready_s"] for _ in range(2))
+        ids_file = family_dir(family) / f"ids-{count}.json"
+        ids_file.write_text(json.dumps([s for batch in batches for s in batch]))
+        ct2_rss = in_subprocess("ct2-int8", beams, threads, True, paths, ids=ids_file)["peak_rss_mb"]
+        extra: dict[str, tuple[float | None, float | None]] = {"ct2": (ct2_cold, ct2_rss)}
+        if "ours" in runs:
+            extra["ours"] = (min(in_subprocess("ours-int8-defaults", beams, threads, False, paths)["ready_s"]
+                                 for _ in range(2)), None)
+        if "cli" in runs:
+            extra["cli"] = (None, cli_rss(paths, lines=lines))
+        base_w, base_c = wall[(family, "ct2")], cpu[(family, "ct2")]
+        for name in runs:
+            w, c = wall[(family, name)], cpu[(family, name)]
+            cold, rss = extra[name]
+            out.append(f"| {shapes.HUB_NAMES[family]} | {FAMILY_LABELS[name]} | {beams} | {w:.2f} | {c:.2f} | "
+                       f"{len(lines) / w:.2f} | {base_w / w:.2f} ({base_c / c:.2f}) | "
+                       f"{'' if cold is None else f'{cold:.2f}'} | {'' if rss is None else f'{rss:.0f}'} |")
+    return out
+
+
+def in_subprocess(kind: str, beams: int, threads: int, workload: bool, paths: dict[str, Path],
+                  ids: Path | None = None) -> dict:
+    env = dict(os.environ, ZH_BENCH_PATHS=json.dumps({k: str(v) for k, v in paths.items()}),
+               ZH_BENCH_IDS=str(ids or ""))
     t0 = time.time()
     proc = subprocess.run([sys.executable, __file__, "--child", kind, "--beams", str(beams), "--threads",
                            str(threads), "--t-launch", repr(t0)] + (["--workload"] if workload else []),
@@ -413,6 +562,11 @@ def parse_args() -> argparse.Namespace:
     ap.add_argument("--workload", action="store_true")
     ap.add_argument("--cli-rss", action="store_true", help="only the translate CLI's peak RSS")
     ap.add_argument("--cli-only", action="store_true", help="only the 64-line CLI comparison (and its peak RSS)")
+    ap.add_argument("--families", help="compare model families in one run (e.g. marian,m2m100,nllb): the "
+                    "translate CLI and ours in-process at default settings against CTranslate2 int8")
+    ap.add_argument("--lines", type=int, default=64, help="lines per family for --families (default 64)")
+    ap.add_argument("--family-runs", default=",".join(FAMILY_JOBS),
+                    help="what --families runs: ct2 (always the base), ours (in-process), cli (the process)")
     args = ap.parse_args()
     if args.quick:
         args.rounds = 1
@@ -481,6 +635,14 @@ def main() -> None:
         child(args.child, args.beams, args.threads, args.workload, args.t_launch)
         return
 
+    if args.families:
+        families = args.families.split(",")
+        unknown = set(families) - set(shapes.FAMILIES)
+        if unknown:
+            sys.exit(f"unknown families {sorted(unknown)}; choose from {', '.join(shapes.FAMILIES)}")
+        runs = tuple(dict.fromkeys(["ct2", *args.family_runs.split(",")]))
+        print("\n".join(family_comparison(families, args.rounds, args.threads, args.lines, runs)))
+        return
     engines = args.engines.split(",")
     paths = prepare(engines=tuple(engines))
     if args.cli_rss:

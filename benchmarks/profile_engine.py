@@ -12,6 +12,10 @@ budget), or with ``--defaults`` the engine benchmark's 64 CLI lines through
 new tokens are given), what the ``translate`` CLI runs.
 
     python3 benchmarks/profile_engine.py [--defaults] [--quantize int8|fp32] [--beams 4] [--threads 2] [--shortlist N]
+        [--family marian|m2m100|nllb] [--lines 64]
+
+``--family`` profiles the random-weight model of another family's real shape (``shapes.py``);
+with ``--defaults`` its beams are the model's default unless ``--beams`` is given.
 """
 
 from __future__ import annotations
@@ -56,7 +60,9 @@ def operator_table(session: Any, title: str, nodes: int = 0) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--quantize", default="int8", choices=("int8", "fp32"))
-    ap.add_argument("--beams", type=int, default=4)
+    ap.add_argument("--beams", type=int, default=None, help="default: 4, or the model's with --defaults")
+    ap.add_argument("--family", default="marian", help="marian, m2m100 or nllb (benchmarks/shapes.py)")
+    ap.add_argument("--lines", type=int, default=64, help="--defaults: how many CLI lines")
     ap.add_argument("--threads", type=int, default=2, help="(batch-16 workload; --defaults uses the engine's)")
     ap.add_argument("--defaults", action="store_true", help="the 64 CLI lines at default settings")
     ap.add_argument("--shortlist", type=int, default=0, help="the engine's vocabulary shortlist (0: off)")
@@ -67,7 +73,9 @@ def main() -> None:
     from mkdocs_zh_translate.engine import OnnxTranslator
     from mkdocs_zh_translate.engine import session as session_mod
 
-    paths = bench.prepare(engines=(f"ours-{args.quantize}",))
+    paths = bench.prepare(engines=(f"ours-{args.quantize}",), family=args.family)
+    if args.beams is None:
+        args.beams = bench.default_beams(paths) if args.defaults else 4
     made = {}
     original = session_mod.make_session
 
@@ -80,15 +88,15 @@ def main() -> None:
     session_mod.make_session = profiled
     (REPO / ".cache").mkdir(exist_ok=True)
     if args.defaults:
-        lines = bench.cli_lines(paths)
+        lines = bench.cli_lines(paths, args.lines)
         tr = OnnxTranslator(paths[args.quantize], num_beams=args.beams, max_new_tokens=bench.NEW_TOKENS,
                             min_new_tokens=bench.NEW_TOKENS, shortlist=args.shortlist)
-        label = f"{args.quantize} beams {args.beams}, 64 CLI lines at default settings"
+        label = f"{args.family} {args.quantize} beams {args.beams}, {args.lines} CLI lines at default settings"
     else:
         tr = OnnxTranslator(paths[args.quantize], num_beams=args.beams, threads=args.threads,
                             max_new_tokens=bench.NEW_TOKENS, min_new_tokens=bench.NEW_TOKENS,
                             max_batch_tokens=1 << 20, max_batch_sentences=1 << 20, shortlist=args.shortlist)
-        label = f"{args.quantize} beams {args.beams}, batch 16, {args.threads} threads"
+        label = f"{args.family} {args.quantize} beams {args.beams}, batch 16, {args.threads} threads"
     timers: collections.Counter[str] = collections.Counter()
 
     def timed(obj, name, label):  # type: ignore[no-untyped-def]
@@ -109,7 +117,7 @@ def main() -> None:
     if args.defaults:
         count = len(tr.translate(lines))
     else:
-        data = sorted(bench.sentences(), key=len)
+        data = sorted(bench.sentences(paths=paths), key=len)
         tr.generate_ids(data[:16])
         tr.generate_ids(data[16:])
         count = len(data)

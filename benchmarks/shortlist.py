@@ -78,7 +78,7 @@ def speed(paths: dict[str, Path], sizes: list[int], rounds: int, threads: int,
     for n in sizes:  # the random model's SentencePiece has 300 pieces: the rest, any other ids
         lister = ours[n].shortlister
         assert lister is not None
-        others = rng.choice(np.setdiff1d(np.arange(engine.VOCAB), lister.base), max(0, n - lister.base.size),
+        others = rng.choice(np.setdiff1d(np.arange(engine.PAD + 1), lister.base), max(0, n - lister.base.size),
                             replace=False)
         lister.base = np.union1d(lister.base, others)
     ids = sorted((ours[0].tokenizer.encode(line) for line in lines), key=len)

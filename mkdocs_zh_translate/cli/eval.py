@@ -111,6 +111,13 @@ def _label(text: str) -> str:
     return ",".join(parts)
 
 
+def _labels(texts: list[str]) -> list[str]:
+    """Column titles for ``--compare``: model directories by name, unless two names are the same
+    (``model=models/nllb/int8 model=models/m2m100/int8``), then the settings as typed."""
+    short = [_label(text) for text in texts]
+    return short if len(set(short)) == len(short) else [text.strip() for text in texts]
+
+
 def _check_numbers(args: argparse.Namespace) -> None:
     if args.limit is not None and args.limit < 1:
         raise CliError(f"--limit {args.limit}: a count, 1 or more")
@@ -184,7 +191,8 @@ def run_eval(args: argparse.Namespace) -> int:
             "(review some: `review sync`, then edit msgstr and delete '#, fuzzy'; or give --references FILE.tsv)"
         )
     base = _base_spec(args, refs)
-    variants = [(_label(text), parse_settings(text, base)) for text in args.compare] if args.compare else [("", base)]
+    variants = list(zip(_labels(args.compare), (parse_settings(text, base) for text in args.compare))) \
+        if args.compare else [("", base)]
     runs = [
         evaluate(refs.references, spec, label=label, glossary=refs.glossary, progress=progress_for(None),
                  worst=args.worst, variant=variant)

@@ -102,10 +102,20 @@ def _one_vocabulary(spm: Path, tokenizer: Any, vocab_size: int, final: Path) -> 
     known = set(vocab.values())
     for i in range(vocab_size):
         if i not in known:
-            piece = str(tokenizer.convert_ids_to_tokens(i))
+            piece = _token_of(tokenizer, i)
             if piece not in vocab:
                 vocab[piece] = i
     (final / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def _token_of(tokenizer: Any, i: int) -> str:
+    """The tokenizer's token for model id ``i``, or a made-up one where the model has ids its
+    tokenizer never produces (NLLB-200's embedding has two rows past its tokenizer, and
+    SentencePiece raises for them): the engine never emits such an id into text (special)."""
+    try:
+        return str(tokenizer.convert_ids_to_tokens(i))
+    except (IndexError, ValueError, RuntimeError, KeyError):
+        return f"<model-id-{i}>"
 
 
 def _rewrite(src: Path, raw: Path, settings: dict[str, Any], quantize: str, encoder_fp32: Path,

@@ -8,31 +8,14 @@ read from the checkpoint's ``config.json`` and ``tokenizer_config.json`` (``fami
 
 from __future__ import annotations
 
-import fnmatch
 import sys
 from pathlib import Path
 
 from .convert import export_model
 from .errors import ExportError
 from .genai import export_decoder_model, is_decoder_only
-from .source import DOWNLOAD_PATTERNS, resolve_source
-
-
-def download_size(model: str) -> tuple[int, int] | None:
-    """(bytes, files) that exporting the Hub id ``model`` would download, from the Hub's file
-    list; None for a local directory, or when the Hub cannot be asked (offline: the download
-    then says why)."""
-    if Path(model).expanduser().is_dir():
-        return None
-    try:
-        from huggingface_hub import HfApi
-
-        info = HfApi().model_info(model, files_metadata=True)
-    except Exception:  # any failure here is the download's to report, in its own words
-        return None
-    sizes = [s.size or 0 for s in info.siblings or ()
-             if any(fnmatch.fnmatch(s.rfilename, pattern) for pattern in DOWNLOAD_PATTERNS)]
-    return sum(sizes), len(sizes)
+from .plan import plan_export
+from .source import resolve_source
 
 
 def export_any(model: str, out: Path, quantize: str | None = None, device: str = "cpu") -> Path:
@@ -41,10 +24,9 @@ def export_any(model: str, out: Path, quantize: str | None = None, device: str =
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise ExportError(f"{out}: exists and is not a directory")
-    size = download_size(model)
-    if size is not None:  # before the download starts: a 7B checkpoint is 15 GB
-        print(f"export: {model}: {size[0] / 1e9:.2f} GB in {size[1]} files to download (unless cached)",
-              file=sys.stderr, flush=True)
+    plan = plan_export(model)
+    if plan is not None:  # before anything is downloaded: a 7B checkpoint is 15 GB
+        print(f"mkdocs-zh-translate: export: {plan.line(quantize)}", file=sys.stderr, flush=True)
     src = resolve_source(model)
     if is_decoder_only(src):
         return export_decoder_model(model, src, out, quantize or "int4", device)

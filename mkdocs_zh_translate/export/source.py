@@ -10,10 +10,9 @@ from typing import Any
 
 from ..families import Family, detect_family, supported_tokenizers, supported_types
 from .errors import ExportError
+from .plan import DOWNLOAD_PATTERNS
 
 _INSTALL_HINT = "install the export extra: pip install 'mkdocs-zh-translate[export]'"
-#: The files of a Hub checkpoint an export reads (weights, configs, tokenizers, chat templates).
-DOWNLOAD_PATTERNS = ("*.json", "*.spm", "*.model", "*.safetensors", "pytorch_model.bin", "*.txt", "*.jinja")
 
 
 def require_export_deps() -> None:

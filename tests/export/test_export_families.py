@@ -154,3 +154,25 @@ def test_an_engine_that_knows_only_marian_exports_refuses_a_family_export(monkey
     with pytest.raises(EngineError, match="exported by another version"):
         OnnxTranslator(family)
     OnnxTranslator(marian)
+
+
+def test_model_ids_past_the_tokenizer_get_a_made_up_token(tmp_path: Path) -> None:
+    """NLLB-200-600M's embedding has two rows more than its tokenizer has pieces, and the slow
+    tokenizer's SentencePiece raises for them: the export names them instead of failing."""
+    from mkdocs_zh_translate.export.convert import _one_vocabulary
+
+    class Tokenizer:
+        def get_vocab(self) -> dict[str, int]:
+            return {"<unk>": 0, "</s>": 1, "▁a": 2}
+
+        def convert_ids_to_tokens(self, i: int) -> str:
+            raise IndexError("piece id is out of range.")
+
+    spm = tmp_path / "sentencepiece.bpe.model"
+    spm.write_bytes(b"not read here")
+    final = tmp_path / "final"
+    final.mkdir()
+    _one_vocabulary(spm, Tokenizer(), 5, final)
+    vocab = json.loads((final / "vocab.json").read_text(encoding="utf-8"))
+    assert sorted(vocab.values()) == [0, 1, 2, 3, 4]
+    assert {vocab["<unk>"], vocab["▁a"]} == {0, 2} and len(set(vocab)) == 5
