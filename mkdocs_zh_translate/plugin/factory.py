@@ -19,7 +19,7 @@ from ..logs import PREFIX
 from ..notice import model_label
 from ..owned import PathError
 from ..pipeline.backends import TranslatorSpec
-from ..pipeline.build import SiteInputs, build_pipeline, build_variant_pipeline
+from ..pipeline.build import Pipeline, SiteInputs, build_pipeline, build_variant_pipeline
 from ..pipeline.cache import MachineCache
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..pipeline.guard import PageGuard
@@ -152,15 +152,7 @@ class SitePipeline:
         # english_fallback: the translator counts what no model can translate, then refuses it
         # unless allow_untranslated
         pipeline = build_pipeline(spec, site, lazy=self.lazy, english_fallback=True, progress=progress_for(None))
-        return SiteTranslator(
-            pipeline,
-            allow_untranslated=self.options.allow_untranslated,
-            slugify=self.slugify,
-            syntax=self.syntax,
-            segmented=self.segmented,
-            spliced=self.spliced,
-            mark=self.mark,
-        )
+        return self._site_translator(pipeline, self.spliced, mark=self.mark)
 
     def variants(self) -> list[Variant]:
         """The extra Chinese variants the options ask for (Simplified, always built, left out)."""
@@ -180,14 +172,14 @@ class SitePipeline:
             raise PluginError(f"{PREFIX}{exc}") from None
         terms = variant_terms(self.glossary, own_glossary)
         pipeline = build_variant_pipeline(base.pipeline, variant, own_reviews=ReviewedLayer(own_dir), terms=terms)
-        return SiteTranslator(
-            pipeline,
-            allow_untranslated=self.options.allow_untranslated,
-            slugify=self.slugify,
-            syntax=self.syntax,
-            segmented=self.segmented,
-            spliced=self.variant_spliced.setdefault(variant.code, {}),
-        )
+        return self._site_translator(pipeline, self.variant_spliced.setdefault(variant.code, {}))
+
+    def _site_translator(self, pipeline: Pipeline, spliced: dict[str, tuple[str, GuardOutcome]],
+                         mark: Callable[[int, str], str] | None = None) -> SiteTranslator:
+        """A site translator over ``pipeline`` with this build's options, slugs, Markdown syntax and
+        segmentation memo; ``spliced``: its own memo of spliced pages (each site has one)."""
+        return SiteTranslator(pipeline, allow_untranslated=self.options.allow_untranslated, slugify=self.slugify,
+                              syntax=self.syntax, segmented=self.segmented, spliced=spliced, mark=mark)
 
     def page_guard(self) -> PageGuard | None:
         """A page guard rendering with the site's own Markdown extensions (or None when off)."""

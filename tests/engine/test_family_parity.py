@@ -6,7 +6,6 @@ parity tests (``test_engine_parity.py``), on each family's tiny trained model.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ torch = pytest.importorskip("torch")
 from transformers import AutoModelForSeq2SeqLM, AutoTokenizer  # noqa: E402
 
 from mkdocs_zh_translate.engine import OnnxTranslator, beam  # noqa: E402
+from tests.engine.test_engine_parity import make_corpus  # noqa: E402 - the Marian parity tests' inputs
 from tests.models_families import FAMILY_NAMES, family_hf_model, family_onnx_model  # noqa: E402
 
 pytestmark = pytest.mark.slow
@@ -63,24 +63,6 @@ class Reference:
         with torch.inference_mode():
             logits = self.model(**enc, decoder_input_ids=prefix).logits[0, -1]
         return abs(float(logits[a[j]] - logits[b[j]])) if j < min(len(a), len(b)) else float("inf")
-
-
-def make_corpus(tok: Any, n: int = 220, seed: int = 7) -> list[str]:
-    """Varied inputs from the model's own word pieces, with and without placeholders."""
-    rnd = random.Random(seed)
-    words = sorted(p[1:] for p in tok.get_vocab() if p.startswith("\u2581") and len(p) > 2 and p.isprintable())
-    texts = []
-    for i in range(n):
-        k = rnd.randint(1, 14)
-        sent = [rnd.choice(words) for _ in range(k)]
-        if i % 3 == 0:
-            sent.insert(rnd.randint(0, k), f"<x{rnd.randint(1, 3)}/>")
-        if i % 5 == 0 and k > 2:
-            sent[0] = "<g1>" + sent[0]
-            sent[1] = sent[1] + "</g1>"
-        text = " ".join(sent)
-        texts.append(text[0].upper() + text[1:] + rnd.choice([".", "", "?", "!"]))
-    return texts
 
 
 @pytest.fixture(scope="module", params=FAMILY_NAMES)

@@ -13,6 +13,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,17 +56,24 @@ class GlossaryTranslator:
         return [pattern.sub(lambda m: GLOSSARY[m.group(1).lower()], t) for t in texts]
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
+def chromium_driver(*extra: str) -> object:
+    """Debian's headless Chromium under chromedriver, as every browser test drives it (``extra``:
+    more command-line arguments, e.g. a window size); the caller quits it."""
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service
 
     options = Options()
     options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", *extra):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.set_page_load_timeout(60)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    driver: Any = chromium_driver()
     try:
         yield driver
     finally:

@@ -22,6 +22,7 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import polib
 import pytest
@@ -29,20 +30,10 @@ import pytest
 from mkdocs_zh_translate.cli.app import main as cli_main
 from mkdocs_zh_translate.pipeline import lazy as batch
 from mkdocs_zh_translate.scored import ScoredText
+from tests.plugin.test_plugin_browser import By, _wait, chromium_driver  # skips where no browser is installed
 from tests.plugin_sites import build_in_process, write_site
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install -e .[test])")
-if not (CHROMIUM and CHROMEDRIVER):
-    pytest.skip(
-        "Debian's chromium and chromium-driver are not installed (apt-get install -y chromium chromium-driver)",
-        allow_module_level=True,
-    )
-
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+Keys = pytest.importorskip("selenium.webdriver.common.keys").Keys
 
 WORDS = {
     "guide": "指南",
@@ -128,23 +119,11 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    from selenium.webdriver.chrome.options import Options
-    from selenium.webdriver.chrome.service import Service
-
-    options = Options()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,900"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    driver.set_page_load_timeout(60)
+    driver: Any = chromium_driver("--window-size=1400,900")  # room for the page and the panel
     try:
         yield driver
     finally:
         driver.quit()
-
-
-def _wait(driver: object, condition: object, timeout: float = 20) -> object:
-    return WebDriverWait(driver, timeout).until(condition)
 
 
 def _panel_text(driver: object, name: str) -> str:
