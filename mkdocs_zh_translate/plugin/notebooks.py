@@ -193,6 +193,7 @@ def _unpinned(text: str) -> str:
 
 _HEADING = re.compile(r"<h[1-6]\b[^>]*>", re.IGNORECASE)
 _ID = re.compile(r'\bid="([^"]*)"')
+_LINK = re.compile(r'href="#([^"]*)"')
 # Ids nbconvert makes up per render: a cell's (for notebooks saved without cell ids) and a
 # JavaScript output's uuid, which that output's own script looks up. Paired in order too.
 _MADE_UP = re.compile(r"cell-id=[0-9a-f]{8}\b|\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b")
@@ -229,25 +230,36 @@ def toc_ids(toc: Any) -> list[str]:
 
 def restore_ids(html: str, english: list[str]) -> str:
     """``html`` with its headings' ids, and the links to them within it, set back to the
-    English ones, heading by heading; unchanged when the headings do not pair up."""
+    English ones, heading by heading; unchanged when the headings do not pair up. Paired by
+    position: nbconvert gives every all-Chinese heading the same id (``id=""``), so a heading's
+    own anchor link follows it, and only an id that one heading holds is followed elsewhere."""
     chinese = heading_ids(html)
     if len(chinese) != len(english) or chinese == english:
         return html
-    mapping = {zh: en for zh, en in zip(chinese, english, strict=True) if zh != en}
+    unique = {zh: en for zh, en in zip(chinese, english, strict=True) if zh != en and chinese.count(zh) == 1}
+
+    def links(text: str, mapping: dict[str, str]) -> str:  # one pass: no link is mapped twice
+        return _LINK.sub(lambda m: f'href="#{mapping.get(m.group(1), m.group(1))}"', text) if mapping else text
+
     out: list[str] = []
-    i = 0
+    i = j = 0
     for tag in _HEADING.finditer(html):
         m = _ID.search(tag.group(0))
-        if m is None or m.group(1) not in mapping:
+        if m is None:
             continue
-        out.append(html[i : tag.start() + m.start(1)])
-        out.append(mapping[m.group(1)])
+        zh, en = chinese[j], english[j]
+        j += 1
+        if zh == en:
+            continue
+        out.append(links(html[i : tag.start() + m.start(1)], unique))
+        out.append(en)
         i = tag.start() + m.end(1)
-    out.append(html[i:])
-    html = "".join(out)
-    for zh, en in mapping.items():
-        html = html.replace(f'href="#{zh}"', f'href="#{en}"')
-    return html
+        close = html.find("</h", i)  # the heading's own anchor link, inside it
+        if close != -1:
+            out.append(links(html[i:close], {zh: en}))
+            i = close
+    out.append(links(html[i:], unique))
+    return "".join(out)
 
 
 def restore_toc(toc: Any, english: list[str]) -> None:

@@ -35,6 +35,8 @@ class PageSources:
         self.notebooks: dict[str, str] = {}  # src_uri -> the notebook's JSON, as the English build read it
         self.origins: dict[str, str] = {}  # src_uri -> the notebook's own file
         self.translated: dict[str, str] = {}  # src_uri -> the translated notebook's text
+        # an extra variant's (zh-TW …) translated notebooks, by its code: src_uri -> text
+        self.variant_translated: dict[str, dict[str, str]] = {}
         self.kept: dict[str, PageResult] = {}  # pages nothing can translate: kept English, and why
         self.problems: dict[str, list[str]] = {}  # included text kept English, per page
         self.written: dict[str, Path] = {}  # the Chinese build's translated notebooks
@@ -48,6 +50,7 @@ class PageSources:
         self.notebooks.clear()
         self.origins.clear()
         self.translated.clear()
+        self.variant_translated.clear()
         self.english_ids.clear()
         self.kept.clear()
         self.problems.clear()
@@ -107,6 +110,14 @@ class PageSources:
                 result.warnings[:0] = [p for p in problems if p not in result.warnings]
         for key, kept in self.kept.items():
             results.setdefault(key, kept)
+        self._assemble(results, jobs, self.translated)
+
+    def merge_variant(self, code: str, results: dict[str, PageResult], jobs: dict[str, PageJob]) -> None:
+        """An extra variant's pass: its own translated notebooks, from its own cells' text (the
+        Simplified site's problems and kept pages are that site's to report, not repeated)."""
+        self._assemble(results, jobs, self.variant_translated.setdefault(code, {}))
+
+    def _assemble(self, results: dict[str, PageResult], jobs: dict[str, PageJob], into: dict[str, str]) -> None:
         for key, source in self.notebooks.items():
             result = results.get(key)
             if result is None or not result.translated:
@@ -117,7 +128,7 @@ class PageSources:
                 label = jobs[key].label if key in jobs else key
                 result.warnings.append(f"{label}: the translated cells do not fit the notebook: kept in English")
             else:
-                self.translated[key] = text
+                into[key] = text
 
     def kept_counts(self) -> dict[str, PageCounts]:
         """The build report's line for each page nothing translated: one place left behind."""
@@ -144,16 +155,18 @@ class PageSources:
 
     # -- the Chinese build --------------------------------------------------------------
 
-    def prepare_zh(self, config: Any, language: str) -> None:
+    def prepare_zh(self, config: Any, language: str, variant: str | None = None) -> None:
         """Write each translated notebook outside docs_dir (``self.written``) and give the
-        Chinese build's mkdocs-jupyter a render cache of its own."""
+        Chinese build's mkdocs-jupyter a render cache of its own. ``variant``: an extra
+        variant's code, whose build shows that variant's notebooks (never the Simplified ones)."""
         self.finish()
         jupyter = notebooks.notebook_plugin(config)
         if jupyter is None or not self.notebooks:
             return
         notebooks.separate_cache(jupyter, language)
         self._tmp = Path(tempfile.mkdtemp(prefix="mkdocs-zh-translate-notebooks-"))
-        for key, text in self.translated.items():
+        translated = self.translated if variant is None else self.variant_translated.get(variant, {})
+        for key, text in translated.items():
             path = self._tmp / key
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")

@@ -206,7 +206,7 @@ class ChineseSite(Mode):
             for name in uistrings.localize_dates(zh_config):
                 log.debug(f"plugin {name!r}: locale {uistrings.ZH_LOCALE!r} in the Chinese site")
             apply_overrides(zh_config, options.overrides.values())
-            kept.sources.prepare_zh(zh_config, self.langs.dir(self.code))
+            kept.sources.prepare_zh(zh_config, self.langs.dir(self.code), None if self.code == "zh" else self.code)
             for message in kept.theme_text.english_left(kept.warned_templates):  # once per file
                 log.warning(message)
             kept.theme_text.apply(zh_config.theme, strings)
@@ -382,6 +382,8 @@ def translate(
         raise PluginError(f"{PREFIX}{exc}") from None
     if not variant:  # notebooks and other plugins' pages: the Simplified build's (sources.py)
         kept.sources.merge(results, jobs)
+    else:  # the variant's own notebooks
+        kept.sources.merge_variant(done.label, results, jobs)
     done.results.update(results)
     done.strings.update(translated)
     done.counts.update(kept.sources.kept_counts())

@@ -1,0 +1,88 @@
+"""A variant's pages show the variant's text wherever the Simplified site shows a translation
+that is not the page's Markdown: notebooks (mkdocs-jupyter), and the rest of what the plugin
+translates beside the pages (nav and page titles, included files, admonition titles, the 404
+page, the banner). The Simplified text must never leak into ``site/zh-TW/``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from mkdocs_zh_translate.pipeline import lazy as batch
+from tests.plugin.test_plugin_variants import WordModel
+from tests.plugin_sites import Html, build_in_process, write_site
+
+pytest.importorskip("opencc", reason="the `hant` extra (OpenCC) is not installed")
+pytest.importorskip("mkdocs_jupyter")
+
+CODE = "print('默认软件 <keep> & exact')"
+NOTEBOOK: dict[str, Any] = {
+    "cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Software\n", "\n", "The default cache of the software."]},
+        {
+            "cell_type": "code",
+            "execution_count": 1,
+            "metadata": {},
+            "outputs": [{"name": "stdout", "output_type": "stream", "text": ["默认软件 <keep> & exact\n"]}],
+            "source": [CODE],
+        },
+        {"cell_type": "markdown", "metadata": {}, "source": "## Usage\n\nInstall the package."},
+    ],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"}},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+
+def _notebook_site(root: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setattr(batch, "load_translator", lambda *a, **k: WordModel())
+    (root / "model").mkdir(parents=True, exist_ok=True)
+    (root / "docs" / "examples").mkdir(parents=True)
+    (root / "docs" / "examples" / "demo.ipynb").write_text(json.dumps(NOTEBOOK, indent=1), encoding="utf-8")
+    plugin = {"backend": "onnx", "model": "model", "variants": ["zh-Hans", "zh-TW"]}
+    nav = [{"Welcome": "index.md"}, {"Example": "examples/demo.ipynb"}]
+    config = write_site(root, theme="material", plugin=plugin, pages={"index.md": "# Welcome\n\nWelcome.\n"},
+                        extra_config={"nav": nav})
+    jupyter = f"- mkdocs-jupyter:\n    execute: false\n    cache_dir: {root / '.cache' / 'mkdocs-jupyter'}\n"
+    config.write_text(config.read_text(encoding="utf-8").replace("- search\n", "- search\n" + jupyter),
+                      encoding="utf-8")
+    return config
+
+
+def test_the_variants_notebook_page_is_the_variants_text_with_the_notebooks_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build_in_process(_notebook_site(tmp_path, monkeypatch))
+    site = tmp_path / "site"
+    en = Html(site / "examples" / "demo" / "index.html")
+    zh = Html(site / "zh" / "examples" / "demo" / "index.html")
+    tw = Html(site / "zh-TW" / "examples" / "demo" / "index.html")
+    assert "The 默认 缓存 of the 软件." in zh.text
+    # s2twp: 默认 预设, 缓存 快取, 软件 軟體; the Simplified text is not what zh-TW shows
+    assert "The 預設 快取 of the 軟體." in tw.text and "缓存" not in tw.text
+    assert "安裝 the 軟體包." in tw.text  # the second cell too
+    # code and outputs: the notebook's bytes in every site, Simplified characters included
+    assert tw.pre_blocks() == zh.pre_blocks() == en.pre_blocks()
+    assert any("默认软件" in block for block in tw.pre_blocks())
+    assert tw.heading_ids() == en.heading_ids()
+    assert "本頁由機器翻譯" in tw.source and "本页" not in tw.source  # the banner, the variant's own
+    # the page title and its nav entry, which mkdocs-jupyter takes from the notebook's heading
+    assert "軟體" in tw.source.split("<title>")[1].split("</title>")[0]
+    assert "软件" not in Html(site / "zh-TW" / "index.html").text
+
+
+def test_headings_nbconvert_gives_one_id_get_back_each_english_id() -> None:
+    """nbconvert gives every all-Chinese heading ``id=""``: each heading, and its own anchor
+    link, gets back the English id at its place (not the last one for all)."""
+    from mkdocs_zh_translate.plugin import notebooks
+
+    html = ('<h1 id="">软件<a class="anchor-link" href="#">¶</a></h1><p>x</p>'
+            '<h2 id="">用法<a class="anchor-link" href="#">¶</a></h2><a href="#x-y">see</a>'
+            '<h2 id="x-y">X y</h2>')
+    back = notebooks.restore_ids(html, ["software", "usage", "x-y"])
+    assert notebooks.heading_ids(back) == ["software", "usage", "x-y"]
+    assert back.count('href="#software"') == 1 and back.count('href="#usage"') == 1
+    assert '<a href="#x-y">see</a>' in back
