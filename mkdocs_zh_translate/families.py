@@ -26,6 +26,11 @@ from typing import Literal
 SIMPLIFIED = "zh-Hans"
 TRADITIONAL = "zh-Hant"
 DEFAULT_VARIANT = SIMPLIFIED
+#: Every Chinese a model can be asked for (the engine option ``target``): the two scripts, and
+#: the regional variants a prompted model can be told by name (``PromptForm.target_names``).
+TAIWAN = "zh-TW"
+HONG_KONG = "zh-HK"
+TARGETS = (SIMPLIFIED, TRADITIONAL, TAIWAN, HONG_KONG)
 
 Kind = Literal["seq2seq", "decoder-only"]
 
@@ -159,7 +164,8 @@ class PromptForm:
     context_block: str = ""
     """Put before the message when context is on ("" : the family documents none)."""
     target_names: Mapping[str, str] = field(default_factory=dict)
-    """``{target}`` for each Chinese variant."""
+    """``{target}`` for each Chinese variant the family can be asked for by name (the engine
+    option ``target``; a variant it has no name for is refused, never asked as another)."""
     stop: tuple[str, ...] = ()
     """Tokens that end the answer besides the checkpoint's end-of-sequence tokens (the end of a
     chat turn), resolved to ids by ``export``."""
@@ -228,7 +234,10 @@ PROMPT_FORMS: dict[str, PromptForm] = {
                    "Output only the translation, without any explanation:\n\n{source}",
         term_line="{term} = {translation}",
         context_block="Context (do not translate):\n{context}\n\n",
-        target_names={SIMPLIFIED: "Simplified Chinese", TRADITIONAL: "Traditional Chinese"},
+        # Our own names, like the instruction: the region's written standard named plainly.
+        target_names={SIMPLIFIED: "Simplified Chinese", TRADITIONAL: "Traditional Chinese",
+                      TAIWAN: "Traditional Chinese as written in Taiwan",
+                      HONG_KONG: "Traditional Chinese as written in Hong Kong"},
         stop=("<|im_end|>", "<|endoftext|>"),
         preambles=("Translation:", "Here is", "翻译："),
     ),

@@ -23,6 +23,7 @@ import logging
 import math
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ from ..model_integrity import ModelIntegrityError, verify_model
 from ..scored import ScoredText
 from ..termpair import term_source
 from .errors import EngineError
-from .prompt import Prompt
+from .prompt import Prompt, target_name
 from .session import default_threads
 from .settings import check_threads
 
@@ -97,12 +98,16 @@ class GenaiTranslator:
 
     def __init__(self, model_dir: Path, *, num_beams: int | None = None, threads: int | None = None,
                  max_batch_tokens: int | None = None, providers: list[str] | None = None,
-                 max_new_tokens: int | None = None, context: bool = False) -> None:
+                 max_new_tokens: int | None = None, context: bool = False, target: str | None = None) -> None:
+        """``target``: the Chinese to ask for (``zh-TW``: the prompt names it as the export's
+        ``prompt.targets`` does; None: the variant the export was made for)."""
         self.model_dir = Path(model_dir)
         check_threads(threads)
         settings, _raw = _read_settings(self.model_dir)
         self.settings = settings
         self.prompt = Prompt.of(settings.get("prompt") or {}, str(self.model_dir / GENERATION_FILE))
+        if target is not None:
+            self.prompt = replace(self.prompt, target=target_name(settings, target, str(self.model_dir)))
         for label, value in (("num_beams", num_beams), ("max_batch_tokens", max_batch_tokens),
                              ("max_new_tokens", max_new_tokens)):
             if value is not None and value < 1:

@@ -27,7 +27,8 @@ REFUSALS = ("runaway", "empty", "preamble", "extra_lines")
 
 @dataclass(frozen=True)
 class Prompt:
-    """The exported prompt of one model directory (``generation.json``'s ``prompt``)."""
+    """The exported prompt of one model directory (``generation.json``'s ``prompt``).
+    ``target``: the name of the Chinese it asks for (the export's, or :func:`target_name`'s)."""
 
     instruction: str
     with_terms: str
@@ -86,3 +87,29 @@ class Prompt:
         if text.count("\n") > source.strip().count("\n"):
             return "extra_lines"
         return None
+
+
+def exported_targets(settings: Mapping[str, Any]) -> dict[str, str]:
+    """The Chinese variants a decoder-only export can be asked for, each with the name its
+    prompt gives it: the export's ``prompt.targets`` (every name its family has) and its own
+    variant, the only one an export made before those were written can be asked for."""
+    prompt = settings.get("prompt")
+    prompt = prompt if isinstance(prompt, Mapping) else {}
+    named = prompt.get("targets")
+    found = {str(k): str(v) for k, v in named.items()} if isinstance(named, Mapping) else {}
+    variant, target = settings.get("variant"), prompt.get("target")
+    if isinstance(variant, str) and isinstance(target, str):
+        found.setdefault(variant, target)
+    return found
+
+
+def target_name(settings: Mapping[str, Any], target: str, where: str) -> str:
+    """What ``{target}`` says when the engine option ``target`` asks for ``target`` (``zh-TW``):
+    the export's name for it, as data; one :class:`EngineError` line when it names none (the
+    model is never asked for another Chinese than the one wanted)."""
+    names = exported_targets(settings)
+    if target not in names:
+        raise EngineError(f"{where}: this model's prompt names no {target} target (it names "
+                          f"{', '.join(sorted(names)) or 'none'}); convert the Simplified text instead "
+                          "(option variants, `via: convert`)")
+    return names[target]

@@ -167,6 +167,7 @@ def _settings(src: Path, built: Path, family: Family, form: PromptForm, variant:
             "term_line": form.term_line,
             "context_block": form.context_block,
             "target": form.target_names[variant],
+            "targets": dict(form.target_names),  # ``target`` (the engine option) picks one
             "frame": [before, after],
             "preambles": list(form.preambles),
         },

@@ -20,14 +20,15 @@ numpy.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import json
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from ..families import SIMPLIFIED, TRADITIONAL
+from ..families import SIMPLIFIED, TARGETS
 from ..limits import MAX_THREADS
-from ..model_format import ALIGNER_FILE
+from ..model_format import ALIGNER_FILE, GENERATION_FILE
 from .markup import (
     AUTO,
     DEFAULT_MARKUP,
@@ -80,8 +81,9 @@ ENGINE_OPTIONS: dict[str, EngineOption] = {
         ),
         EngineOption(
             "target", "choice", "the Chinese the model writes: zh-Hans, or zh-Hant from a model that can be "
-            "asked for Traditional (multi-target opus-mt: >>cmn_Hant<<); the option variants' `via: model`",
-            default=SIMPLIFIED, choices=lambda: (SIMPLIFIED, TRADITIONAL), cache_key="set", off=(SIMPLIFIED,),
+            "asked for Traditional (multi-target opus-mt: >>cmn_Hant<<), or zh-TW / zh-HK from a decoder-only "
+            "model whose prompt names them; the option variants' `via: model`",
+            default=SIMPLIFIED, choices=lambda: TARGETS, cache_key="set", off=(SIMPLIFIED,),
             engine="target",
         ),
     )
@@ -237,6 +239,10 @@ class Backend:
     aligns: bool = False
     """Whether its translator can align a translation with its source (``load_aligner``):
     ``markup: auto`` resolves to ``project`` there when the export has an aligner."""
+    targets: Callable[[TranslatorSpec], Collection[str] | None] | None = None
+    """The Chinese variants its model can be asked for by name (``target``: a decoder-only
+    model's prompt names zh-TW), read from the export without loading it; None (or a hook that
+    returns None): the model is asked for Traditional, and a variant's table writes its region."""
 
 
 def _pseudo(spec: TranslatorSpec) -> BareTranslator:
@@ -270,11 +276,25 @@ def _genai(spec: TranslatorSpec) -> BareTranslator:
     from ..engine.genai import GenaiTranslator
 
     options = {key: value for key, value in engine_keywords(spec).items()
-               if key in ("num_beams", "threads", "max_batch_tokens", "providers")}
+               if key in ("num_beams", "threads", "max_batch_tokens", "providers", "target")}
     try:
         return GenaiTranslator(Path(spec.model), **options)
     except EngineError as exc:
         raise BackendError(str(exc)) from exc
+
+
+def _genai_targets(spec: TranslatorSpec) -> Collection[str] | None:
+    """The variants a decoder-only export's prompt names (its ``generation.json``, read as
+    data; an unreadable one is left to the load, which names what is wrong)."""
+    if spec.model is None:
+        return None
+    from ..engine.prompt import exported_targets
+
+    try:
+        settings = json.loads((Path(spec.model) / GENERATION_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return exported_targets(settings) if isinstance(settings, dict) else None
 
 
 #: Every backend by name, in the order error messages and choices list them.
@@ -288,7 +308,7 @@ BACKENDS: dict[str, Backend] = {
     ),
     "genai": Backend(
         "genai", _genai, "a decoder-only translation model (Hy-MT, TranslateGemma, Qwen) exported to --model DIR, "
-        "through ONNX Runtime GenAI", needs_model=True,
+        "through ONNX Runtime GenAI", needs_model=True, targets=_genai_targets,
     ),
 }
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..families import TRADITIONAL
-from .backends import TranslatorSpec
+from .backends import BACKENDS, TranslatorSpec
 from .cache import MachineCache
 from .glossary import Glossary
 from .lazy import LazyTranslator
@@ -132,6 +132,23 @@ def build_pipeline(
     return Pipeline(spec, service, lazy, site)
 
 
+def variant_target(spec: TranslatorSpec, variant: Variant) -> str:
+    """The ``target`` a variant made ``via`` the model asks for: the variant itself where the
+    backend's model names variants (a decoder-only prompt: "Traditional Chinese as written in
+    Taiwan"), else Traditional, whose regional words the variant's table then writes. A model
+    that names variants but not this one is refused in one line (before any model is loaded)."""
+    backend = BACKENDS.get(spec.backend)
+    offered = backend.targets(spec) if backend is not None and backend.targets is not None else None
+    if offered is None:
+        return TRADITIONAL
+    if variant.code not in offered:
+        raise VariantError(
+            f"variant {variant.code}: the model in {spec.model} cannot be asked for {variant.code} (its prompt "
+            f"names {', '.join(sorted(offered)) or 'none'}); use `via: convert`, or export the model again"
+        )
+    return variant.code
+
+
 def build_variant_pipeline(
     base: Pipeline, variant: Variant, *, own_reviews: Reviewer | None = None, terms: Mapping[str, str] | None = None
 ) -> Pipeline:
@@ -149,7 +166,8 @@ def build_variant_pipeline(
             raise VariantError(f"variant {variant.code}: a translator handed over as an object has no `target`")
         machine = cache.machine if cache is not None else None
         direct = build_pipeline(
-            base.spec.with_options(target=TRADITIONAL), SiteInputs(cache=machine, glossary=base.site.glossary),
+            base.spec.with_options(target=variant_target(base.spec, variant)),
+            SiteInputs(cache=machine, glossary=base.site.glossary),
             english_fallback=service.english_fallback, progress=service.progress,
         ).service
     if cache is not None:

@@ -19,7 +19,7 @@ from ..logs import PREFIX
 from ..notice import model_label
 from ..owned import PathError
 from ..pipeline.backends import TranslatorSpec
-from ..pipeline.build import Pipeline, SiteInputs, build_pipeline, build_variant_pipeline
+from ..pipeline.build import Pipeline, SiteInputs, build_pipeline, build_variant_pipeline, variant_target
 from ..pipeline.cache import MachineCache
 from ..pipeline.glossary import GLOSSARY_FILE, Glossary, load_glossary
 from ..pipeline.guard import PageGuard
@@ -27,7 +27,7 @@ from ..pipeline.lazy import LazyTranslator
 from ..pipeline.pages import SiteTranslator
 from ..pipeline.progress import progress_for
 from ..pipeline.service import GuardOutcome
-from ..pipeline.variants import Variant, parse_variants, variant_terms
+from ..pipeline.variants import Variant, VariantError, parse_variants, variant_terms
 from ..review.layer import ReviewedLayer
 from ..review.store import ReviewError
 from ..segment import SegmentedPage, SiteSyntax
@@ -130,6 +130,12 @@ class SitePipeline:
         except ReviewError as exc:
             raise PluginError(f"{PREFIX}{exc}") from None
         self.spec = TranslatorSpec.of(options.spec_values(config.config_file_path))
+        for variant in self.variants():  # a model asked for a variant it cannot name: now, not mid-build
+            try:
+                if variant.via != "convert":
+                    variant_target(self.spec, variant)
+            except VariantError as exc:
+                raise PluginError(f"{PREFIX}option 'variants': {exc}") from None
         # The same list objects: plugins that add extensions after us (mkdocstrings) count too.
         self.markdown = (config.markdown_extensions, config.mdx_configs)
         self.snippets = SnippetExpander(config.markdown_extensions, config.mdx_configs)

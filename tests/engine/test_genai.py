@@ -61,7 +61,7 @@ def test_decoder_only_families_are_recognised_by_model_type() -> None:
     for name in ("hy-mt", "translategemma", "qwen"):
         family, form = FAMILIES[name], PROMPT_FORMS[name]
         assert family.kind == "decoder-only" and family.target_mechanism == "prompt"
-        assert "{source}" in form.instruction and set(form.target_names) == {SIMPLIFIED, TRADITIONAL}
+        assert "{source}" in form.instruction and {SIMPLIFIED, TRADITIONAL} <= set(form.target_names)
 
 
 def test_hy_mt_prompt_puts_terms_and_context_in_its_documented_form() -> None:
