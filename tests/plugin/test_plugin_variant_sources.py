@@ -1,7 +1,8 @@
-"""A variant's pages show the variant's text wherever the Simplified site shows a translation
-that is not the page's Markdown: notebooks (mkdocs-jupyter), and the rest of what the plugin
-translates beside the pages (nav and page titles, included files, admonition titles, the 404
-page, the banner). The Simplified text must never leak into ``site/zh-TW/``."""
+"""A variant's notebook pages (mkdocs-jupyter) show the variant's text: its own cells, converted
+or reviewed, put back into the notebook the variant's build renders; the notebook's code and
+outputs stay its bytes, the banner is the variant's. (Nav and page titles, included files,
+admonition titles, interface strings, the 404 page and the banner are the variant's already:
+``test_plugin_variants.py``.)"""
 
 from __future__ import annotations
 
@@ -86,3 +87,17 @@ def test_headings_nbconvert_gives_one_id_get_back_each_english_id() -> None:
     assert notebooks.heading_ids(back) == ["software", "usage", "x-y"]
     assert back.count('href="#software"') == 1 and back.count('href="#usage"') == 1
     assert '<a href="#x-y">see</a>' in back
+
+
+def test_the_variants_review_of_a_notebook_cell_is_what_its_page_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mkdocs_zh_translate.cli.app import main
+    from tests.plugin.test_plugin_variants import _edit
+
+    config = _notebook_site(tmp_path, monkeypatch)
+    assert main(["review", "sync", "-f", str(config)]) == 0
+    _edit(tmp_path / "translations" / "zh-TW" / "examples" / "demo.ipynb.po", "The default cache", "筆記本的審校譯文。")
+    build_in_process(config)
+    assert "筆記本的審校譯文。" in Html(tmp_path / "site" / "zh-TW" / "examples" / "demo" / "index.html").text
+    assert "筆記本的審校譯文。" not in Html(tmp_path / "site" / "zh" / "examples" / "demo" / "index.html").text
