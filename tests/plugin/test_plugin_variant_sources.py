@@ -1,12 +1,13 @@
 """A variant's notebook pages (mkdocs-jupyter) show the variant's text: its own cells, converted
 or reviewed, put back into the notebook the variant's build renders; the notebook's code and
-outputs stay its bytes, the banner is the variant's. (Nav and page titles, included files,
-admonition titles, interface strings, the 404 page and the banner are the variant's already:
-``test_plugin_variants.py``.)"""
+outputs stay its bytes, the banner is the variant's. mkdocstrings' labels are the variant's
+words too. (Nav and page titles, included files, admonition titles, interface strings, the 404
+page and the banner are the variant's already: ``test_plugin_variants.py``.)"""
 
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -101,3 +102,33 @@ def test_the_variants_review_of_a_notebook_cell_is_what_its_page_shows(
     build_in_process(config)
     assert "筆記本的審校譯文。" in Html(tmp_path / "site" / "zh-TW" / "examples" / "demo" / "index.html").text
     assert "筆記本的審校譯文。" not in Html(tmp_path / "site" / "zh" / "examples" / "demo" / "index.html").text
+
+
+@pytest.mark.parametrize("theme", ["material", "mkdocs"])
+def test_mkdocstrings_labels_are_the_variants_words_as_the_simplified_sites_are_chinese(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, theme: str
+) -> None:
+    """The handlers' Chinese labels ("Source code in": 源代码位于) are Simplified only: the
+    variant's pages get them converted, not the English fallback (apilabels.py)."""
+    pytest.importorskip("mkdocstrings_handlers.python")
+    from mkdocs_zh_translate.pipeline.variants import Converter
+
+    monkeypatch.setattr(batch, "load_translator", lambda *a, **k: WordModel())
+    (tmp_path / "model").mkdir()
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "softmod.py").write_text('"""The software module."""\n\n\ndef install(cache: int) -> None:\n'
+                                                 '    """Install the software.\n\n    Args:\n        cache: The cache.\n'
+                                                 '    """\n', encoding="utf-8")
+    plugin = {"backend": "onnx", "model": "model", "variants": ["zh-Hans", "zh-TW"]}
+    handler = {"default_handler": "python", "handlers": {"python": {"paths": [str(tmp_path / "pkg")]}}}
+    config = write_site(tmp_path, theme=theme, plugin=plugin, pages={"index.md": "# Welcome\n\n::: softmod\n"},
+                        extra_config={"plugins": ["search", {"mkdocstrings": handler}, {"zh-translate": plugin}]})
+    labels = set(Path(tempfile.gettempdir()).glob("mkdocs-zh-translate-labels-*"))
+    build_in_process(config, strict=True)  # strict: the handler warns of nothing
+    assert set(Path(tempfile.gettempdir()).glob("mkdocs-zh-translate-labels-*")) == labels  # removed after
+    site = tmp_path / "site"
+    en, zh, tw = (Html(site / prefix / "index.html") for prefix in ("", "zh", "zh-TW"))
+    assert "Source code in" in en.text and "源代码位于" in zh.text
+    assert Converter("s2twp").prose("源代码位于") in tw.text and "Source code in" not in tw.text
+    assert "源代码位于" not in tw.text
+    assert tw.pre_blocks() == zh.pre_blocks()  # the source shown is the module's bytes

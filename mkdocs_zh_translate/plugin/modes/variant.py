@@ -22,6 +22,7 @@ from mkdocs.structure.pages import Page
 from ...pipeline.pages import PageJob
 from ...pipeline.variants import Converter, Variant
 from .. import site
+from ..apilabels import VariantLabels
 from .base import log
 from .nested import ChineseSite, Translated, translate
 
@@ -42,6 +43,7 @@ class VariantSite(ChineseSite):
         self.done = Translated(label=variant.code)
         self.convert = Converter(variant.table)  # the plugin's own words: no glossary terms
         self.page_convert: Callable[[str], str] = self.convert  # the pages': with the terms (translate)
+        self.labels = VariantLabels()  # mkdocstrings' labels in the variant's script (apilabels.py)
 
     def translate(self, strings: list[str]) -> None:
         """The variant's pass over the pages the English build collected."""
@@ -63,7 +65,10 @@ class VariantSite(ChineseSite):
     def build(self, config: MkDocsConfig) -> None:
         converted = self.kept.converted
         before = converted.converted, converted.rendered
-        super().build(config)
+        try:
+            super().build(config)
+        finally:
+            self.labels.remove()
         log.debug(f"{self.code}: {converted.converted - before[0]} pages from the Simplified renders, "
                   f"{converted.rendered - before[1]} rendered")
 
@@ -74,6 +79,7 @@ class VariantSite(ChineseSite):
         # the built-in themes' Traditional strings (MkDocs ships zh_TW; <html lang> is set below)
         if any((Path(d) / "locales" / TRADITIONAL_LOCALE).is_dir() for d in config.theme.dirs):
             config.theme["locale"] = parse_locale(TRADITIONAL_LOCALE)
+        self.labels.install(config, self.convert.prose)
 
     def on_post_page(self, output: str, page: Page, config: MkDocsConfig) -> str:
         return site.set_html_lang(super().on_post_page(output, page, config), self.code)
