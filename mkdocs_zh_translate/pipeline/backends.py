@@ -28,6 +28,7 @@ from typing import Any
 from ..families import SIMPLIFIED, TRADITIONAL
 from ..limits import MAX_THREADS
 from ..model_format import ALIGNER_FILE
+from .context import CONTEXT_CHOICES, OFF
 from .markup import (
     AUTO,
     DEFAULT_MARKUP,
@@ -84,6 +85,12 @@ ENGINE_OPTIONS: dict[str, EngineOption] = {
             default=SIMPLIFIED, choices=lambda: (SIMPLIFIED, TRADITIONAL), cache_key="set", off=(SIMPLIFIED,),
             engine="target",
         ),
+        EngineOption(
+            "context", "choice", "page context in the prompt of a model that reads it (the genai backend's): off, "
+            "title (the page's first heading), title+previous (and the prose segment before); other backends "
+            "ignore it", default=OFF, choices=lambda: CONTEXT_CHOICES, cache_key="set", off=(OFF,),
+            key_value=lambda spec: context_mode(spec),
+        ),
     )
 }
 
@@ -124,6 +131,8 @@ class TranslatorSpec:
     markup: str = DEFAULT_MARKUP
     # The Chinese the model is asked for (``zh-Hant``: a multi-target model's Traditional code).
     target: str = SIMPLIFIED
+    # What page context goes with each segment (``context.CONTEXT_CHOICES``) to a backend that reads it.
+    context: str = OFF
     more: tuple[tuple[str, Any], ...] = ()
     """``(name, value)`` of the registered options that have no field, sorted by name."""
 
@@ -237,6 +246,9 @@ class Backend:
     aligns: bool = False
     """Whether its translator can align a translation with its source (``load_aligner``):
     ``markup: auto`` resolves to ``project`` there when the export has an aligner."""
+    takes_context: bool = False
+    """Whether its translator reads page context (``translate(texts, contexts=...)``): the
+    ``context`` option then sends it and keys by it; elsewhere the option changes nothing."""
 
 
 def _pseudo(spec: TranslatorSpec) -> BareTranslator:
@@ -272,7 +284,7 @@ def _genai(spec: TranslatorSpec) -> BareTranslator:
     options = {key: value for key, value in engine_keywords(spec).items()
                if key in ("num_beams", "threads", "max_batch_tokens", "providers")}
     try:
-        return GenaiTranslator(Path(spec.model), **options)
+        return GenaiTranslator(Path(spec.model), **options, context=context_mode(spec) != OFF)
     except EngineError as exc:
         raise BackendError(str(exc)) from exc
 
@@ -288,7 +300,7 @@ BACKENDS: dict[str, Backend] = {
     ),
     "genai": Backend(
         "genai", _genai, "a decoder-only translation model (Hy-MT, TranslateGemma, Qwen) exported to --model DIR, "
-        "through ONNX Runtime GenAI", needs_model=True,
+        "through ONNX Runtime GenAI", needs_model=True, takes_context=True,
     ),
 }
 
@@ -312,6 +324,14 @@ def needs_model(name: str) -> bool:
     backend, keyed by its model like the ONNX one."""
     backend = BACKENDS.get(name)
     return backend is None or backend.needs_model
+
+
+def context_mode(spec: TranslatorSpec) -> str:
+    """The page context the pipeline sends under ``spec``: its ``context`` option where the
+    backend reads context, else ``off`` (another backend, or one nobody registered here: a
+    custom factory's translator may not take ``contexts``), so there the option changes no key."""
+    backend = BACKENDS.get(spec.backend)
+    return spec.context if backend is not None and backend.takes_context else OFF
 
 
 def load_translator(backend: str, model: str | Path | None = None, **options: Any) -> Translator:
