@@ -27,7 +27,7 @@ from typing import Any
 
 from ..families import SIMPLIFIED, TRADITIONAL
 from ..limits import MAX_THREADS
-from ..model_format import ALIGNER_FILE
+from ..model_format import ALIGNER_FILE, DECODER_ONLY, GENERATION_FILE
 from .context import CONTEXT_CHOICES, OFF
 from .markup import (
     AUTO,
@@ -246,6 +246,9 @@ class Backend:
     aligns: bool = False
     """Whether its translator can align a translation with its source (``load_aligner``):
     ``markup: auto`` resolves to ``project`` there when the export has an aligner."""
+    runs_kind: str = ""
+    """The kind of export its translator runs (``generation.json``'s ``kind``; "" : none): how
+    ``eval --compare model=DIR`` tells which backend a model directory needs."""
     takes_context: bool = False
     """Whether its translator reads page context (``translate(texts, contexts=...)``): the
     ``context`` option then sends it and keys by it; elsewhere the option changes nothing."""
@@ -292,7 +295,8 @@ def _genai(spec: TranslatorSpec) -> BareTranslator:
 #: Every backend by name, in the order error messages and choices list them.
 BACKENDS: dict[str, Backend] = {
     "onnx": Backend(
-        "onnx", _onnx, "the exported MarianMT model in --model DIR", needs_model=True, aligns=True
+        "onnx", _onnx, "the exported MarianMT model in --model DIR", needs_model=True, aligns=True,
+        runs_kind="seq2seq",
     ),
     "pseudo": Backend(
         "pseudo", _pseudo, "wraps each sentence in 「…」, no model (layout checks, CI)",
@@ -300,7 +304,7 @@ BACKENDS: dict[str, Backend] = {
     ),
     "genai": Backend(
         "genai", _genai, "a decoder-only translation model (Hy-MT, TranslateGemma, Qwen) exported to --model DIR, "
-        "through ONNX Runtime GenAI", needs_model=True, takes_context=True,
+        "through ONNX Runtime GenAI", needs_model=True, takes_context=True, runs_kind=DECODER_ONLY,
     ),
 }
 
@@ -324,6 +328,20 @@ def needs_model(name: str) -> bool:
     backend, keyed by its model like the ONNX one."""
     backend = BACKENDS.get(name)
     return backend is None or backend.needs_model
+
+
+def backend_for_export(model_dir: Path) -> str | None:
+    """The backend that runs the export in ``model_dir``, by the kind its ``generation.json``
+    says (none: a seq2seq export); None when there is no readable one (the engine then says
+    what is wrong when it loads)."""
+    import json
+
+    try:
+        settings = json.loads((model_dir / GENERATION_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    kind = (settings.get("kind") if isinstance(settings, dict) else None) or "seq2seq"
+    return next((b.name for b in BACKENDS.values() if b.runs_kind == kind), None)
 
 
 def context_mode(spec: TranslatorSpec) -> str:
