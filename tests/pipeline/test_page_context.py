@@ -195,3 +195,31 @@ def test_context_reaches_the_model_through_the_glossary_and_the_ladder(
     assert protected in asked and "文件夹" in pages["cache.md"]
     by_context = sorted(c for t, c in recorder.asked if t == protected)
     assert by_context == ["Clear the cache", "Install the plugin"]
+
+
+def test_a_converted_variant_keys_and_translates_with_the_same_context(
+    tmp_path: Path, recorder: type[ContextRecorder]
+) -> None:
+    """A Traditional variant made by conversion: the Simplified text of each (text, context)
+    converted, stored under the variant's key with that context; a rebuild converts nothing."""
+    from mkdocs_zh_translate.pipeline.build import build_variant_pipeline
+    from mkdocs_zh_translate.pipeline.variants import Variant
+
+    def variant_pass() -> tuple[dict[str, str], SiteTranslator]:
+        spec = TranslatorSpec.of({"backend": "ctxfake", "context": "title+previous"})
+        base = build_pipeline(spec, SiteInputs(cache=machine))
+        translator = SiteTranslator(build_variant_pipeline(base, Variant("zh-TW", "s2twp")))
+        results, _strings, _stats = translator.translate_pages(_jobs(), ["Site name"])
+        return {k: r.markdown for k, r in results.items()}, translator
+
+    machine = MachineCache(tmp_path / "cache")
+    try:
+        first, translator = variant_pass()
+        shared = sorted(c for t, c in recorder.asked if t.startswith("Open the"))
+        assert shared == ["Clear the cache\nDelete old entries first.", "Install the plugin\nRun the installer first."]
+        assert translator.service.translated > 0 and "OPEN THE **CACHE** FOLDER" in first["cache.md"]
+        recorder.asked.clear()
+        again, translator = variant_pass()
+        assert again == first and translator.service.translated == 0 and recorder.asked == []
+    finally:
+        machine.close()
