@@ -3,7 +3,9 @@
 The base translator is the site's (``-f``) or the command line's (``--references``), with
 ``--backend``/``--model``/``--beams`` on top; ``--compare A B`` runs two variants of it, each a
 comma-separated list of ``field=value`` settings of :class:`~..pipeline.backends.TranslatorSpec`
-(``beams=4``, ``model=DIR``, ``markup=project``), side by side.
+(``beams=4``, ``model=DIR``, ``markup=project``), side by side. ``model=DIR`` without
+``backend=`` runs the directory with the backend its kind of export needs (seq2seq: ``onnx``,
+decoder-only: ``genai``), so one model of each kind compares as ``model=A model=B``.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..pipeline.backends import engine_options
+from ..pipeline.backends import BACKENDS, backend_for_export, engine_options
 from ..pipeline.options import EngineOption
 from ..plugin.configfile import CONFIG_HELP, find_config
 from ..untrusted import display
@@ -99,7 +101,19 @@ def parse_settings(text: str, base: TranslatorSpec) -> TranslatorSpec:
         if name not in settings:
             raise CliError(f"--compare {text}: unknown field {name!r}; choose one of {fields}")
         changes[name] = _setting(settings[name], value, text)
+    if "model" in changes and "backend" not in changes and base.backend in _export_backends():
+        # model=DIR alone: the backend that runs that kind of export (a seq2seq model beside a
+        # decoder-only one: ``--compare model=opus model=qwen``), where the base runs exports
+        found = backend_for_export(Path(changes["model"]))
+        if found is not None:
+            changes["backend"] = found
     return base.with_options(**changes)
+
+
+def _export_backends() -> set[str]:
+    """The backends that run an exported model directory of a kind ``backend_for_export`` reads
+    (read at use: a backend registered later counts)."""
+    return {b.name for b in BACKENDS.values() if b.runs_kind}
 
 
 def _label(text: str) -> str:

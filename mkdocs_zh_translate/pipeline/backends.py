@@ -28,7 +28,8 @@ from typing import Any
 
 from ..families import SIMPLIFIED, TARGETS
 from ..limits import MAX_THREADS
-from ..model_format import ALIGNER_FILE, GENERATION_FILE
+from ..model_format import ALIGNER_FILE, DECODER_ONLY, GENERATION_FILE
+from .context import CONTEXT_CHOICES, OFF
 from .markup import (
     AUTO,
     DEFAULT_MARKUP,
@@ -86,6 +87,12 @@ ENGINE_OPTIONS: dict[str, EngineOption] = {
             default=SIMPLIFIED, choices=lambda: TARGETS, cache_key="set", off=(SIMPLIFIED,),
             engine="target",
         ),
+        EngineOption(
+            "context", "choice", "page context in the prompt of a model that reads it (the genai backend's): off, "
+            "title (the page's first heading), title+previous (and the prose segment before); other backends "
+            "ignore it", default=OFF, choices=lambda: CONTEXT_CHOICES, cache_key="set", off=(OFF,),
+            key_value=lambda spec: context_mode(spec),
+        ),
     )
 }
 
@@ -126,6 +133,8 @@ class TranslatorSpec:
     markup: str = DEFAULT_MARKUP
     # The Chinese the model is asked for (``zh-Hant``: a multi-target model's Traditional code).
     target: str = SIMPLIFIED
+    # What page context goes with each segment (``context.CONTEXT_CHOICES``) to a backend that reads it.
+    context: str = OFF
     more: tuple[tuple[str, Any], ...] = ()
     """``(name, value)`` of the registered options that have no field, sorted by name."""
 
@@ -243,6 +252,12 @@ class Backend:
     """The Chinese variants its model can be asked for by name (``target``: a decoder-only
     model's prompt names zh-TW), read from the export without loading it; None (or a hook that
     returns None): the model is asked for Traditional, and a variant's table writes its region."""
+    runs_kind: str = ""
+    """The kind of export its translator runs (``generation.json``'s ``kind``; "" : none): how
+    ``eval --compare model=DIR`` tells which backend a model directory needs."""
+    takes_context: bool = False
+    """Whether its translator reads page context (``translate(texts, contexts=...)``): the
+    ``context`` option then sends it and keys by it; elsewhere the option changes nothing."""
 
 
 def _pseudo(spec: TranslatorSpec) -> BareTranslator:
@@ -278,7 +293,7 @@ def _genai(spec: TranslatorSpec) -> BareTranslator:
     options = {key: value for key, value in engine_keywords(spec).items()
                if key in ("num_beams", "threads", "max_batch_tokens", "providers", "target")}
     try:
-        return GenaiTranslator(Path(spec.model), **options)
+        return GenaiTranslator(Path(spec.model), **options, context=context_mode(spec) != OFF)
     except EngineError as exc:
         raise BackendError(str(exc)) from exc
 
@@ -300,7 +315,8 @@ def _genai_targets(spec: TranslatorSpec) -> Collection[str] | None:
 #: Every backend by name, in the order error messages and choices list them.
 BACKENDS: dict[str, Backend] = {
     "onnx": Backend(
-        "onnx", _onnx, "the exported MarianMT model in --model DIR", needs_model=True, aligns=True
+        "onnx", _onnx, "the exported MarianMT model in --model DIR", needs_model=True, aligns=True,
+        runs_kind="seq2seq",
     ),
     "pseudo": Backend(
         "pseudo", _pseudo, "wraps each sentence in 「…」, no model (layout checks, CI)",
@@ -308,7 +324,8 @@ BACKENDS: dict[str, Backend] = {
     ),
     "genai": Backend(
         "genai", _genai, "a decoder-only translation model (Hy-MT, TranslateGemma, Qwen) exported to --model DIR, "
-        "through ONNX Runtime GenAI", needs_model=True, targets=_genai_targets,
+        "through ONNX Runtime GenAI", needs_model=True, targets=_genai_targets, takes_context=True,
+        runs_kind=DECODER_ONLY,
     ),
 }
 
@@ -332,6 +349,28 @@ def needs_model(name: str) -> bool:
     backend, keyed by its model like the ONNX one."""
     backend = BACKENDS.get(name)
     return backend is None or backend.needs_model
+
+
+def backend_for_export(model_dir: Path) -> str | None:
+    """The backend that runs the export in ``model_dir``, by the kind its ``generation.json``
+    says (none: a seq2seq export); None when there is no readable one (the engine then says
+    what is wrong when it loads)."""
+    import json
+
+    try:
+        settings = json.loads((model_dir / GENERATION_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    kind = (settings.get("kind") if isinstance(settings, dict) else None) or "seq2seq"
+    return next((b.name for b in BACKENDS.values() if b.runs_kind == kind), None)
+
+
+def context_mode(spec: TranslatorSpec) -> str:
+    """The page context the pipeline sends under ``spec``: its ``context`` option where the
+    backend reads context, else ``off`` (another backend, or one nobody registered here: a
+    custom factory's translator may not take ``contexts``), so there the option changes no key."""
+    backend = BACKENDS.get(spec.backend)
+    return spec.context if backend is not None and backend.takes_context else OFF
 
 
 def load_translator(backend: str, model: str | Path | None = None, **options: Any) -> Translator:

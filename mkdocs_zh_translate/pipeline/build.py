@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..families import TRADITIONAL
-from .backends import BACKENDS, TranslatorSpec
+from .backends import BACKENDS, TranslatorSpec, context_mode
 from .cache import MachineCache
+from .context import OFF, announce_ignored
 from .glossary import Glossary
 from .lazy import LazyTranslator
 from .progress import NoProgress, Progress
@@ -120,6 +121,9 @@ def build_pipeline(
         if spec is GIVEN_TRANSLATOR:
             raise ValueError("a translator handed over as an object takes a bound cache, not a MachineCache")
         cache = bind_cache(spec, cache)
+    context = context_mode(spec)
+    if context == OFF:
+        announce_ignored(spec.context, spec.backend)
     service = TranslationService(
         lambda: loader(spec),
         cache=cache,
@@ -128,6 +132,7 @@ def build_pipeline(
         progress=progress if progress is not None else NoProgress(),
         guard=site.guard,
         runner=runner,
+        context=context != OFF,
     )
     return Pipeline(spec, service, lazy, site)
 
@@ -186,6 +191,7 @@ def build_variant_pipeline(
         convert=convert,
         direct=direct,
         via=variant.via,
+        context=service.context,
     )
     reviews = ConvertedReviewer(own_reviews, base.reviews, convert)
     site = SiteInputs(cache=cache, reviews=reviews, glossary=base.site.glossary, guard=base.site.guard)

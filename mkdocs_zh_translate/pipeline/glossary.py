@@ -175,17 +175,18 @@ class GlossaryTranslator:
         if hasattr(self.inner, "translate_nbest"):
             self.translate_nbest = self._translate_nbest
 
-    def translate(self, texts: Sequence[str]) -> list[Scored]:
+    def translate(self, texts: Sequence[str], contexts: Sequence[str] | None = None) -> list[Scored]:
+        """``contexts``: each text's page context, handed on with it (``ladder.translate_segments``)."""
         if self.decoding:
-            return [alts[0] for alts in self._translate_nbest(texts, 1)]
-        return self._substitute(texts)
+            return [alts[0] for alts in self._translate_nbest(texts, 1, contexts)]
+        return self._substitute(texts, contexts)
 
-    def _decode(self, texts: Sequence[str], n: int) -> list[list[Scored] | None]:
+    def _decode(self, texts: Sequence[str], n: int, contexts: Sequence[str] | None) -> list[list[Scored] | None]:
         """Terms as decoding constraints; None for a text whose output lacks one of its terms
         (or lost a kept term's atom): it takes the substitution path."""
         protected = [self.glossary.protect(t, forced=True) for t in texts]
         targets = [self.glossary.targets(t) for t in texts]
-        outputs = self.inner.translate_nbest([p for p, _r in protected], n, terms=targets)
+        outputs = self.inner.translate_nbest([p for p, _r in protected], n, terms=targets, **_given(contexts))
         result: list[list[Scored] | None] = []
         for hyps, (_p, reps), wanted in zip(outputs, protected, targets):
             kept = [h for h in (self._restored(h, reps) for h in hyps)
@@ -205,9 +206,9 @@ class GlossaryTranslator:
         restored = self.glossary.restore(out.text, reps)
         return None if restored is None else out.with_text(restored)
 
-    def _substitute(self, texts: Sequence[str]) -> list[Scored]:
+    def _substitute(self, texts: Sequence[str], contexts: Sequence[str] | None = None) -> list[Scored]:
         protected = [self.glossary.protect(t) for t in texts]
-        outputs: list[Scored] = list(self.inner.translate([p for p, _r in protected]))
+        outputs: list[Scored] = list(self.inner.translate([p for p, _r in protected], **_given(contexts)))
         retry = []
         for i, (out, (_p, reps)) in enumerate(zip(outputs, protected)):
             restored = self._restored(out, reps)
@@ -216,44 +217,59 @@ class GlossaryTranslator:
             else:
                 outputs[i] = restored
         if retry:  # the model dropped a term's placeholder: translate those without protection
-            for i, alts in zip(retry, self._unprotected([texts[i] for i in retry], 1)):
+            for i, alts in zip(retry, self._unprotected([texts[i] for i in retry], 1, _at(contexts, retry))):
                 outputs[i] = alts[0]
         return outputs
 
-    def _unprotected(self, texts: Sequence[str], n: int) -> list[list[Scored]]:
+    def _unprotected(self, texts: Sequence[str], n: int, contexts: Sequence[str] | None = None) -> list[list[Scored]]:
         """``texts`` without placeholders for their terms (the model lost one): with the
         ``terms:`` entries' Chinese as decoding constraints where the translator can take
         them, so the term is still there (kept terms: as the model translates them)."""
         if self.constrains:
             log.debug("glossary terms: %d texts lost a term's placeholder; constrained decoding instead", len(texts))
-            found = self.inner.translate_nbest(texts, n, terms=[self.glossary.targets(t) for t in texts])
+            found = self.inner.translate_nbest(texts, n, terms=[self.glossary.targets(t) for t in texts],
+                                               **_given(contexts))
             return [list(alts) for alts in found]
         if n == 1:
-            return [[out] for out in self.inner.translate(texts)]
-        return [list(alts) for alts in self.inner.translate_nbest(texts, n)]
+            return [[out] for out in self.inner.translate(texts, **_given(contexts))]
+        return [list(alts) for alts in self.inner.translate_nbest(texts, n, **_given(contexts))]
 
-    def _translate_nbest(self, texts: Sequence[str], n: int) -> list[list[Scored]]:
+    def _translate_nbest(self, texts: Sequence[str], n: int, contexts: Sequence[str] | None = None
+                         ) -> list[list[Scored]]:
         if self.decoding:
-            decoded = self._decode(texts, n)
+            decoded = self._decode(texts, n, contexts)
             rest = [i for i, alts in enumerate(decoded) if alts is None]
             if rest:
-                again = (self._substitute_nbest([texts[i] for i in rest], n) if n > 1
-                         else [[t] for t in self._substitute([texts[i] for i in rest])])
+                left, left_contexts = [texts[i] for i in rest], _at(contexts, rest)
+                again = (self._substitute_nbest(left, n, left_contexts) if n > 1
+                         else [[t] for t in self._substitute(left, left_contexts)])
                 for i, alts in zip(rest, again):
                     decoded[i] = alts
             return [alts or [Scored("", None)] for alts in decoded]
-        return self._substitute_nbest(texts, n)
+        return self._substitute_nbest(texts, n, contexts)
 
-    def _substitute_nbest(self, texts: Sequence[str], n: int) -> list[list[Scored]]:
+    def _substitute_nbest(self, texts: Sequence[str], n: int, contexts: Sequence[str] | None = None
+                          ) -> list[list[Scored]]:
         protected = [self.glossary.protect(t) for t in texts]
-        outputs = self.inner.translate_nbest([p for p, _r in protected], n)
+        outputs = self.inner.translate_nbest([p for p, _r in protected], n, **_given(contexts))
         result: list[list[Scored]] = []
-        for text, hyps, (_p, reps) in zip(texts, outputs, protected):
+        for i, (text, hyps, (_p, reps)) in enumerate(zip(texts, outputs, protected)):
             kept = [r for r in (self._restored(h, reps) for h in hyps) if r is not None]
             if not kept:
-                kept = self._unprotected([text], n)[0]
+                kept = self._unprotected([text], n, _at(contexts, [i]))[0]
             result.append(kept)
         return result
+
+
+def _given(contexts: Sequence[str] | None) -> dict[str, Any]:
+    """``contexts=`` for the wrapped translator when the caller gave contexts (else nothing:
+    a translator that takes none is called as it always was)."""
+    return {} if contexts is None else {"contexts": list(contexts)}
+
+
+def _at(contexts: Sequence[str] | None, indices: Sequence[int]) -> list[str] | None:
+    """The contexts of the texts at ``indices`` (None when there are none)."""
+    return None if contexts is None else [contexts[i] for i in indices]
 
 
 def _pattern(term: str, *, ignore_case: bool) -> re.Pattern[str]:

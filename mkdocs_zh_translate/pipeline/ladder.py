@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..scored import Scored, lowest
 from ..segment import (
@@ -66,12 +67,13 @@ class _Unit:
     lead: str  # whitespace around it in the segment
     trail: str
     droppable: set[int]  # (new ids) pairs that step 3 may drop
+    context: str = ""  # the page context its segment is translated in ("" : none)
     result: str | None = None
     step: str | None = None
     scores: list[float | None] | None = None  # the model outputs' scores behind ``result``
 
 
-def _units(text: str, droppable: Collection[int], max_chars: int) -> list[_Unit]:
+def _units(text: str, droppable: Collection[int], max_chars: int, context: str = "") -> list[_Unit]:
     # a hard line break ends a sentence at any length; long lines are split into sentences
     pieces = [p for line in split_lines(text) for p in (split_sentences(line) if len(line) > max_chars else [line])]
     units = []
@@ -81,24 +83,48 @@ def _units(text: str, droppable: Collection[int], max_chars: int) -> list[_Unit]
         trail = piece[len(piece.rstrip()) :] if core else ""
         new_text, ids = renumber(core)
         back = {old: new for new, old in ids.items()}
-        units.append(_Unit(new_text, ids, lead, trail, {back[d] for d in droppable if d in back}))
+        units.append(_Unit(new_text, ids, lead, trail, {back[d] for d in droppable if d in back}, context))
     return units
 
 
 _NOTHING = Scored("", None)
 
 
-def _batch(translator: Translator, texts: list[str]) -> dict[str, Scored]:
-    unique = [t for t in dict.fromkeys(texts) if t]
+Asked = tuple[str, str]
+"""What the translator is asked: (text, page context); the context is "" without one."""
+
+
+class _Ask:
+    """The translator as the steps call it, with each text's page context: handed on as
+    ``contexts=`` only when the pass has contexts, so a pass without them calls the translator
+    exactly as before (any translator, whatever keywords it takes)."""
+
+    def __init__(self, translator: Translator, contextual: bool) -> None:
+        self.translator: Any = translator
+        self.contextual = contextual
+        self.nbest = isinstance(translator, NBestTranslator)
+
+    def _extra(self, asked: Sequence[Asked]) -> dict[str, Any]:
+        return {"contexts": [c for _t, c in asked]} if self.contextual else {}
+
+    def translate(self, asked: Sequence[Asked]) -> list[Scored]:
+        return list(self.translator.translate([t for t, _c in asked], **self._extra(asked)))
+
+    def translate_nbest(self, asked: Sequence[Asked], n: int) -> list[list[Scored]]:
+        return list(self.translator.translate_nbest([t for t, _c in asked], n, **self._extra(asked)))
+
+
+def _batch(ask: _Ask, asked: list[Asked]) -> dict[Asked, Scored]:
+    unique = [a for a in dict.fromkeys(asked) if a[0]]
     if not unique:
         return {}
-    outputs = translator.translate(unique)
+    outputs = ask.translate(unique)
     if len(outputs) != len(unique):
         raise ValueError(f"translator returned {len(outputs)} texts for {len(unique)}")
     return dict(zip(unique, outputs))
 
 
-def _try_runs(unit: _Unit, translated: dict[str, Scored]) -> str | None:
+def _try_runs(unit: _Unit, translated: dict[Asked, Scored]) -> str | None:
     """Rebuild the unit from separately translated runs.
 
     A run the model returned empty (small models do this for a lone "The") keeps its English
@@ -112,7 +138,7 @@ def _try_runs(unit: _Unit, translated: dict[str, Scored]) -> str | None:
             out.append(part)
             continue
         core = part.strip()
-        result = strip_tags(translated.get(core, _NOTHING).text).strip()
+        result = strip_tags(translated.get((core, unit.context), _NOTHING).text).strip()
         if result:
             any_translated = True
         else:
@@ -140,41 +166,42 @@ def _join(units: list[_Unit]) -> str:
     return out
 
 
-def _first_pass(units: list[_Unit], translator: Translator) -> None:
-    outputs = _batch(translator, [u.text for u in units])
+def _first_pass(units: list[_Unit], ask: _Ask) -> None:
+    outputs = _batch(ask, [(u.text, u.context) for u in units])
     for u in units:
-        out = outputs.get(u.text, _NOTHING)
+        out = outputs.get((u.text, u.context), _NOTHING)
         if not validate(u.text, out.text):
             u.result, u.scores = out.text, [out.score]
 
 
-def _next_hypotheses(units: list[_Unit], translator: Translator) -> None:
-    if not isinstance(translator, NBestTranslator):
+def _next_hypotheses(units: list[_Unit], ask: _Ask) -> None:
+    if not ask.nbest:
         return
-    keys = list(dict.fromkeys(u.text for u in units))
-    hyps = dict(zip(keys, translator.translate_nbest(keys, NBEST)))
+    keys = list(dict.fromkeys((u.text, u.context) for u in units))
+    hyps = dict(zip(keys, ask.translate_nbest(keys, NBEST)))
     for u in units:
-        for candidate in hyps.get(u.text, [])[1:]:
+        for candidate in hyps.get((u.text, u.context), [])[1:]:
             if not validate(u.text, candidate.text):
                 u.result, u.step, u.scores = candidate.text, "nbest", [candidate.score]
                 break
 
 
-def _separate_runs(units: list[_Unit], translator: Translator) -> None:
-    runs = _batch(translator, [r for u in units for r in _run_texts(u)])
+def _separate_runs(units: list[_Unit], ask: _Ask) -> None:
+    runs = _batch(ask, [(r, u.context) for u in units for r in _run_texts(u)])
     for u in units:
         out = _try_runs(u, runs)
         if out is not None and not validate(u.text, out):
-            used = [runs[r] for r in _run_texts(u) if strip_tags(runs.get(r, _NOTHING).text).strip()]  # as _try_runs
+            mine = [(r, u.context) for r in _run_texts(u)]
+            used = [runs[r] for r in mine if strip_tags(runs.get(r, _NOTHING).text).strip()]  # as _try_runs
             u.result, u.step, u.scores = out, "runs", [o.score for o in used]
 
 
-def _drop_pairs(units: list[_Unit], translator: Translator) -> None:
+def _drop_pairs(units: list[_Unit], ask: _Ask) -> None:
     droppers = [u for u in units if u.droppable]
     reduced = {id(u): without_pairs(u.text, u.droppable) for u in droppers}
-    outputs = _batch(translator, list(reduced.values()))
+    outputs = _batch(ask, [(reduced[id(u)], u.context) for u in droppers])
     for u in droppers:
-        out = outputs.get(reduced[id(u)], _NOTHING)
+        out = outputs.get((reduced[id(u)], u.context), _NOTHING)
         if not validate(reduced[id(u)], out.text):
             u.result, u.step, u.scores = out.text, "drop_pairs", [out.score]
 
@@ -185,6 +212,7 @@ def translate_segments(
     *,
     droppable: Sequence[Collection[int]] | None = None,
     max_sentence_chars: int = MAX_SENTENCE_CHARS,
+    contexts: Sequence[str] | None = None,
 ) -> list[SegmentTranslation]:
     """Translate segment texts (placeholders included) with validation and fallbacks.
 
@@ -192,11 +220,15 @@ def translate_segments(
     ids of ``texts[i]`` that step ``drop_pairs`` may remove (emphasis-like pairs, never links;
     ``Segment.droppable_pairs``); without it that step is skipped. Errors raised by the
     translator itself propagate. A backend's bare translator is adapted here
-    (``translator.as_translator``), so a caller may pass either.
+    (``translator.as_translator``), so a caller may pass either. ``contexts[i]``: the page
+    context of ``texts[i]`` (``context.page_contexts``), given with every piece of it the
+    translator is asked for, as ``contexts=`` (None: the translator is never given any).
     """
-    translator = as_translator(translator)
+    ask = _Ask(as_translator(translator), contexts is not None)
     all_units = [
-        _units(text, droppable[i] if droppable is not None else (), max_sentence_chars) for i, text in enumerate(texts)
+        _units(text, droppable[i] if droppable is not None else (), max_sentence_chars,
+               contexts[i] if contexts is not None else "")
+        for i, text in enumerate(texts)
     ]
     todo = []
     for u in (u for units in all_units for u in units):
@@ -207,7 +239,7 @@ def translate_segments(
     for step in (_first_pass, _next_hypotheses, _separate_runs, _drop_pairs):
         if not todo:
             break
-        step(todo, translator)
+        step(todo, ask)
         todo = [u for u in todo if u.result is None]
     for u in todo:
         u.result, u.step = u.text, "english"

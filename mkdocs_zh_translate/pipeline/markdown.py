@@ -12,7 +12,9 @@ from typing import cast
 import yaml
 
 from ..segment import SiteSyntax, segment_markdown
+from .backends import context_mode
 from .build import GIVEN_TRANSLATOR, Pipeline, SiteInputs, build_pipeline
+from .context import OFF, RequestKeys
 from .glossary import Glossary
 from .progress import Progress
 from .report import PageCounts
@@ -74,15 +76,15 @@ def translate_text(
     its translator spec): its cache, glossary and guard; the other arguments as there."""
     service = pipeline.service
     page = segment_markdown(text, slugify=slugify, syntax=syntax, front_matter=has_front_matter(text))
+    keys = RequestKeys(context_mode(pipeline.spec) if service.context else OFF).page(page)  # with page context
     requests = Requests()
-    requests.add_page(page)
+    for segment, key in zip(page.segments, keys):
+        requests.add(key, segment.droppable_pairs)
     hits = service.translate(requests)
     if counts is not None:
-        for segment in page.segments:
-            counts.count_hit(hits[segment.text].origin, hits[segment.text].fallback)
-    markdown, outcome = service.splice(
-        text, page, [hits[s.text].text for s in page.segments], heading_ids=heading_ids, label=label
-    )
+        for key in keys:
+            counts.count_hit(hits[key].origin, hits[key].fallback)
+    markdown, outcome = service.splice(text, page, [hits[k].text for k in keys], heading_ids=heading_ids, label=label)
     if outcome.reverted and warn is not None:
         lines = ", ".join(str(page.segments[i].line) for i in outcome.reverted)
         warn(outcome.reason or f"{label}: the page guard kept segments in English (lines {lines})")

@@ -186,14 +186,16 @@ class TagConstrained:
     def __init__(self, inner: TagConstrainable) -> None:
         self.inner: TagConstrainable = as_translator(inner)
 
-    def translate(self, texts: Sequence[str]) -> list[Scored]:
-        return [alts[0] for alts in self.translate_nbest(texts, 1)]
+    def translate(self, texts: Sequence[str], **context: Sequence[str]) -> list[Scored]:
+        return [alts[0] for alts in self.translate_nbest(texts, 1, **context)]
 
-    def translate_nbest(self, texts: Sequence[str], n: int,
-                        terms: Sequence[Sequence[str]] | None = None) -> list[list[Scored]]:
+    def translate_nbest(self, texts: Sequence[str], n: int, terms: Sequence[Sequence[str]] | None = None,
+                        **context: Sequence[str]) -> list[list[Scored]]:
+        """``context``: ``contexts=`` (page context), handed on when given."""
+        inner: Any = self.inner  # the protocol names no context: a translator without it is never given any
         if terms is None:
-            return self.inner.translate_nbest(texts, n, tags=True)
-        return self.inner.translate_nbest(texts, n, tags=True, terms=terms)
+            return list(inner.translate_nbest(texts, n, tags=True, **context))
+        return list(inner.translate_nbest(texts, n, tags=True, terms=terms, **context))
 
 
 def constrained(translator: Translator) -> Translator:

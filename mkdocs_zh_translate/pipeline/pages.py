@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ReviewError
 from ..segment import SegmentedPage, SiteSyntax, segment_markdown
-from .backends import TranslatorSpec, needs_model
+from .backends import TranslatorSpec, context_mode, needs_model
 from .cache import Hit
+from .context import OFF, RequestKeys, split_context
 from .lazy import LazyTranslator, TranslationFailed
 from .origin import Origin
 from .report import PageCounts
@@ -162,17 +163,22 @@ class PageResult:
         return self.warnings + self.english
 
 
-def site_requests(pages: Iterable[SegmentedPage], strings: Iterable[str]) -> Requests:
+def site_requests(pages: Iterable[SegmentedPage], strings: Iterable[str], keys: RequestKeys | None = None) -> Requests:
     """Every distinct text of a site with its droppable pairs, as the cache keys it.
 
     The build and ``review sync`` both derive keys from this, so they agree on what is cached;
-    reviewed segments count too, so a review does not change another segment's key."""
+    reviewed segments count too, so a review does not change another segment's key. ``keys``:
+    the request keys with page context (``context.RequestKeys``; None: the texts)."""
     requests = Requests()
     for page in pages:
-        requests.add_page(page)
+        if keys is None:
+            requests.add_page(page)
+        else:
+            for segment, key in zip(page.segments, keys.page(page)):
+                requests.add(key, segment.droppable_pairs)
     for text in strings:
         if text.strip():
-            requests.add(text)
+            requests.add(text if keys is None else keys.string(text))
     return requests
 
 
@@ -235,17 +241,30 @@ class SiteTranslator:
     def reviewer(self) -> Reviewer | None:
         return self.pipeline.reviews
 
+    def keys(self) -> RequestKeys:
+        """The request keys of a pass: with each segment's page context when the service reads it."""
+        return RequestKeys(context_mode(self.spec) if self.service.context else OFF)
+
     def cached(self, pages: Sequence[SegmentedPage], strings: Sequence[str]) -> dict[str, Hit]:
-        """The machine cache's text for the site's segments and strings; never loads a model."""
-        return self.service.lookup(site_requests(pages, strings))
+        """The machine cache's text for the site's segments and strings, by text (with page
+        context: the first the pages give for each text); never loads a model."""
+        keys = self.keys()
+        found = self.service.lookup(site_requests(pages, strings, keys))
+        if keys.mode == OFF:
+            return found
+        by_text: dict[str, Hit] = {}
+        for key, hit in found.items():
+            by_text.setdefault(split_context(key)[0], hit)
+        return by_text
 
     def machine_requests(self, jobs: Sequence[PageJob], strings: Sequence[str] = ()) -> Requests:
         """What the machine must answer for ``jobs`` and ``strings`` (every text no review
         covers), keyed as :meth:`translate_pages` keys it; nothing is translated or looked up."""
         segmented = self._segment_jobs(jobs, {}, Stats())
         reviewed, reviewed_strings, _warnings = self._review(jobs, segmented, strings, Stats())
-        everything = site_requests(segmented.values(), strings)
-        machine = _machine_texts(segmented, reviewed, strings, reviewed_strings)
+        keys = self.keys()
+        everything = site_requests(segmented.values(), strings, keys)
+        machine = _machine_texts(segmented, reviewed, strings, reviewed_strings, keys)
         return Requests({t: everything.droppable[t] for t in dict.fromkeys(machine)})
 
     def translate_pages(
@@ -265,15 +284,16 @@ class SiteTranslator:
         _trim_memo(self.segmented, len(jobs))
         _trim_memo(self.spliced, len(jobs))
         reviewed, reviewed_strings, string_warnings = self._review(jobs, segmented, strings, stats)
-        everything = site_requests(segmented.values(), strings)
+        keys = self.keys()
+        everything = site_requests(segmented.values(), strings, keys)
         stats.segments = sum(len(p.segments) for p in segmented.values()) + sum(1 for s in strings if s.strip())
-        machine = _machine_texts(segmented, reviewed, strings, reviewed_strings)
+        machine = _machine_texts(segmented, reviewed, strings, reviewed_strings, keys)
         needed = Requests({t: everything.droppable[t] for t in dict.fromkeys(machine)})
         service = self.service
         loads, cached, translated = self.lazy.loads, service.cached, service.translated
         hits = service.translate(needed)
-        self._refuse_untranslated(segmented, reviewed, strings, reviewed_strings, hits, stats)
-        stats.pages.update({key: _counts(p, reviewed.get(key), hits) for key, p in segmented.items()})
+        self._refuse_untranslated(segmented, reviewed, strings, reviewed_strings, hits, stats, keys)
+        stats.pages.update({key: _counts(p, reviewed.get(key), hits, keys) for key, p in segmented.items()})
         stats.translated = service.translated - translated
         if stats.translated:
             stats.model = "model loaded" if self.lazy.loads > loads else "model already loaded"
@@ -281,7 +301,7 @@ class SiteTranslator:
                 stats.model = f"{self.spec.backend} backend (no model)"
         stats.unique = len(everything)
         stats.cached = service.cached - cached  # the cache's answers only: reviews are counted apart
-        strings_counts = _string_counts(strings, reviewed_strings, hits, len(string_warnings))
+        strings_counts = _string_counts(strings, reviewed_strings, hits, len(string_warnings), keys)
         if strings_counts is not None:  # the report's pages then add up to the run's segments
             stats.pages[STRINGS_LABEL] = strings_counts
 
@@ -289,7 +309,7 @@ class SiteTranslator:
             for job in jobs if pages else ():
                 page = segmented.get(job.key)
                 if page is not None:
-                    results[job.key] = self._page_result(job, page, reviewed.get(job.key), hits, stats)
+                    results[job.key] = self._page_result(job, page, reviewed.get(job.key), hits, stats, keys)
         finally:
             if service.guard is not None:
                 service.guard.save()
@@ -299,7 +319,8 @@ class SiteTranslator:
         stats.fallbacks = len(stats.fallback_steps)
         stats.seconds = time.perf_counter() - started
         translated_strings = {
-            s: reviewed_strings[s] if s in reviewed_strings else hits[s].text if s in hits else s for s in strings
+            s: reviewed_strings[s] if s in reviewed_strings else hits[k].text if (k := keys.string(s)) in hits else s
+            for s in strings
         }
         _string_warnings(string_warnings, results, stats)
         return results, translated_strings, stats
@@ -407,6 +428,7 @@ class SiteTranslator:
         reviewed_strings: dict[str, str],
         hits: dict[str, Hit],
         stats: Stats,
+        keys: RequestKeys,
     ) -> None:
         """Count what the model could not translate; raise TranslationFailed (one line: how
         many segments on how many pages, and why) unless ``allow_untranslated``."""
@@ -416,14 +438,14 @@ class SiteTranslator:
         for key, page in segmented.items():
             done = reviewed[key].hits if key in reviewed else {}
             missing = sum(
-                1 for i, s in enumerate(page.segments) if i not in done and hits[s.text].origin is Origin.ENGLISH
+                1 for i, k in enumerate(keys.page(page)) if i not in done and hits[k].origin is Origin.ENGLISH
             )
             stats.untranslated += missing
             pages += missing > 0
         stats.untranslated += sum(
             1
             for s in dict.fromkeys(strings)
-            if s.strip() and s not in reviewed_strings and hits[s].origin is Origin.ENGLISH
+            if s.strip() and s not in reviewed_strings and hits[keys.string(s)].origin is Origin.ENGLISH
         )
         stats.untranslated_pages = pages
         if stats.untranslated and not self.allow_untranslated:
@@ -436,11 +458,12 @@ class SiteTranslator:
             )
 
     def _page_result(
-        self, job: PageJob, page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit], stats: Stats
+        self, job: PageJob, page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit], stats: Stats,
+        keys: RequestKeys,
     ) -> PageResult:
         """One page's result: reviewed hits first, then the machine's; warnings; guard; splice."""
         result = PageResult(job.markdown, segments=len(page.segments))
-        page_hits = _shown(page, review, hits)
+        page_hits = _shown(page, review, hits, keys)
         counts = stats.pages[job.key]
         if review:
             result.warnings.extend(review.warnings)
@@ -502,15 +525,16 @@ def _machine_texts(
     reviewed: dict[str, ReviewedPage],
     strings: Sequence[str],
     reviewed_strings: dict[str, str],
+    keys: RequestKeys,
 ) -> list[str]:
     """What the machine must answer: every segment and short string without a review."""
     machine = [
-        s.text
+        k
         for key, page in segmented.items()
-        for i, s in enumerate(page.segments)
+        for i, k in enumerate(keys.page(page))
         if key not in reviewed or i not in reviewed[key].hits
     ]
-    machine.extend(s for s in strings if s.strip() and s not in reviewed_strings)
+    machine.extend(keys.string(s) for s in strings if s.strip() and s not in reviewed_strings)
     return machine
 
 
@@ -523,7 +547,7 @@ def _string_warnings(string_warnings: list[str], results: dict[str, PageResult],
 
 
 def _string_counts(
-    strings: Sequence[str], reviewed_strings: dict[str, str], hits: dict[str, Hit], rejected: int
+    strings: Sequence[str], reviewed_strings: dict[str, str], hits: dict[str, Hit], rejected: int, keys: RequestKeys
 ) -> PageCounts | None:
     """The short strings' numbers, as one more entry of the report (None: there are none).
 
@@ -537,7 +561,8 @@ def _string_counts(
         if text in reviewed_strings:
             counts.count_hit(Origin.REVIEWED, None)
         else:
-            counts.count_hit(hits[text].origin, hits[text].fallback)
+            hit = hits[keys.string(text)]
+            counts.count_hit(hit.origin, hit.fallback)
     return counts if counts.segments or rejected else None
 
 
@@ -549,15 +574,15 @@ def _trim_memo(memo: dict[str, Any] | None, used: int) -> None:
         del memo[key]
 
 
-def _shown(page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit]) -> list[Hit]:
+def _shown(page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit], keys: RequestKeys) -> list[Hit]:
     """Each segment's text as the page shows it: the reviewed one first, else the machine's."""
-    return [(review.hits.get(i) if review else None) or hits[s.text] for i, s in enumerate(page.segments)]
+    return [(review.hits.get(i) if review else None) or hits[k] for i, k in enumerate(keys.page(page))]
 
 
-def _counts(page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit]) -> PageCounts:
+def _counts(page: SegmentedPage, review: ReviewedPage | None, hits: dict[str, Hit], keys: RequestKeys) -> PageCounts:
     """A page's numbers for the report (the guard's reverts are added once it has run)."""
     counts = PageCounts()
-    for hit in _shown(page, review, hits):
+    for hit in _shown(page, review, hits, keys):
         counts.count_hit(hit.origin, hit.fallback)
     if review is not None:
         counts.rejected_reviews = len(review.warnings)

@@ -22,6 +22,7 @@ from typing import Protocol
 
 from ..segment import SegmentedPage
 from .cache import Hit
+from .context import split_context
 from .glossary import Glossary, GlossaryTranslator
 from .guard import GuardResult
 from .ladder import SegmentTranslation, translate_segments
@@ -128,7 +129,9 @@ class TranslationService:
     :class:`~.lazy.LazyTranslator` behind it loads the model then, once). ``english_fallback``:
     when it raises :class:`TranslationFailed`, keep the misses in English (``Origin.ENGLISH``,
     reason in ``unavailable``) instead of failing. ``runner``: where the misses are translated
-    (None: in this process, chunk by chunk).
+    (None: in this process, chunk by chunk). ``context``: the request keys may carry page
+    context (``context.context_key``: the ``context`` option is on and the backend reads it);
+    the machine-cache key and the translator get it.
     """
 
     model: Callable[[], Translator]
@@ -138,6 +141,7 @@ class TranslationService:
     progress: Progress = field(default_factory=NoProgress)
     guard: Guard | None = None
     runner: ChunkRunner | None = None
+    context: bool = False
     tally: Tally = field(default_factory=Tally, compare=False)
 
     @property
@@ -159,10 +163,14 @@ class TranslationService:
 
     def key(self, text: str, droppable: Collection[int] = ()) -> str:
         """What the machine cache keys ``text`` by: the text, the glossary entries it touches,
-        and the pairs the ladder may drop (they change what it can return)."""
+        and the pairs the ladder may drop (they change what it can return); with page context,
+        the context the text is translated in (``text`` is then a request key that carries it)."""
+        text, context = split_context(text) if self.context else (text, "")
         source = self.glossary.cache_source(text) if self.glossary else text
         if droppable:
             source += "\x00drop:" + ",".join(str(d) for d in sorted(droppable))
+        if context:
+            source += "\x00context:" + context
         return source
 
     def lookup(self, requests: Requests) -> dict[str, Hit]:
@@ -223,7 +231,7 @@ class TranslationService:
                 self.tally.unavailable = str(exc)
                 hits.update({t: Hit(t, "english", Origin.ENGLISH) for t in misses})
                 return hits
-            results = _in_process(translator, self.glossary, chunks, requests.droppable)
+            results = _in_process(translator, self.glossary, chunks, requests.droppable, self.context)
         done = 0
         try:
             self.progress.update(0, len(misses))  # starts the clock of a log reporter
@@ -294,21 +302,28 @@ class GuardOutcome:
 
 
 def translate_chunk(
-    translator: Translator, glossary: Glossary | None, chunk: list[str], droppable: Mapping[str, Collection[int]]
+    translator: Translator, glossary: Glossary | None, chunk: list[str], droppable: Mapping[str, Collection[int]],
+    context: bool = False,
 ) -> list[SegmentTranslation]:
     """One chunk through the glossary and the fallback ladder: what every runner calls, in this
-    process or in a worker, so a prefilled translation is the one a build would make."""
+    process or in a worker, so a prefilled translation is the one a build would make.
+    ``context``: the chunk's texts are request keys with page context, handed on as such."""
     if glossary:
         translator = GlossaryTranslator(translator, glossary)
-    return translate_segments(chunk, translator, droppable=[droppable[t] for t in chunk])
+    drops = [droppable[t] for t in chunk]
+    if not context:
+        return translate_segments(chunk, translator, droppable=drops)
+    pairs = [split_context(t) for t in chunk]
+    return translate_segments([t for t, _c in pairs], translator, droppable=drops, contexts=[c for _t, c in pairs])
 
 
 def _in_process(
-    translator: Translator, glossary: Glossary | None, chunks: list[list[str]], droppable: Mapping[str, Collection[int]]
+    translator: Translator, glossary: Glossary | None, chunks: list[list[str]],
+    droppable: Mapping[str, Collection[int]], context: bool,
 ) -> Iterator[tuple[list[str], list[SegmentTranslation]]]:
     for chunk in chunks:
         try:
-            outputs = translate_chunk(translator, glossary, chunk, droppable)
+            outputs = translate_chunk(translator, glossary, chunk, droppable, context)
         except (KeyboardInterrupt, SystemExit):
             raise
         except Exception as exc:  # the engine's own errors; finished chunks stay cached

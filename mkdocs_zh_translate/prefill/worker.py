@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping
 
-from ..pipeline.backends import TranslatorSpec
+from ..pipeline.backends import TranslatorSpec, context_mode
+from ..pipeline.context import OFF
 from ..pipeline.glossary import Glossary
 from ..pipeline.ladder import SegmentTranslation
 from ..pipeline.lazy import LazyTranslator, TranslationFailed
@@ -32,7 +33,8 @@ class ChunkWorker:
         """The chunk's validated translations; TranslationFailed (picklable, one line) on errors."""
         translator = self._lazy.get(self.spec)
         try:
-            return translate_chunk(translator, self.glossary, chunk, droppable)
+            # with page context, the chunk's texts are request keys that carry it (as in the build)
+            return translate_chunk(translator, self.glossary, chunk, droppable, context_mode(self.spec) != OFF)
         except (KeyboardInterrupt, SystemExit):
             raise
         except Exception as exc:
