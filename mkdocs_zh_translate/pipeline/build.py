@@ -133,13 +133,17 @@ def build_pipeline(
 
 
 def build_variant_pipeline(
-    base: Pipeline, variant: Variant, *, own_reviews: Reviewer | None = None, terms: Mapping[str, str] | None = None
+    base: Pipeline, variant: Variant, *, own_reviews: Reviewer | None = None, terms: Mapping[str, str] | None = None,
+    direct_lazy: LazyTranslator | None = None,
 ) -> Pipeline:
     """The pipeline of an extra Chinese ``variant`` (``variants.py``): ``base`` (the Simplified
     pipeline: its cache, model, glossary and page guard) with every machine text converted and
     stored under the variant's own fingerprint (the base's, plus how it converts: a warm
     rebuild converts nothing again), and reviews: the variant's own (``own_reviews``) over the
-    Simplified ones converted. ``terms``: the variant's glossary terms (``variant_terms``)."""
+    Simplified ones converted. ``terms``: the variant's glossary terms (``variant_terms``).
+    ``direct_lazy``: where the model asked for Traditional (``via`` the model) is loaded and kept
+    (the plugin keeps one across ``mkdocs serve`` rebuilds, as it keeps the Simplified one);
+    default a new one."""
     convert = Converter(variant.table, dict(terms or {}))
     service = base.service
     cache = service.cache
@@ -150,7 +154,7 @@ def build_variant_pipeline(
         machine = cache.machine if cache is not None else None
         direct = build_pipeline(
             base.spec.with_options(target=TRADITIONAL), SiteInputs(cache=machine, glossary=base.site.glossary),
-            english_fallback=service.english_fallback, progress=service.progress,
+            lazy=direct_lazy, english_fallback=service.english_fallback, progress=service.progress,
         ).service
     if cache is not None:
         via = "" if variant.via == "convert" else f":via-{variant.via}"

@@ -303,3 +303,33 @@ def test_variant_pages_from_the_simplified_renders_are_the_pages_a_render_gives(
     assert files and all((auto / f).read_bytes() == (off / f).read_bytes() for f in files)
     assert (converted.converted, converted.rendered) == (3, 1)  # software.md: 默认软件 in its code
     assert (plain.converted, plain.rendered) == (0, 0)
+
+
+def test_serve_keeps_the_model_asked_for_traditional_across_rebuilds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``via: model`` under ``mkdocs serve``: an edit after the first build sends new text to the
+    model's Traditional target again; the one loaded for the first build answers it, as the
+    Simplified model is kept (one plugin instance, the same model options)."""
+    from tests.plugin.test_plugin_reload import Serve
+
+    loads = {"zh-Hans": 0, "zh-Hant": 0}
+
+    def load(backend: str, model: object, **options: object) -> WordModel:
+        loads[str(options.get("target") or "zh-Hans")] += 1
+        return WordModel()
+
+    config = _site(tmp_path, monkeypatch, ["zh-Hans", {"code": "zh-TW", "via": "model"}], theme="mkdocs")
+    monkeypatch.setattr(batch, "load_translator", load)
+    session = Serve(config)
+    try:
+        session.rebuild()
+        assert loads == {"zh-Hans": 1, "zh-Hant": 1}
+        usage = tmp_path / "docs" / "guide" / "usage.md"
+        usage.write_text(usage.read_text(encoding="utf-8") + "\nA brand new software paragraph.\n", encoding="utf-8")
+        session.rebuild()
+    finally:
+        session.close()
+    tw = (tmp_path / "site" / "zh-TW" / "guide" / "usage" / "index.html").read_text(encoding="utf-8")
+    assert "A brand new 軟體 paragraph." in tw  # the edit reached the variant through its model
+    assert loads == {"zh-Hans": 1, "zh-Hant": 1}
