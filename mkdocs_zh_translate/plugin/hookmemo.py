@@ -20,11 +20,18 @@ plugins runs itself when its plugin is of another kind or release than the one d
 ``strict``, with ``--dirty`` (Material's search keeps a previous index then), and when Material's
 search loads jieba dictionaries of the user's (files that may change between reloads). Results are kept per site
 (English, Chinese) for the last build only, so memory stays at one build's worth.
+
+A Traditional variant's site (``modes/variant.py``) also keeps them between processes: its
+build, a third site built in every ``mkdocs build``, stores the results in the machine cache
+(:meth:`HookMemo.dump`, one entry per variant, the last build's only) and the next build's
+reads them back (:meth:`HookMemo.restore`) while the packages that made them are at the same
+versions. The results are read from JSON, as the search index writes them: the same bytes.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -39,6 +46,11 @@ _MATERIAL_SEARCH = "material.plugins.search.plugin"
 # The plugins whose hooks are described above, by distribution; only the releases of
 # ``speedups.TESTED`` are wrapped, others run as always.
 _KNOWN = {_MINIFY: "mkdocs-minify-plugin", _MATERIAL_SEARCH: "mkdocs-material"}
+# What the stored results depend on besides their keys: the hooks' code and jieba's segmentation
+# (its dictionary ships with it) with the regex module Material finds Han text with.
+#: The machine cache's name (``set_meta``) of a site's stored results, its code appended.
+HOOKS_META = "pagehooks:"
+_MAKERS = ("mkdocs", "mkdocs-material", "mkdocs-minify-plugin", "jieba", "backrefs")
 
 
 class HookMemo:
@@ -67,6 +79,30 @@ class HookMemo:
                 self._wrap(config, "post_page", plugin, self._minify)
             elif module == _MATERIAL_SEARCH and not _search_reads_files(plugin):
                 self._wrap(config, "page_context", plugin, self._search)
+
+    def dump(self) -> str | None:
+        """This build's results as one text for the machine cache, None when there are none
+        (or one is no JSON value: it would not read back as the hook made it)."""
+        if not self._current:
+            return None
+        try:
+            return json.dumps({"makers": _makers(), "results": self._current}, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError):
+            return None
+
+    def restore(self, text: str | None) -> None:
+        """Take the results of an earlier process's build (:meth:`dump`) as the previous
+        build's, after :meth:`install`: unless a package that made them is at another version
+        now, or the text is not what :meth:`dump` writes."""
+        try:
+            data = json.loads(text) if text else None
+        except ValueError:
+            return
+        if not isinstance(data, dict) or data.get("makers") != _makers():
+            return
+        results = data.get("results")
+        if isinstance(results, dict) and all(_stored(v) for v in results.values()):
+            self._previous = results
 
     def _wrap(self, config: MkDocsConfig, event: str, plugin: Any, make: Callable[[Any, Any], Any]) -> None:
         method = getattr(plugin, f"on_{event}")
@@ -153,6 +189,19 @@ class _Options:
         if self._text is None:
             self._text = f"{type(self.plugin).__qualname__}\x01{stable_text(dict(self.plugin.config))}"
         return self._text
+
+
+def _makers() -> list[str | None]:
+    return [speedups.installed(name) for name in _MAKERS]
+
+
+def _stored(value: Any) -> bool:
+    """Whether ``value`` is a result as :meth:`HookMemo.dump` writes them: minify's HTML, or
+    Material search's ``[entries, content]``."""
+    if isinstance(value, str):
+        return True
+    return (isinstance(value, list) and len(value) == 2 and isinstance(value[0], list)
+            and all(isinstance(e, dict) for e in value[0]) and isinstance(value[1], str))
 
 
 def _known_release(module: str) -> bool:
