@@ -333,11 +333,17 @@ def test_serve_keeps_the_model_asked_for_traditional_across_rebuilds(
         usage = tmp_path / "docs" / "guide" / "usage.md"
         usage.write_text(usage.read_text(encoding="utf-8") + "\nA brand new software paragraph.\n", encoding="utf-8")
         session.rebuild()
+        tw = (tmp_path / "site" / "zh-TW" / "guide" / "usage" / "index.html").read_text(encoding="utf-8")
+        assert "A brand new 軟體 paragraph." in tw  # the edit reached the variant through its model
+        assert loads == {"zh-Hans": 1, "zh-Hant": 1}
+        # other model options: another model, loaded for both targets
+        config.write_text(config.read_text(encoding="utf-8").replace("model: model", "model: model\n    beams: 2"),
+                          encoding="utf-8")
+        usage.write_text(usage.read_text(encoding="utf-8") + "\nAnother default paragraph.\n", encoding="utf-8")
+        session.rebuild()
+        assert loads == {"zh-Hans": 2, "zh-Hant": 2}
     finally:
         session.close()
-    tw = (tmp_path / "site" / "zh-TW" / "guide" / "usage" / "index.html").read_text(encoding="utf-8")
-    assert "A brand new 軟體 paragraph." in tw  # the edit reached the variant through its model
-    assert loads == {"zh-Hans": 1, "zh-Hant": 1}
 
 
 def test_a_variants_page_hooks_are_kept_between_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
