@@ -371,3 +371,28 @@ def test_a_variants_page_hooks_are_kept_between_builds(tmp_path: Path, monkeypat
     monkeypatch.setattr(hookmemo, "_MAKERS", (*hookmemo._MAKERS, "pytest"))  # pytest's version: another one
     memo = build_in_process(config)._kept.hooks["zh-TW"]
     assert (memo.reused, memo.ran) == (0, 4)
+
+
+def test_stored_search_entries_put_no_markup_into_a_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The machine cache is no more trusted for search entries than for translations: an entry
+    someone else wrote with markup Material never writes (an ``<img onerror>``, a location off
+    the page) is not taken; that page is indexed again, the others are reused."""
+    from mkdocs_zh_translate.pipeline.cache import DEFAULT_CACHE_DIRNAME, MachineCache
+    from mkdocs_zh_translate.plugin import speedups
+    from mkdocs_zh_translate.plugin.hookmemo import HOOKS_META
+
+    if not speedups.tested("mkdocs") or not speedups.tested("mkdocs-material"):
+        pytest.skip("MkDocs or Material is not at a version the speed-up was tested with")
+    config = _site(tmp_path, monkeypatch, ["zh-Hans", "zh-TW"])
+    build_in_process(config)
+    machine = MachineCache(tmp_path / DEFAULT_CACHE_DIRNAME)
+    stored = json.loads(machine.get_meta(HOOKS_META + "zh-TW") or "{}")
+    pages = list(stored["results"].values())
+    pages[0][0]["text"] += '<img src=x onerror="alert(1)">'
+    pages[1][0]["location"] = "javascript:alert(1)"
+    machine.set_meta(HOOKS_META + "zh-TW", json.dumps(stored, ensure_ascii=False))
+    machine.close()
+    memo = build_in_process(config)._kept.hooks["zh-TW"]
+    assert (memo.reused, memo.ran) == (2, 2)
+    index = (tmp_path / "site" / "zh-TW" / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "onerror" not in index and "javascript:" not in index
