@@ -155,13 +155,17 @@ def variant_target(spec: TranslatorSpec, variant: Variant) -> str:
 
 
 def build_variant_pipeline(
-    base: Pipeline, variant: Variant, *, own_reviews: Reviewer | None = None, terms: Mapping[str, str] | None = None
+    base: Pipeline, variant: Variant, *, own_reviews: Reviewer | None = None, terms: Mapping[str, str] | None = None,
+    direct_lazies: dict[str, LazyTranslator] | None = None,
 ) -> Pipeline:
     """The pipeline of an extra Chinese ``variant`` (``variants.py``): ``base`` (the Simplified
     pipeline: its cache, model, glossary and page guard) with every machine text converted and
     stored under the variant's own fingerprint (the base's, plus how it converts: a warm
     rebuild converts nothing again), and reviews: the variant's own (``own_reviews``) over the
-    Simplified ones converted. ``terms``: the variant's glossary terms (``variant_terms``)."""
+    Simplified ones converted. ``terms``: the variant's glossary terms (``variant_terms``).
+    ``direct_lazies``: per target asked of the model (``via`` it: Traditional, or the variant
+    itself where the model's prompt names it), where that model is loaded and kept (the plugin
+    keeps them across ``mkdocs serve`` rebuilds, as it keeps the Simplified one); default new ones."""
     convert = Converter(variant.table, dict(terms or {}))
     service = base.service
     cache = service.cache
@@ -170,10 +174,11 @@ def build_variant_pipeline(
         if base.spec is GIVEN_TRANSLATOR:
             raise VariantError(f"variant {variant.code}: a translator handed over as an object has no `target`")
         machine = cache.machine if cache is not None else None
+        target = variant_target(base.spec, variant)
+        lazy = direct_lazies.setdefault(target, base.lazy.sibling()) if direct_lazies is not None else None
         direct = build_pipeline(
-            base.spec.with_options(target=variant_target(base.spec, variant)),
-            SiteInputs(cache=machine, glossary=base.site.glossary),
-            english_fallback=service.english_fallback, progress=service.progress,
+            base.spec.with_options(target=target), SiteInputs(cache=machine, glossary=base.site.glossary),
+            lazy=lazy, english_fallback=service.english_fallback, progress=service.progress,
         ).service
     if cache is not None:
         via = "" if variant.via == "convert" else f":via-{variant.via}"

@@ -51,6 +51,11 @@ class LazyTranslator:
         self.loads += 1
         return adapted
 
+    def sibling(self) -> LazyTranslator:
+        """Another lazily loaded model built by the same factory: the one a second target of the
+        same model (a variant's ``target: zh-Hant``) is kept in, beside this one's."""
+        return LazyTranslator(self._factory)
+
     @property
     def loaded(self) -> bool:
         return self._translator is not None

@@ -297,8 +297,10 @@ class ConvertedReviewer:
     def pages(
         self, jobs: Sequence[tuple[str, SegmentedPage, str, int]], strings: Sequence[str] = ()
     ) -> Mapping[str, ReviewedPage]:
-        own = self.own.pages(jobs, strings) if self.own is not None else {}
-        base = self.base.pages(jobs, strings) if self.base is not None else {}
+        # a directory without PO files reviews nothing: not read again per page (a variant's
+        # reviews often start empty, and the Simplified layer was read by its own pass)
+        own = self.own.pages(jobs, strings) if self.own is not None and self.own.has_files() else {}
+        base = self.base.pages(jobs, strings) if self.base is not None and self.base.has_files() else {}
         merged: dict[str, ReviewedPage] = {}
         for src, _page, _location, _offset in jobs:
             mine, theirs = own.get(src), base.get(src)

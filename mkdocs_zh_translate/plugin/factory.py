@@ -76,6 +76,7 @@ class SitePipeline:
 
     def __init__(self, lazy: LazyTranslator | None = None) -> None:
         self.lazy = lazy if lazy is not None else LazyTranslator()
+        self.variant_lazies: dict[str, LazyTranslator] = {}  # per target a variant asks ``via`` the model
         self._options: PluginConfig | None = None
         self.spec: TranslatorSpec | None = None
         self.machine: MachineCache | None = None
@@ -177,7 +178,8 @@ class SitePipeline:
         except ReviewError as exc:
             raise PluginError(f"{PREFIX}{exc}") from None
         terms = variant_terms(self.glossary, own_glossary)
-        pipeline = build_variant_pipeline(base.pipeline, variant, own_reviews=ReviewedLayer(own_dir), terms=terms)
+        pipeline = build_variant_pipeline(base.pipeline, variant, own_reviews=ReviewedLayer(own_dir), terms=terms,
+                                          direct_lazies=self.variant_lazies)
         return self._site_translator(pipeline, self.variant_spliced.setdefault(variant.code, {}))
 
     def _site_translator(self, pipeline: Pipeline, spliced: dict[str, tuple[str, GuardOutcome]],

@@ -20,11 +20,20 @@ plugins runs itself when its plugin is of another kind or release than the one d
 ``strict``, with ``--dirty`` (Material's search keeps a previous index then), and when Material's
 search loads jieba dictionaries of the user's (files that may change between reloads). Results are kept per site
 (English, Chinese) for the last build only, so memory stays at one build's worth.
+
+A Traditional variant's site (``modes/variant.py``) also keeps its search entries between
+processes: its build, a third site built in every ``mkdocs build``, stores them in the machine
+cache (:meth:`HookMemo.dump`, one entry per variant, the last build's only) and the next build
+reads them back (:meth:`HookMemo.restore`) while the packages that made them are at the same
+versions. They are read from JSON, as the search index writes them: the same bytes. A page
+takes them only where ``searchstore.py`` finds nothing in them that Material would not have
+written (the cache can put text into a page, never markup); minify's HTML is not stored.
 """
 
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -32,13 +41,18 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.structure.pages import Page
 
 from ..pipeline.stable import parts_key, stable_text
-from . import speedups
+from . import searchstore, speedups
 
 _MINIFY = "mkdocs_minify_plugin.plugin"
 _MATERIAL_SEARCH = "material.plugins.search.plugin"
 # The plugins whose hooks are described above, by distribution; only the releases of
 # ``speedups.TESTED`` are wrapped, others run as always.
 _KNOWN = {_MINIFY: "mkdocs-minify-plugin", _MATERIAL_SEARCH: "mkdocs-material"}
+#: The machine cache's name (``set_meta``) of a site's stored results, its code appended.
+HOOKS_META = "pagehooks:"
+# What the stored results depend on besides their keys: the hooks' code and jieba's segmentation
+# (its dictionary ships with it) with the regex module Material finds Han text with.
+_MAKERS = ("mkdocs", "mkdocs-material", "mkdocs-minify-plugin", "jieba", "backrefs")
 
 
 class HookMemo:
@@ -47,6 +61,7 @@ class HookMemo:
     def __init__(self) -> None:
         self._previous: dict[str, Any] = {}
         self._current: dict[str, Any] = {}
+        self._stored: dict[str, Any] = {}  # search entries an earlier process stored (restore)
         self.reused = 0  # hook calls answered from the memo in the current build (tests, log)
         self.ran = 0
 
@@ -67,6 +82,41 @@ class HookMemo:
                 self._wrap(config, "post_page", plugin, self._minify)
             elif module == _MATERIAL_SEARCH and not _search_reads_files(plugin):
                 self._wrap(config, "page_context", plugin, self._search)
+
+    def dump(self) -> str | None:
+        """This build's search entries as one text for the machine cache, None when there are
+        none (or one is no JSON value: it would not read back as the indexer made it)."""
+        entries = {key: found[0] for key, found in self._current.items() if isinstance(found, tuple)}
+        if not entries:
+            return None
+        try:
+            return json.dumps({"makers": _makers(), "results": entries}, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError):
+            return None
+
+    def restore(self, text: str | None) -> None:
+        """Take the results of an earlier process's build (:meth:`dump`) as the previous
+        build's, after :meth:`install`: unless a package that made them is at another version
+        now, or the text is not what :meth:`dump` writes."""
+        try:
+            data = json.loads(text) if text else None
+        except ValueError:
+            return
+        if not isinstance(data, dict) or data.get("makers") != _makers():
+            return
+        results = data.get("results")
+        if isinstance(results, dict):
+            self._stored = results  # checked page by page when taken (searchstore.checked)
+
+    def _from_store(self, key: str, page: Page) -> tuple[list[Any], str] | None:
+        """The stored search entries of ``key``, with the content as the indexer leaves it,
+        when they are what the indexer writes for ``page``."""
+        entries = searchstore.checked(self._stored.pop(key, None), page)
+        if entries is None or not isinstance(page.content, str):
+            return None
+        found = (entries, searchstore.strip_search_attributes(page.content))
+        self._current[key] = found
+        return found
 
     def _wrap(self, config: MkDocsConfig, event: str, plugin: Any, make: Callable[[Any, Any], Any]) -> None:
         method = getattr(plugin, f"on_{event}")
@@ -125,6 +175,8 @@ class HookMemo:
                 _toc_text(page.toc),
             ))
             found = self._lookup(key)
+            if found is None and self._stored:
+                found = self._from_store(key, page)
             if found is not None:
                 added, content = found
                 entries.extend(copy.deepcopy(added))
@@ -153,6 +205,10 @@ class _Options:
         if self._text is None:
             self._text = f"{type(self.plugin).__qualname__}\x01{stable_text(dict(self.plugin.config))}"
         return self._text
+
+
+def _makers() -> list[str | None]:
+    return [speedups.installed(name) for name in _MAKERS]
 
 
 def _known_release(module: str) -> bool:

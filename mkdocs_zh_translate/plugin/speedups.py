@@ -1,18 +1,22 @@
 """The switch for the speed-ups that reach into other packages' internals, and the versions
 they were tested with.
 
-Five parts of the plugin save work by wrapping code that is not a public API of its package:
+Six parts of the plugin save work by wrapping code that is not a public API of its package:
 
 * ``reload.py`` (``mkdocs serve`` reloads reuse unchanged Chinese pages' renders): wraps MkDocs'
   ``Page.render``, records mkdocs-autorefs' ``register_anchor`` / ``register_url`` and reads its
   private switches (``scan_toc``, ``record_backlinks``, ``legacy_refs``), watches mkdocstrings'
   autodoc processor and pymdown-extensions' ``SnippetPreprocessor.get_snippet_path``;
-* ``hookmemo.py`` (serve reloads reuse other plugins' page hooks): replaces mkdocs-minify's
-  ``on_post_page`` and Material's search ``on_page_context`` in MkDocs' event lists;
+* ``hookmemo.py`` (serve reloads, and a Traditional variant's builds, reuse other plugins' page
+  hooks): replaces mkdocs-minify's ``on_post_page`` and Material's search ``on_page_context``
+  in MkDocs' event lists;
 * ``borrow.py`` (the English build lends its renders to the page guard): wraps MkDocs'
   private ``_RelativePathTreeprocessor.path_to_url``;
 * ``jinjacache.py`` (theme templates compiled once per process): sets the bytecode cache of
   every Jinja environment MkDocs makes;
+* ``themelisting.py`` (a Traditional variant's build takes the Simplified build's listing of
+  the theme's files): wraps the theme's ``get_env`` and the listing its environment gives
+  MkDocs' private ``add_files_from_theme`` filter;
 * ``convertrender.py`` (a Traditional variant's pages from the Simplified renders, converted):
   wraps MkDocs' ``Page.render`` and sets what it sets (``content``, ``toc``, the render's title,
   anchors and links), as ``reload.py`` does.
@@ -51,6 +55,8 @@ NEEDS: dict[str, tuple[str, ...]] = {
     "borrow": ("mkdocs",),
     "jinjacache": ("mkdocs", "Jinja2"),
     "convertrender": ("mkdocs",),  # a variant's pages from the Simplified renders (convertrender.py)
+    "themelisting": ("mkdocs",),  # the theme's files listed once for the variants' builds (themelisting.py)
+    "hookstore": ("mkdocs",),  # a variant's page-hook results kept between processes (hookmemo.py)
 }
 
 

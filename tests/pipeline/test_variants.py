@@ -270,3 +270,23 @@ def test_both_falls_back_to_conversion_where_the_model_has_no_traditional(
     with pytest.raises(TranslationFailed, match="cannot be asked for zh-Hant"):
         SiteTranslator(only).translate_pages([job])
     machine.close()
+
+
+def test_a_review_directory_without_po_files_is_not_read_per_page() -> None:
+    """A variant's reviews often start empty (no ``translations/zh-TW/`` yet): the variant's
+    pass does not walk every page through a layer that has no file to answer from."""
+
+    class Empty(Reviews):
+        read = 0
+
+        def pages(self, jobs, strings=()):  # type: ignore[no-untyped-def]
+            Empty.read += 1
+            return super().pages(jobs, strings)
+
+        def has_files(self) -> bool:
+            return False
+
+    reviewer = ConvertedReviewer(Empty("內定"), Reviews("默认"), Converter("s2twp"))
+    found = reviewer.pages([("index.md", None, "index.md", 0)])  # type: ignore[list-item]
+    assert found["index.md"].hits[0].text == "預設" and Empty.read == 0
+    assert ConvertedReviewer(None, Empty("默认"), Converter("s2twp")).pages([("a.md", None, "a.md", 0)])["a.md"].hits == {}  # type: ignore[list-item]

@@ -290,6 +290,7 @@ def test_variant_pages_from_the_simplified_renders_are_the_pages_a_render_gives(
     if not speedups.enabled(speedups.AUTO, "convertrender"):
         pytest.skip("MkDocs is not at a version the speed-up was tested with")
     sites = {}
+    listed = {}
     for mode in ("auto", "off"):
         root = tmp_path / mode
         config = _site(root, monkeypatch, ["zh-Hans", "zh-TW"])
@@ -297,9 +298,101 @@ def test_variant_pages_from_the_simplified_renders_are_the_pages_a_render_gives(
         config.write_text(text, encoding="utf-8")
         plugin = build_in_process(config)
         sites[mode] = (root / "site" / "zh-TW", plugin._kept.converted)
+        listed[mode] = plugin._kept.listing.reused
     auto, converted = sites["auto"]
     off, plain = sites["off"]
     files = sorted(p.relative_to(off) for p in off.rglob("*") if p.suffix in (".html", ".json", ".xml"))
     assert files and all((auto / f).read_bytes() == (off / f).read_bytes() for f in files)
     assert (converted.converted, converted.rendered) == (3, 1)  # software.md: 默认软件 in its code
     assert (plain.converted, plain.rendered) == (0, 0)
+    # the theme's files: the Simplified build's listing (themelisting.py), the same files copied
+    assert listed == {"auto": 1, "off": 0}
+    assert sorted(p.relative_to(auto) for p in auto.rglob("*")) == sorted(p.relative_to(off) for p in off.rglob("*"))
+
+
+def test_serve_keeps_the_model_asked_for_traditional_across_rebuilds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``via: model`` under ``mkdocs serve``: an edit after the first build sends new text to the
+    model's Traditional target again; the one loaded for the first build answers it, as the
+    Simplified model is kept (one plugin instance, the same model options)."""
+    from tests.plugin.test_plugin_reload import Serve
+
+    loads = {"zh-Hans": 0, "zh-Hant": 0}
+
+    def load(backend: str, model: object, **options: object) -> WordModel:
+        loads[str(options.get("target") or "zh-Hans")] += 1
+        return WordModel()
+
+    config = _site(tmp_path, monkeypatch, ["zh-Hans", {"code": "zh-TW", "via": "model"}], theme="mkdocs")
+    monkeypatch.setattr(batch, "load_translator", load)
+    session = Serve(config)
+    try:
+        session.rebuild()
+        assert loads == {"zh-Hans": 1, "zh-Hant": 1}
+        usage = tmp_path / "docs" / "guide" / "usage.md"
+        usage.write_text(usage.read_text(encoding="utf-8") + "\nA brand new software paragraph.\n", encoding="utf-8")
+        session.rebuild()
+        tw = (tmp_path / "site" / "zh-TW" / "guide" / "usage" / "index.html").read_text(encoding="utf-8")
+        assert "A brand new 軟體 paragraph." in tw  # the edit reached the variant through its model
+        assert loads == {"zh-Hans": 1, "zh-Hant": 1}
+        # other model options: another model, loaded for both targets
+        config.write_text(config.read_text(encoding="utf-8").replace("model: model", "model: model\n    beams: 2"),
+                          encoding="utf-8")
+        usage.write_text(usage.read_text(encoding="utf-8") + "\nAnother default paragraph.\n", encoding="utf-8")
+        session.rebuild()
+        assert loads == {"zh-Hans": 2, "zh-Hant": 2}
+    finally:
+        session.close()
+
+
+def test_a_variants_page_hooks_are_kept_between_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A variant's site is a third build in every ``mkdocs build``: Material's search index of
+    its pages (an HTML parse and jieba per page) is kept in the machine cache, and the next
+    build (a new plugin, as in a new process) takes it for every page that did not change:
+    the same bytes. Another version of a package that made it: made again."""
+    from mkdocs_zh_translate.plugin import hookmemo, speedups
+
+    if not speedups.tested("mkdocs") or not speedups.tested("mkdocs-material"):
+        pytest.skip("MkDocs or Material is not at a version the speed-up was tested with")
+    config = _site(tmp_path, monkeypatch, ["zh-Hans", "zh-TW"])
+    index = tmp_path / "site" / "zh-TW" / "search" / "search_index.json"
+    memo = build_in_process(config)._kept.hooks["zh-TW"]
+    assert (memo.reused, memo.ran) == (0, 4)
+    made = index.read_bytes()
+    memo = build_in_process(config)._kept.hooks["zh-TW"]
+    assert (memo.reused, memo.ran) == (4, 0) and index.read_bytes() == made
+    usage = tmp_path / "docs" / "guide" / "usage.md"
+    usage.write_text(usage.read_text(encoding="utf-8") + "\nA brand new software paragraph.\n", encoding="utf-8")
+    memo = build_in_process(config)._kept.hooks["zh-TW"]
+    assert (memo.reused, memo.ran) == (3, 1)
+    docs = json.loads(index.read_text(encoding="utf-8"))["docs"]
+    assert any("A brand new \u200b軟體\u200b paragraph." in doc["text"] for doc in docs)  # made again
+    monkeypatch.setattr(hookmemo, "_MAKERS", (*hookmemo._MAKERS, "pytest"))  # pytest's version: another one
+    memo = build_in_process(config)._kept.hooks["zh-TW"]
+    assert (memo.reused, memo.ran) == (0, 4)
+
+
+def test_stored_search_entries_put_no_markup_into_a_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The machine cache is no more trusted for search entries than for translations: an entry
+    someone else wrote with markup Material never writes (an ``<img onerror>``, a location off
+    the page) is not taken; that page is indexed again, the others are reused."""
+    from mkdocs_zh_translate.pipeline.cache import DEFAULT_CACHE_DIRNAME, MachineCache
+    from mkdocs_zh_translate.plugin import speedups
+    from mkdocs_zh_translate.plugin.hookmemo import HOOKS_META
+
+    if not speedups.tested("mkdocs") or not speedups.tested("mkdocs-material"):
+        pytest.skip("MkDocs or Material is not at a version the speed-up was tested with")
+    config = _site(tmp_path, monkeypatch, ["zh-Hans", "zh-TW"])
+    build_in_process(config)
+    machine = MachineCache(tmp_path / DEFAULT_CACHE_DIRNAME)
+    stored = json.loads(machine.get_meta(HOOKS_META + "zh-TW") or "{}")
+    pages = list(stored["results"].values())
+    pages[0][0]["text"] += '<img src=x onerror="alert(1)">'
+    pages[1][0]["location"] = "javascript:alert(1)"
+    machine.set_meta(HOOKS_META + "zh-TW", json.dumps(stored, ensure_ascii=False))
+    machine.close()
+    memo = build_in_process(config)._kept.hooks["zh-TW"]
+    assert (memo.reused, memo.ran) == (2, 2)
+    index = (tmp_path / "site" / "zh-TW" / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "onerror" not in index and "javascript:" not in index

@@ -45,6 +45,7 @@ from ..reload import RenderMemo
 from ..reviewcapture import ReviewCapture
 from ..sources import PageSources
 from ..templates import Template, ThemeText
+from ..themelisting import ThemeListing
 from ..titles import MadeUpTitles, recover_front_matter
 
 log = get_plugin_logger(PLUGIN_NAME)
@@ -73,6 +74,7 @@ class Kept:
     templates: SharedBytecode = field(default_factory=SharedBytecode)  # compiled theme templates
     renders: RenderMemo = field(default_factory=RenderMemo)  # the zh pages' Markdown renders
     converted: ConvertedRenders = field(default_factory=ConvertedRenders)  # lent to the variants' builds
+    listing: ThemeListing = field(default_factory=ThemeListing)  # the theme's files, listed once per run
     hooks: dict[str, HookMemo] = field(default_factory=lambda: {lang: HookMemo() for lang in ("en", "zh")})
     warned_templates: set[Path] = field(default_factory=set)
     sources: PageSources = field(default_factory=PageSources)  # notebooks, includes, other plugins' pages

@@ -21,6 +21,7 @@ from mkdocs.structure.nav import Navigation
 from mkdocs.structure.pages import Page
 
 from ...logs import PREFIX
+from ...pipeline.cache import MachineCache
 from ...pipeline.lazy import TranslationFailed
 from ...pipeline.pages import STRINGS_LABEL, PageJob, PageResult, SiteTranslator, plain_fallbacks, strict_failure
 from ...pipeline.report import PageCounts
@@ -30,7 +31,7 @@ from .. import chrome, editions, site, speedups, theme404, uistrings, versions
 from ..backlinks import BacklinkLayout
 from ..buildlog import PREFIX as ZH_BUILD
 from ..buildlog import prefixed_warnings
-from ..hookmemo import HookMemo
+from ..hookmemo import HOOKS_META, HookMemo
 from ..overrides import apply_overrides, translatable_site_name
 from ..reviewcapture import ReviewCapture
 from ..serving import serve_zh_404
@@ -137,6 +138,7 @@ class EnglishSite(Mode):
             log.info(f"Chinese site not built: the English build has {english_warnings} warning(s) in strict mode")
             return
         self.kept.converted.renders.clear()
+        self.kept.listing.clear()
         ChineseSite(self).build(config)
         for edition in variants:
             edition.build(config)
@@ -157,6 +159,9 @@ class ChineseSite(Mode):
         self.keep_renders = bool(english.langs.variants) and speedups.enabled(
             self.kept.options.speedups, "convertrender"
         )
+        self.lists_theme = bool(english.langs.variants) and speedups.enabled(
+            self.kept.options.speedups, "themelisting"
+        )  # themelisting.py
 
     @property
     def review(self) -> ReviewCapture | None:
@@ -195,6 +200,8 @@ class ChineseSite(Mode):
             site_name = for_template(strings.get(name, name) if translatable_site_name(name) else name)
             site.prepare_zh_config(zh_config, self.langs, site_name)
             self.shape(zh_config)
+            if self.lists_theme:  # the Simplified build lists the theme's files, the variants take that
+                kept.listing.install(zh_config, reuse=self.code != "zh")
             site.unstemmed_material_search(zh_config)
             if text.site_description:
                 zh_config.site_description = for_template(strings.get(text.site_description, text.site_description))
@@ -217,13 +224,18 @@ class ChineseSite(Mode):
             if self.review is not None:
                 self.review.started(zh_config, self)
             hooks = kept.hooks.setdefault(self.code, HookMemo())
-            if kept.reusing():
+            stored = self.stored_hooks()
+            if kept.reusing() or stored:
                 hooks.install(zh_config)
+            if stored:
+                hooks.restore(stored.get_meta(f"{HOOKS_META}{self.code}"))
             try:
                 with prefixed_warnings():
                     mkdocs_build(zh_config, serve_url=serve_url, dirty=kept.dirty)
             except Abort as exc:  # --strict: say that the Chinese build is the one that failed
                 raise Abort(f"{ZH_BUILD}{exc.message}") from None
+            if stored and (results := hooks.dump()) is not None:
+                stored.set_meta(f"{HOOKS_META}{self.code}", results)
             if kept.renders.reused:
                 log.debug(f"{kept.renders.reused} unchanged pages' renders reused, {kept.renders.rendered} rendered")
             if hooks.reused:
@@ -232,6 +244,11 @@ class ChineseSite(Mode):
             kept.mode = self.english
             kept.sources.finish()
             kept.theme_text.finish()
+
+    def stored_hooks(self) -> MachineCache | None:
+        """Where this site's build keeps other plugins' page-hook results between processes
+        (hookmemo.py), or None: only a variant's site does (variant.py)."""
+        return None
 
     def add_files(self, files: Files, config: MkDocsConfig) -> Files:
         files, self.human = use_human_pages(files, config, self.kept.options.language, zh=True)

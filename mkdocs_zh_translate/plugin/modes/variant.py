@@ -19,9 +19,10 @@ from mkdocs.localization import parse_locale
 from mkdocs.structure.files import Files
 from mkdocs.structure.pages import Page
 
+from ...pipeline.cache import MachineCache
 from ...pipeline.pages import PageJob
 from ...pipeline.variants import Converter, Variant
-from .. import site
+from .. import site, speedups
 from ..apilabels import VariantLabels
 from .base import log
 from .nested import ChineseSite, Translated, translate
@@ -71,6 +72,14 @@ class VariantSite(ChineseSite):
             self.labels.remove()
         log.debug(f"{self.code}: {converted.converted - before[0]} pages from the Simplified renders, "
                   f"{converted.rendered - before[1]} rendered")
+
+    def stored_hooks(self) -> MachineCache | None:
+        # a third site in every build: its page hooks' results (Material's search index, the
+        # HTML parse and jieba of every page) are kept between processes (hookmemo.py)
+        kept = self.kept
+        if kept.reusing() or kept.dirty or not speedups.enabled(kept.options.speedups, "hookstore"):
+            return None  # serve reloads keep them in memory; --dirty: see hookmemo.py
+        return kept.pipeline.machine
 
     def shape(self, config: MkDocsConfig) -> None:
         config.theme["language"] = self.variant.region.theme_language
