@@ -48,13 +48,24 @@ SHAPES: dict[str, dict[str, Any]] = {
                     "num_attention_heads": 16, "num_key_value_heads": 4, "head_dim": 128, "vocab_size": 120818,
                     "tie_word_embeddings": True},
 }
+#: row -> (shape, kind). Kinds: ``int4``/``none`` are our ``export`` (GenAI's builder, int4 or fp32);
+#: ``int4-via-fp32`` is the builder's fp32 graph quantized afterwards with the same MatMulNBits
+#: settings (see ``quantized_via_fp32``); ``transformers`` is its ``generate()`` in fp32;
+#: ``llama-q4_0``/``llama-f32`` are llama.cpp on the GGUF of the same checkpoint.
 ROWS = {
     "seq2seq-int8": ("marian", "int8"),
     "qwen3-int4": ("qwen3-0.6b", "int4"),
+    "qwen3-int4-via-fp32": ("qwen3-0.6b", "int4-via-fp32"),
+    "qwen3-int4-b1": ("qwen3-0.6b", "int4"),
     "qwen3-fp32": ("qwen3-0.6b", "none"),
     "qwen3-transformers": ("qwen3-0.6b", "transformers"),
-    "hy-int4": ("hy-mt2-1.8b", "int4"),
+    "qwen3-llama-q4_0": ("qwen3-0.6b", "llama-q4_0"),
+    "qwen3-llama-f32": ("qwen3-0.6b", "llama-f32"),
+    "hy-int4": ("hy-mt2-1.8b", "int4-via-fp32"),
+    "hy-llama-q4_0": ("hy-mt2-1.8b", "llama-q4_0"),
 }
+#: Rows that run one prompt at a time (llama-cpp-python's API does; ``-b1`` is GenAI alike).
+SEQUENTIAL = {"qwen3-int4-b1"}
 
 
 def cache() -> Path:
@@ -99,6 +110,8 @@ def build_hf(name: str) -> Path:
 
 
 def exported(name: str, quantize: str) -> Path:
+    if quantize == "int4-via-fp32":
+        return quantized_via_fp32(name)
     out = cache() / f"genai-{name}-{quantize}"
     if not (out / "manifest.json").is_file():
         from mkdocs_zh_translate.export import export_any
@@ -106,6 +119,44 @@ def exported(name: str, quantize: str) -> Path:
         print(f"exporting {name} {quantize} ...", file=sys.stderr, flush=True)
         export_any(str(build_hf(name)), out, quantize=quantize)
     return out
+
+
+def quantized_via_fp32(name: str) -> Path:
+    """int4 from the builder's fp32 export, with the settings the builder's int4 CPU path uses.
+
+    The builder's one-step int4 holds the checkpoint and a whole fp32 copy of the graph at once
+    (about 15 GB for a 1.8B model, more than this shared machine can spare); its fp32 export
+    streams to disk instead. ONNX Runtime's MatMulNBits quantizer then writes what the builder's
+    int4 path writes (4-bit, blocks of 32, symmetric, accuracy level 4, embeddings quantized too),
+    so the speed is the same; the row ``qwen3-int4-via-fp32`` checks that against ``qwen3-int4``.
+    """
+    out = cache() / f"genai-{name}-int4-via-fp32"
+    if (out / "model.onnx").is_file():
+        return out
+    src = exported(name, "none")
+    import onnx
+    from onnxruntime.quantization.matmul_nbits_quantizer import MatMulNBitsQuantizer
+
+    print(f"quantizing {name}'s fp32 export to int4 ...", file=sys.stderr, flush=True)
+    tmp = out.with_name(out.name + ".tmp")
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    for f in src.iterdir():  # tokenizer, genai_config.json, generation.json; not the stale manifest
+        if f.name not in ("model.onnx", "model.onnx.data", "manifest.json"):
+            shutil.copy2(f, tmp / f.name)
+    quant = MatMulNBitsQuantizer(onnx.load(str(src / "model.onnx")), bits=4, block_size=32, is_symmetric=True,
+                                 accuracy_level=4, op_types_to_quantize=("MatMul", "Gather"))
+    quant.process()
+    onnx.save_model(quant.model.model, str(tmp / "model.onnx"), save_as_external_data=True,
+                    location="model.onnx.data", all_tensors_to_one_file=True)
+    os.replace(tmp, out)
+    return out
+
+
+def llama_gguf(name: str, kind: str) -> Path:
+    from benchmarks.llama_cpp_rows import gguf
+
+    return gguf(build_hf(name), cache(), name, SHAPES[name]["arch"], kind.removeprefix("llama-"))
 
 
 def prompts(seed: int = 1) -> list[list[int]]:
@@ -180,66 +231,111 @@ def _seq2seq_runner() -> tuple[Any, list[list[int]]]:
     return run, sorted(sentences(SENTENCES), key=len)
 
 
-def child(row: str, launched: float) -> None:
-    """One row in this (fresh) process: ready time, best workload time of two, peak RSS."""
+def child(row: str, launched: float, every: int, repeats: int) -> None:
+    """One row in this (fresh) process: ready time, best workload time of ``repeats``, peak RSS."""
     name, kind = ROWS[row]
     data = prompts()
+    batch = 1 if row in SEQUENTIAL or kind.startswith("llama-") else BATCH
     if name == "marian":
         run, data = _seq2seq_runner()
     elif kind == "transformers":
         run = _transformers_runner(build_hf(name))
         # The slowest row, on a shared 2-core machine: every 4th prompt (the same spread of
         # lengths), in one batch; tokens/s is still comparable, sentences/s per sentence too.
-        data = data[::4] if os.environ.get("ZH_BENCH_QUICK_TRANSFORMERS") != "0" else data
+        quick = every == 1 and os.environ.get("ZH_BENCH_QUICK_TRANSFORMERS") != "0"
+        data = data[::4] if quick else data
+    elif kind.startswith("llama-"):
+        from benchmarks.llama_cpp_rows import runner
+
+        run = runner(llama_gguf(name, kind), THREADS, NEW_TOKENS)
     else:
         run = _genai_runner(exported(name, kind))
+    data = data[::every]
     ready = time.time() - launched
     best = float("inf")
-    for _ in range(2):
+    for _ in range(repeats):
         started = time.perf_counter()
-        tokens = sum(run(data[i: i + BATCH]) for i in range(0, len(data), BATCH))
+        tokens = sum(run(data[i: i + batch]) for i in range(0, len(data), batch))
         best = min(best, time.perf_counter() - started)
     with open("/proc/self/status") as fh:
         peak = next(int(line.split()[1]) / 1024 for line in fh if line.startswith("VmHWM:"))
     print(json.dumps({"row": row, "ready_s": ready, "seconds": best, "sentences_s": len(data) / best,
-                      "tokens_s": tokens / best, "peak_rss_mb": peak}))
+                      "tokens_s": tokens / best, "peak_rss_mb": peak, "sentences": len(data), "batch": batch}))
 
 
-def main() -> None:
+def runnable(rows: list[str]) -> list[str]:
+    """``rows`` less the llama.cpp ones, with one line saying why, when llama_cpp does not import."""
+    from benchmarks.llama_cpp_rows import unavailable
+
+    why = unavailable() if any(ROWS[r][1].startswith("llama-") for r in rows) else None
+    if why:
+        print(why, file=sys.stderr, flush=True)
+        return [r for r in rows if not ROWS[r][1].startswith("llama-")]
+    return rows
+
+
+def prepare(row: str) -> None:
+    """Build, export or convert what ``row`` needs, outside the timed children."""
+    name, kind = ROWS[row]
+    if name == "marian":
+        return
+    if kind == "transformers":
+        build_hf(name)
+    elif kind.startswith("llama-"):
+        llama_gguf(name, kind)
+    else:
+        exported(name, kind)
+
+
+def ratio(r: dict[str, Any], base: dict[str, Any] | None) -> str:
+    return f"{r['tokens_s'] / base['tokens_s']:.2f}" if base else "-"
+
+
+def table(results: list[dict[str, Any]], every: int) -> None:
+    by_row = {r["row"]: r for r in results}
+    base, hf = by_row.get("seq2seq-int8"), by_row.get("qwen3-transformers")
+    print(f"\n{NEW_TOKENS} new tokens a sentence, greedy, {THREADS} threads, every {every}th of {SENTENCES} "
+          f"prompts; batch {BATCH} (1 for llama.cpp and -b1 rows)\n")
+    print("| row | sentences | sentences/s | tokens/s | × seq2seq | × transformers (Qwen3 fp32) "
+          "| × llama.cpp Q4_0 (same shape) | cold start s | peak RSS MB |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for r in results:
+        name = ROWS[r["row"]][0]
+        llama = next((x for x in results if ROWS[x["row"]] == (name, "llama-q4_0")), None)
+        print(f"| {r['row']} | {r['sentences']} | {r['sentences_s']:.2f} | {r['tokens_s']:.1f} | {ratio(r, base)} | "
+              f"{ratio(r, hf)} | {ratio(r, llama)} | {r['ready_s']:.2f} | {r['peak_rss_mb']:.0f} |")
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", default=",".join(ROWS))
+    parser.add_argument("--every", type=int, default=1, help="time every Nth prompt only (every row alike)")
+    parser.add_argument("--repeats", type=int, default=2, help="workload runs per row; the best is reported")
     parser.add_argument("--child")
     parser.add_argument("--launched", type=float)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.child:
-        child(args.child, args.launched)
+        child(args.child, args.launched, args.every, args.repeats)
         return
-    rows = args.rows.split(",")
-    for row in rows:  # build and export first, outside the timed children
-        name, kind = ROWS[row]
-        if name != "marian":
-            build_hf(name) if kind == "transformers" else exported(name, kind)
+    unknown = [r for r in args.rows.split(",") if r not in ROWS]
+    if unknown:
+        parser.error(f"unknown rows: {', '.join(unknown)} (known: {', '.join(ROWS)})")
+    rows = runnable(args.rows.split(","))
+    for row in rows:
+        prepare(row)
     results = []
     env = {**os.environ, "OMP_NUM_THREADS": str(THREADS), "PYTHONPATH": str(REPO)}
     for row in rows:
-        done = subprocess.run([sys.executable, __file__, "--child", row, "--launched", repr(time.time())],
-                              capture_output=True, text=True, env=env, check=False)
+        command = [sys.executable, __file__, "--child", row, "--launched", repr(time.time()),
+                   "--every", str(args.every), "--repeats", str(args.repeats)]
+        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
         line = [x for x in done.stdout.splitlines() if x.startswith("{")]
         if done.returncode or not line:
             print(f"{row}: failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}", file=sys.stderr)
             continue
         results.append(json.loads(line[-1]))
         print(line[-1], file=sys.stderr, flush=True)
-    base = next((r for r in results if r["row"] == "seq2seq-int8"), None)
-    hf = next((r for r in results if r["row"] == "qwen3-transformers"), None)
-    print(f"\n{NEW_TOKENS} new tokens x {SENTENCES} sentences, greedy, batch {BATCH}, {THREADS} threads\n")
-    print("| row | sentences/s | tokens/s | × seq2seq | × transformers (Qwen3 fp32) | cold start s | peak RSS MB |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
-    for r in results:
-        vs_base = f"{r['tokens_s'] / base['tokens_s']:.2f}" if base else "-"
-        vs_hf = f"{r['tokens_s'] / hf['tokens_s']:.2f}" if hf else "-"
-        print(f"| {r['row']} | {r['sentences_s']:.2f} | {r['tokens_s']:.1f} | {vs_base} | {vs_hf} | "
-              f"{r['ready_s']:.2f} | {r['peak_rss_mb']:.0f} |")
+    table(results, args.every)
 
 
 if __name__ == "__main__":
