@@ -433,7 +433,10 @@ def main(argv: list[str] | None = None) -> None:
     for row in rows:
         command = [sys.executable, __file__, "--child", row, "--launched", repr(time.time()),
                    "--every", str(args.every), "--repeats", str(args.repeats)]
-        done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+        # llama.cpp's OpenMP threads spin while they wait; on a machine shared with other work
+        # that made one prompt 3-25x slower than with passive waiting (ONNX Runtime: its defaults).
+        wait = {"OMP_WAIT_POLICY": "passive"} if ROWS[row][1].startswith("llama-") else {}
+        done = subprocess.run(command, capture_output=True, text=True, env={**wait, **env}, check=False)
         line = [x for x in done.stdout.splitlines() if x.startswith("{")]
         if done.returncode or not line:
             print(f"{row}: failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}", file=sys.stderr)

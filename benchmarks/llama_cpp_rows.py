@@ -8,9 +8,9 @@ llama-cpp-python ships no wheel on the registry: it builds llama.cpp from its sd
 compiler). That is optional, so every llama.cpp row is skipped with one line when ``llama_cpp``
 does not import. The GGUF conversion uses llama.cpp's own ``convert_hf_to_gguf.py``, which the
 sdist vendors (``vendor/llama.cpp``) but does not install: point ``ZH_LLAMA_CPP_CONVERT`` at it
-(it needs the ``gguf`` package). Our random checkpoints carry the tiny test tokenizer, whose
-pre-tokenizer hash llama.cpp does not know; the benchmark feeds token ids, so the converter is
-told the model family's own pre-tokenizer name instead.
+in an unpacked sdist (it uses the ``gguf-py`` folder beside it, not the registry's ``gguf``).
+Our random checkpoints carry the tiny test tokenizer, whose pre-tokenizer hash llama.cpp does not
+know; the benchmark feeds token ids, so the converter is told the family's pre-tokenizer name.
 """
 
 from __future__ import annotations
@@ -46,14 +46,15 @@ def _convert(hf: Path, out: Path, arch: str) -> None:
                          "(vendor/llama.cpp in the llama-cpp-python sdist)")
     code = (
         "import sys, runpy\n"
-        f"sys.path.insert(0, {str(Path(script).parent)!r})\n"
+        f"sys.path[:0] = [{str(Path(script).parent)!r}, {str(Path(script).parent / 'gguf-py')!r}]\n"
         "from conversion.base import TextModel\n"
         f"TextModel.get_vocab_base_pre = lambda self, tokenizer: {PRE_TOKENIZER[arch]!r}\n"
         f"sys.argv = ['convert', {str(hf)!r}, '--outtype', 'f32', '--outfile', {str(out)!r}]\n"
         f"runpy.run_path({script!r}, run_name='__main__')\n"
     )
-    env = {**os.environ, "NO_LOCAL_GGUF": "1"}  # the registry's gguf, not the sdist's copy
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=False)
+    # The sdist's own gguf-py: the converter uses constants newer than the registry's gguf 0.19.0
+    # (same version number), which fails with "AttributeError: DFLASH".
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     if done.returncode or not out.is_file():
         raise SystemExit(f"llama.cpp conversion of {hf} failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}")
 
