@@ -62,6 +62,9 @@ def _convert(hf: Path, out: Path, arch: str) -> None:
 def gguf(hf: Path, cache: Path, name: str, arch: str, precision: str) -> Path:
     """The GGUF file of ``name`` at ``precision`` (f32, or quantized from the f32 one), cached."""
     f32 = cache / f"gguf-{name}-f32.gguf"
+    quantized = cache / f"gguf-{name}-{precision}.gguf"
+    if precision != "f32" and quantized.is_file():  # the f32 file may have been deleted since
+        return quantized
     if not f32.is_file():
         print(f"converting {name} to GGUF ...", file=sys.stderr, flush=True)
         started = time.time()
@@ -70,7 +73,7 @@ def gguf(hf: Path, cache: Path, name: str, arch: str, precision: str) -> Path:
         print(f"  {time.time() - started:.0f} s", file=sys.stderr, flush=True)
     if precision == "f32":
         return f32
-    out = cache / f"gguf-{name}-{precision}.gguf"
+    out = quantized
     if not out.is_file():
         import llama_cpp
 
