@@ -747,6 +747,8 @@ def mkdocstrings_labels() -> dict[str, tuple[str, ...]]:
     interface strings outside the page body, not a translation of the page. Read from the
     installed templates, so the harness follows the pinned version instead of a hand list.
     Several English labels share one Chinese text (ATTRIBUTE and Attributes are both 属性).
+    A Traditional variant's pages carry the same table converted by the variant's OpenCC table
+    (the plugin converts the handlers' table for that build): those forms map back too.
     """
     english, chinese = _label_table("en"), _label_table("zh")
     out: dict[str, list[str]] = {}
@@ -754,10 +756,20 @@ def mkdocstrings_labels() -> dict[str, tuple[str, ...]]:
         if text.isascii():  # untranslated entries ("Class Type Parameters:") need no mapping
             continue
         label = english.get(key, key)
-        out.setdefault(text, [])
-        if label not in out[text]:
-            out[text].append(label)
+        for form in (text, *_variant_forms(text)):
+            out.setdefault(form, [])
+            if label not in out[form]:
+                out[form].append(label)
     return {text: tuple(labels) for text, labels in out.items()}
+
+
+def _variant_forms(text: str) -> tuple[str, ...]:
+    """``text`` converted by the variants' default OpenCC tables (none without the `hant` extra)."""
+    try:
+        import opencc
+    except ImportError:
+        return ()
+    return tuple(opencc.OpenCC(f"{table}.json").convert(text) for table in ("s2twp", "s2hk", "s2t"))
 
 
 _LABELS = mkdocstrings_labels()
