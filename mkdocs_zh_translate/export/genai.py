@@ -3,7 +3,8 @@
 ONNX Runtime GenAI's model builder (``python -m onnxruntime_genai.models.builder``, the
 ``genai`` extra) writes the graph: int4 (MatMulNBits) or fp32 for the CPU, fp16 or int4 for
 CUDA, with grouped-query attention over a shared KV cache, plus ``genai_config.json`` and the
-tokenizer. It runs in a child process: the builder holds the whole checkpoint in memory and
+tokenizer. A multimodal checkpoint (TranslateGemma) is built as its text decoder alone
+(``textpart``). It runs in a child process: the builder holds the whole checkpoint in memory and
 sets global state (torch threads, logging) a long-lived caller should not inherit.
 
 Around it we write what the engine needs and must be able to trust: ``generation.json``
@@ -29,6 +30,7 @@ from ..model_format import DECODER_ONLY, FORMAT_VERSION, GENAI_CONFIG_FILE, GENE
 from ..owned import Owned, named, scratch_dir
 from .errors import ExportError
 from .save import write_manifest
+from .textpart import text_part_of, write_text_part
 
 #: ``--quantize`` for decoder-only models -> the builder's precision.
 PRECISIONS = {"int4": "int4", "none": "fp32", "fp32": "fp32", "fp16": "fp16"}
@@ -37,16 +39,21 @@ _SENTINEL = "\u2063SOURCE\u2063"  # invisible separators: no chat template write
 _INSTALL_HINT = "install the genai extra: pip install 'mkdocs-zh-translate[genai]'"
 
 
-def family_of(src: Path) -> Family | None:
-    """The family of the checkpoint in ``src`` (its ``config.json`` model type and tokenizer class)."""
+def _config(src: Path) -> dict[str, Any]:
     try:
         config = json.loads((src / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ExportError(f"{src / 'config.json'}: unreadable ({exc})") from None
+    return config if isinstance(config, dict) else {}
+
+
+def family_of(src: Path) -> Family | None:
+    """The family of the checkpoint in ``src`` (its ``config.json`` model type and tokenizer class)."""
+    config = _config(src)
     tokenizer_class = None
     with contextlib.suppress(OSError, ValueError, AttributeError):
         tokenizer_class = json.loads((src / "tokenizer_config.json").read_text(encoding="utf-8")).get("tokenizer_class")
-    model_type = str(config.get("model_type", "")) if isinstance(config, dict) else ""
+    model_type = str(config.get("model_type", ""))
     return detect_family(model_type, tokenizer_class if isinstance(tokenizer_class, str) else None)
 
 
@@ -86,6 +93,9 @@ def export_decoder_model(model: str, src: Path, out: Path, quantize: str = "int4
     out.mkdir(parents=True, exist_ok=True)
     with scratch_dir(".export-", out) as tmp:
         built = tmp / "genai"
+        part = text_part_of(_config(src))
+        if part is not None:  # a multimodal checkpoint: build its text decoder alone
+            src = write_text_part(src, tmp / "text", part)
         run_builder(src, built, PRECISIONS[quantize], device, tmp / "cache")
         settings = _settings(src, built, family, form, variant, quantize, device)
         (built / GENERATION_FILE).write_text(json.dumps(settings, indent=2, ensure_ascii=False) + "\n",

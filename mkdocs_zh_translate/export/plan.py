@@ -23,6 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..families import TextPart
+from .textpart import renamed, text_part_of
+
 #: What ``export`` fetches of a Hub repository: config, tokenizer files, chat templates (decoder-only
 #: models) and the weights (both formats where a repository has both; transformers reads the
 #: safetensors one).
@@ -132,7 +135,8 @@ def local_plan(model: str, directory: Path) -> ExportPlan:
         wanted = [n for n in wanted if n != "pytorch_model.bin"]
     files = tuple((name, (directory / name).stat().st_size) for name in wanted)
     shards = [directory / n for n in wanted if n.endswith(".safetensors")]
-    counts = [_safetensors_parameters(path) for path in shards]
+    part = text_part_of(_config(directory))
+    counts = [_safetensors_parameters(path, part) for path in shards]
     if shards and all(c is not None for c in counts):
         return ExportPlan(model, files, local=True, parameters=sum(c or 0 for c in counts))
     weights = sum(_tensor_bytes(directory / name, size) for name, size in files if _is_weights(name))
@@ -168,11 +172,30 @@ def hub_plan(model: str) -> ExportPlan | None:
     files = tuple((name, siblings[name]) for name in _matching(sorted(siblings)))
     cached = sum(size for name, size in files if _in_cache(model, name, info.sha))
     safetensors = getattr(info, "safetensors", None)
+    config = getattr(info, "config", None)
+    part = text_part_of(config) if isinstance(config, dict) else None
+    if part is not None:  # only the text decoder is exported: count it from the shards' headers
+        text = _hub_text_parameters(model, part, info.sha)
+        if text is not None:
+            return ExportPlan(model, files, local=False, cached=cached, parameters=text)
     if safetensors is not None and getattr(safetensors, "total", None):
         return ExportPlan(model, files, local=False, cached=cached, parameters=int(safetensors.total))
     weights = sum(size for name, size in files if name.endswith(".bin"))
     return ExportPlan(model, files, local=False, cached=cached, parameters=weights // 4 if weights else None,
                       exact=False)
+
+
+def _hub_text_parameters(model: str, part: TextPart, revision: str | None) -> int | None:
+    """The parameters of ``part`` in the Hub's safetensors headers (read by range requests, no
+    weight downloaded), or None when the Hub does not give them."""
+    from huggingface_hub import HfApi
+
+    try:
+        metadata = HfApi().get_safetensors_metadata(model, revision=revision)
+    except Exception:  # no headers, in whatever way huggingface_hub says so: the total is shown
+        return None
+    return sum(int(info.parameter_count) for shard in metadata.files_metadata.values()
+               for name, info in shard.tensors.items() if renamed(part, name) is not None)
 
 
 def _cached_plan(model: str) -> ExportPlan | None:
@@ -209,8 +232,9 @@ def _is_weights(name: str) -> bool:
     return name.endswith((".safetensors", ".bin"))
 
 
-def _safetensors_parameters(path: Path) -> int | None:
-    """The number of elements in the tensors of a safetensors file, from its JSON header."""
+def _safetensors_parameters(path: Path, part: TextPart | None = None) -> int | None:
+    """The number of elements in the tensors of a safetensors file, from its JSON header; with
+    ``part``, in the tensors of that text part only (what the export builds)."""
     try:
         with open(path, "rb") as handle:
             (length,) = struct.unpack("<Q", handle.read(8))
@@ -222,6 +246,8 @@ def _safetensors_parameters(path: Path) -> int | None:
     total = 0
     for name, entry in header.items():
         if name == "__metadata__" or not isinstance(entry, dict):
+            continue
+        if part is not None and renamed(part, name) is None:
             continue
         total += math.prod(int(d) for d in entry.get("shape", []))
     return total
