@@ -67,7 +67,7 @@ def read_header(path: Path) -> tuple[dict[str, Any], int]:
 
 def write_text_part(src: Path, out: Path, part: TextPart) -> Path:
     """Write ``src``'s text decoder into ``out`` as a ``part.causal_architecture`` checkpoint."""
-    shards = sorted(src.glob("*.safetensors"))
+    shards = _shards(src)
     if not shards:
         raise ExportError(f"{src}: {part.architecture} export needs safetensors weights; none found")
     out.mkdir(parents=True, exist_ok=True)
@@ -89,6 +89,21 @@ def write_text_part(src: Path, out: Path, part: TextPart) -> Path:
         (out / _INDEX).write_text(json.dumps({"metadata": {}, "weight_map": weight_map}, indent=1) + "\n",
                                   encoding="utf-8")
     return out
+
+
+def _shards(src: Path) -> list[Path]:
+    """The weight files transformers would read: the index's shards, else the safetensors files."""
+    index = src / _INDEX
+    if index.is_file():
+        try:
+            weight_map = json.loads(index.read_text(encoding="utf-8"))["weight_map"]
+            names = sorted({str(name) for name in weight_map.values()})
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ExportError(f"{index}: unreadable shard index ({exc})") from None
+        if any("/" in name or "\\" in name or name.startswith(".") for name in names):
+            raise ExportError(f"{index}: a shard name outside the checkpoint directory")
+        return [src / name for name in names]
+    return sorted(src.glob("*.safetensors"))
 
 
 def _text_config(src: Path, config: dict[str, Any], part: TextPart) -> dict[str, Any]:

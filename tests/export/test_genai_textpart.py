@@ -138,3 +138,33 @@ def test_the_hub_plan_counts_the_text_decoder_from_the_shard_headers(
     plan = hub_plan("google/translategemma-tiny")
     assert plan is not None and plan.parameters == local_plan(str(conditional), conditional).parameters
     assert plan.parameters is not None and plan.parameters < everything
+
+
+def test_sharded_weights_become_a_sharded_text_checkpoint(conditional: Path, tmp_path: Path) -> None:
+    """Real checkpoints come in shards with an index (TranslateGemma-4B: two); the text part
+    keeps the shards it has tensors in, with an index transformers follows, and computes what
+    the conditional model's text path computes."""
+    import shutil
+
+    import torch
+    from transformers import Gemma3ForCausalLM, Gemma3ForConditionalGeneration
+
+    from mkdocs_zh_translate.export.textpart import text_part_of, write_text_part
+
+    model = Gemma3ForConditionalGeneration.from_pretrained(conditional).eval()
+    sharded = tmp_path / "sharded"
+    model.save_pretrained(sharded, max_shard_size="100KB")
+    for item in conditional.iterdir():  # the tokenizer files
+        if item.suffix != ".safetensors" and not (sharded / item.name).exists():
+            shutil.copyfile(item, sharded / item.name)
+    assert len(list(sharded.glob("*.safetensors"))) > 2
+    config = json.loads((sharded / "config.json").read_text(encoding="utf-8"))
+    part = text_part_of(config)
+    assert part is not None
+    text = write_text_part(sharded, tmp_path / "text", part)
+    assert (text / "model.safetensors.index.json").is_file() and (text / "tokenizer.json").is_file()
+    causal = Gemma3ForCausalLM.from_pretrained(text).eval()
+    ids = torch.tensor([[5, 17, 99, 3, 250, 41]])
+    with torch.no_grad():
+        assert torch.equal(causal(input_ids=ids).logits, model(input_ids=ids).logits)
+    assert sum(p.numel() for p in causal.parameters()) == local_plan(str(sharded), sharded).parameters
