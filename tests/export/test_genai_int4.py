@@ -85,3 +85,30 @@ def test_greedy_answers_agree_with_the_builders_int4(one_step: Path, capsys: pyt
     with capsys.disabled():
         print(f"\nint4 two-step vs builder int4: greedy identical on {same}/{LINES} lines")
     assert same == LINES
+
+
+@pytest.mark.slow  # two exports of a fresh model (about 35 s on two shared cores)
+def test_an_untied_model_keeps_its_embedding_as_the_builders_int4_does(tmp_path: Path) -> None:
+    """Without tied embeddings the builder's int4 leaves the embedding an fp32 Gather and
+    quantizes the output matrix on its own; the two-step export must do the same."""
+    import random
+
+    import torch
+    from transformers import Qwen2Config, Qwen2ForCausalLM
+
+    from tests.genai_models import _tokenizer, training_example
+
+    hf = tmp_path / "hf"
+    rng = random.Random(0)
+    tok = _tokenizer(["".join(training_example(rng, prompt_form())) for _ in range(200)], hf)
+    config = Qwen2Config(vocab_size=len(tok), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=256,
+                         eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id, tie_word_embeddings=False)
+    torch.manual_seed(0)
+    Qwen2ForCausalLM(config).save_pretrained(hf)
+    builders = tmp_path / "one-step"
+    genai.run_builder(hf, builders, "int4", "cpu", tmp_path / "cache")
+    exported = genai.export_decoder_model(str(hf), hf, tmp_path / "two-step", quantize="int4")
+    mine, theirs = _initializers(exported), _initializers(builders)
+    assert set(mine) == set(theirs)
+    assert [name for name in theirs if not np.array_equal(theirs[name], mine[name])] == []
