@@ -66,7 +66,10 @@ def test_the_plan_counts_the_text_decoder_only(conditional: Path) -> None:
         shapes = {name: weights.get_slice(name).get_shape() for name in weights.keys()}  # noqa: SIM118
     text = sum(int(np.prod(s)) for name, s in shapes.items() if name.startswith("language_model."))
     assert text < sum(int(np.prod(s)) for s in shapes.values())  # the vision tower is left out
-    assert local_plan(str(conditional), conditional).parameters == text
+    plan = local_plan(str(conditional), conditional)
+    assert plan.parameters == text
+    # the line export prints: the text decoder's count, no int8 estimate (the export is int4)
+    assert plan.line(None).endswith(f"; {text:,} parameters")
 
 
 def test_a_conditional_gemma3_checkpoint_exports_its_text_decoder(conditional: Path, tmp_path: Path) -> None:
@@ -123,7 +126,8 @@ def test_the_hub_plan_counts_the_text_decoder_from_the_shard_headers(
     config = json.loads((conditional / "config.json").read_text(encoding="utf-8"))
 
     def model_info(self: object, repo_id: str, **kwargs: object) -> ModelInfo:
-        return ModelInfo(id=repo_id, sha="0" * 40, config={"architectures": config["architectures"]},
+        return ModelInfo(id=repo_id, sha="0" * 40, config={"architectures": config["architectures"],
+                                                                  "model_type": config["model_type"]},
                          siblings=[{"rfilename": "model.safetensors", "size": size},
                                    {"rfilename": "config.json", "size": 100}],
                          safetensors={"parameters": {"F32": everything}, "total": everything})
@@ -138,6 +142,7 @@ def test_the_hub_plan_counts_the_text_decoder_from_the_shard_headers(
     plan = hub_plan("google/translategemma-tiny")
     assert plan is not None and plan.parameters == local_plan(str(conditional), conditional).parameters
     assert plan.parameters is not None and plan.parameters < everything
+    assert plan.line(None).endswith(f"; {plan.parameters:,} parameters")
 
 
 def test_sharded_weights_become_a_sharded_text_checkpoint(conditional: Path, tmp_path: Path) -> None:
