@@ -173,3 +173,11 @@ def test_sharded_weights_become_a_sharded_text_checkpoint(conditional: Path, tmp
     with torch.no_grad():
         assert torch.equal(causal(input_ids=ids).logits, model(input_ids=ids).logits)
     assert sum(p.numel() for p in causal.parameters()) == local_plan(str(sharded), sharded).parameters
+
+
+def test_a_text_only_gemma3_checkpoint_is_translategemma_too() -> None:
+    """The text decoder alone (``Gemma3ForCausalLM``, what the export builds) is the same family."""
+    from mkdocs_zh_translate.families import FAMILIES, detect_family
+
+    assert detect_family("gemma3_text", "GemmaTokenizer") is FAMILIES["translategemma"]
+    assert detect_family("gemma3", None) is FAMILIES["translategemma"]
