@@ -182,7 +182,7 @@ HY_MT = Family(
     summary="Tencent Hy-MT2 / HY-MT1.5 (1.8B, 7B): terms and context in the prompt, best Chinese",
 )
 TRANSLATEGEMMA = Family(
-    "translategemma", "decoder-only", ("gemma3",), target_mechanism="prompt",
+    "translategemma", "decoder-only", ("gemma3", "gemma3_text"), target_mechanism="prompt",
     summary="Google TranslateGemma (4B): 55 languages, plain translation prompt",
 )
 QWEN = Family(
@@ -244,3 +244,28 @@ PROMPT_FORMS: dict[str, PromptForm] = {
 }
 
 FAMILIES.update({family.name: family for family in (HY_MT, TRANSLATEGEMMA, QWEN)})
+
+
+@dataclass(frozen=True)
+class TextPart:
+    """A multimodal checkpoint class whose text decoder ``export`` builds alone, as the causal
+    class it names (``export/textpart.py``): GenAI's builder gives the multimodal class a
+    decoder fed with embeddings, which the text pipeline cannot run."""
+
+    #: ``config.json``'s ``architectures`` entry that marks such a checkpoint.
+    architecture: str
+    #: The text-only class and model type the extracted checkpoint declares.
+    causal_architecture: str
+    model_type: str
+    #: (prefix in the checkpoint, prefix in the text-only one), first match wins; a tensor
+    #: matching none (the vision tower, the projector) is left out.
+    prefixes: tuple[tuple[str, str], ...]
+
+
+#: TranslateGemma is ``Gemma3ForConditionalGeneration``. transformers 4.57 saves its text decoder
+#: as ``language_model.model.*`` (Google's checkpoints too); transformers 5 as ``model.language_model.*``.
+TEXT_PARTS: tuple[TextPart, ...] = (
+    TextPart("Gemma3ForConditionalGeneration", "Gemma3ForCausalLM", "gemma3_text",
+             (("language_model.model.", "model."), ("model.language_model.", "model."),
+              ("language_model.lm_head.", "lm_head."), ("lm_head.", "lm_head."))),
+)

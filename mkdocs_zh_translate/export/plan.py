@@ -19,9 +19,12 @@ import os
 import struct
 import zipfile
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
+
+from ..families import TextPart, detect_family
+from .textpart import renamed, text_part_of
 
 #: What ``export`` fetches of a Hub repository: config, tokenizer files, chat templates (decoder-only
 #: models) and the weights (both formats where a repository has both; transformers reads the
@@ -68,6 +71,9 @@ class ExportPlan:
     parameters: int | None = None
     #: False: ``parameters`` is estimated from the weight file's size.
     exact: bool = True
+    #: A decoder-only family's checkpoint (its export defaults to int4, whose size the line
+    #: does not estimate).
+    decoder_only: bool = False
 
     @property
     def total(self) -> int:
@@ -83,10 +89,11 @@ class ExportPlan:
         return int(self.parameters * per_parameter) + copied
 
     def line(self, quantize: str | None) -> str:
-        """The one line ``export`` prints before it starts; ``quantize`` None: the seq2seq default
-        (int8). The output estimate is the seq2seq export's: for a quantisation it does not know
-        (int4, decoder-only models) the line gives the source and the parameter count only."""
-        quantize = quantize or "int8"
+        """The one line ``export`` prints before it starts; ``quantize`` None: the export's default
+        (int8 for seq2seq models, int4 for decoder-only ones). The output estimate is the seq2seq
+        export's: for a quantisation it does not know (int4, decoder-only models) the line gives
+        the source and the parameter count only."""
+        quantize = quantize or ("int4" if self.decoder_only else "int8")
         if self.local:
             source = f"reads {_size(self.total)} ({_listing(self.files)})"
         else:
@@ -126,13 +133,18 @@ def plan_export(model: str) -> ExportPlan | None:
 def local_plan(model: str, directory: Path) -> ExportPlan:
     """The files of ``directory`` the export reads (weights in the format transformers loads:
     safetensors where there are any) and the parameter count from their headers."""
+    return replace(_local_plan(model, directory), decoder_only=_decoder_only(_config(directory)))
+
+
+def _local_plan(model: str, directory: Path) -> ExportPlan:
     names = sorted(p.name for p in directory.iterdir() if p.is_file())
     wanted = _matching(names)
     if any(n.endswith(".safetensors") for n in wanted):
         wanted = [n for n in wanted if n != "pytorch_model.bin"]
     files = tuple((name, (directory / name).stat().st_size) for name in wanted)
     shards = [directory / n for n in wanted if n.endswith(".safetensors")]
-    counts = [_safetensors_parameters(path) for path in shards]
+    part = text_part_of(_config(directory))
+    counts = [_safetensors_parameters(path, part) for path in shards]
     if shards and all(c is not None for c in counts):
         return ExportPlan(model, files, local=True, parameters=sum(c or 0 for c in counts))
     weights = sum(_tensor_bytes(directory / name, size) for name, size in files if _is_weights(name))
@@ -167,12 +179,38 @@ def hub_plan(model: str) -> ExportPlan | None:
     siblings = {s.rfilename: int(s.size or 0) for s in (info.siblings or [])}
     files = tuple((name, siblings[name]) for name in _matching(sorted(siblings)))
     cached = sum(size for name, size in files if _in_cache(model, name, info.sha))
+    config = getattr(info, "config", None)
+    config = config if isinstance(config, dict) else {}
+    return replace(_hub_plan(model, info, files, cached, config), decoder_only=_decoder_only(config))
+
+
+def _hub_plan(model: str, info: Any, files: tuple[tuple[str, int], ...], cached: int,
+              config: dict[str, Any]) -> ExportPlan:
+    """The plan from ``model_info``'s answer: the parameters it counts, or the text part's."""
     safetensors = getattr(info, "safetensors", None)
+    part = text_part_of(config)
+    if part is not None:  # only the text decoder is exported: count it from the shards' headers
+        text = _hub_text_parameters(model, part, info.sha)
+        if text is not None:
+            return ExportPlan(model, files, local=False, cached=cached, parameters=text)
     if safetensors is not None and getattr(safetensors, "total", None):
         return ExportPlan(model, files, local=False, cached=cached, parameters=int(safetensors.total))
     weights = sum(size for name, size in files if name.endswith(".bin"))
     return ExportPlan(model, files, local=False, cached=cached, parameters=weights // 4 if weights else None,
                       exact=False)
+
+
+def _hub_text_parameters(model: str, part: TextPart, revision: str | None) -> int | None:
+    """The parameters of ``part`` in the Hub's safetensors headers (read by range requests, no
+    weight downloaded), or None when the Hub does not give them."""
+    from huggingface_hub import HfApi
+
+    try:
+        metadata = HfApi().get_safetensors_metadata(model, revision=revision)
+    except Exception:  # no headers, in whatever way huggingface_hub says so: the total is shown
+        return None
+    return sum(int(info.parameter_count) for shard in metadata.files_metadata.values()
+               for name, info in shard.tensors.items() if renamed(part, name) is not None)
 
 
 def _cached_plan(model: str) -> ExportPlan | None:
@@ -184,8 +222,7 @@ def _cached_plan(model: str) -> ExportPlan | None:
     except Exception:  # not cached, in whatever way huggingface_hub says so: no line
         return None
     plan = local_plan(model, path)
-    return ExportPlan(model, plan.files, local=False, cached=plan.total, parameters=plan.parameters,
-                      exact=plan.exact)
+    return replace(plan, local=False, cached=plan.total)
 
 
 def _in_cache(model: str, name: str, revision: str | None) -> bool:
@@ -209,8 +246,9 @@ def _is_weights(name: str) -> bool:
     return name.endswith((".safetensors", ".bin"))
 
 
-def _safetensors_parameters(path: Path) -> int | None:
-    """The number of elements in the tensors of a safetensors file, from its JSON header."""
+def _safetensors_parameters(path: Path, part: TextPart | None = None) -> int | None:
+    """The number of elements in the tensors of a safetensors file, from its JSON header; with
+    ``part``, in the tensors of that text part only (what the export builds)."""
     try:
         with open(path, "rb") as handle:
             (length,) = struct.unpack("<Q", handle.read(8))
@@ -223,8 +261,15 @@ def _safetensors_parameters(path: Path) -> int | None:
     for name, entry in header.items():
         if name == "__metadata__" or not isinstance(entry, dict):
             continue
+        if part is not None and renamed(part, name) is None:
+            continue
         total += math.prod(int(d) for d in entry.get("shape", []))
     return total
+
+
+def _decoder_only(config: dict[str, Any]) -> bool:
+    family = detect_family(str(config.get("model_type", "")), None)
+    return family is not None and family.kind == "decoder-only"
 
 
 def _config(directory: Path) -> dict[str, Any]:
