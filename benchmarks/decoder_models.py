@@ -182,55 +182,15 @@ def quantized_via_fp32(name: str) -> Path:
     if (out / "model.onnx").is_file():
         return out
     src = exported(name, "none")
-    import onnx
-    from onnxruntime.quantization.matmul_nbits_quantizer import MatMulNBitsQuantizer
+    from mkdocs_zh_translate.export.int4 import quantize_int4
 
     print(f"quantizing {name}'s fp32 export to int4 ...", file=sys.stderr, flush=True)
     tmp = out.with_name(out.name + ".tmp")
     shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    for f in src.iterdir():  # tokenizer, genai_config.json, generation.json; not the stale manifest
-        if f.name not in ("model.onnx", "model.onnx.data", "manifest.json"):
-            shutil.copy2(f, tmp / f.name)
-    quant = MatMulNBitsQuantizer(onnx.load(str(src / "model.onnx")), bits=4, block_size=32, is_symmetric=True,
-                                 accuracy_level=4, op_types_to_quantize=("MatMul",))
-    quant.process()
-    tie_quantized_embeddings(quant.model.model)
-    onnx.save_model(quant.model.model, str(tmp / "model.onnx"), save_as_external_data=True,
-                    location="model.onnx.data", all_tensors_to_one_file=True)
+    quantize_int4(src, tmp)  # export's own two-step int4 (the stale fp32 manifest is dropped below)
+    (tmp / "manifest.json").unlink(missing_ok=True)
     os.replace(tmp, out)
     return out
-
-
-def tie_quantized_embeddings(model: Any) -> None:
-    """Gather the embeddings from the int4 output matrix, as the builder's int4 graph does."""
-    from onnx import helper, numpy_helper
-
-    graph = model.graph
-    producers = {out: node for node in graph.node for out in node.output}
-    gather = next(n for n in graph.node if n.op_type == "Gather" and n.name.endswith("embed_tokens/Gather"))
-    transpose = producers.get(gather.input[0])
-    if transpose is None or transpose.op_type != "Transpose" or transpose.input[0] != "lm_head.MatMul.weight":
-        print("  embeddings not tied through the output matrix: left in fp32", file=sys.stderr, flush=True)
-        return
-    q4 = next(i for i in graph.initializer if i.name == "lm_head.MatMul.weight_Q4")
-    vocab, blocks, half_block = q4.dims
-    shape = numpy_helper.from_array(__import__("numpy").array([vocab, blocks * half_block], dtype="int64"),
-                                    "/model/constants/embed_tokens_q4_shape")
-    reshape = helper.make_node("Reshape", [q4.name, shape.name], ["/model/embed_tokens/Reshape/output_0"],
-                               name="/model/embed_tokens/Reshape")
-    quantized = helper.make_node("GatherBlockQuantized", ["/model/embed_tokens/Reshape/output_0", gather.input[1],
-                                                          "lm_head.MatMul.weight_scales"], list(gather.output),
-                                 name="/model/embed_tokens/GatherBlockQuantized", domain="com.microsoft",
-                                 bits=4, block_size=32, gather_axis=0, quantize_axis=1)
-    at = list(graph.node).index(gather)
-    graph.node.remove(gather)
-    graph.node.remove(transpose)
-    graph.node.insert(at - 1, quantized)
-    graph.node.insert(at - 1, reshape)
-    graph.initializer.append(shape)
-    if not any("lm_head.MatMul.weight" in n.input for n in graph.node):
-        graph.initializer.remove(next(i for i in graph.initializer if i.name == "lm_head.MatMul.weight"))
 
 
 def llama_gguf(name: str, kind: str) -> Path:
