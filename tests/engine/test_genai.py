@@ -29,7 +29,6 @@ from tests.genai_models import (
     CHATML_AFTER,
     CHATML_BEFORE,
     heldout,
-    invented_term,
     prompt_form,
     term_example,
     tiny_decoder_hf,
@@ -37,6 +36,7 @@ from tests.genai_models import (
 )
 
 PARITY_LINES = 200
+FALLBACK_FLOOR = 0.8  # 86/100 measured; a few segments vary with the batch they run in
 MAX_NEW = 48
 
 
@@ -264,46 +264,66 @@ def test_nbest_gives_distinct_alternatives_best_first(fp32: Path) -> None:
     assert any(len(set(a)) > 1 for a in alts)  # real alternatives, not one answer repeated
 
 
-def test_terms_go_in_the_prompt_and_the_glossary_keeps_nearly_every_term(fp32: Path, tmp_path: Path,
-                                                                          capsys: pytest.CaptureFixture[str]) -> None:
-    """Where the glossary asks a rendering the model would never choose (an invented word):
-    the prompt carries it in the family's form; how often the tiny model follows it is measured
-    and printed; through the glossary (``enforce: decoding``) the segments whose answer lacks it
-    take the substitution path, and nearly all carry it then."""
+def _term_cases(n: int) -> list[tuple[str, tuple[str, str]]]:
+    """``n`` held-out sentences (another seed than training's), each with one of its nouns given
+    an invented rendering: a word the task never produces, so the model can only take it from
+    the prompt (it never saw these renderings in training: they are drawn afresh)."""
     import random
-
-    from mkdocs_zh_translate.pipeline.glossary import GlossaryTranslator, load_glossary
 
     rng = random.Random(7)
     cases = []
-    for src, _ref in heldout(400, seed=777):
+    for src, _ref in heldout(4 * n, seed=777):
         found = term_example(rng, src)
         if found is not None and len(found[0]) == 1:
             cases.append((src, found[0][0]))
-    cases = cases[:100]
+    assert len(cases) >= n
+    return cases[:n]
+
+
+def _prompt_terms_followed(fp32: Path) -> tuple[GenaiTranslator, list[tuple[str, tuple[str, str]]], list[bool]]:
+    """The 100 held-out cases, and whether each translation, with its term in the prompt (no
+    glossary, so no substitution fallback), carries the rendering the prompt asked for."""
+    cases = _term_cases(100)
     translator = GenaiTranslator(fp32, threads=1)
+    out = translator.translate([src for src, _p in cases], terms=[[TermTarget(zh, en)] for _s, (en, zh) in cases])
+    return translator, cases, [zh in text for text, (_src, (_en, zh)) in zip(out, cases)]
+
+
+def test_terms_go_in_the_prompt_and_the_glossary_keeps_nearly_every_term(fp32: Path, tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Where the glossary asks a rendering the model would never choose (an invented word, drawn
+    afresh, never seen in training): the prompt carries it in the family's form; how often the
+    prompt alone gets it into the translation is measured and printed; through the glossary
+    (``enforce: decoding``) the segments whose answer lacks it take the substitution path."""
+    from mkdocs_zh_translate.pipeline.glossary import GlossaryTranslator, load_glossary
+
+    translator, cases, followed = _prompt_terms_followed(fp32)
     rendered = translator.prompt.render(cases[0][0], [cases[0][1]])
     assert f"{cases[0][1][0]} = {cases[0][1][1]}" in rendered  # the qwen form's term line
-    out = translator.translate([src for src, _p in cases], terms=[[TermTarget(zh, en)] for _s, (en, zh) in cases])
-    followed = sum(zh in text for text, (_src, (_en, zh)) in zip(out, cases))
-    with capsys.disabled():
-        print(f"\nterms in the prompt, tiny model: {followed}/{len(cases)} = {100 * followed / len(cases):.0f}% "
-              "of the segments with the term carry its rendering")
+    baseline = translator.translate([src for src, _p in cases])
+    chosen_anyway = sum(zh in text for text, (_src, (_en, zh)) in zip(baseline, cases))
+    assert chosen_anyway == 0  # renderings the model would not choose by itself
     glossary_file = tmp_path / "glossary.yml"
-    chosen = cases[:20]
-    entries = "".join(f"  {en}: {zh}\n" for en, zh in dict(pair for _src, pair in chosen).items())
+    entries = "".join(f"  {en}: {zh}\n" for en, zh in dict(pair for _src, pair in cases).items())
     glossary_file.write_text("enforce: decoding\nterms:\n" + entries, encoding="utf-8")
     glossary = load_glossary(glossary_file)
-    wrapped = GlossaryTranslator(translator, glossary)
-    results = wrapped.translate([src for src, _p in chosen])
-    carried = [all(t in text.text for t in glossary.targets(src)) for text, (src, _pair) in zip(results, chosen)]
+    results = GlossaryTranslator(translator, glossary).translate([src for src, _p in cases])
+    carried = [all(t in text.text for t in glossary.targets(src)) for text, (src, _pair) in zip(results, cases)]
     with capsys.disabled():
-        print(f"through the glossary (enforce: decoding): {sum(carried)}/{len(carried)} carry the term")
+        print(f"\nterms, tiny model, {len(cases)} held-out segments: the prompt alone "
+              f"{sum(followed)}/{len(cases)}; through the glossary (prompt, then substitution) "
+              f"{sum(carried)}/{len(carried)} carry every term")
     # Neither path can force a decoder-only model (the default engine's search can): a segment
     # whose placeholder the model drops and whose prompt term it ignores keeps its own words.
-    # The tiny model does that for 0-2 of these 20 segments, varying with the batch it runs in.
-    assert sum(carried) >= 0.85 * len(carried), [src for ok, (src, _p) in zip(carried, chosen) if not ok]
-    assert invented_term(rng, "x") != "x"
+    assert sum(carried) >= FALLBACK_FLOOR * len(carried), [src for ok, (src, _p) in zip(carried, cases) if not ok]
+
+
+@pytest.mark.xfail(strict=True, reason="the tiny model has not learnt to copy a term from its prompt (0/100)")
+def test_the_prompt_alone_carries_the_term_in_95_percent_of_segments(fp32: Path) -> None:
+    """The figure a decoder-only model must reach: strict, so the day the trainer teaches the
+    tiny model to copy, this passes and the mark must go."""
+    _translator, cases, followed = _prompt_terms_followed(fp32)
+    assert sum(followed) >= 0.95 * len(cases)
 
 
 def test_the_pipeline_translates_markdown_with_the_genai_backend(fp32: Path, tmp_path: Path) -> None:
