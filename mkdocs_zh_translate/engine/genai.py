@@ -14,6 +14,11 @@ stays small; GenAI masks the right padding itself. The answer must be exactly on
 the reasons are counted in :attr:`GenaiTranslator.refused`. The confidence is the mean
 log-probability of the answer's tokens (its stop token included), read from one teacher-forced
 pass over prompt and answer: the length-normalised score the seq2seq engine gives.
+
+``terms=`` are what the glossary asks to be forced (``enforce: decoding``, or a segment that
+lost a term's placeholder), as the seq2seq engine's constrained search does: an answer that
+lacks one is generated again alone under a grammar requiring them (``guidance``); texts
+without terms take the batched path unchanged.
 """
 
 from __future__ import annotations
@@ -180,7 +185,7 @@ class GenaiTranslator:
             else:
                 out[i] = [ScoredText(texts[i], None)]
         encoded = {p: [int(t) for t in self._tokenizer.encode(p)] for p in unique}
-        before = sum(self.refused.values())
+        before, failed = sum(self.refused.values()), self.guided["failed"]
         for batch in self._batches(encoded, self.max_batch_tokens):
             results = self._generate([encoded[p] for p in batch], [texts[unique[p][0]] for p in batch], n)
             for prompt, alts in zip(batch, results):
@@ -189,6 +194,9 @@ class GenaiTranslator:
         if terms and self.guidance:
             self._guide(prompts, texts, terms, out, encoded)
         refused = sum(self.refused.values()) - before
+        if self.guided["failed"] > failed:
+            log.info("genai: guided decoding failed on %d answers so far (the substitution path takes them)",
+                     self.guided["failed"])
         if refused:  # each goes down the fallback ladder, which the build report counts
             log.info("genai: %d of %d answers were not one translation (so far: %s)", refused, len(unique) * n,
                      ", ".join(f"{k} {v}" for k, v in sorted(self.refused.items())))
