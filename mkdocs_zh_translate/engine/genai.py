@@ -14,6 +14,11 @@ stays small; GenAI masks the right padding itself. The answer must be exactly on
 the reasons are counted in :attr:`GenaiTranslator.refused`. The confidence is the mean
 log-probability of the answer's tokens (its stop token included), read from one teacher-forced
 pass over prompt and answer: the length-normalised score the seq2seq engine gives.
+
+``terms=`` are what the glossary asks to be forced (``enforce: decoding``, or a segment that
+lost a term's placeholder), as the seq2seq engine's constrained search does: an answer that
+lacks one is generated again alone under a grammar requiring them (``guidance``); texts
+without terms take the batched path unchanged.
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ from ..model_integrity import ModelIntegrityError, verify_model
 from ..scored import ScoredText
 from ..termpair import term_source
 from .errors import EngineError
+from .guidance import GUIDE_SHIFTS, SLACK_CHARS, term_grammar
 from .prompt import Prompt, target_name
 from .session import default_threads
 from .settings import check_threads
@@ -98,9 +104,12 @@ class GenaiTranslator:
 
     def __init__(self, model_dir: Path, *, num_beams: int | None = None, threads: int | None = None,
                  max_batch_tokens: int | None = None, providers: list[str] | None = None,
-                 max_new_tokens: int | None = None, context: bool = False, target: str | None = None) -> None:
+                 max_new_tokens: int | None = None, context: bool = False, target: str | None = None,
+                 guidance: bool = True) -> None:
         """``target``: the Chinese to ask for (``zh-TW``: the prompt names it as the export's
-        ``prompt.targets`` does; None: the variant the export was made for)."""
+        ``prompt.targets`` does; None: the variant the export was made for). ``guidance``: an
+        answer that lacks one of its ``terms=`` is generated again under a grammar requiring
+        them (``guidance``); False: the prompt alone carries them."""
         self.model_dir = Path(model_dir)
         check_threads(threads)
         settings, _raw = _read_settings(self.model_dir)
@@ -120,6 +129,9 @@ class GenaiTranslator:
         self.context = context
         #: Answers refused (not exactly one translation), by reason (``prompt.REFUSALS``).
         self.refused: Counter[str] = Counter()
+        self.guidance = guidance
+        #: Guided generations (``guided``) and why one could not replace an answer, by reason.
+        self.guided: Counter[str] = Counter()
         self._load(threads or default_threads(), providers)
 
     def _load(self, threads: int, providers: list[str] | None) -> None:
@@ -173,19 +185,79 @@ class GenaiTranslator:
             else:
                 out[i] = [ScoredText(texts[i], None)]
         encoded = {p: [int(t) for t in self._tokenizer.encode(p)] for p in unique}
-        before = sum(self.refused.values())
+        before, failed = sum(self.refused.values()), self.guided["failed"]
         for batch in self._batches(encoded, self.max_batch_tokens):
             results = self._generate([encoded[p] for p in batch], [texts[unique[p][0]] for p in batch], n)
             for prompt, alts in zip(batch, results):
                 for i in unique[prompt]:
                     out[i] = alts
+        if terms and self.guidance:
+            self._guide(prompts, texts, terms, out, encoded)
         refused = sum(self.refused.values()) - before
+        if self.guided["failed"] > failed:
+            log.info("genai: guided decoding failed on %d answers so far (the substitution path takes them)",
+                     self.guided["failed"])
         if refused:  # each goes down the fallback ladder, which the build report counts
             log.info("genai: %d of %d answers were not one translation (so far: %s)", refused, len(unique) * n,
                      ", ".join(f"{k} {v}" for k, v in sorted(self.refused.items())))
         return out
 
     # --- internals ----------------------------------------------------------------------
+    def _guide(self, prompts: list[str], texts: Sequence[str], terms: Sequence[Sequence[str]],
+               out: list[list[str]], encoded: dict[str, list[int]]) -> None:
+        """Each text whose best answer lacks one of its terms, generated again alone under a
+        grammar that requires them (``guidance``); the guided answer replaces the unguided ones
+        only when it passes the answer checks, else they stay (the glossary's substitution path
+        takes the text) and the reason is counted in :attr:`guided`."""
+        for i, wanted in enumerate(terms):
+            best = str(out[i][0]) if out[i] else ""
+            if not wanted or not texts[i].strip() or _carries(best, wanted):
+                continue
+            size = len(best or texts[i])
+            answer = self._guided_answer(encoded[prompts[i]], texts[i], wanted, size)
+            if answer is None:
+                continue
+            if not answer or not _carries(answer, wanted):
+                self.guided["refused" if not answer else "missed"] += 1
+                continue
+            self.guided["guided"] += 1
+            out[i] = [answer]
+
+    def _guided_answer(self, prompt: list[int], source: str, wanted: Sequence[str], size: int) -> str | None:
+        """The guided answer, trying the terms' places :data:`GUIDE_SHIFTS` tokens later
+        where llguidance rejects a token (a byte piece of a character it was forcing); None
+        (counted ``failed``) where every try raised: today's answer stays."""
+        extra = 3 * (sum(len(t) for t in wanted) + SLACK_CHARS + max(GUIDE_SHIFTS))
+        for shift in GUIDE_SHIFTS:
+            grammar = term_grammar(source, wanted, size + shift, self.stop_ids or {self.pad_id}, self._spell)
+            try:
+                return self._generate_guided(prompt, source, grammar, extra)
+            except Exception as exc:  # llguidance's parser or its tokenizer support
+                log.debug("genai: guided decoding failed (%s)", str(exc).splitlines()[0] if str(exc) else exc)
+        self.guided["failed"] += 1
+        return None
+
+    def _spell(self, term: str) -> list[int] | None:
+        """The term's token ids, where they decode back to exactly the term."""
+        ids = [int(t) for t in self._tokenizer.encode(term)]
+        decoded = str(self._tokenizer.decode(np.array(ids, dtype=np.int32))) if ids else ""
+        return ids if decoded == term else None
+
+    def _generate_guided(self, prompt: list[int], source: str, grammar: str, extra: int) -> str:
+        """Greedy search for one prompt under a Lark grammar (GenAI's guidance takes batch 1);
+        ``extra``: room for the terms' tokens on top of the usual limit."""
+        og = self._og
+        limit = min(self._limit([prompt], [source]) + extra, self.context_length)
+        params = og.GeneratorParams(self._model)
+        params.set_search_options(max_length=limit, num_beams=1, do_sample=False, batch_size=1)
+        params.set_guidance("lark_grammar", grammar)
+        generator = og.Generator(self._model, params)
+        generator.append_tokens(np.array([prompt], dtype=np.int32))
+        while not generator.is_done():
+            generator.generate_next_token()
+        sequence = [int(t) for t in generator.get_sequence(0)]
+        return self._answer(prompt, sequence[len(prompt):], source, limit - len(prompt))
+
     @staticmethod
     def _pairs(targets: Sequence[str]) -> list[tuple[str, str]]:
         """(English, Chinese) of the terms whose English the glossary gave, each once."""
@@ -288,3 +360,9 @@ class GenaiTranslator:
         chosen.append(float(ends.max() + np.log(np.exp(ends - ends.max()).sum())))
         score = float(np.mean(np.array(chosen) - logz))
         return score if math.isfinite(score) else None
+
+
+def _carries(answer: str, wanted: Sequence[str]) -> bool:
+    """Whether ``answer`` holds each term as often as ``wanted`` lists it."""
+    listed = list(wanted)
+    return all(answer.count(t) >= listed.count(t) for t in set(listed))
