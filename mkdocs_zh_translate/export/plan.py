@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import struct
 import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -24,7 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from ..families import TextPart, detect_family
-from .textpart import renamed, text_part_of
+from .errors import ExportError
+from .textpart import read_header, renamed, text_part_of
 
 #: What ``export`` fetches of a Hub repository: config, tokenizer files, chat templates (decoder-only
 #: models) and the weights (both formats where a repository has both; transformers reads the
@@ -45,9 +45,6 @@ ALIGNER_BYTES = {"int8": 1, "fp16": 4, "none": 4}
 #: 1.38 GB: within 10% for the three families.
 MAIN_COPIES = 1.42
 ALIGNER_COPIES = 0.73
-
-#: A safetensors header larger than this is not read (a real one is a few hundred kilobytes).
-_HEADER_LIMIT = 64 * 1024 * 1024
 
 #: Bytes per element of the safetensors dtypes and of ``torch_dtype`` values in ``config.json``.
 _DTYPE_BYTES = {"F64": 8, "F32": 4, "F16": 2, "BF16": 2, "I64": 8, "I32": 4, "I16": 2, "I8": 1, "U8": 1,
@@ -250,12 +247,8 @@ def _safetensors_parameters(path: Path, part: TextPart | None = None) -> int | N
     """The number of elements in the tensors of a safetensors file, from its JSON header; with
     ``part``, in the tensors of that text part only (what the export builds)."""
     try:
-        with open(path, "rb") as handle:
-            (length,) = struct.unpack("<Q", handle.read(8))
-            if length > _HEADER_LIMIT:
-                return None
-            header: dict[str, Any] = json.loads(handle.read(length))
-    except (OSError, struct.error, ValueError):
+        header, _start = read_header(path)
+    except ExportError:  # not a weight file we can read: the size estimate stands in
         return None
     total = 0
     for name, entry in header.items():

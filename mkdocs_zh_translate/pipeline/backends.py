@@ -305,11 +305,18 @@ def _genai_targets(spec: TranslatorSpec) -> Collection[str] | None:
         return None
     from ..engine.prompt import exported_targets
 
+    settings = _generation_settings(Path(spec.model))
+    return exported_targets(settings) if settings is not None else None
+
+
+def _generation_settings(model_dir: Path) -> dict[str, Any] | None:
+    """An export's ``generation.json`` as data, None when it is missing or unreadable (the
+    engine says what is wrong when it loads the model)."""
     try:
-        settings = json.loads((Path(spec.model) / GENERATION_FILE).read_text(encoding="utf-8"))
+        settings = json.loads((model_dir / GENERATION_FILE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return exported_targets(settings) if isinstance(settings, dict) else None
+    return settings if isinstance(settings, dict) else None
 
 
 #: Every backend by name, in the order error messages and choices list them.
@@ -355,13 +362,10 @@ def backend_for_export(model_dir: Path) -> str | None:
     """The backend that runs the export in ``model_dir``, by the kind its ``generation.json``
     says (none: a seq2seq export); None when there is no readable one (the engine then says
     what is wrong when it loads)."""
-    import json
-
-    try:
-        settings = json.loads((model_dir / GENERATION_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    settings = _generation_settings(model_dir)
+    if settings is None:
         return None
-    kind = (settings.get("kind") if isinstance(settings, dict) else None) or "seq2seq"
+    kind = settings.get("kind") or "seq2seq"
     return next((b.name for b in BACKENDS.values() if b.runs_kind == kind), None)
 
 

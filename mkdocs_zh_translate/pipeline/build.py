@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..families import TRADITIONAL
 from .backends import BACKENDS, TranslatorSpec, context_mode
 from .cache import MachineCache
-from .context import OFF, announce_ignored
+from .context import OFF, RequestKeys, announce_ignored
 from .glossary import Glossary
 from .lazy import LazyTranslator
 from .progress import NoProgress, Progress
@@ -69,6 +69,11 @@ class Pipeline:
     @property
     def reviews(self) -> Reviewer | None:
         return self.site.reviews
+
+    def request_keys(self) -> RequestKeys:
+        """The request keys of a pass: with each segment's page context where the service reads
+        it (the ``context`` option on a backend that takes context), else the texts themselves."""
+        return RequestKeys(context_mode(self.spec) if self.service.context else OFF)
 
     @property
     def glossary(self) -> Glossary | None:

@@ -12,9 +12,7 @@ from typing import cast
 import yaml
 
 from ..segment import SiteSyntax, segment_markdown
-from .backends import context_mode
 from .build import GIVEN_TRANSLATOR, Pipeline, SiteInputs, build_pipeline
-from .context import OFF, RequestKeys
 from .glossary import Glossary
 from .progress import Progress
 from .report import PageCounts
@@ -76,7 +74,7 @@ def translate_text(
     its translator spec): its cache, glossary and guard; the other arguments as there."""
     service = pipeline.service
     page = segment_markdown(text, slugify=slugify, syntax=syntax, front_matter=has_front_matter(text))
-    keys = RequestKeys(context_mode(pipeline.spec) if service.context else OFF).page(page)  # with page context
+    keys = pipeline.request_keys().page(page)  # with page context where the backend reads it
     requests = Requests()
     for segment, key in zip(page.segments, keys):
         requests.add(key, segment.droppable_pairs)

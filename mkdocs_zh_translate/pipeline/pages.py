@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ReviewError
 from ..segment import SegmentedPage, SiteSyntax, segment_markdown
-from .backends import TranslatorSpec, context_mode, needs_model
+from .backends import TranslatorSpec, needs_model
 from .cache import Hit
 from .context import OFF, RequestKeys, split_context
 from .lazy import LazyTranslator, TranslationFailed
@@ -242,8 +242,8 @@ class SiteTranslator:
         return self.pipeline.reviews
 
     def keys(self) -> RequestKeys:
-        """The request keys of a pass: with each segment's page context when the service reads it."""
-        return RequestKeys(context_mode(self.spec) if self.service.context else OFF)
+        """The request keys of a pass (``Pipeline.request_keys``)."""
+        return self.pipeline.request_keys()
 
     def cached(self, pages: Sequence[SegmentedPage], strings: Sequence[str]) -> dict[str, Hit]:
         """The machine cache's text for the site's segments and strings, by text (with page
